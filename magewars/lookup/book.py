@@ -1,0 +1,286 @@
+"""RulesBook: the loaded rules content plus name / alias / number / fuzzy matching."""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+from collections import defaultdict
+from typing import Iterable, Union
+
+from .loader import load_data, slug
+from .model import Entry, LookupResult, Section
+
+# Something a query can resolve to: an entry, a rules section, or a bare card (name, card id).
+Target = Union[Entry, Section, tuple]
+
+_NUMBER_QUERY = re.compile(r"^(?:rule\s*|§\s*)?(\d+(?:\.\d+)*)\.?$")
+_TOKEN = re.compile(r"[a-z0-9']+")
+_PARAM = re.compile(r"^(\d+x?|x|2x|n)$")
+
+
+def norm(text: str) -> str:
+    """Case-folded, quote-normalised, whitespace-collapsed form of a name or query."""
+    text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
+    text = text.replace("±", "+/-").strip().strip('"').strip()
+    return " ".join(text.lower().split())
+
+
+def tokens(text: str) -> list[str]:
+    return _TOKEN.findall(norm(text))
+
+
+def base_tokens(text: str) -> list[str]:
+    """Tokens without numeric parameters: "Piercing +2" and "Piercing +X" both give ["piercing"]."""
+    return [t for t in tokens(text) if not _PARAM.match(t)]
+
+
+def base(text: str) -> str:
+    return " ".join(base_tokens(text))
+
+
+def _key(target: Target) -> tuple:
+    if isinstance(target, Entry):
+        return ("e", target.id)
+    if isinstance(target, Section):
+        return ("s", target.number)
+    return ("c", target[1])
+
+
+def _label(target: Target) -> str:
+    if isinstance(target, Entry):
+        return target.name
+    if isinstance(target, Section):
+        return f"{target.number} {target.title}"
+    return target[0]
+
+
+def _number_key(number: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in number.split("."))
+
+
+class RulesBook:
+    """All rules entries and numbered sections, with lookup helpers."""
+
+    def __init__(self, entries: Iterable[Entry], sections: Iterable[Section]):
+        self.entries: list[Entry] = list(entries)
+        self.sections: list[Section] = sorted(sections, key=lambda s: _number_key(s.number))
+        self.section_map: dict[str, Section] = {s.number: s for s in self.sections}
+        self.by_id: dict[str, Entry] = {e.id: e for e in self.entries}
+        self._names: dict[str, list[Entry]] = defaultdict(list)
+        self._aliases: dict[str, list[Entry]] = defaultdict(list)
+        self._bases: dict[str, list[Entry]] = defaultdict(list)
+        self._titles: dict[str, Section] = {}
+        for e in self.entries:
+            self._names[norm(e.name)].append(e)
+            for a in e.aliases:
+                if e not in self._aliases[norm(a)]:
+                    self._aliases[norm(a)].append(e)
+            for label in (e.name, *e.aliases):
+                b = base(label)
+                if b and e not in self._bases[b]:
+                    self._bases[b].append(e)
+        for s in self.sections:
+            self._titles.setdefault(norm(s.title), s)
+
+    # ------------------------------------------------------------------ helpers
+    def get(self, id_or_name: str) -> Entry | None:
+        """The entry with this id, or with exactly this name."""
+        if id_or_name in self.by_id:
+            return self.by_id[id_or_name]
+        hits = self._names.get(norm(id_or_name))
+        return hits[0] if hits else None
+
+    def section(self, number: str) -> Section:
+        return self.section_map[number.strip().rstrip(".")]
+
+    def children(self, number: str) -> list[Section]:
+        return [s for s in self.sections if s.parent == number]
+
+    def entries_for_rule(self, number: str) -> list[Entry]:
+        return [e for e in self.entries if e.rule == number]
+
+    def _card_entry(self, name: str, card_id: str) -> Entry:
+        for e in self._names.get(norm(name), []):
+            if e.category == "card":
+                return dataclasses.replace(e, card_id=card_id) if card_id and not e.card_id else e
+        return Entry(id=card_id or "card-" + slug(name), name=name, category="card", card_id=card_id)
+
+    def _labels(self, extra_names: dict[str, str] | None) -> dict[str, list[Target]]:
+        """Every searchable label (normalised) -> the targets it names."""
+        labels: dict[str, list[Target]] = defaultdict(list)
+        for e in self.entries:
+            for label in (e.name, *e.aliases):
+                if e not in labels[norm(label)]:
+                    labels[norm(label)].append(e)
+        for s in self.sections:
+            labels[norm(s.title)].append(s)
+        for name, cid in (extra_names or {}).items():
+            labels[norm(name)].append((name, cid))
+        return labels
+
+    # ------------------------------------------------------------------ lookup
+    def lookup(self, query: str, extra_names: dict[str, str] | None = None) -> LookupResult:
+        """Resolve a query to entries.
+
+        Order: rule number; exact name or id; alias; section title; the name without its numeric
+        parameter ("aegis 2" -> "Aegis X"); token/prefix matching; difflib similarity.
+        extra_names (card name -> card id) lets card names take part; card-only hits have kind "card".
+        """
+        q = norm(query)
+        if not q:
+            return LookupResult("none", query)
+
+        m = _NUMBER_QUERY.match(q)
+        if m:
+            number = m.group(1)
+            if number in self.section_map:
+                s = self.section_map[number]
+                return LookupResult("rule", query, [s.as_entry()], section=s)
+            near = [s.number for s in self.sections
+                    if s.number.startswith(number.rsplit(".", 1)[0] + ".") or s.number == number.split(".")[0]]
+            return LookupResult("none", query, candidates=near[:10])
+
+        cards = {norm(n): (n, cid) for n, cid in (extra_names or {}).items()}
+
+        # exact name or id
+        hits: list[Entry] = list(self._names.get(q, []))
+        for key in (q, slug(q)):
+            e = self.by_id.get(key)
+            if e is not None and e not in hits:
+                hits.append(e)
+        if q in cards and not any(e.category == "card" for e in hits):
+            hits.append(self._card_entry(*cards[q]))
+        elif q in cards:
+            hits = [self._card_entry(e.name, cards[q][1]) if e.category == "card" else e for e in hits]
+        if hits:
+            hits.sort(key=lambda e: e.category == "card")
+            kind = "card" if all(e.category == "card" for e in hits) else "exact"
+            return LookupResult(kind, query, hits)
+
+        if q in self._aliases:
+            return self._result("alias", query, list(self._aliases[q]), extra_names)
+        if q in self._titles:
+            s = self._titles[q]
+            return LookupResult("rule", query, [s.as_entry()], section=s)
+
+        b = base(q)
+        if b and b in self._bases and b != q:
+            return self._result("fuzzy", query, list(self._bases[b]), extra_names)
+
+        labels = self._labels(extra_names)
+        found = self._token_match(base_tokens(q), labels)
+        if not found:
+            found = self._token_match(self._corrected_tokens(base_tokens(q), labels), labels)
+        if not found:
+            found = self._difflib_match(q, labels)
+        if found:
+            return self._result("fuzzy", query, found, extra_names)
+
+        close = difflib.get_close_matches(q, list(labels), n=6, cutoff=0.5)
+        cands: list[str] = []
+        for label in close:
+            for t in labels[label]:
+                if _label(t) not in cands:
+                    cands.append(_label(t))
+        return LookupResult("none", query, candidates=cands[:6])
+
+    def _result(self, kind: str, query: str, targets: list[Target],
+                extra_names: dict[str, str] | None) -> LookupResult:
+        uniq: dict[tuple, Target] = {}
+        for t in targets:
+            uniq.setdefault(_key(t), t)
+        targets = list(uniq.values())
+        if len(targets) > 1:
+            entries = [self._as_entry(t) for t in targets]
+            return LookupResult("ambiguous", query, entries, candidates=[_label(t) for t in targets])
+        t = targets[0]
+        if isinstance(t, Section):
+            return LookupResult("rule", query, [t.as_entry()], section=t)
+        entry = self._as_entry(t)
+        if entry.category == "card":
+            return LookupResult("card", query, [entry])
+        return LookupResult(kind, query, [entry])
+
+    def _as_entry(self, t: Target) -> Entry:
+        if isinstance(t, Entry):
+            return t
+        if isinstance(t, Section):
+            return t.as_entry()
+        return self._card_entry(*t)
+
+    @staticmethod
+    def _token_match(qtok: list[str], labels: dict[str, list[Target]]) -> list[Target]:
+        """Targets whose label contains every query token (as a word prefix); best score wins."""
+        if not qtok:
+            return []
+        scored: dict[tuple, tuple[float, Target]] = {}
+        for label, targets in labels.items():
+            ltok = base_tokens(label) or tokens(label)
+            if not ltok:
+                continue
+            ok = all(any(lt == qt or (len(qt) >= 3 and lt.startswith(qt)) for lt in ltok) for qt in qtok)
+            if not ok:
+                continue
+            score = len(qtok) / len(ltok)
+            for t in targets:
+                k = _key(t)
+                if k not in scored or scored[k][0] < score:
+                    scored[k] = (score, t)
+        if not scored:
+            return []
+        ranked = sorted(scored.values(), key=lambda st: -st[0])
+        best = ranked[0][0]
+        top = [t for s, t in ranked if s >= best - 1e-9]
+        if len(top) == 1 and (len(ranked) == 1 or ranked[1][0] <= best - 0.25):
+            return top
+        # several equally good (or close) matches: ambiguous
+        return [t for s, t in ranked if s >= best - 0.25][:8]
+
+    @staticmethod
+    def _corrected_tokens(qtok: list[str], labels: dict[str, list[Target]]) -> list[str]:
+        vocab = sorted({t for label in labels for t in tokens(label)})
+        out = []
+        for t in qtok:
+            if t in vocab:
+                out.append(t)
+                continue
+            close = difflib.get_close_matches(t, vocab, n=1, cutoff=0.8)
+            if not close:
+                return []
+            out.append(close[0])
+        return out if out != qtok else []
+
+    @staticmethod
+    def _difflib_match(q: str, labels: dict[str, list[Target]]) -> list[Target]:
+        scored = []
+        for label in labels:
+            r = difflib.SequenceMatcher(None, q, label).ratio()
+            if r >= 0.75:
+                scored.append((r, label))
+        if not scored:
+            return []
+        scored.sort(reverse=True)
+        best = scored[0][0]
+        out: list[Target] = []
+        for r, label in scored:
+            if r >= best - 0.05:
+                out.extend(labels[label])
+        return out
+
+    # ------------------------------------------------------------------ completion / rendering
+    def complete(self, prefix: str) -> list[str]:
+        """Names and aliases of non-card entries starting with prefix (case-insensitive)."""
+        p = norm(prefix)
+        seen: dict[str, str] = {}
+        for e in self.entries:
+            if e.category == "card":
+                continue
+            for label in (e.name, *e.aliases):
+                if norm(label).startswith(p):
+                    seen.setdefault(norm(label), label)
+        return sorted(seen.values(), key=str.lower)
+
+    def render_rules(self, section: str | None = None) -> str:
+        from .render import render_rules_doc
+
+        return render_rules_doc(self, section)

@@ -1,0 +1,102 @@
+"""The magewars card language: parse -> AST -> check -> compiled definitions.
+
+Entry points:
+- :func:`compile_paths` compiles files or folders of `.mw` sources.
+- :func:`load_corpus` compiles the shipped codex and spells once (cached).
+"""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Iterable, Optional
+
+from .ast import SourceFile
+from .checker import Checker
+from .diagnostics import Diagnostic, attach_sources
+from .model import Corpus
+from .parser import parse_file, parse_text
+
+__all__ = ["compile_paths", "compile_sources", "load_corpus", "expand_paths", "CorpusError"]
+
+
+class CorpusError(Exception):
+    """The shipped corpus has errors (a broken installation); carries the diagnostics."""
+
+    def __init__(self, diags: list[Diagnostic]):
+        self.diags = diags
+        super().__init__("\n".join(d.format() for d in diags[:20]))
+
+
+def expand_paths(paths: Iterable) -> tuple[list[Path], list[Diagnostic]]:
+    """Files and folders -> `.mw` files (sorted), plus diagnostics for missing paths."""
+    from .ast import Span
+    out, diags = [], []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            out.extend(sorted(p.rglob("*.mw")))
+        elif p.is_file():
+            out.append(p)
+        else:
+            diags.append(Diagnostic("E004", "no such file or folder", Span(str(p), 1, 1, 1, 1)))
+    return out, diags
+
+
+def compile_sources(sources: list[tuple[str, str]], base: Optional[list[Path]] = None
+                    ) -> tuple[Corpus, list[Diagnostic]]:
+    """Compile (path, text) pairs, optionally together with base files (e.g. the shipped codex)."""
+    files: list[SourceFile] = []
+    diags: list[Diagnostic] = []
+    texts: dict[str, str] = {}
+    for path in base or []:
+        ast, d, text = parse_file(path)
+        texts[str(path)] = text
+        diags.extend(d)
+        if ast is not None:
+            files.append(ast)
+    for path, text in sources:
+        texts[path] = text
+        ast, d = parse_text(text, path)
+        diags.extend(d)
+        if ast is not None:
+            files.append(ast)
+    checker = Checker()
+    corpus = checker.check(files)
+    diags.extend(checker.diags)
+    return corpus, attach_sources(diags, texts)
+
+
+def compile_paths(paths: Iterable, with_codex: bool = True) -> tuple[Corpus, list[Diagnostic]]:
+    """Compile `.mw` files and folders.  Unless the paths include a codex, the
+    shipped codex is compiled alongside so that traits and conditions resolve."""
+    files, diags = expand_paths(paths)
+    base: list[Path] = []
+    if with_codex:
+        from ..resources import data_dir
+        try:
+            codex_root = data_dir("codex")
+            shipped = sorted(codex_root.rglob("*.mw"))
+            given = {f.resolve() for f in files}
+            base = [f for f in shipped if f.resolve() not in given]
+        except FileNotFoundError:
+            base = []
+    sources = []
+    for f in files:
+        try:
+            sources.append((str(f), f.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as exc:
+            from .ast import Span
+            diags.append(Diagnostic("E004", f"cannot read file: {exc}", Span(str(f), 1, 1, 1, 1)))
+    corpus, more = compile_sources(sources, base)
+    return corpus, diags + more
+
+
+@functools.lru_cache(maxsize=1)
+def load_corpus() -> Corpus:
+    """The shipped codex and spells, compiled once.  Raises CorpusError if they have errors."""
+    from ..resources import shipped_sources
+    corpus, diags = compile_paths(shipped_sources(), with_codex=False)
+    errors = [d for d in diags if d.severity == "error"]
+    if errors:
+        raise CorpusError(errors)
+    return corpus

@@ -1,0 +1,561 @@
+"""Typed syntax tree of the magewars card language.
+
+Every node carries a :class:`Span`.  Nodes are frozen dataclasses; tuples
+hold sequences so that trees can be hashed and compared in tests.  Nothing
+from Lark escapes this layer: :mod:`magewars.dsl.transform` converts the
+parse tree into these nodes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+
+@dataclass(frozen=True)
+class Span:
+    path: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+NOSPAN = Span("<none>", 0, 0, 0, 0)
+
+
+def _sp() -> Span:
+    return field(default=NOSPAN, compare=False, repr=False)
+
+
+# ---------------------------------------------------------------- values
+@dataclass(frozen=True)
+class XValue:
+    """The variable X of a card, times a coefficient (2X)."""
+    coef: int = 1
+    span: Span = _sp()
+
+    def __str__(self) -> str:
+        return "X" if self.coef == 1 else f"{self.coef}X"
+
+
+Amount = Union[int, XValue]
+
+
+@dataclass(frozen=True)
+class Name:
+    words: tuple[str, ...]
+    span: Span = _sp()
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.words)
+
+
+@dataclass(frozen=True)
+class Param:
+    """A trait parameter: `+2`, `-X`, `3`, `X`."""
+    sign: Optional[str]
+    value: Amount
+    span: Span = _sp()
+
+    def signed_value(self) -> Amount:
+        if isinstance(self.value, XValue):
+            return self.value
+        return -self.value if self.sign == "-" else self.value
+
+    def __str__(self) -> str:
+        return f"{self.sign or ''}{self.value}"
+
+
+@dataclass(frozen=True)
+class TraitRef:
+    """A reference to a trait or condition: `Melee +2`, `+2 vs Flying or Dark`."""
+    name: Name
+    param: Optional[Param] = None
+    versus: tuple[Name, ...] = ()
+    span: Span = _sp()
+
+    @property
+    def text(self) -> str:
+        if self.versus:
+            return f"{self.param} vs " + " or ".join(v.text for v in self.versus)
+        return self.name.text + (f" {self.param}" if self.param is not None else "")
+
+
+@dataclass(frozen=True)
+class TraitGroup:
+    traits: tuple[TraitRef, ...]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    kind: str  # "name" (Capitalised), "word" (keyword), "number"
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """Words naming objects or places; read by the checker."""
+    words: tuple[Word, ...]
+    span: Span = _sp()
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+
+@dataclass(frozen=True)
+class Signed:
+    sign: str
+    value: Amount
+    span: Span = _sp()
+
+    def as_int(self) -> Amount:
+        if isinstance(self.value, XValue):
+            return self.value
+        return -self.value if self.sign == "-" else self.value
+
+
+@dataclass(frozen=True)
+class StringLit:
+    value: str
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Arg:
+    key: Optional[str]
+    value: "Value"
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Call:
+    name: str
+    args: tuple[Arg, ...] = ()
+    span: Span = _sp()
+    bare: bool = False  # an event or timing written without parentheses
+
+
+@dataclass(frozen=True)
+class BinOp:
+    left: "Value"
+    op: str
+    right: "Value"
+    span: Span = _sp()
+
+
+Value = Union[int, XValue, Signed, Phrase, TraitGroup, StringLit, Call, BinOp]
+
+
+# ---------------------------------------------------------------- conditions
+@dataclass(frozen=True)
+class Compare:
+    left: Value
+    op: str
+    right: Value
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class CondAnd:
+    items: tuple["Condition", ...]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class CondOr:
+    items: tuple["Condition", ...]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class CondNot:
+    item: "Condition"
+    span: Span = _sp()
+
+
+Condition = Union[Call, Compare, CondAnd, CondOr, CondNot]
+
+
+# ---------------------------------------------------------------- effects
+@dataclass(frozen=True)
+class Duration:
+    until: str  # end of: round, action_phase, ...
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Gain:
+    subject: Phrase
+    traits: TraitGroup
+    duration: Optional[Duration] = None
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Lose:
+    subject: Phrase
+    traits: TraitGroup
+    cannot_gain: bool = False
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class StatMod:
+    stat: str
+    amount: Signed
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class StatChange:
+    subject: Phrase
+    mods: tuple[StatMod, ...]
+    duration: Optional[Duration] = None
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class IfEffect:
+    condition: Condition
+    then: tuple["Effect", ...]
+    otherwise: Optional[tuple["Effect", ...]] = None
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class OptionalEffect:
+    body: tuple["Effect", ...]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class ChoiceEffect:
+    options: tuple[tuple["Effect", ...], ...]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class ForEach:
+    over: Phrase
+    body: tuple["Effect", ...]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Unsupported:
+    """A clause the language cannot state yet.  `reason` is machine readable."""
+    reason: str
+    clause: Optional[str] = None
+    span: Span = _sp()
+
+
+Effect = Union[Call, Gain, Lose, StatChange, IfEffect, OptionalEffect, ChoiceEffect, ForEach, Unsupported]
+
+
+# ---------------------------------------------------------------- abilities
+@dataclass(frozen=True)
+class StaticAbility:
+    guard: Optional[Condition]
+    effect: Effect
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class TriggeredAbility:
+    event: Call
+    guard: Optional[Condition]
+    effects: tuple[Effect, ...]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class TimedAbility:
+    timing: Call
+    effects: tuple[Effect, ...]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class CostAction:
+    action: str
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class CostMana:
+    amount: Amount
+    span: Span = _sp()
+
+
+CostPart = Union[CostAction, CostMana, Call]
+
+
+@dataclass(frozen=True)
+class ActivatedAbility:
+    costs: tuple[CostPart, ...]
+    effects: tuple[Effect, ...]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class RevealRule:
+    mode: str  # must | may
+    on: tuple[Call, ...]
+    step_rel: Optional[str] = None  # during | after | before
+    step: Optional[str] = None
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class OneShotAbility:
+    effects: tuple[Effect, ...]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class OncePerRound:
+    ability: "Ability"
+    span: Span = _sp()
+
+
+Ability = Union[StaticAbility, TriggeredAbility, TimedAbility, ActivatedAbility, RevealRule,
+                OneShotAbility, OncePerRound]
+
+
+# ---------------------------------------------------------------- card items
+@dataclass(frozen=True)
+class Printed:
+    set_name: str
+    card_id: Optional[str]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Subtypes:
+    names: tuple[Name, ...]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class SchoolReq:
+    school: Name
+    level: int
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class School:
+    reqs: tuple[SchoolReq, ...]
+    joins: tuple[str, ...]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Cost:
+    cast: Amount
+    reveal: Optional[Amount] = None
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Casting:
+    action: str
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Range:
+    low: int
+    high: int
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Targets:
+    alternatives: tuple[Phrase, ...]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Stat:
+    stat: str
+    value: Optional[int]  # None means "none" (no armor)
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Defense:
+    roll: int
+    uses: Optional[int]  # None: unlimited
+    limit: Optional[str] = None  # "melee" | "ranged": cannot defend against
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Slot:
+    names: tuple[Name, ...]
+    joins: tuple[str, ...]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Traits:
+    traits: tuple[TraitRef, ...]
+    seps: tuple[str, ...]  # "," or "OR" between consecutive traits
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Training:
+    schools: tuple[Name, ...]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class SchoolCost:
+    costs: tuple[tuple[Name, int], ...]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Summary:
+    text: str
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Errata:
+    cite: str
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class UnsupportedItem:
+    reason: str
+    clause: Optional[str] = None
+    span: Span = _sp()
+
+
+# attack bar items
+@dataclass(frozen=True)
+class AttackAction:
+    action: str
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class AttackKind:
+    kind: str  # melee | ranged
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class SpecialKind:
+    kind: str  # zone | barrier | passage | bash | counterstrike
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class DamageType:
+    name: Name
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Dice:
+    amount: Amount
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    count: Optional[int]
+    name: Name
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class DieRow:
+    low: int
+    high: Optional[int]  # None: open ended ("10+")
+    outcomes: tuple[Outcome, ...]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class EffectDie:
+    rows: tuple[DieRow, ...]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class AttackBar:
+    name: str
+    items: tuple
+    span: Span = _sp()
+
+
+# codex items
+@dataclass(frozen=True)
+class ParamDecl:
+    kind: str  # number | bonus | penalty | name
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Category:
+    names: tuple[Name, ...]
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Stacking:
+    mode: str
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Removal:
+    cost: Optional[Amount]  # None: cannot be removed by paying
+    span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class Marker:
+    kind: str
+    span: Span = _sp()
+
+
+# ---------------------------------------------------------------- definitions
+@dataclass(frozen=True)
+class CardDef:
+    kind: str  # creature, conjuration, wall, terrain, vine, enchantment, equipment, incantation, attack, mage
+    name: str
+    items: tuple
+    span: Span = _sp()
+    name_span: Span = _sp()
+
+
+@dataclass(frozen=True)
+class CodexDef:
+    kind: str  # trait | condition | keyword
+    name: str
+    items: tuple
+    span: Span = _sp()
+    name_span: Span = _sp()
+
+
+Definition = Union[CardDef, CodexDef]
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: str
+    definitions: tuple[Definition, ...]

@@ -1,0 +1,92 @@
+"""Located diagnostics: every problem the language tools report is one of these."""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+from .ast import Span
+
+# Every code the tools can emit, with a one-line description.  docs/dsl.md
+# lists the same table; tests prove each fires at the right place.
+CODES: dict[str, str] = {
+    "E001": "syntax error: unexpected token",
+    "E002": "syntax error: unexpected character",
+    "E003": "syntax error: unexpected end of file",
+    "E004": "file cannot be read",
+    "E101": "unknown trait or condition",
+    "E102": "unknown keyword: function, event, timing or step",
+    "E103": "unknown word in a phrase",
+    "E104": "unknown name (school, subtype, damage type, mage or set)",
+    "E105": "reference to an undefined card or definition",
+    "E201": "wrong parameter kind",
+    "E202": "impossible range or value",
+    "E203": "wrong argument for a function",
+    "E301": "effect-die table has overlapping rows",
+    "E302": "effect-die table has a gap",
+    "E401": "a stat the card type requires is missing",
+    "E402": "item not allowed for this kind of definition",
+    "E403": "item given twice",
+    "E501": "duplicate definition",
+    "W601": "clause marked unsupported",
+}
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    message: str
+    span: Span
+    hint: Optional[str] = None
+    severity: str = "error"  # error | warning | note
+    source_line: Optional[str] = field(default=None, compare=False)
+
+    def format(self, with_source: bool = True) -> str:
+        out = f"{self.span.path}:{self.span.line}:{self.span.col}: {self.code} {self.message}"
+        if with_source and self.source_line is not None:
+            line = self.source_line.rstrip("\n").replace("\t", " ")
+            caret_len = 1
+            if self.span.end_line == self.span.line and self.span.end_col > self.span.col:
+                caret_len = self.span.end_col - self.span.col
+            out += f"\n    {line}\n    {' ' * max(self.span.col - 1, 0)}{'^' * max(caret_len, 1)}"
+        if self.hint:
+            out += f"\n    hint: {self.hint}"
+        return out
+
+    def to_json(self) -> dict:
+        return {
+            "path": self.span.path,
+            "line": self.span.line,
+            "column": self.span.col,
+            "end_line": self.span.end_line,
+            "end_column": self.span.end_col,
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+def did_you_mean(word: str, choices: Iterable[str], n: int = 3) -> Optional[str]:
+    """A 'did you mean' hint, case-insensitive, or None."""
+    choices = list(choices)
+    lowered = {c.lower(): c for c in choices}
+    got = difflib.get_close_matches(word.lower(), list(lowered), n=n, cutoff=0.6)
+    if not got:
+        return None
+    return "did you mean " + " or ".join(f"'{lowered[g]}'" for g in got) + "?"
+
+
+def attach_sources(diags: list[Diagnostic], texts: dict[str, str]) -> list[Diagnostic]:
+    """Fill in each diagnostic's source line from the file texts we hold."""
+    out = []
+    lines_cache: dict[str, list[str]] = {}
+    for d in diags:
+        text = texts.get(d.span.path)
+        if text is None or d.span.line <= 0:
+            out.append(d)
+            continue
+        lines = lines_cache.setdefault(d.span.path, text.splitlines())
+        src = lines[d.span.line - 1] if d.span.line - 1 < len(lines) else ""
+        out.append(Diagnostic(d.code, d.message, d.span, d.hint, d.severity, src))
+    return out

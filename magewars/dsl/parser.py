@@ -1,0 +1,147 @@
+"""Parse source text into the typed AST, reporting every syntax error.
+
+The parser is Lark LALR with a cached grammar.  A syntax error does not stop
+the file: the parser drops the offending token and resumes, reporting one
+diagnostic per line so that a single slip does not produce a cascade.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Optional
+
+from lark import Lark, Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.lexer import PatternStr
+
+from ..resources import grammar_path
+from .ast import SourceFile, Span
+from .diagnostics import Diagnostic, did_you_mean
+from .transform import to_ast
+
+
+@functools.lru_cache(maxsize=1)
+def get_parser() -> Lark:
+    path = grammar_path()
+    return Lark(
+        path.read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="contextual",
+        strict=True,
+        maybe_placeholders=True,
+        propagate_positions=True,
+        cache=True,
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def _terminal_labels() -> dict[str, str]:
+    labels: dict[str, str] = {}
+    readable = {
+        "STRING": 'a quoted string ("...")',
+        "INT": "a number",
+        "CNAME": "a Capitalised name",
+        "LNAME": "a lower-case name",
+    }
+    for t in get_parser().terminals:
+        if isinstance(t.pattern, PatternStr):
+            labels[t.name] = f"'{t.pattern.value}'"
+        else:
+            labels[t.name] = readable.get(t.name, t.name.lower())
+    labels["$END"] = "end of file"
+    return labels
+
+
+def _keywords() -> list[str]:
+    return [t.pattern.value for t in get_parser().terminals
+            if isinstance(t.pattern, PatternStr) and t.pattern.value.isalpha()]
+
+
+def describe_expected(names) -> str:
+    labels = _terminal_labels()
+    shown = sorted({labels.get(n, n) for n in names})
+    if len(shown) > 12:
+        return ", ".join(shown[:12]) + f" (and {len(shown) - 12} more)"
+    return ", ".join(shown)
+
+
+def _token_text(tok: Token) -> str:
+    if tok.type == "$END":
+        return "end of file"
+    return repr(str(tok))
+
+
+def _syntax_diag(e: UnexpectedInput, path: str) -> Diagnostic:
+    labels = _terminal_labels()
+    if isinstance(e, UnexpectedCharacters):
+        span = Span(path, e.line, e.column, e.line, e.column + 1)
+        expected = getattr(e, "allowed", None) or set()
+        msg = f"unexpected character {e.char!r}"
+        hint = f"expected {describe_expected(expected)}" if expected else None
+        return Diagnostic("E002", msg, span, hint)
+    if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
+        expected = getattr(e, "expected", None) or getattr(e, "accepts", None) or set()
+        line = getattr(e, "line", -1)
+        col = getattr(e, "column", -1)
+        tok = getattr(e, "token", None)
+        if tok is not None and getattr(tok, "line", None):
+            line, col = tok.line, tok.column
+        span = Span(path, max(line, 1), max(col, 1), max(line, 1), max(col, 1) + 1)
+        return Diagnostic("E003", "unexpected end of file", span,
+                          f"expected {describe_expected(expected)}" if expected else None)
+    assert isinstance(e, UnexpectedToken)
+    tok = e.token
+    expected = e.accepts or e.expected
+    end_col = (tok.end_column or tok.column + len(str(tok)))
+    span = Span(path, tok.line, tok.column, tok.end_line or tok.line, end_col)
+    msg = f"unexpected {_token_text(tok)}"
+    if tok.type in labels and tok.type not in ("CNAME", "LNAME", "INT", "STRING"):
+        msg += f" ({labels[tok.type]} is a keyword here)" if str(tok).isalpha() else ""
+    hint = None
+    if tok.type in ("LNAME", "CNAME") or str(tok).isalpha():
+        expected_words = [labels[n].strip("'") for n in expected if n in labels and labels[n].startswith("'")]
+        hint = did_you_mean(str(tok), [w for w in expected_words if w.isalpha()])
+    exp = f"expected {describe_expected(expected)}"
+    hint = f"{hint} ({exp})" if hint else exp
+    return Diagnostic("E001", msg, span, hint)
+
+
+def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile], list[Diagnostic]]:
+    """Parse one file.  Returns the AST (None if syntax errors made it unusable) and diagnostics."""
+    parser = get_parser()
+    diags: list[Diagnostic] = []
+    last_line = [-1]
+
+    def on_error(e: UnexpectedInput) -> bool:
+        d = _syntax_diag(e, path)
+        if d.span.line != last_line[0]:
+            diags.append(d)
+            last_line[0] = d.span.line
+        return True
+
+    try:
+        tree = parser.parse(text, on_error=on_error)
+    except UnexpectedInput as e:  # unrecoverable, e.g. end of file inside a block
+        d = _syntax_diag(e, path)
+        if not diags or diags[-1].span.line != d.span.line or diags[-1].code != d.code:
+            diags.append(d)
+        return None, diags
+    if diags:
+        # The tree after recovery is a best effort; we still build it so that
+        # semantic checks can report more, but callers know it had errors.
+        try:
+            return to_ast(tree, path), diags
+        except Exception:  # a recovered tree may be malformed; the syntax errors say why
+            return None, diags
+    return to_ast(tree, path), diags
+
+
+def parse_file(path) -> tuple[Optional[SourceFile], list[Diagnostic], str]:
+    """Read and parse a file; I/O problems become an E004 diagnostic."""
+    spath = str(path)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [Diagnostic("E004", f"cannot read file: {exc.__class__.__name__}: {exc}",
+                                 Span(spath, 1, 1, 1, 1))], ""
+    ast, diags = parse_text(text, spath)
+    return ast, diags, text

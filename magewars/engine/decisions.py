@@ -1,0 +1,131 @@
+"""One typed interface for every choice the rules give a player.
+
+The engine builds a :class:`Decision` (kind, player, options, context) and
+asks an agent.  Kinds: ``reveal`` (which hidden enchantment to reveal in a
+window, or pass), ``defense`` (which defense to use, or none),
+``counterstrike`` (make it or not), ``zone_order`` (next object a zone attack
+attacks), ``target``, ``optional`` (an optional effect or cost),
+``choose`` (one of several effects), ``order`` (simultaneous effects),
+``alternative`` (an "OR" attack bar), ``reroll``.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+
+@dataclass(frozen=True)
+class Option:
+    label: str
+    value: Any = None
+
+    def __str__(self) -> str:
+        return self.label
+
+
+@dataclass
+class Decision:
+    kind: str
+    player: str
+    options: list[Option]
+    context: dict = field(default_factory=dict)
+    prompt: str = ""
+    default: Optional[int] = None  # index of the option taken when nothing is scripted (lenient mode)
+
+    def labels(self) -> list[str]:
+        return [o.label for o in self.options]
+
+
+class UnscriptedDecision(Exception):
+    def __init__(self, decision: Decision, why: str = "nobody scripted this decision"):
+        self.decision = decision
+        super().__init__(f"{why}: {decision.kind} for {decision.player} ({decision.prompt}); "
+                         f"options: {', '.join(decision.labels())}")
+
+
+class Agent:
+    def decide(self, decision: Decision) -> Option:
+        raise NotImplementedError
+
+
+class FirstLegalAgent(Agent):
+    """Takes the default where there is one, else the first option."""
+
+    def decide(self, decision: Decision) -> Option:
+        if decision.default is not None:
+            return decision.options[decision.default]
+        return decision.options[0]
+
+
+class RandomAgent(Agent):
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def decide(self, decision: Decision) -> Option:
+        return self.rng.choice(decision.options)
+
+
+@dataclass
+class ScriptedChoice:
+    kind: str
+    choose: Any  # label (case-insensitive), or int index
+    player: Optional[str] = None
+    step: Optional[str] = None
+    where: Optional[str] = None  # location in the scenario file, for messages
+    used: bool = False
+
+
+class ScriptedAgent(Agent):
+    """Answers from a script, in order per kind; fails loudly on anything unscripted.
+
+    With ``lenient=True`` a decision nobody scripted takes its default (pass on
+    reveal windows, use an available defense, make a counterstrike, zone order
+    as listed); decisions without a default still fail.
+    """
+
+    def __init__(self, script: list[ScriptedChoice] = (), lenient: bool = False):
+        self.script = list(script)
+        self.lenient = lenient
+
+    def _match(self, entry: ScriptedChoice, d: Decision) -> bool:
+        if entry.used or entry.kind != d.kind:
+            return False
+        if entry.player is not None and entry.player.lower() != d.player.lower():
+            return False
+        if entry.step is not None and entry.step != d.context.get("step"):
+            return False
+        if d.kind == "reveal" and not self._find(entry, d, quiet=True):
+            return False  # a scripted reveal waits for the window offering it
+        return True
+
+    def _find(self, entry: ScriptedChoice, d: Decision, quiet=False) -> Optional[Option]:
+        c = entry.choose
+        if isinstance(c, int) and not isinstance(c, bool):
+            if 0 <= c < len(d.options):
+                return d.options[c]
+        else:
+            want = str(c).strip().lower()
+            for o in d.options:
+                if o.label.lower() == want:
+                    return o
+            for o in d.options:
+                if o.label.lower().startswith(want):
+                    return o
+        if quiet:
+            return None
+        raise UnscriptedDecision(d, f"scripted choice {entry.choose!r} is not an option"
+                                    + (f" ({entry.where})" if entry.where else ""))
+
+    def decide(self, decision: Decision) -> Option:
+        for entry in self.script:
+            if self._match(entry, decision):
+                opt = self._find(entry, decision)
+                entry.used = True
+                return opt
+        if self.lenient and decision.default is not None:
+            return decision.options[decision.default]
+        raise UnscriptedDecision(decision)
+
+    def unused(self) -> list[ScriptedChoice]:
+        return [e for e in self.script if not e.used]

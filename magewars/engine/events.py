@@ -1,0 +1,68 @@
+"""Structured event records.  The text log and the JSON log both render these."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+
+@dataclass
+class Event:
+    seq: int
+    kind: str  # step, window, reveal, roll, modifier, damage, condition, destroyed, ...
+    text: str
+    data: dict = field(default_factory=dict)
+    depth: int = 0
+    secret_for: Optional[str] = None  # the only player who may see `text` (hidden information)
+    public_text: Optional[str] = None  # what everyone else sees
+
+    def view(self, viewer: Optional[str]) -> tuple[str, dict]:
+        if self.secret_for is not None and viewer is not None and viewer != self.secret_for:
+            return self.public_text or "(hidden)", {}
+        return self.text, self.data
+
+    def to_json(self, viewer: Optional[str] = None) -> dict:
+        text, data = self.view(viewer)
+        return {"seq": self.seq, "kind": self.kind, "depth": self.depth, "text": text,
+                **({"data": _jsonable(data)} if data else {})}
+
+
+def _jsonable(v: Any):
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, (str, int, float, bool)) or v is None:
+        return v
+    if hasattr(v, "to_json"):
+        return v.to_json()
+    return str(v)
+
+
+class EventLog:
+    def __init__(self):
+        self.events: list[Event] = []
+        self.depth = 0
+
+    def emit(self, kind: str, text: str, *, secret_for: Optional[str] = None,
+             public_text: Optional[str] = None, **data) -> Event:
+        ev = Event(len(self.events) + 1, kind, text, data, self.depth, secret_for, public_text)
+        self.events.append(ev)
+        return ev
+
+    def of_kind(self, kind: str) -> list[Event]:
+        return [e for e in self.events if e.kind == kind]
+
+    def render(self, viewer: Optional[str] = None) -> str:
+        out = []
+        for e in self.events:
+            text, _ = e.view(viewer)
+            marker = {"step": "▸ ", "window": "  ⋯ ", "action": "■ "}.get(e.kind, "  ")
+            out.append("  " * e.depth + marker + text)
+        return "\n".join(out)
+
+    def to_json(self, viewer: Optional[str] = None) -> list[dict]:
+        return [e.to_json(viewer) for e in self.events]
+
+    def signature(self) -> list[tuple]:
+        """A comparable digest (for determinism tests)."""
+        return [(e.kind, e.text) for e in self.events]

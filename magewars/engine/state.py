@@ -1,0 +1,210 @@
+"""Game state: players, objects (with controller and owner), the arena, markers.
+
+Every mutation goes through a method that bumps `GameState.version`, so that
+derived values (armor, life, traits) can be cached and invalidated cheaply.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterator, Optional
+
+from ..dsl.model import CardDefinition
+
+ROW_LETTERS = "ABCDEFGH"
+
+
+@dataclass
+class Player:
+    name: str
+    mana: int = 0
+    channeling: int = 0
+    mage_id: Optional[str] = None
+
+
+@dataclass
+class Arena:
+    """Zones are labelled row letter + column number: A1 .. C4 by default (3 rows, 4 columns)."""
+    rows: int = 3
+    cols: int = 4
+
+    def zones(self) -> list[str]:
+        return [f"{ROW_LETTERS[r]}{c + 1}" for r in range(self.rows) for c in range(self.cols)]
+
+    def is_zone(self, label: str) -> bool:
+        return self.coords(label) is not None
+
+    def coords(self, label: str) -> Optional[tuple[int, int]]:
+        if not isinstance(label, str) or len(label) < 2:
+            return None
+        r = ROW_LETTERS.find(label[0].upper())
+        try:
+            c = int(label[1:]) - 1
+        except ValueError:
+            return None
+        if 0 <= r < self.rows and 0 <= c < self.cols:
+            return r, c
+        return None
+
+    def distance(self, a: str, b: str) -> int:
+        (r1, c1), (r2, c2) = self.coords(a), self.coords(b)
+        return abs(r1 - r2) + abs(c1 - c2)  # no diagonals in Mage Wars range
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return self.distance(a, b) == 1
+
+    def border(self, a: str, b: str) -> frozenset:
+        if not self.adjacent(a, b):
+            raise ValueError(f"zones {a} and {b} share no border")
+        return frozenset((a, b))
+
+
+@dataclass
+class GameObject:
+    id: str
+    card: CardDefinition
+    controller: str
+    owner: str
+    zone: Optional[str] = None  # for objects in a zone (creatures, conjurations)
+    attached_to: Optional[str] = None  # id of the object it is attached to
+    attached_zone: Optional[str] = None  # zone an enchantment/conjuration is attached to
+    border: Optional[frozenset] = None  # walls
+    hidden: bool = False  # enchantments: face down
+    timestamp: int = 0
+    damage: int = 0
+    markers: Counter = field(default_factory=Counter)  # conditions and tokens by codex name
+    fresh: Counter = field(default_factory=Counter)  # conditions received from barrier/counterstrike
+    guard: bool = False
+    action_marker: str = "ready"  # ready | used
+    defense_uses: Counter = field(default_factory=Counter)  # per round, by defense index
+    uses: set = field(default_factory=set)  # once-per-round abilities used (tracked by the source)
+    in_play: bool = True
+    destroyed_by_damage: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.card.name
+
+    @property
+    def kind(self) -> str:
+        return self.card.kind
+
+    def label(self) -> str:
+        return f"{self.card.name} [{self.id}]"
+
+    def public_label(self) -> str:
+        return f"hidden enchantment [{self.id}]" if self.hidden else self.label()
+
+
+class GameState:
+    def __init__(self, arena: Optional[Arena] = None):
+        self.arena = arena or Arena()
+        self.players: dict[str, Player] = {}
+        self.order: list[str] = []  # initiative order
+        self.objects: dict[str, GameObject] = {}
+        self.graveyard: list[GameObject] = []
+        self.round = 1
+        self.version = 0
+        self._clock = 0
+
+    # ------------------------------------------------------------ bookkeeping
+    def touch(self) -> None:
+        self.version += 1
+
+    def next_timestamp(self) -> int:
+        self._clock += 1
+        return self._clock
+
+    def add_player(self, name: str, mana: int = 0, channeling: int = 0) -> Player:
+        p = Player(name, mana, channeling)
+        self.players[name] = p
+        self.order.append(name)
+        self.touch()
+        return p
+
+    def add_object(self, obj: GameObject) -> GameObject:
+        if obj.id in self.objects:
+            raise ValueError(f"duplicate object id {obj.id!r}")
+        obj.timestamp = self.next_timestamp()
+        self.objects[obj.id] = obj
+        self.touch()
+        return obj
+
+    def get(self, oid: str) -> GameObject:
+        return self.objects[oid]
+
+    # ------------------------------------------------------------ queries
+    def in_play(self) -> Iterator[GameObject]:
+        return (o for o in self.objects.values() if o.in_play)
+
+    def zone_of(self, obj: GameObject) -> Optional[str]:
+        seen = 0
+        while obj is not None and seen < 10:
+            if obj.zone is not None:
+                return obj.zone
+            if obj.attached_zone is not None:
+                return obj.attached_zone
+            if obj.attached_to is None:
+                return None
+            obj = self.objects.get(obj.attached_to)
+            seen += 1
+        return None
+
+    def host(self, obj: GameObject) -> Optional[GameObject]:
+        return self.objects.get(obj.attached_to) if obj.attached_to else None
+
+    def attachments(self, obj: GameObject) -> list[GameObject]:
+        return [o for o in self.objects.values() if o.in_play and o.attached_to == obj.id]
+
+    def zone_attachments(self, zone: str) -> list[GameObject]:
+        return [o for o in self.objects.values() if o.in_play and o.attached_zone == zone]
+
+    def objects_in_zone(self, zone: str) -> list[GameObject]:
+        return [o for o in self.objects.values() if o.in_play and o.zone == zone]
+
+    def mage_of(self, player: str) -> Optional[GameObject]:
+        p = self.players.get(player)
+        return self.objects.get(p.mage_id) if p and p.mage_id else None
+
+    # ------------------------------------------------------------ mutations
+    def set_damage(self, obj: GameObject, amount: int) -> None:
+        obj.damage = max(0, amount)
+        self.touch()
+
+    def add_marker(self, obj: GameObject, name: str, count: int = 1, fresh: bool = False) -> None:
+        obj.markers[name] += count
+        if fresh:
+            obj.fresh[name] += count
+        self.touch()
+
+    def remove_marker(self, obj: GameObject, name: str, count: Optional[int] = None) -> int:
+        have = obj.markers.get(name, 0)
+        n = have if count is None else min(count, have)
+        if n:
+            obj.markers[name] -= n
+            if obj.markers[name] <= 0:
+                del obj.markers[name]
+            if obj.fresh.get(name):
+                obj.fresh[name] = min(obj.fresh[name], obj.markers.get(name, 0))
+                if obj.fresh[name] <= 0:
+                    del obj.fresh[name]
+            self.touch()
+        return n
+
+    def move_to_zone(self, obj: GameObject, zone: str) -> None:
+        obj.zone = zone
+        self.touch()
+
+    def attach(self, obj: GameObject, host: Optional[GameObject] = None, zone: Optional[str] = None) -> None:
+        """(Re)attach; the attachment takes a new timestamp (an enchantment moved is later in order)."""
+        obj.attached_to = host.id if host else None
+        obj.attached_zone = zone
+        obj.zone = None
+        obj.timestamp = self.next_timestamp()
+        self.touch()
+
+    def remove_from_play(self, obj: GameObject) -> None:
+        obj.in_play = False
+        obj.guard = False
+        self.graveyard.append(obj)
+        self.touch()

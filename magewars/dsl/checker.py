@@ -41,6 +41,7 @@ class Checker:
     codex: dict[str, M.CodexDefinition] = field(default_factory=dict)
     names: set[str] = field(default_factory=set)  # every known Capitalised name (for phrases)
     card_names: set[str] = field(default_factory=set)
+    current_attacks: Optional[set[str]] = None  # attack names of the card being checked
 
     def err(self, code: str, msg: str, span: A.Span, hint: Optional[str] = None, severity: str = "error"):
         self.diags.append(Diagnostic(code, msg, span, hint, severity))
@@ -100,7 +101,7 @@ class Checker:
         cats, stacking, removal, removable, marker, summary = [], None, None, False, None, None
         abilities, unsupported = [], []
         for it in d.items:
-            if isinstance(it, CARD_ONLY) or isinstance(it, (A.Cost, A.Range, A.Errata)):
+            if isinstance(it, CARD_ONLY) or isinstance(it, (A.Cost, A.Range)):
                 self.err("E402", f"'{_item_word(it)}' is not allowed in a {d.kind} definition", it.span)
             elif isinstance(it, A.Category):
                 cats.extend(n.text for n in it.names)
@@ -114,7 +115,7 @@ class Checker:
                 summary = it.text
             elif isinstance(it, A.UnsupportedItem):
                 unsupported.append(M.UnsupportedClause(it.reason, it.clause, it.span))
-            elif isinstance(it, A.ParamDecl):
+            elif isinstance(it, (A.ParamDecl, A.Errata)):
                 pass
             else:
                 abilities.append(it)
@@ -130,6 +131,7 @@ class Checker:
         seen_single: dict[type, A.Span] = {}
         stats: dict[str, A.Stat] = {}
         printings, errata, abilities, unsupported, attacks, defenses = [], [], [], [], [], []
+        self.current_attacks = {it.name for it in d.items if isinstance(it, A.AttackBar)}
         for it in d.items:
             t = type(it)
             if t in SINGLE_ITEMS:
@@ -538,9 +540,9 @@ class Checker:
                 self.err("E203", f"{call.name}() needs '{p.name}'", call.span, f"signature: {sig.render()}")
         for p in fixed:
             if p.name in bound:
-                self.check_value(bound[p.name].value, p.kind, uns, bound[p.name].span)
+                self.check_value(bound[p.name].value, p.kind, uns, bound[p.name].span, p.name)
 
-    def check_value(self, v, kind: str, uns: list, span: Optional[A.Span] = None):
+    def check_value(self, v, kind: str, uns: list, span: Optional[A.Span] = None, param_name: str = ""):
         span = getattr(v, "span", None) or span or A.NOSPAN
         if isinstance(v, A.Call):
             sig = V.VALUE_FUNCS.get(v.name)
@@ -558,6 +560,18 @@ class Checker:
             elif isinstance(v, A.TraitGroup):
                 for t in v.traits:
                     self.resolve_trait(t)
+            return
+        if kind == "obj" and isinstance(v, A.StringLit):
+            # a quoted card name: "a card named ..."
+            if v.value not in self.card_names:
+                self.err("E105", f"no card is named '{v.value}'", span, did_you_mean(v.value, self.card_names))
+            return
+        if kind == "str" and isinstance(v, A.StringLit) and self.current_attacks is not None \
+                and param_name == "attack" and v.value not in self.current_attacks:
+            self.err("E105", f"this card has no attack named '{v.value}'", span,
+                     did_you_mean(v.value, self.current_attacks) or
+                     (f"its attacks: {', '.join(sorted(self.current_attacks))}" if self.current_attacks
+                      else "it has no attack bars"))
             return
         if kind in ("obj", "name", "step"):
             if isinstance(v, A.Phrase):

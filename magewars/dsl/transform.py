@@ -80,6 +80,10 @@ class ToAst(Transformer):
         return A.Name(tuple(str(t) for t in ch), self._span(meta))
 
     def call_name(self, meta, ch):
+        v = ch[0]
+        return v.text if isinstance(v, A.Word) else str(v)
+
+    def choose_kw(self, meta, ch):
         return str(ch[0])
 
     def xval(self, meta, ch):
@@ -372,7 +376,7 @@ class ToAst(Transformer):
         return A.OptionalEffect(ch[0], self._span(meta))
 
     def choice_effect(self, meta, ch):
-        return A.ChoiceEffect(tuple(ch), self._span(meta))
+        return A.ChoiceEffect(tuple(c for c in ch if isinstance(c, tuple)), self._span(meta))
 
     def for_each(self, meta, ch):
         return A.ForEach(ch[0], ch[1], self._span(meta))

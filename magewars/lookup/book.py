@@ -16,6 +16,10 @@ Target = Union[Entry, Section, tuple]
 _NUMBER_QUERY = re.compile(r"^(?:rule\s*|§\s*)?(\d+(?:\.\d+)*)\.?$")
 _TOKEN = re.compile(r"[a-z0-9']+")
 _PARAM = re.compile(r"^(\d+x?|x|2x|n)$")
+# Printed forms that name a parametrised trait in free wording: "+2 vs. Flying" -> "+X vs. <type>".
+_PATTERNS = [
+    (re.compile(r"^[+-]?\s*(\d+|x)\s*vs\b"), "x-vs"),
+]
 
 
 def norm(text: str) -> str:
@@ -69,6 +73,7 @@ class RulesBook:
         self._names: dict[str, list[Entry]] = defaultdict(list)
         self._aliases: dict[str, list[Entry]] = defaultdict(list)
         self._bases: dict[str, list[Entry]] = defaultdict(list)
+        self._param_bases: dict[str, list[Entry]] = defaultdict(list)  # from labels with an X/number
         self._titles: dict[str, Section] = {}
         for e in self.entries:
             self._names[norm(e.name)].append(e)
@@ -79,6 +84,8 @@ class RulesBook:
                 b = base(label)
                 if b and e not in self._bases[b]:
                     self._bases[b].append(e)
+                if b and b != norm(label) and e not in self._param_bases[b]:
+                    self._param_bases[b].append(e)
         for s in self.sections:
             self._titles.setdefault(norm(s.title), s)
 
@@ -113,7 +120,8 @@ class RulesBook:
                 if e not in labels[norm(label)]:
                     labels[norm(label)].append(e)
         for s in self.sections:
-            labels[norm(s.title)].append(s)
+            if not labels.get(norm(s.title)):  # an entry of the same name wins over the section
+                labels[norm(s.title)].append(s)
         for name, cid in (extra_names or {}).items():
             labels[norm(name)].append((name, cid))
         return labels
@@ -163,9 +171,15 @@ class RulesBook:
             s = self._titles[q]
             return LookupResult("rule", query, [s.as_entry()], section=s)
 
+        for pattern, target in _PATTERNS:
+            if pattern.search(q) and target in self.by_id:
+                return self._result("fuzzy", query, [self.by_id[target]], extra_names)
+
         b = base(q)
-        if b and b in self._bases and b != q:
-            return self._result("fuzzy", query, list(self._bases[b]), extra_names)
+        if b and b != q:  # the query carried a parameter: prefer parametrised names ("Upkeep +X")
+            hits = self._param_bases.get(b) or self._bases.get(b)
+            if hits:
+                return self._result("fuzzy", query, list(hits), extra_names)
 
         labels = self._labels(extra_names)
         found = self._token_match(base_tokens(q), labels)

@@ -1,0 +1,176 @@
+"""The `magewars` command line.
+
+Every command turns bad input into a located diagnostic or a clear message
+and an exit status; none lets a Python traceback reach the user.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import click
+
+from . import __version__
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class Group(click.Group):
+    """Click group that converts unexpected exceptions into a short error (exit 2)."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        except Exception as exc:  # last line of defence: never show a traceback
+            click.echo(f"magewars: internal error: {exc.__class__.__name__}: {exc}", err=True)
+            click.echo("please report this with the command you ran", err=True)
+            sys.exit(EXIT_USAGE)
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="magewars")
+def main():
+    """magewars: the Mage Wars Arena rules language and reference interpreter."""
+
+
+# ---------------------------------------------------------------- lint
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text",
+              show_default=True, help="Output format.")
+@click.option("--no-source", is_flag=True, help="Text format: do not echo the source line and caret.")
+@click.option("--warnings/--no-warnings", default=False, show_default=True,
+              help="Also report clauses marked unsupported (W601).")
+def lint(paths, fmt, no_source, warnings):
+    """Check card, trait and condition files (default: the shipped codex and spells).
+
+    Exit status: 0 clean, 1 findings, 2 usage or I/O error.
+    """
+    from .dsl import compile_paths
+    from .lint import collect_warnings, to_sarif
+    from .resources import shipped_sources
+
+    if paths:
+        corpus, diags = compile_paths(paths)
+    else:
+        corpus, diags = compile_paths(shipped_sources(), with_codex=False)
+    if warnings:
+        diags = diags + collect_warnings(corpus)
+    io_errors = [d for d in diags if d.code == "E004"]
+    if fmt == "json":
+        click.echo(json.dumps({"diagnostics": [d.to_json() for d in diags],
+                               "summary": {"cards": len(corpus.cards), "codex": len(corpus.codex),
+                                           "errors": sum(d.severity == "error" for d in diags),
+                                           "warnings": sum(d.severity == "warning" for d in diags)}},
+                              indent=2))
+    elif fmt == "sarif":
+        click.echo(json.dumps(to_sarif(diags), indent=2))
+    else:
+        for d in diags:
+            click.echo(d.format(with_source=not no_source))
+        errors = sum(d.severity == "error" for d in diags)
+        warns = len(diags) - errors
+        click.echo(f"{len(corpus.cards)} cards, {len(corpus.codex)} codex entries: "
+                   f"{errors} error(s), {warns} warning(s)", err=True)
+    if io_errors and len(io_errors) == len([d for d in diags if d.severity == "error"]):
+        sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_FINDINGS if any(d.severity == "error" for d in diags) else EXIT_OK)
+
+
+# ---------------------------------------------------------------- corpus views
+def _corpus_or_exit():
+    from .dsl import CorpusError, load_corpus
+    try:
+        return load_corpus()
+    except CorpusError as exc:
+        click.echo("magewars: the shipped card corpus has errors; run `magewars lint`:", err=True)
+        for d in exc.diags[:10]:
+            click.echo(d.format(with_source=False), err=True)
+        sys.exit(EXIT_USAGE)
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--by", type=click.Choice(["set", "type", "both"]), default="both", show_default=True)
+def coverage(as_json, by):
+    """How much of the card pool the language states: parsed, checked, fully expressed."""
+    from .coverage import compute_coverage, render_coverage
+    report = compute_coverage(_corpus_or_exit())
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+    else:
+        click.echo(render_coverage(report, by))
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, required=True, help="Export as JSON (the only format).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
+def export(as_json, output):
+    """Export the compiled corpus as data (schema: docs/export.md)."""
+    from .export import export_corpus
+    data = export_corpus(_corpus_or_exit())
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    if output:
+        try:
+            output.write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {output}: {exc}")
+    else:
+        click.echo(text)
+
+
+@main.command()
+@click.argument("name", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def card(name, as_json):
+    """Show a card (fuzzy name match), as text generated from its definition."""
+    from .render import find_cards, render_card, card_to_json
+    corpus = _corpus_or_exit()
+    query = " ".join(name)
+    hits = find_cards(corpus, query)
+    if not hits:
+        click.echo(f"no card matches '{query}'", err=True)
+        sys.exit(EXIT_FINDINGS)
+    if len(hits) > 1 and hits[0].lower() != query.lower():
+        click.echo(f"'{query}' matches several cards:", err=True)
+        for h in hits[:10]:
+            click.echo(f"  {h}", err=True)
+        sys.exit(EXIT_FINDINGS)
+    c = corpus.cards[hits[0]]
+    if as_json:
+        click.echo(json.dumps(card_to_json(c), indent=2, ensure_ascii=False))
+    else:
+        click.echo(render_card(c, corpus))
+
+
+# ---------------------------------------------------------------- simulate
+@main.group()
+def simulate():
+    """Run scenarios on the rules engine."""
+
+
+@simulate.command("scenario")
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the structured event log and final state.")
+def simulate_scenario(file, as_json):
+    """Run a YAML scenario and print its step-by-step log (docs/scenarios.md)."""
+    try:
+        from .scenario import run_cli
+    except ImportError as exc:
+        raise click.ClickException(f"the scenario runner is not available: {exc}")
+    sys.exit(run_cli(str(file), as_json))
+
+
+def run():  # pragma: no cover - console entry point alias
+    main()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

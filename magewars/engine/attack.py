@@ -1,0 +1,845 @@
+"""The attack sequence as a visible step machine (supplement: ALL ABOUT ATTACKS, chart).
+
+Steps, each a class named after the chart: DeclareAttack, PayCosts, RollToMiss,
+AvoidAttack, RollDice, DamageAndEffects, AdditionalStrikes, DamageBarrier,
+Counterstrike, AttackEnds.  After every step each player in turn may reveal
+hidden enchantments (engine.reveal.Reveals.window).
+
+Attack kinds: melee single target, melee multiple strike (Doublestrike,
+Triplestrike), melee multiple target (Sweeping), counterstrike, ranged single
+target, ranged multiple strike, zone, damage barrier, and other attacks (no
+melee/ranged icon: walls, Bash, Explode-like attacks made by objects).
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Optional
+
+from ..dsl.model import AttackDefinition, TraitInstance
+from .decisions import Option
+from .dice import Face
+from .phrases import Ctx, has_name
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game
+    from .state import GameObject
+
+STEP_TITLES = {
+    "declare_attack": "Declare Attack", "pay_costs": "Pay Costs", "roll_to_miss": "Roll to Miss",
+    "avoid_attack": "Avoid Attack", "roll_dice": "Roll Dice", "damage_and_effects": "Damage and Effects",
+    "additional_strikes": "Additional Strikes", "damage_barrier": "Damage Barrier",
+    "counterstrike": "Counterstrike", "attack_ends": "Attack Ends",
+}
+FIRST_ONLY = ("Melee", "Ranged", "Charge", "Bloodthirsty")
+
+
+@dataclass
+class AttackAction:
+    """One attack action: may hold several individual attacks (strikes, Sweeping, zone)."""
+    attacker: "GameObject"
+    definition: AttackDefinition
+    source: "GameObject"
+    traits: tuple  # the attack's traits, with the chosen "OR" alternative
+    kind: Optional[str]  # melee | ranged | None
+    is_counterstrike: bool = False
+    is_barrier: bool = False
+    is_spell: bool = False
+    bonus_used: Counter = field(default_factory=Counter)
+    attacks: list = field(default_factory=list)
+    illegal: set = field(default_factory=set)  # target ids no longer legal for this action
+    first_done: bool = False
+    zone: Optional[str] = None
+
+    def has_trait(self, key: str) -> bool:
+        return any(t.key == key for t in self.traits)
+
+    def trait(self, key: str) -> Optional[TraitInstance]:
+        return next((t for t in self.traits if t.key == key), None)
+
+    @property
+    def is_zone(self) -> bool:
+        return "zone" in self.definition.special or self.has_trait("Zone Attack")
+
+    @property
+    def unavoidable(self) -> bool:
+        return self.is_zone or self.is_barrier or self.has_trait("Unavoidable")
+
+    @property
+    def strikes(self) -> int:
+        return 3 if self.has_trait("Triplestrike") else 2 if self.has_trait("Doublestrike") else 1
+
+
+@dataclass
+class Attack:
+    """One individual attack against one object."""
+    action: AttackAction
+    attacker: "GameObject"
+    source: "GameObject"
+    target: "GameObject"
+    strike: int = 1
+    first: bool = True
+    status: str = "declared"  # declared | missed | avoided | canceled | hit
+    redirected: bool = False
+    defender: Optional["GameObject"] = None  # original defender (Reverse Attack keeps it for steps 8-9)
+    extra_dice: list = field(default_factory=list)
+    extra_effect: list = field(default_factory=list)
+    extra_damage: list = field(default_factory=list)
+    prevent: Optional[int] = -1  # -1: nothing prevented; None: prevent all
+    prevent_source: str = ""
+    dice_count: int = 0
+    dice_mods: list = field(default_factory=list)
+    faces: list = field(default_factory=list)
+    normal: int = 0
+    crit: int = 0
+    damage: int = 0
+    dealt: int = 0
+    effect_roll: Optional[int] = None
+    effect_natural: Optional[int] = None
+    effect_mods: list = field(default_factory=list)
+    conditions: list = field(default_factory=list)
+    barrier: Optional[tuple] = None
+    events: set = field(default_factory=set)
+
+    @property
+    def traits(self):
+        return self.action.traits
+
+    @property
+    def hit(self) -> bool:
+        return self.status == "hit"
+
+    def has_trait(self, key: str) -> bool:
+        return self.action.has_trait(key)
+
+    def kinds(self) -> set:
+        k = set()
+        if self.action.kind:
+            k.add(self.action.kind)
+        if self.action.is_zone:
+            k.add("zone")
+        if self.action.is_counterstrike:
+            k.add("counterstrike")
+        if self.action.is_barrier:
+            k.add("barrier")
+        return k
+
+    @property
+    def over(self) -> bool:
+        return self.status in ("canceled",)
+
+    def summary(self) -> dict:
+        return {"attacker": self.attacker.id, "source": self.source.id, "target": self.target.id,
+                "attack": self.action.definition.name, "strike": self.strike, "status": self.status,
+                "dice": self.dice_count, "faces": [str(f) for f in self.faces], "normal": self.normal,
+                "critical": self.crit, "damage": self.damage, "effect_roll": self.effect_roll,
+                "conditions": list(self.conditions),
+                "kind": sorted(self.kinds())}
+
+
+# ---------------------------------------------------------------- steps
+class Step:
+    key = ""
+
+    @property
+    def title(self) -> str:
+        return STEP_TITLES[self.key]
+
+    def run(self, eng: "AttackEngine", atk: Attack) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+
+class DeclareAttack(Step):
+    key = "declare_attack"
+
+    def run(self, eng, atk):
+        g = eng.game
+        a = atk.action
+        g.emit("info", f"{atk.attacker.label()} attacks {atk.target.label()} with {a.definition.name}"
+               + (f" (strike {atk.strike})" if a.strikes > 1 else "")
+               + (f" [{', '.join(sorted(atk.kinds()))}]" if atk.kinds() else " [neither melee nor ranged]"))
+        reason = eng.illegal_reason(atk)
+        if reason:
+            eng.cancel(atk, f"illegal target: {reason}", before_declared=True)
+            return
+        atk.events.add(("attacked", atk.target.id))
+        g.fire("attacked", atk.target, Ctx(attack=atk, it=atk.target))
+        g.fire("attacks", atk.attacker, Ctx(attack=atk, it=atk.attacker))
+
+
+class PayCosts(Step):
+    key = "pay_costs"
+
+    def run(self, eng, atk):
+        g = eng.game
+        cost = atk.action.definition.cost
+        if isinstance(cost, int) and cost > 0:
+            p = g.state.players[atk.attacker.controller]
+            if p.mana < cost:
+                eng.cancel(atk, f"cannot pay the attack's cost of {cost} mana")
+                return
+            p.mana -= cost
+            g.state.touch()
+            g.emit("mana", f"{p.name} pays {cost} mana for {atk.action.definition.name} (now {p.mana})")
+        else:
+            g.emit("info", "no costs to pay")
+
+
+class RollToMiss(Step):
+    key = "roll_to_miss"
+
+    def run(self, eng, atk):
+        g = eng.game
+        attacker = atk.attacker
+        if not attacker.in_play or not g.is_creature(attacker):
+            g.emit("info", "the attacker is not a creature: no roll to miss")
+            return
+        if attacker.markers.get("Daze"):
+            roll = g.dice.d12()
+            if roll <= 6:
+                g.emit("roll", f"Daze: {attacker.label()} rolls {roll} on the effect die (needs 7+): the attack misses",
+                       d12=roll, purpose="daze")
+                atk.status = "missed"
+            else:
+                g.emit("roll", f"Daze: {attacker.label()} rolls {roll} on the effect die (needs 7+): the attack continues",
+                       d12=roll, purpose="daze")
+        else:
+            g.emit("info", "attacker is not Dazed: nothing to roll")
+
+
+class AvoidAttack(Step):
+    key = "avoid_attack"
+
+    def run(self, eng, atk):
+        g = eng.game
+        if atk.status != "declared":
+            return
+        target = atk.target
+        g.reveals.mandatory("during", self.key, atk)
+        if atk.status != "declared" or atk.redirected:
+            return
+        if atk.action.unavoidable:
+            g.emit("info", "the attack is unavoidable: no defense may be used")
+            return
+        if eng.is_self_attack(atk):
+            pass
+        if g.has(target, "Incapacitated"):
+            g.emit("info", f"{target.label()} is Incapacitated: it cannot use defenses")
+            return
+        d = g.d(target)
+        usable = []
+        for (df, src_id, key) in d.defenses:
+            if df.limit and df.limit == atk.action.kind:
+                continue
+            src = g.state.objects[src_id]
+            if df.uses is not None and src.defense_uses[key] >= df.uses:
+                continue
+            usable.append((df, src, key))
+        if not usable:
+            g.emit("info", f"{target.label()} has no defense it can use")
+            return
+        opts = [Option(f"{s.name} defense {df.roll}+", (df, s, k)) for (df, s, k) in usable] + [Option("no defense")]
+        ch = g.decide("defense", target.controller, opts, prompt=f"defend {target.label()}?", default=0,
+                      step=self.key)
+        if ch.value is None:
+            return
+        df, src, key = ch.value
+        src.defense_uses[key] += 1
+        g.state.touch()
+        roll = g.dice.d12()
+        mod = -2 if target.markers.get("Daze") else 0
+        total = roll + mod
+        ok = total >= df.roll
+        g.emit("roll", f"defense {df.roll}+ of {src.label()}: rolls {roll}" + (f" -2 (Daze) = {total}" if mod else "")
+               + (": the attack is avoided" if ok else ": fails"), d12=roll, purpose="defense", total=total)
+        if ok:
+            eng.avoid(atk, f"defense of {src.label()}")
+
+
+class RollDice(Step):
+    key = "roll_dice"
+
+    def run(self, eng, atk):
+        g = eng.game
+        n, mods = eng.dice_for(atk)
+        atk.dice_count, atk.dice_mods = n, mods
+        for (label, amount, ts) in mods[1:]:
+            g.emit("modifier", f"{amount:+d} attack dice: {label}" + (f" (t{ts})" if ts else ""),
+                   source=label, amount=amount, timestamp=ts, applies="attack dice")
+        atk.faces = g.dice.attack(n)
+        eng.count_faces(atk)
+        g.emit("roll", f"rolls {n} attack dice: {' '.join(str(f) for f in atk.faces)} "
+                       f"= {atk.normal} normal + {atk.crit} critical", faces=[str(f) for f in atk.faces],
+               dice=n, normal=atk.normal, critical=atk.crit)
+
+
+class DamageAndEffects(Step):
+    key = "damage_and_effects"
+
+    def run(self, eng, atk):
+        eng.damage_and_effects(atk)
+
+
+class AdditionalStrikes(Step):
+    key = "additional_strikes"
+
+    def run(self, eng, atk):
+        pass
+
+
+class DamageBarrier(Step):
+    key = "damage_barrier"
+
+    def run(self, eng, atk):
+        eng.damage_barrier(atk)
+
+
+class Counterstrike(Step):
+    key = "counterstrike"
+
+    def run(self, eng, atk):
+        eng.counterstrike(atk)
+
+
+class AttackEnds(Step):
+    key = "attack_ends"
+
+    def run(self, eng, atk):
+        eng.game.emit("info", f"attack ends: {atk.status}")
+
+
+STEPS = {c.key: c() for c in (DeclareAttack, PayCosts, RollToMiss, AvoidAttack, RollDice, DamageAndEffects,
+                              AdditionalStrikes, DamageBarrier, Counterstrike, AttackEnds)}
+
+
+# ---------------------------------------------------------------- engine
+class AttackEngine:
+    def __init__(self, game: "Game"):
+        self.game = game
+        self.history: list[Attack] = []
+
+    # ------------------------------------------------------------ public
+    def find_attack(self, obj: "GameObject", name: Optional[str]) -> tuple[AttackDefinition, "GameObject"]:
+        d = self.game.d(obj)
+        for (a, src_id) in d.attacks:
+            if name is None or a.name.lower() == name.lower():
+                return a, self.game.state.objects[src_id]
+        raise KeyError(f"{obj.label()} has no attack named {name!r}")
+
+    def make_attack(self, attacker, attack_name, targets, *, zone=None, alternative=None,
+                    counterstrike=False, source=None, spell_card=None):
+        g = self.game
+        if spell_card is not None:
+            adef = spell_card.attacks[0]
+            src_obj = attacker
+            is_spell = True
+        else:
+            adef, src_obj = self.find_attack(attacker, attack_name)
+            is_spell = False
+        traits = tuple(adef.traits)
+        if adef.alternatives:
+            opts = [Option(" + ".join(str(t) for t in grp) or "none", i) for i, grp in enumerate(adef.alternatives)]
+            if alternative is not None:
+                ch = next((o for o in opts if o.label.lower() == str(alternative).lower()
+                           or str(o.value) == str(alternative)), None)
+                if ch is None:
+                    raise KeyError(f"no alternative {alternative!r}; options: {[o.label for o in opts]}")
+            else:
+                ch = g.decide("alternative", attacker.controller, opts, prompt=f"{adef.name}: which OR option?",
+                              default=0)
+            traits = traits + tuple(adef.alternatives[ch.value])
+        kind = adef.kind
+        action = AttackAction(attacker, adef, source or attacker, traits, kind,
+                              is_counterstrike=counterstrike or "counterstrike" in adef.special, is_spell=is_spell)
+        if "barrier" in adef.special:
+            action.is_barrier = True
+        return self.run_action(action, targets, zone=zone)
+
+    def run_action(self, action: AttackAction, targets, zone=None) -> AttackAction:
+        g = self.game
+        title = "counterstrike" if action.is_counterstrike else "damage barrier attack" if action.is_barrier else "attack action"
+        g.emit("action", f"{action.attacker.label()}: {title} with {action.definition.name}", depth=None) \
+            if False else g.emit("action", f"{action.attacker.label()}: {title} with {action.definition.name}")
+        g.log.depth += 1
+        prev = g.current_attack
+        try:
+            if action.is_zone:
+                self._zone(action, zone or (g.state.zone_of(targets[0]) if targets else None))
+            elif action.has_trait("Sweeping") and len(targets) > 1:
+                for i, t in enumerate(targets[:2]):
+                    if i == 1 and t is targets[0]:
+                        g.emit("rule", "Sweeping: the second attack must be against a different target")
+                        continue
+                    self._single(action, t)
+            else:
+                for t in targets[:1]:
+                    self._single(action, t)
+        finally:
+            g.current_attack = prev
+            g.log.depth -= 1
+        return action
+
+    # ------------------------------------------------------------ sequences
+    def _new(self, action, target, strike) -> Attack:
+        atk = Attack(action, action.attacker, action.source, target, strike, first=not action.first_done)
+        atk.defender = target
+        action.attacks.append(atk)
+        self.history.append(atk)
+        return atk
+
+    def step(self, key: str, atk: Attack, window: bool = True) -> None:
+        g = self.game
+        g.emit("step", f"{STEP_TITLES[key]}", step=key, attack=atk.action.definition.name, target=atk.target.id)
+        g.log.depth += 1
+        g.current_attack = atk
+        try:
+            STEPS[key].run(self, atk)
+            g.check_state()
+            if window and atk.status != "canceled":
+                g.reveals.window(key, atk)
+                g.check_state()
+        finally:
+            g.log.depth -= 1
+
+    def _single(self, action: AttackAction, target) -> None:
+        g = self.game
+        atk = self._new(action, target, 1)
+        self.step("declare_attack", atk)
+        if atk.status == "canceled" and not getattr(atk, "declared", False):
+            return
+        atk.declared = True
+        seq = [atk]
+        if atk.status != "canceled":
+            self.step("pay_costs", atk)
+        first_strike = (action.kind == "melee" and not action.is_counterstrike and atk.status != "canceled"
+                        and atk.target.guard and g.has(atk.target, "First Strike") and not self.is_self_attack(atk))
+        if first_strike:
+            g.emit("rule", f"{atk.target.label()} is guarding with First Strike: its counterstrike comes now")
+            self.step("counterstrike", atk)
+            if not atk.attacker.in_play:
+                g.emit("rule", "the attacker was destroyed: the attack cannot proceed")
+                return
+        for s in range(1, action.strikes + 1):
+            if s > 1:
+                if atk.target.id in action.illegal or not atk.target.in_play:
+                    g.emit("rule", f"strike {s}: the target is no longer legal: canceled")
+                    break
+                if not atk.attacker.in_play:
+                    break
+                atk = self._new(action, target, s)
+                atk.declared = True
+                seq.append(atk)
+            if atk.status == "canceled":
+                pass
+            else:
+                self._strike(atk)
+            if s < action.strikes:
+                self.step("additional_strikes", atk)
+        # steps 8-10 once for this target
+        last = seq[-1]
+        if all(a.status == "canceled" for a in seq):
+            g.emit("rule", "every attack against this target was canceled: no damage barrier, no counterstrike")
+            self.step("attack_ends", last)
+            return
+        if action.kind == "melee":
+            self.step("damage_barrier", last)
+            if not first_strike:
+                self.step("counterstrike", last)
+            else:
+                self.remove_guard(last)
+        self.step("attack_ends", last)
+
+    def _strike(self, atk: Attack) -> None:
+        self.step("roll_to_miss", atk)
+        if atk.status == "declared":
+            self.step("avoid_attack", atk)
+        if atk.status == "declared" or (atk.redirected and atk.status != "canceled"):
+            self.step("roll_dice", atk)
+            if atk.status != "canceled":
+                self.step("damage_and_effects", atk)
+        if atk.status == "declared":
+            atk.status = "canceled"
+        atk.action.first_done = True
+
+    def _zone(self, action: AttackAction, zone: str) -> None:
+        g = self.game
+        action.zone = zone
+        g.emit("info", f"zone attack against zone {zone}")
+        objs = [o for o in g.state.objects_in_zone(zone)
+                if o.kind in ("creature", "mage", "conjuration", "terrain", "vine") and o.card.life is not None]
+        if not objs:
+            g.emit("rule", f"no object in zone {zone} can be attacked")
+            return
+        head = self._new(action, objs[0], 1)
+        head.declared = True
+        self.step("declare_attack", head, window=True)
+        self.step("pay_costs", head)
+        self.step("roll_to_miss", head)
+        if head.status == "missed":
+            g.emit("rule", "Daze: the whole zone attack misses; no object in the zone is attacked")
+            action.attacks.remove(head)
+            self.step("attack_ends", head)
+            return
+        action.attacks.remove(head)
+        self.history.remove(head)
+        remaining = list(objs)
+        order = []
+        while remaining:
+            if len(remaining) == 1:
+                nxt = remaining[0]
+            else:
+                ch = g.decide("zone_order", action.attacker.controller,
+                              [Option(o.label(), o) for o in remaining],
+                              prompt="which object does the zone attack attack next?", default=0)
+                nxt = ch.value
+            remaining.remove(nxt)
+            order.append(nxt)
+            if not nxt.in_play:
+                continue
+            atk = self._new(action, nxt, 1)
+            atk.declared = True
+            atk.events.add(("attacked", nxt.id))
+            g.fire("attacked", nxt, Ctx(attack=atk, it=nxt))
+            self.step("avoid_attack", atk)
+            if atk.status == "declared" or atk.redirected:
+                self.step("roll_dice", atk)
+                if atk.status != "canceled":
+                    self.step("damage_and_effects", atk)
+            if atk.status == "declared":
+                atk.status = "canceled"
+            action.first_done = True
+        self.step("attack_ends", action.attacks[-1] if action.attacks else head)
+
+    # ------------------------------------------------------------ rules used by steps
+    def is_self_attack(self, atk: Attack) -> bool:
+        t, a = atk.defender or atk.target, atk.attacker
+        return t is a or t.attached_to == a.id
+
+    def illegal_reason(self, atk: Attack) -> Optional[str]:
+        g = self.game
+        t, a, action = atk.target, atk.attacker, atk.action
+        if not t.in_play:
+            return "not in play"
+        if t.id in action.illegal:
+            return "no longer a legal target for this action"
+        if action.is_barrier or action.is_counterstrike:
+            return None
+        if action.kind == "melee":
+            za, zt = g.state.zone_of(a), g.state.zone_of(t)
+            if za != zt:
+                return f"melee needs the same zone ({za} vs {zt})"
+            if self.is_self_attack(atk):
+                return None
+            if g.has(t, "Flying") and not g.has(a, "Flying") and not action.has_trait("Reach"):
+                return "a Flying target needs a Flying attacker or Reach"
+            if not t.guard:
+                guards = [o for o in g.state.objects_in_zone(zt) if o.guard and o.controller != a.controller
+                          and not g.has(o, "Restrained") and not g.has(o, "Incapacitated")]
+                if guards and not g.has(a, "Elusive"):
+                    return f"an enemy guard ({guards[0].label()}) protects the zone"
+        return None
+
+    def cancel(self, atk: Attack, why: str, before_declared: bool = False) -> None:
+        g = self.game
+        if atk.status == "canceled":
+            return
+        atk.status = "canceled"
+        g.emit("canceled", f"the attack is canceled: {why}", why=why)
+        if not before_declared and atk.action.kind == "melee" and not self.is_self_attack(atk):
+            self.remove_guard(atk)
+
+    def avoid(self, atk: Attack, why: str) -> None:
+        g = self.game
+        if atk.action.unavoidable:
+            g.emit("rule", f"{why}: the attack is unavoidable — it cannot be avoided")
+            return
+        if atk.status in ("declared",):
+            atk.status = "avoided"
+            g.emit("avoided", f"the attack is avoided ({why})")
+            g.fire("avoided", atk.target, Ctx(attack=atk, it=atk.target))
+
+    def redirect(self, atk: Attack, to, why: str, new_source=None) -> None:
+        g = self.game
+        if atk.action.unavoidable:
+            g.emit("rule", f"{why}: the attack is unavoidable — it cannot be redirected")
+            return
+        if to is None:
+            return
+        old = atk.target
+        atk.status = "avoided"
+        atk.redirected = True
+        atk.defender = old
+        atk.target = to
+        if new_source is not None:
+            host = g.state.host(new_source) if new_source.attached_to else new_source
+            atk.source = host or new_source
+        g.emit("avoided", f"the attack on {old.label()} is avoided and redirected to {to.label()} "
+                          f"(source now {atk.source.label()}; attacker still {atk.attacker.label()}) by {why}")
+
+    def remove_guard(self, atk: Attack) -> None:
+        t = atk.defender or atk.target
+        if t.guard:
+            t.guard = False
+            self.game.state.touch()
+            self.game.emit("marker", f"{t.label()} loses its guard marker")
+
+    def dice_for(self, atk: Attack) -> tuple[int, list]:
+        g = self.game
+        a = atk.action
+        base = a.definition.dice
+        if not isinstance(base, int):
+            base = g.x_value(a.attacker) * getattr(base, "coef", 1) if base is not None else 0
+        mods = [("printed", base, 0)]
+        attacker, target = atk.attacker, atk.target
+        by_creature = g.is_creature(attacker) and not a.is_barrier
+        if by_creature and not a.is_spell:
+            da = g.d(attacker)
+            for key in FIRST_ONLY:
+                if key == "Melee" and a.kind != "melee":
+                    continue
+                if key == "Ranged" and (a.kind != "ranged" or a.is_zone):
+                    continue
+                if key == "Charge" and not getattr(a, "charged", False):
+                    continue
+                if key == "Bloodthirsty" and not (a.kind == "melee" and g.is_living(target) and target.damage > 0):
+                    continue
+                if key == "Charge" and a.kind != "melee":
+                    continue
+                val = da.value(key)
+                grant = max(0, val - a.bonus_used[key])
+                if grant:
+                    a.bonus_used[key] += grant
+                    srcs = ", ".join(m.source for m in da.mods if m.what.startswith(f"gains {key}") and m.applied) \
+                        or "printed"
+                    mods.append((f"{key} +{grant} ({srcs}; first attack it can use it)", grant, 0))
+            weak = attacker.markers.get("Weak", 0)
+            if weak:
+                mods.append((f"Weak x{weak}", -weak, 0))
+        vs = [t for t in a.traits if t.key == "Versus"]
+        for t in vs:
+            if any(has_name(g, target, n) for n in t.versus) and isinstance(t.value, int):
+                mods.append((f"{t} (attack trait)", t.value, 0))
+        dtype = a.definition.damage_type
+        dt = g.d(target)
+        if dtype and dt.has(dtype):
+            v = dt.value(dtype)
+            if v:
+                mods.append((f"{dtype} {v:+d} (defender)", v, 0))
+        aegis = dt.value("Aegis", "highest")
+        if aegis:
+            mods.append((f"Aegis {aegis} (defender)", -aegis, 0))
+        for (label, amount, ts) in atk.extra_dice:
+            mods.append((label, amount, ts))
+        total = sum(m[1] for m in mods)
+        if total < 1:
+            mods.append(("an attack rolls at least 1 die", 1 - total, 0))
+            total = 1
+        return total, mods
+
+    def count_faces(self, atk: Attack) -> None:
+        atk.normal = sum(f.value for f in atk.faces if not f.critical)
+        atk.crit = sum(f.value for f in atk.faces if f.critical)
+
+    def reroll(self, atk: Attack, why: str) -> None:
+        g = self.game
+        if not atk.faces:
+            g.emit("rule", f"{why}: no attack dice have been rolled yet — nothing to reroll")
+            return
+        atk.faces = g.dice.attack(len(atk.faces))
+        self.count_faces(atk)
+        g.emit("roll", f"reroll ({why}): {' '.join(map(str, atk.faces))} = {atk.normal} normal + {atk.crit} critical",
+               faces=[str(f) for f in atk.faces])
+
+    def damage_and_effects(self, atk: Attack) -> None:
+        g = self.game
+        a = atk.action
+        target = atk.target
+        reason = None
+        if not target.in_play:
+            reason = "the target is no longer in play"
+        elif target.id in a.illegal:
+            reason = "the target is no longer legal"
+        elif not atk.attacker.in_play and not a.is_barrier and not a.is_counterstrike and atk.source is atk.attacker:
+            reason = "the attacker is gone"
+        if reason:
+            self.cancel(atk, reason)
+            return
+        atk.status = "hit"
+        atk.events.add(("hit", target.id))
+        # the barrier is encountered with the attack itself: remember it even if the defender dies
+        defender = atk.defender or target
+        if not atk.redirected:
+            atk.barrier = g.d(defender).barrier
+            extra = g.d(defender).extra_barriers
+            if extra and a.kind == "melee":
+                g.emit("rule", f"{defender.label()} already has a damage barrier: the one from "
+                               f"{g.state.objects[extra[0][1]].label()} does not function")
+        dt = g.d(target)
+        dtype = a.definition.damage_type
+        if dtype and dt.has(f"{dtype} Immunity"):
+            g.emit("immune", f"{target.label()} has {dtype} Immunity: the attack deals no damage and no effects")
+            g.fire("hit", target, Ctx(attack=atk, it=target))
+            return
+        incorporeal = dt.has("Incorporeal") and not a.has_trait("Ethereal")
+        normal, crit = atk.normal, atk.crit
+        if incorporeal:
+            ones = sum(1 for f in atk.faces if f.value == 1)
+            g.emit("rule", f"{target.label()} is Incorporeal and the attack is not Ethereal: only the 1s count "
+                           f"({ones} damage), no effects")
+            normal, crit = 0, ones
+        if a.has_trait("Critical Damage"):
+            crit, normal = crit + normal, 0
+            g.emit("rule", "Critical Damage: all damage is critical")
+        if dt.has("Resilient") and normal:
+            g.emit("rule", f"{target.label()} is Resilient: {normal} normal damage ignored")
+            normal = 0
+        armor = dt.armor
+        pierce = a.trait("Piercing")
+        eff_armor = armor
+        if pierce is not None and isinstance(pierce.value, int) and armor:
+            eff_armor = max(0, armor - pierce.value)
+            g.emit("modifier", f"Piercing +{pierce.value}: armor {armor} counts as {eff_armor}",
+                   source="Piercing", amount=pierce.value, applies="armor")
+        through = max(0, normal - eff_armor)
+        dmg = through + crit
+        for (label, amount) in atk.extra_damage:
+            dmg = max(0, dmg + amount)
+            g.emit("modifier", f"{amount:+d} damage: {label}", source=label, amount=amount, applies="damage")
+        g.emit("info", f"damage: {normal} normal - armor {eff_armor} = {through}, + {crit} critical = {dmg}",
+               normal=normal, armor=eff_armor, critical=crit, damage=dmg)
+        if atk.prevent != -1 and dmg:
+            prevented = dmg if atk.prevent is None else min(dmg, atk.prevent)
+            dmg -= prevented
+            g.emit("rule", f"{prevented} damage prevented by {atk.prevent_source}")
+        atk.damage = dmg
+        remaining = g.remaining_health(target)
+        if dmg:
+            atk.dealt = min(dmg, remaining)
+            g.deal_damage(target, dmg, f"{a.definition.name} ({atk.attacker.label()})", None, by_attack=True)
+            atk.events.add(("damaged", target.id))
+        # triggers on the hit (Eye for an Eye, Rage...)
+        g.fire("hit", target, Ctx(attack=atk, it=target))
+        if dmg:
+            g.fire("damaged", target, Ctx(attack=atk, it=target))
+            g.fire("deals_damage", atk.attacker, Ctx(attack=atk, it=target))
+            rage = g.d(target).value("Rage") if target.in_play else 0
+            if rage and g.is_creature(atk.attacker) and not a.is_barrier and atk.attacker.controller != target.controller:
+                if target.markers.get("Rage", 0) < rage:
+                    g.state.add_marker(target, "Rage", 1)
+                    g.emit("token", f"{target.label()} gains a Rage token (now {target.markers['Rage']}, max {rage})")
+        # effect die
+        table = a.definition.effect_die
+        if table and not incorporeal:
+            natural = g.dice.d12()
+            total = natural
+            mods = []
+            for t in a.traits:
+                if t.key == "Versus" and any(has_name(g, target, n) for n in t.versus) and isinstance(t.value, int):
+                    mods.append((f"{t} (attack trait)", t.value))
+            if dtype and dt.has(dtype) and dt.value(dtype):
+                mods.append((f"{dtype} {dt.value(dtype):+d} (defender)", dt.value(dtype)))
+            tough = dt.value("Tough")
+            if tough:
+                mods.append((f"Tough {tough:+d} (defender)", tough if tough < 0 else -tough))
+            for (label, amount, ts) in atk.extra_effect:
+                mods.append((label, amount))
+            total = natural + sum(m[1] for m in mods)
+            atk.effect_natural, atk.effect_roll, atk.effect_mods = natural, total, mods
+            g.emit("roll", f"effect die: {natural}" + "".join(f" {m[1]:+d} ({m[0]})" for m in mods)
+                   + (f" = {total}" if mods else ""), d12=natural, total=total, purpose="effect")
+            row = next((r for r in table if total >= r.low and (r.high is None or total <= r.high)), None)
+            if row is None:
+                g.emit("info", "no effect")
+            else:
+                fresh = a.is_barrier or a.is_counterstrike
+                counts = Counter()
+                for (name, n) in row.outcomes:
+                    counts[name] += n
+                # Corrode is placed after the damage (already dealt above)
+                for name, n in sorted(counts.items(), key=lambda kv: kv[0] == "Corrode"):
+                    if target.in_play:
+                        placed = g.place_condition(target, name, n, a.definition.name, fresh=fresh, attack=atk)
+                        if placed:
+                            atk.conditions.append((name, placed))
+                            g.fire("condition_placed", target, Ctx(attack=atk, it=target))
+        elif table and incorporeal:
+            g.emit("info", "no effect die: the Incorporeal target receives no effects from this attack")
+        # Vampiric: heal half the damage the attack itself dealt
+        if a.has_trait("Vampiric") and atk.dealt and g.is_living(target if target.in_play else target):
+            if atk.first or atk.redirected:
+                amt = math.ceil(atk.dealt / 2)
+                if atk.attacker.in_play:
+                    g.emit("rule", f"Vampiric: {atk.attacker.label()} heals up to half of {atk.dealt} damage dealt by "
+                                   f"the attack = {amt}")
+                    g.heal(atk.attacker, amt, "Vampiric")
+                else:
+                    g.emit("rule", "Vampiric: the attacker was destroyed before it could heal")
+
+    def damage_barrier(self, atk: Attack) -> None:
+        g = self.game
+        a = atk.action
+        attempts = [x for x in a.attacks if (x.defender or x.target) is (atk.defender or atk.target)]
+        hit = any(x.status == "hit" and not x.redirected for x in attempts)
+        if self.is_self_attack(atk):
+            g.emit("info", "an attack on oneself does not trigger one's own damage barrier")
+            return
+        if not hit:
+            g.emit("info", "the attack did not hit: no damage barrier attack")
+            return
+        barrier = next((x.barrier for x in attempts if x.barrier), None)
+        if barrier is None:
+            g.emit("info", "the defender has no damage barrier")
+            return
+        bdef, src_id = barrier
+        src = g.state.objects[src_id]
+        if not atk.attacker.in_play:
+            g.emit("info", "the attacker is gone: the damage barrier has no one to attack")
+            return
+        g.emit("rule", f"damage barrier {bdef.name} of {src.label()} attacks {atk.attacker.label()}"
+               + ("" if (atk.defender or atk.target).in_play else " (even though the defender was destroyed)"))
+        action = AttackAction(src, bdef, src, tuple(bdef.traits), None, is_barrier=True)
+        self.run_action(action, [atk.attacker])
+
+    def counterstrike(self, atk: Attack) -> None:
+        g = self.game
+        a = atk.action
+        defender = atk.defender or atk.target
+        try:
+            if a.is_counterstrike:
+                g.emit("rule", "a counterstrike never answers a counterstrike")
+                return
+            if self.is_self_attack(atk):
+                g.emit("info", "an attack on oneself gets no counterstrike from oneself")
+                return
+            if all(x.status == "canceled" for x in a.attacks if (x.defender or x.target) is defender):
+                return
+            if not defender.in_play:
+                g.emit("rule", f"{defender.label()} was destroyed: it makes no counterstrike")
+                return
+            if g.has(defender, "Incapacitated"):
+                g.emit("rule", f"{defender.label()} is Incapacitated: no counterstrike")
+                return
+            if not atk.attacker.in_play or g.state.zone_of(atk.attacker) != g.state.zone_of(defender):
+                g.emit("info", "the attacker is not in the defender's zone: no counterstrike")
+                return
+            opts = []
+            for (adef, src_id) in g.d(defender).attacks:
+                if adef.kind != "melee":
+                    continue
+                if adef.has_trait("Counterstrike") or "counterstrike" in adef.special or (
+                        defender.guard and adef.action == "quick"):
+                    opts.append(Option(adef.name, adef))
+            if not opts:
+                g.emit("info", f"{defender.label()} has no counterstrike")
+                return
+            ch = g.decide("counterstrike", defender.controller, opts + [Option("no counterstrike")],
+                          prompt=f"counterstrike with {defender.label()}?", default=0, step="counterstrike")
+            if ch.value is None:
+                return
+            g.fire("counterstrike", defender, Ctx(it=defender))
+            action = AttackAction(defender, ch.value, defender, tuple(ch.value.traits), "melee", is_counterstrike=True)
+            self.run_action(action, [atk.attacker])
+        finally:
+            if a.kind == "melee" and not a.is_counterstrike and not self.is_self_attack(atk):
+                self.remove_guard(atk)

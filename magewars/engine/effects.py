@@ -1,0 +1,331 @@
+"""Continuous effects, applied in timestamp order, and the derived values they produce.
+
+Sources: printed values and traits (earliest), then abilities of attached
+enchantments and equipment, conjurations and zone effects, conditions and
+tokens, and effects created by resolving abilities ("until end of round"),
+each at its timestamp.  Rules implemented here:
+
+* the later of a gain and a lose wins;
+* "loses and cannot gain" always wins, whatever its timestamp;
+* Finite Life stops life gains applied after it, keeps earlier ones;
+* an enchantment that is moved takes a new timestamp (GameState.attach);
+* an effect that stops applying stops at once (values are recomputed from
+  the current sources; the cache is keyed on the state version);
+* the second damage barrier of an object does not function.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Optional
+
+from ..dsl import ast as A
+from ..dsl.model import AttackDefinition, Defense, TraitInstance
+from .phrases import Ctx, matches, words_of, pronoun
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game
+    from .state import GameObject
+
+# Codex semantics the engine applies by trait key when the codex entry does not state them.
+IMPLIES = {
+    "Nonliving": ("Finite Life", "Poison Immunity"),
+    "Incorporeal": ("Nonliving", "Burnproof", "Uncontainable", "Finite Life", "Poison Immunity"),
+}
+CONDITION_TRAITS = {
+    "Stun": ("Incapacitated",), "Sleep": ("Incapacitated",), "Slam": ("Incapacitated",),
+    "Stuck": ("Restrained", "Unmovable"), "Cripple": ("Restrained",),
+}
+NO_FLYING = ("Restrained", "Incapacitated", "Rooted")
+CONJURATION_KINDS = ("conjuration", "wall", "terrain", "vine")
+
+
+@dataclass
+class Mod:
+    """One applied (or refused) effect, for the log: what, from where, when."""
+    source: str
+    timestamp: int
+    what: str
+    applied: bool = True
+    why: str = ""
+
+    def __str__(self) -> str:
+        s = f"{self.what} (from {self.source}, t{self.timestamp})"
+        if not self.applied:
+            s += f" — no effect: {self.why}"
+        return s
+
+
+@dataclass
+class Derived:
+    traits: dict = field(default_factory=dict)  # key -> list[TraitInstance]
+    cannot_gain: set = field(default_factory=set)
+    base_armor: int = 0  # before Corrode
+    armor: int = 0
+    no_armor: bool = False
+    life: Optional[int] = None
+    mods: list = field(default_factory=list)
+    defenses: list = field(default_factory=list)  # (Defense, source obj id, index key)
+    attacks: list = field(default_factory=list)  # (AttackDefinition, source obj id)
+    barrier: Optional[tuple] = None  # (AttackDefinition, source obj id) — the one that functions
+    extra_barriers: list = field(default_factory=list)
+
+    def has(self, key: str) -> bool:
+        return key in self.traits
+
+    def value(self, key: str, stacking: str = "add") -> int:
+        vals = [t.value for t in self.traits.get(key, ()) if isinstance(t.value, int)]
+        if not vals:
+            return 0
+        return max(vals) if stacking == "highest" else sum(vals)
+
+    def trait_names(self) -> list[str]:
+        out = []
+        for k, ts in self.traits.items():
+            v = [t.value for t in ts if isinstance(t.value, int)]
+            out.append(f"{k} {'+' if sum(v) > 0 else ''}{sum(v)}" if v and any(v) else k)
+        return sorted(out)
+
+
+def _trait_from_ref(ref: A.TraitRef) -> TraitInstance:
+    val = ref.param.signed_value() if ref.param is not None else None
+    if ref.versus:
+        return TraitInstance("Versus", val, None, tuple(v.text for v in ref.versus), ref.text)
+    return TraitInstance(ref.name.text, val, None, (), ref.text)
+
+
+class Effects:
+    def __init__(self, game: "Game"):
+        self.game = game
+        self._cache: dict[str, Derived] = {}
+        self._version = -1
+        self._computing: set[str] = set()
+        self.temporary: list[tuple] = []  # (timestamp, source label, target id, effect node, until)
+
+    # ------------------------------------------------------------ cache
+    def derived(self, obj: "GameObject") -> Derived:
+        st = self.game.state
+        if self._version != st.version:
+            self._cache.clear()
+            self._version = st.version
+        d = self._cache.get(obj.id)
+        if d is not None:
+            return d
+        if obj.id in self._computing:  # a phrase asked about the object being computed: printed view
+            return self._printed(obj)
+        self._computing.add(obj.id)
+        try:
+            d = self._compute(obj)
+        finally:
+            self._computing.discard(obj.id)
+        self._cache[obj.id] = d
+        return d
+
+    def _printed(self, obj: "GameObject") -> Derived:
+        d = Derived()
+        for t in obj.card.traits:
+            d.traits.setdefault(t.key, []).append(t)
+        return d
+
+    # ------------------------------------------------------------ sources
+    def _affects(self, src: "GameObject", subject, obj: "GameObject") -> bool:
+        ws = [w.lower() for w in words_of(subject)]
+        if not ws:
+            return False
+        if ws[0] in ("this", "enchanted", "attached", "bearer", "it", "controller", "you", "your") and (
+                len(ws) == 1 or ws[1] in ("creature", "object", "mage", "conjuration")):
+            ref = pronoun(self.game, ws[0], Ctx(this=src))
+            return ref is obj
+        return matches(self.game, obj, subject, Ctx(this=src))
+
+    def _guard_ok(self, guard, src, obj) -> bool:
+        if guard is None:
+            return True
+        try:
+            return bool(self.game.evaluate(guard, Ctx(this=src, it=obj)))
+        except Exception:
+            return True
+
+    def collect(self, obj: "GameObject") -> list[tuple]:
+        """Every continuous effect on `obj`: (timestamp, source label, node, multiplier)."""
+        st = self.game.state
+        out = []
+        for src in st.in_play():
+            if src.hidden:
+                continue
+            if src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
+                continue
+            for ab in src.card.abilities:
+                if isinstance(ab, A.OncePerRound):
+                    continue
+                if not isinstance(ab, A.StaticAbility):
+                    continue
+                eff = ab.effect
+                subject = getattr(eff, "subject", None)
+                if subject is None:
+                    continue
+                if self._affects(src, subject, obj) and self._guard_ok(ab.guard, src, obj):
+                    out.append((src.timestamp, src.label(), eff, 1))
+        # conditions and tokens with codex abilities
+        codex = self.game.codex
+        for name, n in obj.markers.items():
+            cd = codex.get(name)
+            if cd is None or n <= 0:
+                continue
+            for ab in cd.abilities:
+                if isinstance(ab, A.StaticAbility) and getattr(ab.effect, "subject", None) is not None:
+                    ws = [w.lower() for w in words_of(ab.effect.subject)]
+                    if ws and ws[0] in ("this", "it"):
+                        out.append((obj.timestamp, f"{name} x{n}", ab.effect, n))
+        for (ts, label, target_id, node, _until) in self.temporary:
+            if target_id == obj.id:
+                out.append((ts, label, node, 1))
+        out.sort(key=lambda e: e[0])
+        return out
+
+    # ------------------------------------------------------------ compute
+    def _compute(self, obj: "GameObject") -> Derived:
+        st = self.game.state
+        codex = self.game.codex
+        d = Derived()
+        card = obj.card
+        mods = d.mods
+        effects = self.collect(obj)
+
+        # "loses and cannot gain" wins whatever the order
+        for (ts, label, node, _n) in effects:
+            if isinstance(node, A.Lose) and node.cannot_gain:
+                for ref in node.traits.traits:
+                    d.cannot_gain.add(ref.name.text)
+        cannot = set(d.cannot_gain)
+        for k in NO_FLYING:
+            pass  # added after traits are known (below)
+
+        traits: dict[str, list] = {}
+
+        def gain(t: TraitInstance, label: str, ts: int):
+            if t.key in d.cannot_gain:
+                mods.append(Mod(label, ts, f"gains {t}", False, f"loses and cannot gain {t.key}"))
+                return
+            traits.setdefault(t.key, []).append(t)
+            mods.append(Mod(label, ts, f"gains {t}"))
+
+        for t in card.traits:
+            if t.key not in d.cannot_gain:
+                traits.setdefault(t.key, []).append(t)
+        if obj.kind in CONJURATION_KINDS and "Living" not in traits:
+            traits.setdefault("Nonliving", []).append(TraitInstance("Nonliving"))
+            traits.setdefault("Psychic Immunity", []).append(TraitInstance("Psychic Immunity"))
+
+        armor_base = card.armor
+        d.no_armor = armor_base is None and obj.kind in ("creature", "conjuration", "wall") or "Incorporeal" in traits
+        life = card.life
+        armor = armor_base or 0
+
+        def implied():
+            for _ in range(3):
+                for k, imp in IMPLIES.items():
+                    if k in traits:
+                        for i in imp:
+                            if i not in traits and i not in d.cannot_gain:
+                                traits[i] = [TraitInstance(i)]
+
+        implied()
+
+        for (ts, label, node, n) in effects:
+            if isinstance(node, A.Gain):
+                for ref in node.traits.traits:
+                    for _ in range(n):
+                        gain(_trait_from_ref(ref), label, ts)
+                implied()
+            elif isinstance(node, A.Lose):
+                for ref in node.traits.traits:
+                    key = ref.name.text
+                    had = key in traits
+                    traits.pop(key, None)
+                    mods.append(Mod(label, ts, f"loses {key}" + (" and cannot gain it" if node.cannot_gain else ""),
+                                    had or node.cannot_gain, "" if had else "did not have it"))
+            elif isinstance(node, A.StatChange):
+                for sm in node.mods:
+                    amt = sm.amount.as_int()
+                    if not isinstance(amt, int):
+                        amt = self.game.x_value(obj)
+                    amt *= n
+                    if sm.stat == "armor":
+                        if d.no_armor and amt > 0:
+                            mods.append(Mod(label, ts, f"armor {amt:+d}", False, "has no armor"))
+                        else:
+                            armor += amt
+                            mods.append(Mod(label, ts, f"armor {amt:+d}"))
+                    elif sm.stat == "life":
+                        if life is None:
+                            continue
+                        if amt > 0 and "Finite Life" in traits:
+                            mods.append(Mod(label, ts, f"life {amt:+d}", False, "Finite Life"))
+                        else:
+                            life += amt
+                            mods.append(Mod(label, ts, f"life {amt:+d}"))
+
+        # condition markers that impose traits (codex semantics by key)
+        for cname, count in obj.markers.items():
+            for t in CONDITION_TRAITS.get(cname, ()):
+                if t not in traits and t not in d.cannot_gain:
+                    traits[t] = [TraitInstance(t)]
+        # Rage tokens: Melee +1 each
+        rage = obj.markers.get("Rage", 0)
+        if rage:
+            traits.setdefault("Melee", []).append(TraitInstance("Melee", rage, text=f"Melee +{rage}"))
+            mods.append(Mod(f"{rage} Rage token(s)", obj.timestamp, f"gains Melee +{rage}"))
+        # loses and cannot gain Flying
+        if obj.guard or any(k in traits for k in NO_FLYING):
+            d.cannot_gain.add("Flying")
+            if "Flying" in traits:
+                traits.pop("Flying")
+                why = "guard marker" if obj.guard else next(k for k in NO_FLYING if k in traits)
+                mods.append(Mod(why, 0, "loses and cannot gain Flying"))
+        for k in d.cannot_gain:
+            traits.pop(k, None)
+
+        d.traits = traits
+        # Corrode: armor -1 per marker (unless the codex states it)
+        corrode = obj.markers.get("Corrode", 0)
+        cd = codex.get("Corrode")
+        codex_states = cd is not None and any(isinstance(a, A.StaticAbility) and isinstance(a.effect, A.StatChange)
+                                               for a in cd.abilities)
+        if d.no_armor:
+            armor = 0
+        if codex_states:
+            d.base_armor = armor + corrode  # codex already subtracted
+        else:
+            d.base_armor = armor
+            armor -= corrode
+        d.armor = max(0, armor)
+        d.life = life
+
+        # defenses, attacks, damage barriers
+        for i, df in enumerate(card.defenses):
+            d.defenses.append((df, obj.id, f"{obj.id}#{i}"))
+        for a in card.attacks:
+            if "barrier" in a.special:
+                continue
+            d.attacks.append((a, obj.id))
+        barriers = []
+        for a in card.attacks:
+            if "barrier" in a.special:
+                barriers.append((obj.timestamp if False else 0, a, obj.id))
+        for att in sorted(st.attachments(obj), key=lambda o: o.timestamp):
+            if att.hidden:
+                continue
+            if att.kind == "equipment":
+                for i, df in enumerate(att.card.defenses):
+                    d.defenses.append((df, att.id, f"{att.id}#{i}"))
+                for a in att.card.attacks:
+                    if "barrier" not in a.special:
+                        d.attacks.append((a, att.id))
+            for a in att.card.attacks:
+                if "barrier" in a.special:
+                    barriers.append((att.timestamp, a, att.id))
+        barriers.sort(key=lambda b: b[0])
+        if barriers:
+            d.barrier = (barriers[0][1], barriers[0][2])
+            d.extra_barriers = [(b[1], b[2]) for b in barriers[1:]]
+        return d

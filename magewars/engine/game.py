@@ -1,0 +1,350 @@
+"""The Game: state + dice + agents + event log + continuous effects, and the
+rules that are not steps of a sequence (damage, healing, conditions, destruction).
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable, Optional, Union
+
+from ..dsl import ast as A
+from ..dsl.model import CardDefinition, CodexDefinition, Corpus
+from .decisions import Agent, Decision, FirstLegalAgent, Option
+from .dice import Dice, SeededDice
+from .effects import CONJURATION_KINDS, Effects
+from .events import EventLog
+from .phrases import Ctx, resolve, resolve_one
+from .state import Arena, GameObject, GameState
+
+# Condition categories by key, used when the codex entry states none.
+CONDITION_CATEGORY = {
+    "Burn": "Flame", "Corrode": "Acid", "Rot": "Poison", "Weak": "Poison", "Cripple": "Poison",
+    "Tainted": "Poison", "Bleed": "Poison", "Sleep": "Psychic", "Ichthellid Larva": "Poison",
+    "Chill": "Frost", "Freeze": "Frost", "Disable": "Lightning",
+}
+NO_CONJURATION = ("Stun", "Cripple", "Daze", "Slam", "Stuck", "Sleep", "Weak")
+
+
+class EngineError(Exception):
+    """A rules situation the engine cannot resolve (reported, never a traceback for users)."""
+
+
+class Game:
+    def __init__(self, corpus: Corpus, dice: Optional[Dice] = None,
+                 agents: Union[Agent, dict, None] = None, arena: Optional[Arena] = None):
+        self.corpus = corpus
+        self.codex: dict[str, CodexDefinition] = dict(corpus.codex)
+        self.state = GameState(arena)
+        self.dice = dice or SeededDice(0)
+        self.agents = agents if agents is not None else FirstLegalAgent()
+        self.log = EventLog()
+        self.effects = Effects(self)
+        self.current_attack = None
+        self.x_values: dict[str, int] = {}
+        self.unsupported: list[str] = []
+        from .attack import AttackEngine
+        from .reveal import Reveals
+        self.attacks = AttackEngine(self)
+        self.reveals = Reveals(self)
+
+    # ------------------------------------------------------------ setup
+    def card(self, name: str) -> CardDefinition:
+        if name in self.corpus.cards:
+            return self.corpus.cards[name]
+        low = {k.lower(): v for k, v in self.corpus.cards.items()}
+        if name.lower() in low:
+            return low[name.lower()]
+        raise KeyError(name)
+
+    def create(self, card: Union[str, CardDefinition], oid: str, controller: str, owner: Optional[str] = None,
+               zone: Optional[str] = None, attached_to: Optional[str] = None, attached_zone: Optional[str] = None,
+               hidden: bool = False) -> GameObject:
+        cd = self.card(card) if isinstance(card, str) else card
+        obj = GameObject(oid, cd, controller, owner or controller, zone=zone, attached_to=attached_to,
+                         attached_zone=attached_zone, hidden=hidden)
+        self.state.add_object(obj)
+        if cd.kind == "mage" or ("Mage" in cd.subtypes and cd.kind == "creature"):
+            p = self.state.players.get(controller)
+            if p is not None and p.mage_id is None:
+                p.mage_id = oid
+        return obj
+
+    def x_value(self, obj) -> int:
+        return self.x_values.get(obj.id, 0) if obj is not None else 0
+
+    # ------------------------------------------------------------ log and decisions
+    def emit(self, kind: str, text: str, **kw):
+        return self.log.emit(kind, text, **kw)
+
+    def agent_for(self, player: str) -> Agent:
+        if isinstance(self.agents, dict):
+            return self.agents.get(player) or self.agents.get("*") or FirstLegalAgent()
+        return self.agents
+
+    def decide(self, kind: str, player: str, options: list[Option], prompt: str = "",
+               default: Optional[int] = None, **context) -> Option:
+        d = Decision(kind, player, options, context, prompt, default)
+        choice = self.agent_for(player).decide(d)
+        if choice not in options:
+            raise EngineError(f"agent chose {choice!r}, not an option of {kind}")
+        self.emit("decision", f"{player} decides ({kind}): {choice.label}", kind=kind, player=player,
+                  choice=choice.label, options=[o.label for o in options])
+        return choice
+
+    # ------------------------------------------------------------ derived
+    def d(self, obj: GameObject):
+        return self.effects.derived(obj)
+
+    def has(self, obj: GameObject, key: str) -> bool:
+        return self.effects.derived(obj).has(key)
+
+    def life(self, obj: GameObject) -> Optional[int]:
+        return self.effects.derived(obj).life
+
+    def armor(self, obj: GameObject) -> int:
+        return self.effects.derived(obj).armor
+
+    def is_creature(self, obj: GameObject) -> bool:
+        return obj.kind in ("creature", "mage")
+
+    def is_living(self, obj: GameObject) -> bool:
+        if obj.kind in ("creature", "mage"):
+            return not self.has(obj, "Nonliving")
+        if obj.kind in CONJURATION_KINDS:
+            return self.has(obj, "Living")
+        return False
+
+    def remaining_health(self, obj: GameObject) -> int:
+        life = self.life(obj)
+        if life is None:
+            return 0
+        return max(0, life - obj.damage - 3 * obj.markers.get("Tainted", 0))
+
+    # ------------------------------------------------------------ rules: damage, healing, conditions
+    def deal_damage(self, obj: GameObject, amount: int, source: str, dtype: Optional[str] = None,
+                    direct: bool = False, by_attack: bool = False) -> int:
+        """Put damage on an object; returns damage put on it.  Checks destruction by damage."""
+        if amount <= 0 or not obj.in_play or self.life(obj) is None:
+            return 0
+        if dtype and self.has(obj, f"{dtype} Immunity"):
+            self.emit("immune", f"{obj.label()} is immune to {dtype}: {amount} damage from {source} has no effect")
+            return 0
+        self.state.set_damage(obj, obj.damage + amount)
+        self.emit("damage", f"{obj.label()} takes {amount} {'direct ' if direct else ''}"
+                            f"{(dtype.lower() + ' ') if dtype else ''}damage from {source} "
+                            f"(now {obj.damage} damage, life {self.life(obj)})",
+                  target=obj.id, amount=amount, source=source, type=dtype, direct=direct, by_attack=by_attack)
+        if obj.markers.get("Sleep"):
+            self.state.remove_marker(obj, "Sleep")
+            self.state.add_marker(obj, "Daze")
+            self.emit("condition", f"{obj.label()} is damaged: Sleep is replaced with Daze")
+        self.check_state(by_damage=True)
+        return amount
+
+    def heal(self, obj: GameObject, amount: int, source: str) -> int:
+        if amount <= 0 or not obj.in_play:
+            return 0
+        if self.has(obj, "Finite Life"):
+            self.emit("heal", f"{obj.label()} cannot heal ({source}): Finite Life")
+            return 0
+        n = min(amount, obj.damage)
+        if n:
+            self.state.set_damage(obj, obj.damage - n)
+            self.emit("heal", f"{obj.label()} heals {n} damage from {source} (now {obj.damage} damage)",
+                      target=obj.id, amount=n, source=source)
+            if obj.markers.get("Rage"):
+                self.state.remove_marker(obj, "Rage", 1)
+        return n
+
+    def condition_category(self, name: str) -> Optional[str]:
+        cd = self.codex.get(name)
+        if cd is not None:
+            for c in cd.categories:
+                if c in ("Flame", "Acid", "Poison", "Psychic", "Frost", "Lightning", "Light", "Hydro", "Wind"):
+                    return c
+        return CONDITION_CATEGORY.get(name)
+
+    def place_condition(self, obj: GameObject, name: str, count: int, source: str,
+                        fresh: bool = False, attack=None) -> int:
+        """Place markers, honouring immunities; excess Corrode becomes direct acid damage."""
+        if count <= 0 or not obj.in_play:
+            return 0
+        cat = self.condition_category(name)
+        if cat and self.has(obj, f"{cat} Immunity"):
+            self.emit("immune", f"{obj.label()} has {cat} Immunity: no {name} from {source}")
+            return 0
+        if name == "Burn" and self.has(obj, "Burnproof"):
+            self.emit("immune", f"{obj.label()} is Burnproof: no Burn from {source}")
+            return 0
+        if name == "Stuck" and self.has(obj, "Uncontainable"):
+            self.emit("immune", f"{obj.label()} is Uncontainable: no Stuck from {source}")
+            return 0
+        if name in NO_CONJURATION and obj.kind in CONJURATION_KINDS:
+            self.emit("immune", f"{name} cannot affect conjurations ({obj.label()})")
+            return 0
+        if name == "Corrode":
+            room = self.armor(obj)
+            placed = min(room, count)
+            excess = count - placed
+            if placed:
+                self.state.add_marker(obj, name, placed, fresh)
+                self.emit("condition", f"{obj.label()} receives {placed} Corrode from {source} "
+                                       f"(armor now {self.armor(obj)})", target=obj.id, condition=name, count=placed)
+            if excess:
+                self.emit("rule", f"{excess} Corrode would take {obj.label()} below 0 armor: "
+                                  f"{excess} direct acid damage instead (not dealt by the attack)")
+                self.deal_damage(obj, excess, f"excess Corrode", "Acid", direct=True)
+            return placed
+        self.state.add_marker(obj, name, count, fresh)
+        self.emit("condition", f"{obj.label()} receives {count} {name} from {source}"
+                               + (" (lasts through its next action phase)" if fresh else ""),
+                  target=obj.id, condition=name, count=count)
+        self.check_state()
+        return count
+
+    def check_state(self, by_damage: bool = False) -> None:
+        """State-based rules: excess Corrode removed; damage >= life destroys."""
+        for _ in range(10):
+            changed = False
+            for obj in list(self.state.in_play()):
+                c = obj.markers.get("Corrode", 0)
+                if c:
+                    base = self.effects.derived(obj).base_armor
+                    if c > max(0, base):
+                        n = c - max(0, base)
+                        self.state.remove_marker(obj, "Corrode", n)
+                        self.emit("rule", f"{obj.label()}: {n} Corrode marker(s) in excess of its armor removed")
+                        changed = True
+                life = self.life(obj)
+                if life is not None and obj.kind not in ("enchantment", "equipment"):
+                    if obj.damage + 3 * obj.markers.get("Tainted", 0) >= life:
+                        self.destroy(obj, by_damage=by_damage,
+                                     why=f"{obj.damage} damage" + (f" + {obj.markers.get('Tainted')} Tainted"
+                                                                  if obj.markers.get("Tainted") else "")
+                                     + f" >= life {life}")
+                        changed = True
+            if not changed:
+                return
+
+    def destroy(self, obj: GameObject, by_damage: bool = False, why: str = "") -> None:
+        if not obj.in_play:
+            return
+        st = self.state
+        obj.destroyed_by_damage = by_damage
+        st.remove_from_play(obj)
+        self.emit("destroyed", f"{obj.label()} is destroyed" + (" by damage" if by_damage else "")
+                  + (f" ({why})" if why else ""), target=obj.id, by_damage=by_damage)
+        for att in list(st.attachments(obj)):
+            self.destroy(att, why=f"attached to {obj.label()}")
+        self.fire("destroyed", obj, Ctx(this=obj, it=obj))
+
+    def discard(self, obj: GameObject, why: str = "") -> None:
+        if not obj.in_play:
+            return
+        self.state.remove_from_play(obj)
+        self.emit("discarded", f"{obj.label()} is discarded" + (f" ({why})" if why else ""), target=obj.id)
+
+    # ------------------------------------------------------------ triggers
+    def fire(self, event: str, subject: Optional[GameObject], ctx: Ctx, exclude=()) -> None:
+        """Run triggered abilities of revealed objects listening for `event` about `subject`."""
+        for src in list(self.state.objects.values()):
+            if src.hidden or src in exclude:
+                continue
+            if not src.in_play and not (event == "destroyed" and src is subject):
+                continue
+            for ab in src.card.abilities:
+                inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
+                if not isinstance(inner, A.TriggeredAbility) or inner.event.name != event:
+                    continue
+                if not self.event_matches(inner.event, src, subject, ctx):
+                    continue
+                key = (id(ab), self.state.round)
+                if isinstance(ab, A.OncePerRound):
+                    if key in src.uses:
+                        continue
+                    src.uses.add(key)
+                sub = Ctx(this=src, attack=ctx.attack, it=subject, target=ctx.target)
+                if inner.guard is not None and not self.evaluate(inner.guard, sub):
+                    continue
+                self.emit("trigger", f"{src.label()} triggers on {event}({subject.label() if subject else ''})")
+                self.run_effects(inner.effects, sub)
+
+    def event_matches(self, call: A.Call, src: GameObject, subject, ctx: Ctx) -> bool:
+        if not call.args or subject is None:
+            return True
+        arg = call.args[0].value
+        if isinstance(arg, A.Phrase):
+            got = resolve(self, arg, Ctx(this=src, attack=ctx.attack))
+            return subject in got
+        return True
+
+    # ------------------------------------------------------------ abilities
+    def run_effects(self, effects: Iterable, ctx: Ctx) -> None:
+        from .primitives import run_effect
+        for eff in effects:
+            run_effect(self, eff, ctx)
+
+    def evaluate(self, node, ctx: Ctx) -> Any:
+        from .primitives import evaluate
+        return evaluate(self, node, ctx)
+
+    # ------------------------------------------------------------ views
+    def view(self, viewer: Optional[str] = None) -> dict:
+        """The final state as a dict.  A player other than the controller never sees a hidden name."""
+        out = {"round": self.state.round, "players": {}, "objects": {}}
+        for p in self.state.players.values():
+            out["players"][p.name] = {"mana": p.mana}
+        for o in self.state.objects.values():
+            secret = o.hidden and viewer is not None and viewer != o.controller
+            d = self.effects.derived(o) if o.in_play else None
+            rec = {"card": "hidden enchantment" if secret else o.name, "controller": o.controller,
+                   "owner": o.owner, "in_play": o.in_play}
+            if o.zone:
+                rec["zone"] = o.zone
+            if o.attached_to:
+                rec["attached_to"] = o.attached_to
+            if o.attached_zone:
+                rec["attached_zone"] = o.attached_zone
+            if o.kind == "enchantment":
+                rec["hidden"] = o.hidden
+            if not secret:
+                if o.damage:
+                    rec["damage"] = o.damage
+                if o.markers:
+                    rec["markers"] = dict(o.markers)
+                if o.guard:
+                    rec["guard"] = True
+                if d is not None and o.card.life is not None:
+                    rec["life"] = d.life
+                    rec["armor"] = d.armor
+                if d is not None and d.traits:
+                    rec["traits"] = d.trait_names()
+            out["objects"][o.id] = rec
+        return out
+
+
+def _install_extras():
+    def move_object(self, obj, zone, how="moves"):
+        old = self.state.zone_of(obj)
+        self.state.move_to_zone(obj, zone)
+        self.emit("move", f"{obj.label()} {how} from {old} to {zone}", target=obj.id, frm=old, to=zone)
+        atk = self.current_attack
+        if atk is not None and atk.status in ("declared", "avoided") and (obj is atk.target or obj is atk.source
+                                                                         or obj is atk.attacker):
+            atk.action.illegal.add(atk.target.id)
+            self.attacks.cancel(atk, f"{obj.label()} moved")
+        self.check_state()
+
+    def move_attachment(self, obj, to):
+        if isinstance(to, str):
+            self.state.attach(obj, None, zone=to)
+        else:
+            self.state.attach(obj, to)
+        self.emit("effect", f"{obj.public_label()} is moved to {to if isinstance(to, str) else to.label()} "
+                            f"and takes a new timestamp t{obj.timestamp}", target=obj.id)
+        self.check_state()
+
+    Game.move_object = move_object
+    Game.move_attachment = move_attachment
+
+
+_install_extras()

@@ -1,0 +1,491 @@
+"""Effect primitives, named exactly like the DSL vocabulary (magewars/dsl/vocab.py).
+
+`PRIMITIVES` maps a vocabulary effect name to its implementation; `VALUES`
+maps value functions and predicates.  A vocabulary function the engine does
+not implement raises :class:`NotImplementedPrimitive`; `run_effect` records
+it as an ``unsupported`` event (and on `game.unsupported`) — never a silent skip.
+"""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Callable
+
+from ..dsl import ast as A
+from .decisions import Option
+from .phrases import Ctx, resolve, resolve_one, matches, has_name
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game
+
+
+class NotImplementedPrimitive(Exception):
+    def __init__(self, name: str, where: str = ""):
+        self.name = name
+        super().__init__(f"the engine does not implement '{name}' yet" + (f" ({where})" if where else ""))
+
+
+def _args(call: A.Call) -> tuple[list, dict]:
+    pos, kw = [], {}
+    for a in call.args:
+        if a.key:
+            kw[a.key] = a.value
+        else:
+            pos.append(a.value)
+    return pos, kw
+
+
+def _objs(game, v, ctx) -> list:
+    if v is None:
+        return []
+    if isinstance(v, A.Phrase):
+        return [o for o in resolve(game, v, ctx) if not isinstance(o, str)]
+    if isinstance(v, A.Call):
+        r = evaluate(game, v, ctx)
+        return r if isinstance(r, list) else [r] if r is not None else []
+    return []
+
+
+def _one(game, v, ctx):
+    got = _objs(game, v, ctx)
+    return got[0] if got else None
+
+
+def _num(game, v, ctx) -> int:
+    r = evaluate(game, v, ctx)
+    if isinstance(r, bool) or not isinstance(r, int):
+        raise NotImplementedPrimitive(f"number from {v!r}")
+    return r
+
+
+def _traits(v) -> list[tuple[str, int]]:
+    if isinstance(v, A.TraitGroup):
+        out = []
+        for ref in v.traits:
+            n = ref.param.value if ref.param is not None and isinstance(ref.param.value, int) else 1
+            out.append((ref.name.text, n))
+        return out
+    if isinstance(v, A.Phrase):
+        return [(v.text, 1)]
+    return []
+
+
+def _src(ctx: Ctx) -> str:
+    return ctx.this.label() if ctx.this is not None else "an effect"
+
+
+def _player_of(game, obj) -> str:
+    if obj is None:
+        return None
+    if isinstance(obj, str):
+        return obj
+    return obj.controller
+
+
+# ---------------------------------------------------------------- effects
+def p_destroy(game, call, ctx):
+    pos, kw = _args(call)
+    for o in _objs(game, pos[0], ctx):
+        game.destroy(o, why=f"by {_src(ctx)}")
+
+
+def p_discard(game, call, ctx):
+    pos, kw = _args(call)
+    for o in _objs(game, pos[0], ctx):
+        game.discard(o, why=f"by {_src(ctx)}")
+
+
+def p_damage(game, call, ctx, direct=False):
+    pos, kw = _args(call)
+    amount = _num(game, pos[1], ctx)
+    dtype = None
+    t = kw.get("type", pos[2] if len(pos) > 2 else None)
+    if isinstance(t, A.Phrase):
+        dtype = t.text
+    for o in _objs(game, pos[0], ctx):
+        game.deal_damage(o, amount, _src(ctx), dtype, direct=direct)
+
+
+def p_direct_damage(game, call, ctx):
+    p_damage(game, call, ctx, direct=True)
+
+
+def p_heal(game, call, ctx):
+    pos, kw = _args(call)
+    amount = _num(game, pos[1], ctx)
+    for o in _objs(game, pos[0], ctx):
+        if game.is_living(o):
+            game.heal(o, amount, _src(ctx))
+
+
+def p_reconstruct(game, call, ctx):
+    pos, kw = _args(call)
+    amount = _num(game, pos[1], ctx)
+    for o in _objs(game, pos[0], ctx):
+        n = min(amount, o.damage)
+        if n:
+            game.state.set_damage(o, o.damage - n)
+            game.emit("heal", f"{o.label()} reconstructs {n} damage ({_src(ctx)})")
+
+
+def p_place(game, call, ctx):
+    pos, kw = _args(call)
+    count = _num(game, kw["count"], ctx) if "count" in kw else (_num(game, pos[2], ctx) if len(pos) > 2 else 1)
+    for o in _objs(game, pos[0], ctx):
+        for name, n in _traits(pos[1]):
+            game.place_condition(o, name, count if "count" in kw or len(pos) > 2 else n, _src(ctx))
+
+
+def p_remove(game, call, ctx):
+    pos, kw = _args(call)
+    count = _num(game, kw["count"], ctx) if "count" in kw else None
+    for o in _objs(game, pos[0], ctx):
+        for name, _n in _traits(pos[1]):
+            n = game.state.remove_marker(o, name, count)
+            if n:
+                game.emit("condition", f"{n} {name} removed from {o.label()} ({_src(ctx)})")
+    game.check_state()
+
+
+def p_remove_all(game, call, ctx):
+    pos, kw = _args(call)
+    for o in _objs(game, pos[0], ctx):
+        for name in list(o.markers):
+            game.state.remove_marker(o, name)
+        game.emit("condition", f"every marker removed from {o.label()} ({_src(ctx)})")
+    game.check_state()
+
+
+def p_place_tokens(game, call, ctx):
+    pos, kw = _args(call)
+    count = _num(game, kw.get("count", pos[2] if len(pos) > 2 else 1), ctx)
+    name = pos[1].text if isinstance(pos[1], A.Phrase) else str(pos[1])
+    for o in _objs(game, pos[0], ctx):
+        game.state.add_marker(o, name, count)
+        game.emit("token", f"{count} {name} token(s) placed on {o.label()} ({_src(ctx)})")
+
+
+def p_remove_tokens(game, call, ctx):
+    pos, kw = _args(call)
+    count = _num(game, kw.get("count", pos[2] if len(pos) > 2 else 1), ctx)
+    name = pos[1].text if isinstance(pos[1], A.Phrase) else str(pos[1])
+    for o in _objs(game, pos[0], ctx):
+        n = game.state.remove_marker(o, name, count)
+        game.emit("token", f"{n} {name} token(s) removed from {o.label()} ({_src(ctx)})")
+        game.fire("token_removed", o, Ctx(this=o, it=o))
+
+
+def _attack_or_fail(ctx, name):
+    if ctx.attack is None:
+        raise NotImplementedPrimitive(name, "no attack is being resolved")
+    return ctx.attack
+
+
+def p_avoid_attack(game, call, ctx):
+    atk = ctx.attack
+    if atk is None:
+        game.emit("rule", f"{_src(ctx)}: no attack to avoid — no effect")
+        return
+    game.attacks.avoid(atk, _src(ctx))
+
+
+def p_cancel_attack(game, call, ctx):
+    atk = ctx.attack
+    if atk is None:
+        game.emit("rule", f"{_src(ctx)}: no attack to cancel — no effect")
+        return
+    game.attacks.cancel(atk, f"canceled by {_src(ctx)}")
+
+
+def p_redirect_attack(game, call, ctx):
+    atk = ctx.attack
+    if atk is None:
+        game.emit("rule", f"{_src(ctx)}: no attack to redirect — no effect")
+        return
+    pos, kw = _args(call)
+    to = _one(game, pos[0] if pos else kw.get("to"), ctx)
+    game.attacks.redirect(atk, to, _src(ctx), ctx.this)
+
+
+def p_modify_dice(game, call, ctx):
+    atk = _attack_or_fail(ctx, "modify_dice")
+    pos, _ = _args(call)
+    atk.extra_dice.append((_src(ctx), _num(game, pos[0], ctx), ctx.this.timestamp if ctx.this else 0))
+
+
+def p_modify_effect_roll(game, call, ctx):
+    atk = _attack_or_fail(ctx, "modify_effect_roll")
+    pos, _ = _args(call)
+    atk.extra_effect.append((_src(ctx), _num(game, pos[0], ctx), ctx.this.timestamp if ctx.this else 0))
+
+
+def p_modify_damage(game, call, ctx):
+    atk = _attack_or_fail(ctx, "modify_damage")
+    pos, _ = _args(call)
+    atk.extra_damage.append((_src(ctx), _num(game, pos[0], ctx)))
+
+
+def p_prevent_damage(game, call, ctx):
+    atk = _attack_or_fail(ctx, "prevent_damage")
+    pos, _ = _args(call)
+    atk.prevent = None if not pos else _num(game, pos[0], ctx)
+    atk.prevent_source = _src(ctx)
+
+
+def p_reroll(game, call, ctx):
+    atk = _attack_or_fail(ctx, "reroll")
+    game.attacks.reroll(atk, _src(ctx))
+
+
+def p_gain_mana(game, call, ctx):
+    pos, _ = _args(call)
+    n = _num(game, pos[1], ctx)
+    for o in _objs(game, pos[0], ctx):
+        p = game.state.players[_player_of(game, o)]
+        p.mana += n
+        game.state.touch()
+        game.emit("mana", f"{p.name} gains {n} mana (now {p.mana})")
+
+
+def p_pay_mana(game, call, ctx):
+    pos, _ = _args(call)
+    n = _num(game, pos[1], ctx)
+    for o in _objs(game, pos[0], ctx):
+        p = game.state.players[_player_of(game, o)]
+        p.mana = max(0, p.mana - n)
+        game.state.touch()
+        game.emit("mana", f"{p.name} pays {n} mana (now {p.mana})")
+
+
+def p_move_enchantment(game, call, ctx):
+    pos, kw = _args(call)
+    to = _one(game, kw.get("to", pos[1] if len(pos) > 1 else None), ctx)
+    for o in _objs(game, pos[0], ctx):
+        game.move_attachment(o, to)
+
+
+def p_attach(game, call, ctx):
+    p_move_enchantment(game, call, ctx)
+
+
+def p_teleport(game, call, ctx):
+    pos, kw = _args(call)
+    to = kw.get("to", pos[1] if len(pos) > 1 else None)
+    zones = resolve(game, to, ctx) if to is not None else []
+    zone = next((z if isinstance(z, str) else game.state.zone_of(z) for z in zones), None)
+    for o in _objs(game, pos[0], ctx):
+        if zone:
+            game.move_object(o, zone, "teleports")
+
+
+def p_guard(game, call, ctx):
+    pos, _ = _args(call)
+    for o in _objs(game, pos[0], ctx):
+        o.guard = True
+        game.state.touch()
+        game.emit("marker", f"{o.label()} gets a guard marker")
+
+
+def p_remove_guard(game, call, ctx):
+    pos, _ = _args(call)
+    for o in _objs(game, pos[0], ctx):
+        if o.guard:
+            o.guard = False
+            game.state.touch()
+            game.emit("marker", f"{o.label()} loses its guard marker")
+
+
+def p_ready(game, call, ctx):
+    pos, _ = _args(call)
+    for o in _objs(game, pos[0], ctx):
+        o.action_marker = "ready"
+        game.state.touch()
+
+
+def p_exhaust(game, call, ctx):
+    pos, _ = _args(call)
+    for o in _objs(game, pos[0], ctx):
+        o.action_marker = "used"
+        game.state.touch()
+
+
+def p_note(game, call, ctx):
+    pos, _ = _args(call)
+    game.emit("note", f"{_src(ctx)}: {pos[0].value if pos and isinstance(pos[0], A.StringLit) else ''}")
+
+
+def p_roll_effect_die(game, call, ctx):
+    v = game.dice.d12()
+    ctx.extra["rolled"] = v
+    game.emit("roll", f"{_src(ctx)} rolls the effect die: {v}", d12=v)
+
+
+def p_roll_attack_dice(game, call, ctx):
+    pos, _ = _args(call)
+    faces = game.dice.attack(_num(game, pos[0], ctx))
+    ctx.extra["rolled"] = sum(f.value for f in faces)
+    game.emit("roll", f"{_src(ctx)} rolls {' '.join(map(str, faces))}", faces=[str(f) for f in faces])
+
+
+def p_make_attack(game, call, ctx):
+    pos, kw = _args(call)
+    attacker = _one(game, pos[0], ctx)
+    target = _one(game, kw.get("target", pos[1] if len(pos) > 1 else None), ctx)
+    name = kw.get("attack")
+    aname = name.value if isinstance(name, A.StringLit) else None
+    if attacker is None or target is None:
+        game.emit("rule", f"{_src(ctx)}: make_attack has no attacker or target — no effect")
+        return
+    game.attacks.make_attack(attacker, aname, [target])
+
+
+PRIMITIVES: dict[str, Callable] = {
+    "destroy": p_destroy, "discard": p_discard, "damage": p_damage, "direct_damage": p_direct_damage,
+    "heal": p_heal, "reconstruct": p_reconstruct, "place": p_place, "remove": p_remove,
+    "remove_all": p_remove_all, "place_tokens": p_place_tokens, "remove_tokens": p_remove_tokens,
+    "avoid_attack": p_avoid_attack, "cancel_attack": p_cancel_attack, "redirect_attack": p_redirect_attack,
+    "modify_dice": p_modify_dice, "modify_effect_roll": p_modify_effect_roll, "modify_damage": p_modify_damage,
+    "prevent_damage": p_prevent_damage, "reroll": p_reroll, "gain_mana": p_gain_mana, "pay_mana": p_pay_mana,
+    "move_enchantment": p_move_enchantment, "attach": p_attach, "teleport": p_teleport, "guard": p_guard,
+    "remove_guard": p_remove_guard, "ready": p_ready, "exhaust": p_exhaust, "note": p_note,
+    "roll_effect_die": p_roll_effect_die, "roll_attack_dice": p_roll_attack_dice, "make_attack": p_make_attack,
+}
+
+
+def run_effect(game: "Game", eff, ctx: Ctx) -> None:
+    try:
+        _run(game, eff, ctx)
+    except NotImplementedPrimitive as e:
+        game.unsupported.append(e.name)
+        game.emit("unsupported", f"NOT IMPLEMENTED: {e} — effect of {_src(ctx)} not applied", primitive=e.name)
+
+
+def _run(game, eff, ctx):
+    if isinstance(eff, A.Call):
+        fn = PRIMITIVES.get(eff.name)
+        if fn is None:
+            raise NotImplementedPrimitive(eff.name, f"{_src(ctx)}")
+        fn(game, eff, ctx)
+    elif isinstance(eff, (A.Gain, A.Lose, A.StatChange)):
+        targets = _objs(game, eff.subject, ctx)
+        for t in targets:
+            ts = game.state.next_timestamp()
+            until = eff.duration.until if getattr(eff, "duration", None) else None
+            game.effects.temporary.append((ts, _src(ctx), t.id, eff, until))
+            game.state.touch()
+            game.emit("effect", f"{t.label()}: {_describe(eff)} (from {_src(ctx)}, t{ts}"
+                                + (f", until end of {until}" if until else "") + ")")
+        game.check_state()
+    elif isinstance(eff, A.IfEffect):
+        if evaluate(game, eff.condition, ctx):
+            for e in eff.then:
+                _run(game, e, ctx)
+        elif eff.otherwise:
+            for e in eff.otherwise:
+                _run(game, e, ctx)
+    elif isinstance(eff, A.OptionalEffect):
+        player = ctx.this.controller if ctx.this else game.state.order[0]
+        ch = game.decide("optional", player, [Option("yes", True), Option("no", False)],
+                         prompt=f"optional effect of {_src(ctx)}", default=0)
+        if ch.value:
+            for e in eff.body:
+                _run(game, e, ctx)
+    elif isinstance(eff, A.ChoiceEffect):
+        player = ctx.this.controller if ctx.this else game.state.order[0]
+        opts = [Option(f"option {i + 1}", i) for i in range(len(eff.options))]
+        ch = game.decide("choose", player, opts, prompt=f"choice of {_src(ctx)}")
+        for e in eff.options[ch.value]:
+            _run(game, e, ctx)
+    elif isinstance(eff, A.ForEach):
+        for o in _objs(game, eff.over, ctx):
+            sub = Ctx(this=ctx.this, attack=ctx.attack, it=o, target=o, extra=ctx.extra)
+            for e in eff.body:
+                _run(game, e, sub)
+    elif isinstance(eff, A.Unsupported):
+        raise NotImplementedPrimitive(f"unsupported clause: {eff.reason}")
+    else:
+        raise NotImplementedPrimitive(type(eff).__name__)
+
+
+def _describe(eff) -> str:
+    if isinstance(eff, A.Gain):
+        return "gains " + ", ".join(r.text for r in eff.traits.traits)
+    if isinstance(eff, A.Lose):
+        return "loses " + ", ".join(r.name.text for r in eff.traits.traits) + (
+            " and cannot gain" if eff.cannot_gain else "")
+    if isinstance(eff, A.StatChange):
+        return ", ".join(f"{m.stat} {m.amount.sign}{m.amount.value}" for m in eff.mods)
+    return type(eff).__name__
+
+
+# ---------------------------------------------------------------- values and predicates
+def evaluate(game: "Game", node, ctx: Ctx) -> Any:
+    if isinstance(node, bool) or isinstance(node, int):
+        return node
+    if isinstance(node, A.XValue):
+        return node.coef * game.x_value(ctx.this)
+    if isinstance(node, A.Signed):
+        v = node.as_int()
+        return v if isinstance(v, int) else evaluate(game, v, ctx) * (-1 if node.sign == "-" else 1)
+    if isinstance(node, A.BinOp):
+        a, b = evaluate(game, node.left, ctx), evaluate(game, node.right, ctx)
+        return a + b if node.op == "+" else a - b if node.op == "-" else a * b
+    if isinstance(node, A.Compare):
+        a, b = evaluate(game, node.left, ctx), evaluate(game, node.right, ctx)
+        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[node.op]
+    if isinstance(node, A.CondAnd):
+        return all(evaluate(game, i, ctx) for i in node.items)
+    if isinstance(node, A.CondOr):
+        return any(evaluate(game, i, ctx) for i in node.items)
+    if isinstance(node, A.CondNot):
+        return not evaluate(game, node.item, ctx)
+    if isinstance(node, A.Phrase):
+        return resolve(game, node, ctx)
+    if isinstance(node, A.Call):
+        fn = VALUES.get(node.name)
+        if fn is None:
+            raise NotImplementedPrimitive(node.name)
+        return fn(game, node, ctx)
+    raise NotImplementedPrimitive(f"value {type(node).__name__}")
+
+
+def v_has(game, call, ctx):
+    pos, _ = _args(call)
+    o = _one(game, pos[0], ctx)
+    return o is not None and all(has_name(game, o, n) for n, _ in _traits(pos[1]))
+
+
+def v_is(game, call, ctx):
+    pos, _ = _args(call)
+    o = _one(game, pos[0], ctx)
+    return o is not None and matches(game, o, pos[1], ctx)
+
+
+def _attack_traits(ctx):
+    return ctx.attack.traits if ctx.attack is not None else {}
+
+
+VALUES: dict[str, Callable] = {
+    "level": lambda g, c, x: (lambda o: o.card.level if o else 0)(_one(g, _args(c)[0][0], x)),
+    "life": lambda g, c, x: (lambda o: g.life(o) or 0 if o else 0)(_one(g, _args(c)[0][0], x)),
+    "damage_on": lambda g, c, x: (lambda o: o.damage if o else 0)(_one(g, _args(c)[0][0], x)),
+    "armor": lambda g, c, x: (lambda o: g.armor(o) if o else 0)(_one(g, _args(c)[0][0], x)),
+    "count": lambda g, c, x: len(_objs(g, _args(c)[0][0], x)),
+    "tokens": lambda g, c, x: (lambda o, k: (o.markers.get(k, 0) if k else sum(o.markers.values())) if o else 0)(
+        _one(g, _args(c)[0][0], x), (_args(c)[0][1].text if len(_args(c)[0]) > 1 else None)),
+    "rolled": lambda g, c, x: x.extra.get("rolled", x.attack.effect_roll if x.attack is not None and
+                                          x.attack.effect_roll is not None else 0),
+    "damage_dealt": lambda g, c, x: x.attack.dealt if x.attack is not None else 0,
+    "mana_of": lambda g, c, x: g.state.players[_player_of(g, _one(g, _args(c)[0][0], x))].mana,
+    "x": lambda g, c, x: g.x_value(x.this),
+    "has": v_has,
+    "is": v_is,
+    "attack_is": lambda g, c, x: x.attack is not None and all(x.attack.has_trait(n) for n, _ in _traits(_args(c)[0][0])),
+    "attack_kind": lambda g, c, x: x.attack is not None and (_args(c)[0][0].text if isinstance(_args(c)[0][0], A.Phrase) else str(_args(c)[0][0])) in x.attack.kinds(),
+    "damaged": lambda g, c, x: x.attack is not None and x.attack.damage > 0,
+    "hit": lambda g, c, x: x.attack is not None and x.attack.hit,
+    "critical": lambda g, c, x: x.attack is not None and x.attack.crit > 0,
+    "first_attack": lambda g, c, x: x.attack is not None and x.attack.first,
+    "roll_at_least": lambda g, c, x: (x.extra.get("rolled") or (x.attack.effect_roll if x.attack else 0) or 0) >= _num(g, _args(c)[0][0], x),
+    "the_attack": lambda g, c, x: x.attack,
+    "attacker_of": lambda g, c, x: x.attack.source if x.attack is not None else None,
+}

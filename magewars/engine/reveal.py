@@ -1,0 +1,195 @@
+"""Reveal windows and the reveal process (supplement: Revealing Enchantments,
+Duplicate Enchantments, One-Time Use Enchantments).
+
+* After every step of the attack sequence each player in turn (initiative
+  order) may reveal hidden enchantments they control; a player may reveal
+  several, one at a time, then passes.
+* Mandatory reveals: a `reveal must on EVENT during|after STEP` rule reveals
+  the enchantment when that event is in progress at that step.
+* The process: flip, counter window, pay the reveal cost, resolve.
+* A newly revealed enchantment whose name duplicates a revealed one on the
+  same object or zone is discarded without effect.
+* A one-time enchantment (one that destroys itself) revealed when none of its
+  effects apply is wasted: destroyed without effect.
+* Hidden information: events naming a hidden enchantment are visible only to
+  its controller.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from ..dsl import ast as A
+from .decisions import Option
+from .phrases import Ctx, resolve
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game
+    from .state import GameObject
+
+
+def reveal_rules(obj: "GameObject") -> list[A.RevealRule]:
+    return [ab for ab in obj.card.abilities if isinstance(ab, A.RevealRule)]
+
+
+def _destroys_itself(effects) -> bool:
+    for e in effects:
+        if isinstance(e, A.Call) and e.name == "destroy" and e.args and isinstance(e.args[0].value, A.Phrase) \
+                and e.args[0].value.text == "this":
+            return True
+        if isinstance(e, A.IfEffect) and (_destroys_itself(e.then) or _destroys_itself(e.otherwise or ())):
+            return True
+        if isinstance(e, A.OptionalEffect) and _destroys_itself(e.body):
+            return True
+    return False
+
+
+def is_one_time(obj: "GameObject") -> bool:
+    for ab in obj.card.abilities:
+        inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
+        if isinstance(inner, (A.TriggeredAbility, A.OneShotAbility)) and _destroys_itself(inner.effects):
+            return True
+    return False
+
+
+class Reveals:
+    def __init__(self, game: "Game"):
+        self.game = game
+        self.windows = 0
+
+    # ------------------------------------------------------------ eligibility
+    def hidden_of(self, player: str) -> list["GameObject"]:
+        return [o for o in self.game.state.in_play() if o.hidden and o.controller == player
+                and o.kind == "enchantment"]
+
+    def reveal_cost(self, obj: "GameObject") -> int:
+        c = obj.card.reveal_cost
+        if c is None:
+            return 0
+        if isinstance(c, int):
+            return c
+        return self.game.x_value(obj) * getattr(c, "coef", 1)
+
+    def rule_applies(self, obj: "GameObject", rule: A.RevealRule, rel: str, step: str, atk) -> bool:
+        if rule.step is not None and (rule.step != step or (rule.step_rel or "during") != rel):
+            return False
+        if rule.step is None and rel != "after":
+            return False
+        if not rule.on:
+            return True
+        if atk is None:
+            return False
+        for ev in rule.on:
+            for (name, oid) in atk.events:
+                if name != ev.name:
+                    continue
+                subj = self.game.state.objects.get(oid)
+                if self.game.event_matches(ev, obj, subj, Ctx(attack=atk)):
+                    return True
+        return False
+
+    # ------------------------------------------------------------ windows
+    def mandatory(self, rel: str, step: str, atk) -> None:
+        g = self.game
+        for player in g.state.order:
+            for obj in self.hidden_of(player):
+                for rule in reveal_rules(obj):
+                    if rule.mode == "must" and self.rule_applies(obj, rule, rel, step, atk):
+                        g.emit("rule", f"{obj.label()} must be revealed {rel} {step.replace('_', ' ')}",
+                               secret_for=None)
+                        self.reveal(obj, atk, forced=True)
+                        break
+                if atk is not None and atk.status == "canceled":
+                    return
+
+    def window(self, step: str, atk=None) -> None:
+        """Reveal window after `step`: mandatory `after` reveals, then each player in turn."""
+        g = self.game
+        self.windows += 1
+        self.mandatory("after", step, atk)
+        revealed_any = False
+        for player in g.state.order:
+            while True:
+                cands = [o for o in self.hidden_of(player)
+                         if self.reveal_cost(o) <= g.state.players[player].mana]
+                if not cands:
+                    break
+                opts = [Option("pass")] + [Option(o.name, o) for o in cands]
+                ch = g.decide("reveal", player, opts, prompt=f"reveal after {step.replace('_', ' ')}?", default=0,
+                              step=step)
+                if ch.value is None:
+                    break
+                self.reveal(ch.value, atk)
+                revealed_any = True
+                if atk is not None and atk.status == "canceled":
+                    return
+        if not revealed_any:
+            g.emit("window", f"reveal window after {step.replace('_', ' ')}: nothing revealed", step=step)
+
+    # ------------------------------------------------------------ the process
+    def reveal(self, obj: "GameObject", atk=None, forced: bool = False) -> bool:
+        g = self.game
+        st = g.state
+        player = st.players[obj.controller]
+        cost = self.reveal_cost(obj)
+        if cost > player.mana:
+            g.emit("reveal", f"{player.name} cannot pay {cost} mana to reveal {obj.label()}: it stays hidden",
+                   secret_for=player.name, public_text=f"{player.name} cannot reveal {obj.public_label()}")
+            return False
+        host = st.host(obj)
+        where = host.label() if host else (obj.attached_zone or "?")
+        # 1. flip
+        obj.hidden = False
+        st.touch()
+        g.emit("reveal", f"{player.name} reveals {obj.label()} on {where}", object=obj.id, card=obj.name)
+        # 2. counter the enchantment
+        for p in st.order:
+            for o in self.hidden_of(p):
+                if any(any(ev.name == "revealed" for ev in r.on) for r in reveal_rules(o)) and o is not obj:
+                    ch = g.decide("reveal", p, [Option("pass"), Option(o.name, o)],
+                                  prompt=f"counter the reveal of {obj.name}?", default=0, step="counter_reveal")
+                    if ch.value is not None:
+                        self.reveal(ch.value, atk)
+                        if not obj.in_play:
+                            return True
+        # 3. pay the reveal cost
+        if cost:
+            player.mana -= cost
+            st.touch()
+            g.emit("mana", f"{player.name} pays the reveal cost {cost} (mana now {player.mana})")
+        # duplicate: a revealed enchantment of the same name on the same object or zone
+        same = [o for o in st.in_play() if o is not obj and not o.hidden and o.name == obj.name
+                and o.kind == "enchantment" and ((host is not None and o.attached_to == obj.attached_to)
+                                                 or (obj.attached_zone and o.attached_zone == obj.attached_zone))]
+        if same:
+            g.discard(obj, f"duplicate of revealed {same[0].label()} on {where}: no effect")
+            return True
+        # 4. resolve: its effects begin now
+        obj.timestamp = st.next_timestamp()
+        st.touch()
+        ran = False
+        ctx = Ctx(this=obj, attack=atk, it=host)
+        for ab in obj.card.abilities:
+            inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
+            if isinstance(inner, A.OneShotAbility):
+                g.run_effects(inner.effects, ctx)
+                ran = True
+            elif isinstance(inner, A.TriggeredAbility):
+                if inner.event.name == "revealed" or self._event_now(inner.event, obj, atk):
+                    if inner.guard is None or g.evaluate(inner.guard, ctx):
+                        g.emit("trigger", f"{obj.label()}: {inner.event.name} is happening — its ability resolves")
+                        g.run_effects(inner.effects, ctx)
+                        ran = True
+        if not ran and is_one_time(obj) and obj.in_play:
+            g.emit("rule", f"{obj.label()} is a one-time enchantment revealed when its effect is irrelevant: wasted")
+            g.destroy(obj, why="one-time effect wasted")
+        g.check_state()
+        return True
+
+    def _event_now(self, ev: A.Call, obj, atk) -> bool:
+        if atk is None:
+            return False
+        for (name, oid) in atk.events:
+            if name == ev.name:
+                if self.game.event_matches(ev, obj, self.game.state.objects.get(oid), Ctx(attack=atk)):
+                    return True
+        return False

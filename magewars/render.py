@@ -1,0 +1,244 @@
+"""Readable card text generated from compiled definitions, in the project's own words."""
+from __future__ import annotations
+
+import difflib
+from typing import Optional
+
+from .dsl import ast as A
+from .dsl import printer
+from .dsl.model import AttackDefinition, CardDefinition, Corpus
+
+KIND_LABEL = {"attack": "Attack spell", "wall": "Conjuration (wall)", "terrain": "Conjuration (terrain)",
+              "vine": "Conjuration (vine)", "magestats": "Mage statistics", "mage": "Mage"}
+STEP_LABEL = {s: s.replace("_", " ").title() for s in
+              ("declare_attack", "pay_costs", "roll_to_miss", "avoid_attack", "roll_dice", "damage_and_effects",
+               "additional_strikes", "damage_barrier", "counterstrike", "attack_ends")}
+
+
+def find_cards(corpus: Corpus, query: str) -> list[str]:
+    """Card names matching a query: exact, then prefix/substring, then fuzzy."""
+    q = query.strip().lower()
+    names = list(corpus.cards)
+    exact = [n for n in names if n.lower() == q]
+    if exact:
+        return exact
+    sub = sorted((n for n in names if q in n.lower()), key=lambda n: (not n.lower().startswith(q), len(n)))
+    if sub:
+        return sub
+    lowered = {n.lower(): n for n in names}
+    return [lowered[m] for m in difflib.get_close_matches(q, list(lowered), n=5, cutoff=0.6)]
+
+
+def _amount(v) -> str:
+    return printer.amount(v)
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:] if s else s
+
+
+def phrase_text(v) -> str:
+    if isinstance(v, A.Phrase):
+        return printer.phrase(v)
+    if isinstance(v, A.TraitGroup):
+        return ", ".join(printer.trait_ref(t) for t in v.traits)
+    if isinstance(v, A.Call):
+        return call_text(v)
+    if isinstance(v, A.StringLit):
+        return v.value
+    return printer.value(v)
+
+
+def call_text(c: A.Call) -> str:
+    words = c.name.replace("_", " ")
+    if c.bare or not c.args:
+        return words
+    pos = [phrase_text(a.value) for a in c.args if a.key is None]
+    kw = [f"{a.key.replace('_', ' ')} {phrase_text(a.value)}" for a in c.args if a.key is not None]
+    s = f"{words} {', '.join(pos)}" if pos else words
+    if kw:
+        s += " (" + "; ".join(kw) + ")"
+    return s
+
+
+def cond_text(c) -> str:
+    if isinstance(c, A.Compare):
+        ops = {"<": "is less than", "<=": "is at most", ">": "is more than", ">=": "is at least",
+               "==": "is", "!=": "is not"}
+        return f"{phrase_text(c.left)} {ops[c.op]} {phrase_text(c.right)}"
+    if isinstance(c, A.CondAnd):
+        return " and ".join(cond_text(x) for x in c.items)
+    if isinstance(c, A.CondOr):
+        return " or ".join(cond_text(x) for x in c.items)
+    if isinstance(c, A.CondNot):
+        return f"not ({cond_text(c.item)})"
+    return call_text(c)
+
+
+def effect_text(e) -> str:
+    if isinstance(e, A.Call):
+        return _cap(call_text(e))
+    if isinstance(e, A.Gain):
+        s = f"{_cap(printer.phrase(e.subject))} gains {phrase_text(e.traits)}"
+        return s + (f" until the end of the {e.duration.until.replace('_', ' ')}" if e.duration else "")
+    if isinstance(e, A.Lose):
+        s = f"{_cap(printer.phrase(e.subject))} loses {phrase_text(e.traits)}"
+        return s + (" and cannot gain it" if e.cannot_gain else "")
+    if isinstance(e, A.StatChange):
+        mods = ", ".join(f"{m.amount.sign}{_amount(m.amount.value)} {m.stat}" for m in e.mods)
+        s = f"{_cap(printer.phrase(e.subject))} gets {mods}"
+        return s + (f" until the end of the {e.duration.until.replace('_', ' ')}" if e.duration else "")
+    if isinstance(e, A.IfEffect):
+        s = f"If {cond_text(e.condition)}: {effects_text(e.then)}"
+        if e.otherwise:
+            s += f" Otherwise: {effects_text(e.otherwise)}"
+        return s
+    if isinstance(e, A.OptionalEffect):
+        return f"You may: {effects_text(e.body)}"
+    if isinstance(e, A.ChoiceEffect):
+        return "Choose one: " + " / ".join(effects_text(o) for o in e.options)
+    if isinstance(e, A.ForEach):
+        return f"For each {printer.phrase(e.over)}: {effects_text(e.body)}"
+    if isinstance(e, A.Unsupported):
+        return f"[not yet stated in the language: {e.clause or e.reason}]"
+    return printer.effect(e)
+
+
+def effects_text(es) -> str:
+    return " ".join(effect_text(e).rstrip(".") + "." for e in es)
+
+
+def ability_text(ab) -> str:
+    if isinstance(ab, A.StaticAbility):
+        g = f"While {cond_text(ab.guard)}: " if ab.guard is not None else ""
+        return g + effect_text(ab.effect).rstrip(".") + "."
+    if isinstance(ab, A.TriggeredAbility):
+        g = f", if {cond_text(ab.guard)}" if ab.guard is not None else ""
+        return f"When {call_text(ab.event)}{g}: {effects_text(ab.effects)}"
+    if isinstance(ab, A.TimedAbility):
+        return f"At {call_text(ab.timing)}: {effects_text(ab.effects)}"
+    if isinstance(ab, A.ActivatedAbility):
+        costs = []
+        for c in ab.costs:
+            if isinstance(c, A.CostAction):
+                costs.append(f"{c.action} action")
+            elif isinstance(c, A.CostMana):
+                costs.append(f"{_amount(c.amount)} mana")
+            else:
+                costs.append(call_text(c))
+        return f"[{', '.join(costs) or 'no cost'}]: {effects_text(ab.effects)}"
+    if isinstance(ab, A.RevealRule):
+        s = "You must reveal this" if ab.mode == "must" else "You may reveal this"
+        if ab.on:
+            s += " when " + " or ".join(call_text(c) for c in ab.on)
+        if ab.step:
+            s += f", {ab.step_rel} the {STEP_LABEL.get(ab.step, ab.step.replace('_', ' '))} step"
+        return s + "."
+    if isinstance(ab, A.OneShotAbility):
+        return effects_text(ab.effects)
+    if isinstance(ab, A.OncePerRound):
+        return "Once per round: " + ability_text(ab.ability)
+    return printer.ability(ab)
+
+
+def school_text(c: CardDefinition) -> str:
+    if not c.schools:
+        return ""
+    join = " or " if c.school_join == "or" else " + "
+    return join.join(f"{s} {lvl}" for s, lvl in c.schools)
+
+
+def attack_text(a: AttackDefinition) -> list[str]:
+    bits = []
+    if a.action:
+        bits.append(a.action.capitalize())
+    if a.kind:
+        bits.append(a.kind.capitalize())
+    bits.extend(s.capitalize() for s in a.special if s != "zone")
+    if a.is_zone:
+        bits.append("Zone")
+    if a.range:
+        bits.append(f"range {a.range[0]}-{a.range[1]}")
+    if a.damage_type:
+        bits.append(a.damage_type)
+    if a.dice is not None:
+        bits.append(f"{_amount(a.dice)} dice")
+    if a.cost is not None:
+        bits.append(f"costs {_amount(a.cost)} mana")
+    lines = [f"  {a.name}: " + ", ".join(bits)]
+    if a.effect_die:
+        rows = []
+        for r in a.effect_die:
+            rng = f"{r.low}-{r.high}" if r.high is not None else f"{r.low}+"
+            rows.append(rng + " " + " and ".join(f"{n} {k}" if n > 1 else k for k, n in r.outcomes))
+        lines.append("    effect die: " + "; ".join(rows))
+    if a.traits:
+        lines.append("    traits: " + ", ".join(str(t) for t in a.traits))
+    if a.alternatives:
+        lines.append("    choose when declared: " + " OR ".join(", ".join(str(t) for t in g) for g in a.alternatives))
+    for ab in a.abilities:
+        lines.append("    " + ability_text(ab))
+    for u in a.unsupported:
+        lines.append(f"    [not yet stated in the language: {u.clause or u.reason}]")
+    return lines
+
+
+def render_card(c: CardDefinition, corpus: Optional[Corpus] = None) -> str:
+    kind = KIND_LABEL.get(c.kind, c.kind.capitalize())
+    out = [c.name, "=" * len(c.name)]
+    head = kind + (f" — {', '.join(c.subtypes)}" if c.subtypes else "")
+    out.append(head)
+    facts = []
+    if c.schools:
+        facts.append(f"School: {school_text(c)} (level {c.level})")
+    if c.cast_cost is not None:
+        cost = _amount(c.cast_cost) + (f", reveal {_amount(c.reveal_cost)}" if c.reveal_cost is not None else "")
+        facts.append(f"Cost: {cost}")
+    if c.action:
+        facts.append(f"Cast: {c.action} action")
+    if c.range:
+        facts.append(f"Range: {c.range[0]}-{c.range[1]}")
+    if c.targets:
+        facts.append("Target: " + " or ".join(c.targets))
+    stats = []
+    for label, v in (("Armor", c.armor), ("Life", c.life), ("Channeling", c.channeling),
+                     ("Spellbook", c.spellbook)):
+        if v is not None:
+            stats.append(f"{label} {_amount(v)}")
+    if stats:
+        facts.append(" · ".join(stats))
+    for d in c.defenses:
+        uses = "unlimited" if d.uses is None else f"{d.uses}x per round"
+        facts.append(f"Defense: {d.roll}+ ({uses})" + (f", not against {d.limit} attacks" if d.limit else ""))
+    if c.slot:
+        facts.append("Slot: " + f" {c.slot_join} ".join(c.slot) if c.slot_join != "single" else "Slot: " + c.slot[0])
+    if c.training:
+        facts.append("Training: " + ", ".join(c.training))
+    if c.school_costs:
+        facts.append("Spellbook cost per level: " + ", ".join(f"{s} x{n}" for s, n in c.school_costs))
+    if c.traits:
+        facts.append("Traits: " + ", ".join(str(t) for t in c.traits))
+    out.extend(facts)
+    if c.attacks:
+        out.append("Attacks:")
+        for a in c.attacks:
+            out.extend(attack_text(a))
+    if c.abilities or c.unsupported:
+        out.append("Abilities:")
+        for ab in c.abilities:
+            out.append("  " + ability_text(ab))
+        for u in c.unsupported:
+            out.append(f"  [not yet stated in the language: {u.clause or u.reason}]")
+    if c.errata:
+        out.append("Errata applied: " + "; ".join(c.errata))
+    if c.printings:
+        out.append("Printed in: " + ", ".join(s + (f" ({cid})" if cid else "") for s, cid in c.printings))
+    out.append(f"Defined at {c.span}")
+    return "\n".join(out)
+
+
+def card_to_json(c: CardDefinition) -> dict:
+    from .export import card_record
+    rec = card_record(c)
+    rec["text"] = render_card(c)
+    return rec

@@ -88,6 +88,13 @@ roll_attack_dice(count: num)                     Roll attack dice and remember t
 choose(who: obj, from: obj)                      A player chooses among objects; later effects refer to the choice.
 sacrifice(what: obj)                             The controller destroys one of their own objects as a cost.
 note(text: str)                                  A purely informative note for players; has no game effect.
+set_x(value: num)                                X for this card or ability equals this value (worked out when it is used).
+push_direction(direction: any)                   Pushes this object or attack causes go this way (random, toward...) instead of the pusher's choice.
+prevent_unless_paid(who: obj, amount: num)       The pending event does not happen unless that player pays this much extra mana.
+bind_spell(what: obj, to: obj)                   Bind a spell card from the spellbook to an object, replacing any spell bound to it.
+modify_defense_roll(amount: num)                 Add to the roll of a defense.
+attacks_gain(what: obj, traits: traits, kind?: any) The object's attacks (only melee or ranged ones if kind says so) gain traits.
+grant_defense(what: obj, roll: num, uses: num, detail?: any) The object gains a Defense: avoids on roll+ this many times a round.
 """
 
 # ---------------------------------------------------------------- value functions and predicates
@@ -117,6 +124,13 @@ roll_at_least(value: num) -> bool                Whether the remembered effect r
 chosen() -> obj                                  The object chosen by the last choose().
 the_attack() -> obj                              The attack being resolved.
 attacker_of() -> obj                             The source of the attack being resolved.
+guarding(what: obj) -> bool                      Whether an object has a guard marker.
+damage_type_is(type: name) -> bool               Whether the current attack deals this damage type.
+removal_cost(what: traits) -> num                The mana it costs to remove one such condition marker.
+bound_spell(what: obj) -> obj                    The spell card bound to an object.
+cost_of(what: obj) -> num                        A spell's full mana cost (casting plus reveal).
+damaged_this_round(what: obj, by: obj) -> bool   Whether an object was attacked and damaged this round by something matching a phrase.
+succeeded() -> bool                              Whether the previous effect in this sequence actually happened.
 """
 
 # ---------------------------------------------------------------- events
@@ -147,6 +161,7 @@ counterstrike(what?: obj)                        An object makes a counterstrike
 guards(what?: obj)                               An object takes a guard action.
 channels(who?: obj)                              A player channels mana.
 pays(who?: obj, amount?: num)                    A player pays mana.
+would_be_destroyed(what?: obj, by?: any)         An object is about to be destroyed (a window to replace or prevent it).
 """
 
 # ---------------------------------------------------------------- timings
@@ -162,6 +177,7 @@ start_of_action_phase(what?: obj)                At the beginning of an object's
 end_of_action_phase(what?: obj)                  At the end of an object's action phase.
 before_activation(what?: obj)                    Before a friendly creature's action phase (conjuration attacks).
 after_activation(what?: obj)                     After a friendly creature's action phase.
+around_activation(what?: obj)                    Immediately before or immediately after an object's action phase.
 """
 
 # ---------------------------------------------------------------- steps and durations

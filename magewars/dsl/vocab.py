@@ -95,6 +95,11 @@ bind_spell(what: obj, to: obj)                   Bind a spell card from the spel
 modify_defense_roll(amount: num)                 Add to the roll of a defense.
 attacks_gain(what: obj, traits: traits, kind?: any) The object's attacks (only melee or ranged ones if kind says so) gain traits.
 grant_defense(what: obj, roll: num, uses: num, detail?: any) The object gains a Defense: avoids on roll+ this many times a round.
+hinder(what: obj)                                The object counts as hindered: it may take only one move action in its action phase.
+lose_life(who: obj, amount: num)                 The object loses life outright; this is not damage and cannot be prevented.
+miss_attack()                                    The current attack misses: it fails to hit, as if the roll to miss had failed.
+modify_healing(amount: num)                      Change the amount of the healing being applied.
+enhance_attack(who: obj, attack: str, which?: any, until?: any) The object's matching attack takes on the damage type, effect roll and traits of an attack bar on this card.
 """
 
 # ---------------------------------------------------------------- value functions and predicates
@@ -131,6 +136,8 @@ bound_spell(what: obj) -> obj                    The spell card bound to an obje
 cost_of(what: obj) -> num                        A spell's full mana cost (casting plus reveal).
 damaged_this_round(what: obj, by: obj) -> bool   Whether an object was attacked and damaged this round by something matching a phrase.
 succeeded() -> bool                              Whether the previous effect in this sequence actually happened.
+moves_taken(what: obj) -> num                    Move actions the object has taken in its current action phase.
+uses_this_round(who: obj) -> num                 How many times this ability has been used for an object this round.
 """
 
 # ---------------------------------------------------------------- events
@@ -162,6 +169,8 @@ guards(what?: obj)                               An object takes a guard action.
 channels(who?: obj)                              A player channels mana.
 pays(who?: obj, amount?: num)                    A player pays mana.
 would_be_destroyed(what?: obj, by?: any)         An object is about to be destroyed (a window to replace or prevent it).
+reveals(what?: obj)                              Any enchantment matching the phrase is revealed.
+attack_step(step: step, defending?: obj, attacking?: obj) An attack (against or by an object) reaches a step of the attack sequence.
 """
 
 # ---------------------------------------------------------------- timings

@@ -1,0 +1,217 @@
+"""Tests of the rules lookup engine (magewars.lookup) over the packaged content."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from magewars.lookup import (CATEGORIES, LookupResult, RulesBook, complete, load_rules, render_rules,
+                             render_text, to_json)
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared reference material is absent")
+
+
+@pytest.fixture(scope="module")
+def book() -> RulesBook:
+    return load_rules()
+
+
+def test_load_is_cached(book):
+    assert load_rules() is book
+    assert len(book.entries) > 200 and len(book.sections) > 50
+
+
+def test_categories_valid(book):
+    assert {e.category for e in book.entries} <= set(CATEGORIES)
+
+
+def test_ids_unique(book):
+    ids = [e.id for e in book.entries]
+    assert len(ids) == len(set(ids))
+
+
+def test_rule_numbers_unique_and_well_formed(book):
+    numbers = [s.number for s in book.sections]
+    assert len(numbers) == len(set(numbers))
+    for n in numbers:
+        assert re.fullmatch(r"\d+(\.\d+)*", n)
+        if "." in n:
+            assert n.rsplit(".", 1)[0] in book.section_map, f"{n} has no parent"
+        assert book.section_map[n].title
+
+
+def test_every_rule_reference_exists(book):
+    bad = [(e.id, e.rule) for e in book.entries if e.rule and e.rule not in book.section_map]
+    assert not bad
+
+
+def test_every_see_also_target_exists(book):
+    targets = set(book.by_id) | set(book.section_map)
+    bad = [(e.id, s) for e in book.entries for s in e.see_also if s not in targets]
+    bad += [(s.number, x) for s in book.sections for x in s.see_also if x not in targets]
+    assert not bad, bad
+
+
+def test_attack_procedure_has_ten_steps(book):
+    steps = book.children("5.2")
+    assert [s.title for s in steps] == [
+        "Declare Attack", "Pay Costs", "Roll to Miss", "Avoid Attack", "Roll Dice",
+        "Damage and Effects", "Additional Strikes", "Damage Barrier", "Counterstrike", "Attack Ends"]
+
+
+@needs_shared
+def test_every_glossary_term_resolves(book):
+    glossary = json.loads((SHARED / "reference" / "codex-glossary.json").read_text())
+    assert len(glossary) == 203
+    bad = []
+    for g in glossary:
+        r = book.lookup(g["name"])
+        if r.kind not in ("exact", "alias"):
+            bad.append((g["name"], r.kind))
+    assert not bad, bad
+
+
+@needs_shared
+def test_card_traits_and_conditions_resolve(book):
+    """Every object/attack trait and effect-die condition printed in the card data finds an entry."""
+    cards = json.loads((SHARED / "cards" / "cards.json").read_text())["cards"]
+    names = set()
+    for c in cards:
+        names.update(t for t in c.get("traits") or [] if len(t) < 40 and "[" not in t)
+        for a in c.get("attacks") or []:
+            names.update(t for t in a.get("traits") or [] if t and len(t.split()) <= 6 and "=" not in t)
+            for e in a.get("effects") or []:
+                if isinstance(e, dict):
+                    for k in e.get("conditions") or []:
+                        names.update(x.strip() for x in k.split(";")[0].split("+"))
+    skip = {"Once per round", "Spell", "No Damage", "Heal", "Zone",  # parsing debris in the source data
+            "Can only target Corporeal Conjurations", "Destroy target Level 1 revealed enchantment"}
+    bad = []
+    for n in sorted(names - skip):
+        r = book.lookup(n)
+        if r.kind in ("none", "ambiguous"):
+            bad.append((n, r.kind, r.candidates[:3]))
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("query,kind,name", [
+    ("Aegis X", "exact", "Aegis X"),
+    ("aegis x", "exact", "Aegis X"),
+    ("burn", "exact", "Burn"),
+    ("piercing-x", "exact", "Piercing +X"),          # by id
+    ("Aegis", "alias", "Aegis X"),
+    ("LoS", "alias", "LoS (Line of Sight)"),
+    ("Thorg's Taunt", "exact", "Thorg’s Taunt"),     # quote normalisation
+    ("aegis 2", "fuzzy", "Aegis X"),
+    ("Piercing +2", "fuzzy", "Piercing +X"),
+    ("bloodthirsty +1", "fuzzy", "Bloodthirsty +X"),
+    ("Flame +3", "fuzzy", "Flame +/-X"),
+    ("flame -2", "fuzzy", "Flame +/-X"),
+    ("regenerate 2", "fuzzy", "Regenerate X"),
+    ("peircing", "fuzzy", "Piercing +X"),           # typo
+    ("incorporal", "fuzzy", "Incorporeal"),
+    ("counterstrik", "fuzzy", "Counterstrike"),
+])
+def test_lookup_kinds(book, query, kind, name):
+    r = book.lookup(query)
+    assert r.kind == kind, (r.kind, [e.name for e in r.entries], r.candidates)
+    assert r.entries[0].name == name
+
+
+def test_rule_number_lookup(book):
+    r = book.lookup("5.2")
+    assert r.kind == "rule" and r.section.number == "5.2" and r.section.title == "Attack procedure"
+    r = book.lookup("5.2.3")
+    assert r.kind == "rule" and r.section.title == "Roll to Miss"
+    assert book.lookup("rule 4.2").section.title == "Hindering"
+    r = book.lookup("99.9")
+    assert r.kind == "none"
+
+
+def test_section_title_lookup(book):
+    r = book.lookup("Hindering")  # also an alias of Hinder: the entry wins over the section
+    assert r.entries[0].id == "hinder"
+    r = book.lookup("Move to New Zone")
+    assert r.kind == "rule" and r.section.number == "4.1.5"
+
+
+def test_ambiguous(book):
+    r = book.lookup("passage")
+    assert r.kind == "ambiguous"
+    assert {"Passage Attacks", "Passage Blocked"} <= set(r.candidates)
+
+
+def test_none(book):
+    r = book.lookup("xyzzy plugh")
+    assert r.kind == "none" and not r.entries
+    assert book.lookup("   ").kind == "none"
+
+
+def test_none_gives_suggestions(book):
+    r = book.lookup("zzflying")
+    assert r.kind in ("none", "fuzzy")
+    if r.kind == "none":
+        assert "Flying" in r.candidates
+
+
+def test_extra_names_card_hit(book):
+    extra = {"Iron Golem": "MW1C01", "Block": "MW1J05"}
+    r = book.lookup("iron golem", extra_names=extra)
+    assert r.kind == "card" and r.entries[0].name == "Iron Golem" and r.entries[0].card_id == "MW1C01"
+    r = book.lookup("Block", extra_names=extra)   # card with clarifications
+    assert r.kind == "card" and r.entries[0].clarifications and r.entries[0].card_id == "MW1J05"
+    r = book.lookup("iron gollem", extra_names=extra)
+    assert r.kind == "card" and r.entries[0].name == "Iron Golem"
+    assert book.lookup("iron golem").kind == "none"
+
+
+def test_card_clarification_without_extra_names(book):
+    r = book.lookup("Force Push")
+    assert r.kind == "card" and r.entries[0].errata
+
+
+def test_term_and_card_same_name(book):
+    r = book.lookup("Teleport")
+    cats = [e.category for e in r.entries]
+    assert r.kind == "exact" and cats[0] != "card" and "card" in cats
+
+
+def test_render_text_and_json(book):
+    e = book.get("aegis-x")
+    text = render_text(e)
+    assert text.startswith("Aegis X  [trait]") and "rule 5.7" in text
+    data = to_json(e)
+    json.dumps(data)
+    assert data["id"] == "aegis-x" and data["aliases"] == ["Aegis"]
+    e = book.get("extendable")
+    assert "Errata:" in render_text(e) and "[Supplement 2016" in render_text(e)
+    assert to_json(book.section("5.2"))["title"] == "Attack procedure"
+
+
+def test_render_rules(book):
+    whole = render_rules()
+    assert "5.2.10 Attack Ends" in whole and whole.index("1. Game concepts") < whole.index("2. Round structure")
+    one = render_rules("5.2")
+    assert "5.2.1 Declare Attack" in one and "5.3 Kinds" not in one and "4.1" not in one
+    with pytest.raises(KeyError):
+        render_rules("98.1")
+
+
+def test_rendered_lines_fit(book):
+    for line in render_rules().splitlines():
+        assert len(line) <= 100 or "See also" in line, line
+
+
+def test_complete():
+    assert "Flying" in complete("fly")
+    assert all(c.lower().startswith("pie") for c in complete("pie"))
+    assert "Piercing +X" in complete("Pie")
+    assert complete("zzz") == []
+
+
+def test_result_type(book):
+    assert isinstance(book.lookup("burn"), LookupResult)
+    assert book.lookup("burn") and not book.lookup("xyzzy")

@@ -100,6 +100,17 @@ lose_life(who: obj, amount: num)                 The object loses life outright;
 miss_attack()                                    The current attack misses: it fails to hit, as if the roll to miss had failed.
 modify_healing(amount: num)                      Change the amount of the healing being applied.
 enhance_attack(who: obj, attack: str, which?: any, until?: any) The object's matching attack takes on the damage type, effect roll and traits of an attack bar on this card.
+attack_gains(traits: traits)                     The attack being resolved gains traits until it ends.
+spend_action(who: obj, kind?: any)               Another object uses up its quick or full action to pay for this ability.
+action_cost(what: obj, action: any, amount: num) Each such action the object takes first costs its controller this much extra mana.
+reanimate(what: obj)                             Reanimate a just-destroyed creature: it waits face down where it died and is summoned at the end of the round.
+obliterate(what: obj)                            Remove an object or card from the game; it is not destroyed and goes to no discard pile.
+convert_critical(amount: num)                    Turn up to this much critical damage of the current attack into normal damage.
+attack_with(targets: obj, dice: num, traits?: traits) The source makes an unnamed attack of this many dice against each object.
+remove_condition(what: obj, count?: num)         Remove conditions of the controller's choice from an object, paying each removal cost.
+cancel_action()                                  The action being declared or taken is canceled.
+lose_until(what: obj, traits: traits, until: any) The object loses these traits until the end of a duration (round, attack...).
+redirect_mana(to: obj)                           Mana being lost, paid or transferred by the current event goes to this object instead.
 """
 
 # ---------------------------------------------------------------- value functions and predicates
@@ -138,6 +149,11 @@ damaged_this_round(what: obj, by: obj) -> bool   Whether an object was attacked 
 succeeded() -> bool                              Whether the previous effect in this sequence actually happened.
 moves_taken(what: obj) -> num                    Move actions the object has taken in its current action phase.
 uses_this_round(who: obj) -> num                 How many times this ability has been used for an object this round.
+owns(who: obj, what: obj) -> bool                Whether a player owns an object (it came from that player's spellbook).
+times_used(what?: obj, during?: any) -> num      How often this ability was used (for that object, if given) this round or in the named duration.
+half(value: num) -> num                          Half a value, rounded up.
+at_most(value: num, cap: num) -> num             A value, capped at a maximum.
+action_kind(kind: any) -> bool                   Whether the current action is a quick or a full action.
 """
 
 # ---------------------------------------------------------------- events
@@ -171,6 +187,8 @@ pays(who?: obj, amount?: num)                    A player pays mana.
 would_be_destroyed(what?: obj, by?: any)         An object is about to be destroyed (a window to replace or prevent it).
 reveals(what?: obj)                              Any enchantment matching the phrase is revealed.
 attack_step(step: step, defending?: obj, attacking?: obj) An attack (against or by an object) reaches a step of the attack sequence.
+rolls(what?: any)                                Dice are rolled: attack dice, the effect die, a defense or an escape roll.
+loses_mana(who?: obj, source?: obj)              A player loses, pays or has mana transferred away because of an effect.
 """
 
 # ---------------------------------------------------------------- timings

@@ -348,3 +348,39 @@ def _install_extras():
 
 
 _install_extras()
+
+
+def _install_phases():
+    def end_action_phase(self, obj):
+        """End of a creature's action phase: Stun and Daze are removed — except those just received
+        from a damage barrier or counterstrike, which last through its next action phase."""
+        self.emit("step", f"end of {obj.label()}'s action phase")
+        for name in ("Stun", "Daze"):
+            n = obj.markers.get(name, 0)
+            keep = min(n, obj.fresh.get(name, 0))
+            if n - keep > 0:
+                self.state.remove_marker(obj, name, n - keep)
+                self.emit("condition", f"{n - keep} {name} removed from {obj.label()} at the end of its action phase")
+            if keep:
+                self.emit("rule", f"{keep} {name} received from a damage barrier or counterstrike stays "
+                                  f"through {obj.label()}'s next action phase")
+        obj.fresh.clear()
+        obj.action_marker = "used"
+        self.state.touch()
+        self.fire("action_ends", obj, __import__("magewars.engine.phrases", fromlist=["Ctx"]).Ctx(this=obj, it=obj))
+
+    def end_round(self):
+        self.emit("step", f"end of round {self.state.round}")
+        self.effects.temporary = [t for t in self.effects.temporary if t[4] not in ("round",)]
+        for o in self.state.in_play():
+            o.defense_uses.clear()
+            o.action_marker = "ready"
+        self.state.round += 1
+        self.state.touch()
+        self.check_state()
+
+    Game.end_action_phase = end_action_phase
+    Game.end_round = end_round
+
+
+_install_phases()

@@ -88,6 +88,15 @@ roll_attack_dice(count: num)                     Roll attack dice and remember t
 choose(who: obj, from: obj)                      A player chooses among objects; later effects refer to the choice.
 sacrifice(what: obj)                             The controller destroys one of their own objects as a cost.
 note(text: str)                                  A purely informative note for players; has no game effect.
+attack_gains(traits: traits)                     The current attack gains these traits until it ends.
+hinder(what: obj)                                The object is hindered: a move action entering or leaving its zone must stop there.
+block_los(where: obj, detail?: any)              Line of sight through a place is blocked.
+set_x(value: num)                                X on this card always equals a value.
+pay_to_remove(what: obj, markers?: traits, count?: num) Remove condition markers from an object by paying each one's removal cost.
+set_source(what: obj, source: obj)               An object becomes the source of a spell or attack (range and LoS count from it).
+reorder_step(step: any, after: any)              In the current sequence, a step happens right after another step instead of its usual place.
+share_damage_and_effects(from: obj, to: obj)     Apply to an object the damage and effects another object just received (typeless, armor ignored).
+extra_cost(who: obj, amount: num, to: any)       A player must pay this much more mana to do something; if unpaid, it does not happen.
 set_x(value: num)                                X for this card or ability equals this value (worked out when it is used).
 push_direction(direction: any)                   Pushes this object or attack causes go this way (random, toward...) instead of the pusher's choice.
 prevent_unless_paid(who: obj, amount: num)       The pending event does not happen unless that player pays this much extra mana.
@@ -140,6 +149,19 @@ roll_at_least(value: num) -> bool                Whether the remembered effect r
 chosen() -> obj                                  The object chosen by the last choose().
 the_attack() -> obj                              The attack being resolved.
 attacker_of() -> obj                             The source of the attack being resolved.
+prey(of: obj) -> obj                             The creature an object holds with its Grapple.
+strongest(among: obj) -> obj                     The objects of a set with the highest level (all those tied).
+inactive(what: obj) -> bool                      Whether a creature's action marker shows its inactive side.
+has_initiative(who: obj) -> bool                 Whether a player has the initiative this round.
+charging() -> bool                               Whether the current attack gets a Charge bonus.
+damage_type_is(type: name) -> bool               Whether the current attack deals this damage type.
+guarding(what: obj) -> bool                      Whether a creature has a guard marker.
+random_target(among?: obj) -> obj                A legal target of the current attack (optionally of a kind), picked at random.
+first_time(what: obj) -> bool                    Whether the triggering event happens to or for the object for the first time this round.
+cost_of(what: obj) -> num                        A spell's full mana cost (casting plus reveal).
+amount() -> num                                  The amount of the triggering event (damage dealt or healed, mana paid...).
+paid(what?: obj) -> bool                         Whether the optional cost of this card's ability was paid for the current attack or effect.
+defended_by(what: obj) -> bool                   Whether the current attack was avoided with this object's Defense.
 guarding(what: obj) -> bool                      Whether an object has a guard marker.
 damage_type_is(type: name) -> bool               Whether the current attack deals this damage type.
 removal_cost(what: traits) -> num                The mana it costs to remove one such condition marker.
@@ -154,6 +176,7 @@ times_used(what?: obj, during?: any) -> num      How often this ability was used
 half(value: num) -> num                          Half a value, rounded up.
 at_most(value: num, cap: num) -> num             A value, capped at a maximum.
 action_kind(kind: any) -> bool                   Whether the current action is a quick or a full action.
+in_los(from: obj, to: obj) -> bool               Whether the second object is in line of sight of the first.
 """
 
 # ---------------------------------------------------------------- events
@@ -184,6 +207,11 @@ counterstrike(what?: obj)                        An object makes a counterstrike
 guards(what?: obj)                               An object takes a guard action.
 channels(who?: obj)                              A player channels mana.
 pays(who?: obj, amount?: num)                    A player pays mana.
+pushes(what?: obj, target?: obj)                 An object pushes another object.
+intercepts(what?: obj)                           An object intercepts an attack.
+reveals(who?: obj, what?: obj)                   A player reveals an enchantment.
+attack_resolved(what?: obj)                      An attack made by an object has ended (after its Attack Ends step).
+condition_damage(what?: obj, kind?: traits)      A condition marker on an object deals its damage (Burn, Rot, Bleed...).
 would_be_destroyed(what?: obj, by?: any)         An object is about to be destroyed (a window to replace or prevent it).
 reveals(what?: obj)                              Any enchantment matching the phrase is revealed.
 attack_step(step: step, defending?: obj, attacking?: obj) An attack (against or by an object) reaches a step of the attack sequence.

@@ -215,3 +215,36 @@ def test_complete():
 def test_result_type(book):
     assert isinstance(book.lookup("burn"), LookupResult)
     assert book.lookup("burn") and not book.lookup("xyzzy")
+
+
+# Names the brief requires the lookup to know (traits and conditions seen in the card data).
+REQUIRED = """Flying, Elusive, Incorporeal, Corporeal, Living, Nonliving, Unavoidable, Ethereal, Piercing +X,
+Aegis X, Tough -X, Acid +2, Flame -1, Frost +X, Hydro -2, Light +1, Lightning +2, Poison +1, Psychic +1,
+Wind -3, Acid Immunity, Flame Immunity, Frost Immunity, Hydro Immunity, Light Immunity,
+Lightning Immunity, Poison Immunity, Psychic Immunity, Wind Immunity, Regenerate X, Upkeep +X, Fast,
+Slow, Lumbering, Unmovable, Uncontainable, Rooted, Finite Life, Bloodthirsty +X, Rage +X, Charge +X,
+Melee +X, Ranged +X, Counterstrike, Doublestrike, Triplestrike, Sweeping, Reach, Defrost, Extinguish,
+Vampiric, Intercept, Cantrip, Spellbind, Magebind +X, Extendable, Zone Exclusive, Unique, Epic,
+Legendary, Novice, Passage Attacks, Passage Blocked, Blocks LoS, Indestructible, Invisible, Resilient,
+Dissipate X, Burnproof, Pest, Familiar, Spawnpoint, Magecast, Warlock Only, Melting X, Formation,
+Unstoppable, Climbing, Vigilant, Stance, Ki X, Drain, Uproot X, Autonomous, Swarm, Armor +X, Armor -X,
+Mana Drain +X, Critical Damage, Zone Attack, Trample, Devour, +2 vs. Flying, Burn, Corrode, Cripple,
+Daze, Rot, Sleep, Slam, Stun, Stagger, Weak, Bleed, Tainted, Stuck, Disable, Grapple, Suffocate,
+Freeze, Growth, Zombie, Ichthellid Larva, Taunt, Snatch, Push, Incapacitated, Restrained, Guard"""
+
+
+@pytest.mark.parametrize("name", [n.strip() for n in REQUIRED.replace("\n", " ").split(",")])
+def test_required_names_resolve(book, name):
+    r = book.lookup(name)
+    assert r.kind in ("exact", "alias", "fuzzy"), (name, r.kind, r.candidates)
+    assert r.entries[0].category in ("trait", "condition", "term")
+
+
+def test_supplement_topics_have_sections(book):
+    titles = {s.title.lower() for s in book.sections}
+    for topic in ["attack actions", "attack procedure", "kinds of attacks", "modifying attack dice",
+                  "guarding", "hindering", "mandatory actions", "the move sequence", "order of effects",
+                  "revealing an enchantment", "replacing equipment", "destroyed and discarded",
+                  "targeting", "teleporting", "walls and movement", "mage death", "damage barriers",
+                  "traps", "duplicate enchantments", "spell restrictions"]:
+        assert topic in titles, topic

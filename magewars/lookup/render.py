@@ -76,7 +76,10 @@ def render_text(entry: Entry | Section) -> str:
         lines.append(textwrap.fill(entry.summary, width=WIDTH))
     if entry.rules:
         lines += ["", _wrap_block(entry.rules)]
-    for title, notes in (("Clarifications", entry.clarifications), ("Errata", entry.errata)):
+    if entry.card_id:
+        lines.append(f"Card id: {entry.card_id}")
+    # errata first: where the supplement gives current text it overrides the printed card
+    for title, notes in (("Errata", entry.errata), ("Clarifications", entry.clarifications)):
         block = _notes_text(title, notes)
         if block:
             lines += [""] + block

@@ -42,9 +42,30 @@ def expand_paths(paths: Iterable) -> tuple[list[Path], list[Diagnostic]]:
     return out, diags
 
 
-def compile_sources(sources: list[tuple[str, str]], base: Optional[list[Path]] = None
-                    ) -> tuple[Corpus, list[Diagnostic]]:
-    """Compile (path, text) pairs, optionally together with base files (e.g. the shipped codex)."""
+def _known_names(paths: list[Path]) -> tuple[set[str], set[str]]:
+    """Subtype and card names declared in other files (for linting a subset of the corpus)."""
+    from . import ast as A
+    names, cards = set(), set()
+    for p in paths:
+        tree, _, _ = parse_file(p)
+        if tree is None:
+            continue
+        for d in tree.definitions:
+            if isinstance(d, A.CardDef):
+                cards.add(d.name)
+                for it in d.items:
+                    if isinstance(it, A.Subtypes):
+                        names.update(n.text for n in it.names)
+    return names, cards
+
+
+def compile_sources(sources: list[tuple[str, str]], base: Optional[list[Path]] = None,
+                    context: Optional[list[Path]] = None) -> tuple[Corpus, list[Diagnostic]]:
+    """Compile (path, text) pairs, optionally together with base files (e.g. the shipped codex).
+
+    `context` files are only read for the names they declare (subtypes, card names),
+    so that a subset of the corpus can be checked on its own.
+    """
     files: list[SourceFile] = []
     diags: list[Diagnostic] = []
     texts: dict[str, str] = {}
@@ -61,6 +82,10 @@ def compile_sources(sources: list[tuple[str, str]], base: Optional[list[Path]] =
         if ast is not None:
             files.append(ast)
     checker = Checker()
+    if context:
+        names, cards = _known_names(context)
+        checker.names |= names
+        checker.card_names |= cards
     corpus = checker.check(files)
     diags.extend(checker.diags)
     return corpus, attach_sources(diags, texts)
@@ -71,15 +96,19 @@ def compile_paths(paths: Iterable, with_codex: bool = True) -> tuple[Corpus, lis
     shipped codex is compiled alongside so that traits and conditions resolve."""
     files, diags = expand_paths(paths)
     base: list[Path] = []
+    context: list[Path] = []
     if with_codex:
         from ..resources import data_dir
+        given = {f.resolve() for f in files}
         try:
-            codex_root = data_dir("codex")
-            shipped = sorted(codex_root.rglob("*.mw"))
-            given = {f.resolve() for f in files}
+            shipped = sorted(data_dir("codex").rglob("*.mw"))
             base = [f for f in shipped if f.resolve() not in given]
         except FileNotFoundError:
             base = []
+        try:
+            context = [f for f in sorted(data_dir("spells").rglob("*.mw")) if f.resolve() not in given]
+        except FileNotFoundError:
+            context = []
     sources = []
     for f in files:
         try:
@@ -87,7 +116,7 @@ def compile_paths(paths: Iterable, with_codex: bool = True) -> tuple[Corpus, lis
         except (OSError, UnicodeDecodeError) as exc:
             from .ast import Span
             diags.append(Diagnostic("E004", f"cannot read file: {exc}", Span(str(f), 1, 1, 1, 1)))
-    corpus, more = compile_sources(sources, base)
+    corpus, more = compile_sources(sources, base, context)
     return corpus, diags + more
 
 

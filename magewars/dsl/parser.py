@@ -7,6 +7,7 @@ diagnostic per line so that a single slip does not produce a cascade.
 from __future__ import annotations
 
 import functools
+import re
 from typing import Optional
 
 from lark import Lark, Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -104,34 +105,75 @@ def _syntax_diag(e: UnexpectedInput, path: str) -> Diagnostic:
     return Diagnostic("E001", msg, span, hint)
 
 
-def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile], list[Diagnostic]]:
-    """Parse one file.  Returns the AST (None if syntax errors made it unusable) and diagnostics."""
-    parser = get_parser()
-    diags: list[Diagnostic] = []
-    last_line = [-1]
+_DEF_START = re.compile(
+    r'^(?:creature|conjuration|wall|terrain|vine|enchantment|equipment|incantation|attack[ \t]+spell'
+    r'|mage|magestats|trait|condition|keyword)[ \t]+"', re.M)
+
+
+def _chunks(text: str) -> list[tuple[int, str]]:
+    """Split a file at definitions that start in column 1: (line offset, text).
+
+    Each definition is parsed on its own, so an error in one never hides the
+    definitions after it.  Text before the first definition is its own chunk.
+    """
+    starts = [m.start() for m in _DEF_START.finditer(text)]
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    out = []
+    for a, b in zip(starts, starts[1:] + [len(text)]):
+        out.append((text.count("\n", 0, a), text[a:b]))
+    return out
+
+
+def _parse_chunk(parser: Lark, text: str, path: str, diags: list[Diagnostic]):
+    last = {"line": -1, "expected": None}
 
     def on_error(e: UnexpectedInput) -> bool:
         d = _syntax_diag(e, path)
-        if d.span.line != last_line[0]:
+        expected = frozenset(getattr(e, "accepts", None) or getattr(e, "expected", None) or ())
+        # One report per line, and none while the parser stays stuck in the same
+        # state (the same expectation, token after token): that is one mistake.
+        if d.span.line != last["line"] and expected != last["expected"]:
             diags.append(d)
-            last_line[0] = d.span.line
+        last["line"], last["expected"] = d.span.line, expected
         return True
 
     try:
-        tree = parser.parse(text, on_error=on_error)
+        return parser.parse(text, on_error=on_error)
     except UnexpectedInput as e:  # unrecoverable, e.g. end of file inside a block
         d = _syntax_diag(e, path)
-        if not diags or diags[-1].span.line != d.span.line or diags[-1].code != d.code:
+        expected = frozenset(getattr(e, "accepts", None) or getattr(e, "expected", None) or ())
+        if expected != last["expected"] and (not diags or diags[-1].span.line != d.span.line):
             diags.append(d)
+        return None
+
+
+def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile], list[Diagnostic]]:
+    """Parse one file.  Returns the AST of every definition that parsed, and diagnostics.
+
+    The AST is None only when nothing in the file could be parsed.
+    """
+    parser = get_parser()
+    diags: list[Diagnostic] = []
+    definitions = []
+    any_tree = False
+    for offset, chunk in _chunks(text):
+        before = len(diags)
+        tree = _parse_chunk(parser, "\n" * offset + chunk, path, diags)
+        if tree is None:
+            continue
+        any_tree = True
+        if len(diags) > before:
+            # A recovered tree is a best effort: keep it only if it builds cleanly.
+            try:
+                definitions.extend(to_ast(tree, path).definitions)
+            except Exception:
+                pass
+        else:
+            definitions.extend(to_ast(tree, path).definitions)
+    if not any_tree and diags:
         return None, diags
-    if diags:
-        # The tree after recovery is a best effort; we still build it so that
-        # semantic checks can report more, but callers know it had errors.
-        try:
-            return to_ast(tree, path), diags
-        except Exception:  # a recovered tree may be malformed; the syntax errors say why
-            return None, diags
-    return to_ast(tree, path), diags
+    return SourceFile(path, tuple(definitions)), diags
 
 
 def parse_file(path) -> tuple[Optional[SourceFile], list[Diagnostic], str]:

@@ -88,21 +88,16 @@ roll_attack_dice(count: num)                     Roll attack dice and remember t
 choose(who: obj, from: obj)                      A player chooses among objects; later effects refer to the choice.
 sacrifice(what: obj)                             The controller destroys one of their own objects as a cost.
 note(text: str)                                  A purely informative note for players; has no game effect.
-attack_gains(traits: traits)                     The current attack gains these traits until it ends.
-hinder(what: obj)                                The object is hindered: a move action entering or leaving its zone must stop there.
 block_los(where: obj, detail?: any)              Line of sight through a place is blocked.
-set_x(value: num)                                X on this card always equals a value.
-pay_to_remove(what: obj, markers?: traits, count?: num) Remove condition markers from an object by paying each one's removal cost.
 set_source(what: obj, source: obj)               An object becomes the source of a spell or attack (range and LoS count from it).
 reorder_step(step: any, after: any)              In the current sequence, a step happens right after another step instead of its usual place.
 share_damage_and_effects(from: obj, to: obj)     Apply to an object the damage and effects another object just received (typeless, armor ignored).
-extra_cost(who: obj, amount: num, to: any)       A player must pay this much more mana to do something; if unpaid, it does not happen.
 set_x(value: num)                                X for this card or ability equals this value (worked out when it is used).
 push_direction(direction: any)                   Pushes this object or attack causes go this way (random, toward...) instead of the pusher's choice.
 prevent_unless_paid(who: obj, amount: num)       The pending event does not happen unless that player pays this much extra mana.
 bind_spell(what: obj, to: obj)                   Bind a spell card from the spellbook to an object, replacing any spell bound to it.
 modify_defense_roll(amount: num)                 Add to the roll of a defense.
-attacks_gain(what: obj, traits: traits, kind?: any) The object's attacks (only melee or ranged ones if kind says so) gain traits.
+attacks_gain(what: obj, traits: traits, kind?: any, until?: any) The object's attacks (only melee or ranged ones if kind says so) gain traits (until a duration ends, if given).
 grant_defense(what: obj, roll: num, uses: num, detail?: any) The object gains a Defense: avoids on roll+ this many times a round.
 hinder(what: obj)                                The object counts as hindered: it may take only one move action in its action phase.
 lose_life(who: obj, amount: num)                 The object loses life outright; this is not damage and cannot be prevented.
@@ -120,6 +115,12 @@ remove_condition(what: obj, count?: num)         Remove conditions of the contro
 cancel_action()                                  The action being declared or taken is canceled.
 lose_until(what: obj, traits: traits, until: any) The object loses these traits until the end of a duration (round, attack...).
 redirect_mana(to: obj)                           Mana being lost, paid or transferred by the current event goes to this object instead.
+cannot_until(what: obj, action: any, until: any, detail?: any) A restriction like cannot() that lasts only until a stated time (end_of_round, start_of_action_phase...).
+incapacitate(what: obj, until?: any)             The object is incapacitated (no actions, no defenses, no guarding) while the effect lasts or until a stated time.
+follow_up_attack(what: obj, after: any, kind?: any) The next time this round the object ends a matching attack action, it may make one more attack of a kind within that action.
+redirect_spell(what: obj, to: obj)               A spell being cast gets a new target; its controller may remake its other choices, paying any cost increase or canceling it.
+remove_paying(what: obj, kind?: any, count?: num) Remove any number of condition markers (only of a kind, e.g. Poison, if given) from an object, paying each removal cost.
+spellbook_cost(what: obj, factor: num)           During spellbook building, spells matching the phrase cost this many points per level (1 trained, 3 opposed).
 """
 
 # ---------------------------------------------------------------- value functions and predicates
@@ -154,11 +155,7 @@ strongest(among: obj) -> obj                     The objects of a set with the h
 inactive(what: obj) -> bool                      Whether a creature's action marker shows its inactive side.
 has_initiative(who: obj) -> bool                 Whether a player has the initiative this round.
 charging() -> bool                               Whether the current attack gets a Charge bonus.
-damage_type_is(type: name) -> bool               Whether the current attack deals this damage type.
-guarding(what: obj) -> bool                      Whether a creature has a guard marker.
 random_target(among?: obj) -> obj                A legal target of the current attack (optionally of a kind), picked at random.
-first_time(what: obj) -> bool                    Whether the triggering event happens to or for the object for the first time this round.
-cost_of(what: obj) -> num                        A spell's full mana cost (casting plus reveal).
 amount() -> num                                  The amount of the triggering event (damage dealt or healed, mana paid...).
 paid(what?: obj) -> bool                         Whether the optional cost of this card's ability was paid for the current attack or effect.
 defended_by(what: obj) -> bool                   Whether the current attack was avoided with this object's Defense.
@@ -177,6 +174,10 @@ half(value: num) -> num                          Half a value, rounded up.
 at_most(value: num, cap: num) -> num             A value, capped at a maximum.
 action_kind(kind: any) -> bool                   Whether the current action is a quick or a full action.
 in_los(from: obj, to: obj) -> bool               Whether the second object is in line of sight of the first.
+last_amount() -> num                             The amount the previous effect actually dealt, healed, moved or removed, after every limit.
+cost_on(what: obj, on: obj) -> num               What a spell would cost to cast and reveal on a given object (Magebind and similar included).
+entered_this_round(what: obj) -> bool            Whether an object came into play this round.
+mana_spent(what: obj) -> num                     The mana actually paid to cast a spell, after reductions and extra costs.
 """
 
 # ---------------------------------------------------------------- events
@@ -209,14 +210,14 @@ channels(who?: obj)                              A player channels mana.
 pays(who?: obj, amount?: num)                    A player pays mana.
 pushes(what?: obj, target?: obj)                 An object pushes another object.
 intercepts(what?: obj)                           An object intercepts an attack.
-reveals(who?: obj, what?: obj)                   A player reveals an enchantment.
 attack_resolved(what?: obj)                      An attack made by an object has ended (after its Attack Ends step).
 condition_damage(what?: obj, kind?: traits)      A condition marker on an object deals its damage (Burn, Rot, Bleed...).
 would_be_destroyed(what?: obj, by?: any)         An object is about to be destroyed (a window to replace or prevent it).
-reveals(what?: obj)                              Any enchantment matching the phrase is revealed.
-attack_step(step: step, defending?: obj, attacking?: obj) An attack (against or by an object) reaches a step of the attack sequence.
+attack_step(step: any, defending?: obj, attacking?: obj) An attack (against or by an object) reaches a step of the attack sequence (step named as in STEPS, quoted).
+reveals(who?: obj, what?: obj)                   A player reveals an enchantment.
 rolls(what?: any)                                Dice are rolled: attack dice, the effect die, a defense or an escape roll.
 loses_mana(who?: obj, source?: obj)              A player loses, pays or has mana transferred away because of an effect.
+declares(what?: obj, action?: any)               An object declares an action or a spell ("move", "attack", "quick_spell"...), before it resolves.
 """
 
 # ---------------------------------------------------------------- timings
@@ -300,9 +301,13 @@ def _parse_table(text: str, default_return: str) -> dict[str, Signature]:
             if kind not in KINDS:
                 raise ValueError(f"bad kind {kind!r} in vocabulary line: {raw}")
             plist.append(Param(pname, kind, optional, rest))
+        sig = Signature(name, tuple(plist), ret or default_return, doc.strip())
         if name in out:
-            raise ValueError(f"vocabulary entry {name!r} given twice")
-        out[name] = Signature(name, tuple(plist), ret or default_return, doc.strip())
+            # Two authors may add the same primitive; identical signatures merge.
+            if (out[name].params, out[name].returns) != (sig.params, sig.returns):
+                raise ValueError(f"vocabulary entry {name!r} given twice with different signatures")
+            continue
+        out[name] = sig
     return out
 
 

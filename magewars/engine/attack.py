@@ -111,6 +111,10 @@ class Attack:
         return self.status == "hit"
 
     def has_trait(self, key: str) -> bool:
+        if key == "Counterstrike" and self.action.is_counterstrike:
+            return True
+        if key == "Zone Attack" and self.action.is_zone:
+            return True
         return self.action.has_trait(key)
 
     def kinds(self) -> set:

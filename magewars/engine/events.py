@@ -43,9 +43,9 @@ class EventLog:
         self.events: list[Event] = []
         self.depth = 0
 
-    def emit(self, kind: str, text: str, *, secret_for: Optional[str] = None,
+    def emit(self, _kind: str, _text: str, *, secret_for: Optional[str] = None,
              public_text: Optional[str] = None, **data) -> Event:
-        ev = Event(len(self.events) + 1, kind, text, data, self.depth, secret_for, public_text)
+        ev = Event(len(self.events) + 1, _kind, _text, data, self.depth, secret_for, public_text)
         self.events.append(ev)
         return ev
 

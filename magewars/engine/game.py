@@ -72,8 +72,8 @@ class Game:
         return self.x_values.get(obj.id, 0) if obj is not None else 0
 
     # ------------------------------------------------------------ log and decisions
-    def emit(self, kind: str, text: str, **kw):
-        return self.log.emit(kind, text, **kw)
+    def emit(self, _kind: str, _text: str, **kw):
+        return self.log.emit(_kind, _text, **kw)
 
     def agent_for(self, player: str) -> Agent:
         if isinstance(self.agents, dict):

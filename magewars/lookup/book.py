@@ -88,6 +88,7 @@ class RulesBook:
                     self._param_bases[b].append(e)
         for s in self.sections:
             self._titles.setdefault(norm(s.title), s)
+        self._label_cache: dict[str, list[Target]] | None = None
 
     # ------------------------------------------------------------------ helpers
     def get(self, id_or_name: str) -> Entry | None:
@@ -112,18 +113,29 @@ class RulesBook:
                 return dataclasses.replace(e, card_id=card_id) if card_id and not e.card_id else e
         return Entry(id=card_id or "card-" + slug(name), name=name, category="card", card_id=card_id)
 
+    def _base_labels(self) -> dict[str, list[Target]]:
+        if self._label_cache is None:
+            labels: dict[str, list[Target]] = defaultdict(list)
+            for e in self.entries:
+                for label in (e.name, *e.aliases):
+                    if e not in labels[norm(label)]:
+                        labels[norm(label)].append(e)
+            for s in self.sections:
+                if not labels.get(norm(s.title)):  # an entry of the same name wins over the section
+                    labels[norm(s.title)].append(s)
+            self._label_cache = dict(labels)
+        return self._label_cache
+
     def _labels(self, extra_names: dict[str, str] | None) -> dict[str, list[Target]]:
         """Every searchable label (normalised) -> the targets it names."""
-        labels: dict[str, list[Target]] = defaultdict(list)
-        for e in self.entries:
-            for label in (e.name, *e.aliases):
-                if e not in labels[norm(label)]:
-                    labels[norm(label)].append(e)
-        for s in self.sections:
-            if not labels.get(norm(s.title)):  # an entry of the same name wins over the section
-                labels[norm(s.title)].append(s)
-        for name, cid in (extra_names or {}).items():
-            labels[norm(name)].append((name, cid))
+        base_labels = self._base_labels()
+        if not extra_names:
+            return base_labels
+        labels = {k: list(v) for k, v in base_labels.items()}
+        for name, cid in extra_names.items():
+            targets = labels.setdefault(norm(name), [])
+            if not any(isinstance(t, Entry) and t.category == "card" for t in targets):
+                targets.append((name, cid))  # a card with no clarification entry
         return labels
 
     # ------------------------------------------------------------------ lookup
@@ -204,19 +216,27 @@ class RulesBook:
         for t in targets:
             uniq.setdefault(_key(t), t)
         targets = list(uniq.values())
+        ids = {norm(n): cid for n, cid in (extra_names or {}).items()}
         if len(targets) > 1:
-            entries = [self._as_entry(t) for t in targets]
-            return LookupResult("ambiguous", query, entries, candidates=[_label(t) for t in targets])
+            entries = [self._as_entry(t, ids) for t in targets]
+            cands: list[str] = []
+            for t in targets:
+                if _label(t) not in cands:
+                    cands.append(_label(t))
+            return LookupResult("ambiguous", query, entries, candidates=cands)
         t = targets[0]
         if isinstance(t, Section):
             return LookupResult("rule", query, [t.as_entry()], section=t)
-        entry = self._as_entry(t)
+        entry = self._as_entry(t, ids)
         if entry.category == "card":
             return LookupResult("card", query, [entry])
         return LookupResult(kind, query, [entry])
 
-    def _as_entry(self, t: Target) -> Entry:
+    def _as_entry(self, t: Target, card_ids: dict[str, str] | None = None) -> Entry:
         if isinstance(t, Entry):
+            cid = (card_ids or {}).get(norm(t.name))
+            if t.category == "card" and cid and not t.card_id:
+                return dataclasses.replace(t, card_id=cid)
             return t
         if isinstance(t, Section):
             return t.as_entry()

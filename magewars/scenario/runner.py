@@ -147,10 +147,29 @@ def load_scenario(path: str) -> Scenario:
 
 
 # ---------------------------------------------------------------- building the game
+_BASE = {}
+
+
+def base_corpus():
+    """The shipped corpus.  If some shipped file has errors (a card being written), the
+    definitions that do compile are still used, and the problem is noted once."""
+    if "corpus" not in _BASE:
+        from ..dsl import CorpusError, compile_paths, load_corpus
+        try:
+            _BASE["corpus"] = load_corpus()
+            _BASE["warnings"] = []
+        except CorpusError as e:
+            from ..resources import shipped_sources
+            corpus, diags = compile_paths(shipped_sources(), with_codex=False)
+            _BASE["corpus"] = corpus
+            _BASE["warnings"] = [d.format(False) for d in diags if d.severity == "error"]
+    return _BASE["corpus"]
+
+
 def _corpus_for(sc: Scenario, v: _V):
-    from ..dsl import compile_paths, load_corpus
+    from ..dsl import compile_paths
     from ..dsl.model import Corpus
-    base = load_corpus()
+    base = base_corpus()
     corpus = Corpus(dict(base.cards), dict(base.codex))
     cards = sc.data.get("cards")
     if cards is None:

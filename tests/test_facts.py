@@ -1,0 +1,207 @@
+"""Every card's printed facts equal the published data (../shared/cards/cards.json).
+
+The source's typos are normalised here, in the comparison, never in our cards.
+Differences are allowed only where an erratum applies; each exception below
+cites the ruling that justifies it.
+"""
+import json
+import re
+from collections import defaultdict
+
+import pytest
+
+from magewars.dsl import load_corpus
+from magewars.dsl.ast import XValue
+
+# card name -> {field: citation}.  Fields: type, subtypes, school, cost, action, range,
+# targets, stats, defense, slot, traits, attacks.
+EXCEPTIONS: dict[str, dict[str, str]] = {
+}
+
+TRAIT_TYPOS = {"Disspiate 1": "Dissipate 1", "UpKip": "Upkeep +1", "Hydro-3": "Hydro -3", "Tough-3": "Tough -3",
+               "Bloodthirsty+1": "Bloodthirsty +1", "Mage Cast": "Magecast", "Blocks LOS": "Blocks LoS"}
+KIND = {"Creature": "creature", "Conjuration": "conjuration", "Conjuration-Wall": "wall",
+        "Conjuration-Terrain": "terrain", "Conjuration-Vine": "vine", "Enchantment": "enchantment",
+        "Equipment": "equipment", "Incantation": "incantation", "Attack": "attack", "Magestats": "magestats"}
+SLOT = {"Weapon/Shield": ("Weapon", "Shield"), "Weapon+Shield": ("Weapon", "Shield"), "Chest Piece": ("Chest",),
+        "Chestpiece": ("Chest",), "Hand": ("Gloves",)}
+
+
+def norm_trait(t: str):
+    """Data trait text -> comparable key, or None for free text the data stores as a trait."""
+    t = TRAIT_TYPOS.get(t.strip(), t.strip())
+    m = re.match(r"^([+-]\d+) [Vv]s\.? (.+)$", t)
+    if m:
+        names = [re.sub(r"s$", "", n.strip()) if n.strip().endswith(("Creatures", "Conjurations", "Objects")) else n.strip()
+                 for n in m.group(2).split(" or ")]
+        return f"{m.group(1)} vs " + " or ".join(names)
+    if not re.fullmatch(r"[A-Z][A-Za-z'\-]*( [A-Z][A-Za-z'\-]*)*( [+-]?(\d+|X))?", t):
+        return None
+    return t
+
+
+def amount(v):
+    if isinstance(v, XValue):
+        return "X" if v.coef == 1 else f"{v.coef}X"
+    return v
+
+
+def target_words(t: str):
+    # "&" in the data joins two targets of one spell; our phrases list them with "or"/"and".
+    return [w.lower() for w in re.split(r"[ ,&]+", t) if w and w.lower() not in ("or", "and", "the")]
+
+
+@pytest.fixture(scope="module")
+def data(shared_dir):
+    recs = json.loads((shared_dir / "cards" / "cards.json").read_text())["cards"]
+    by_name = defaultdict(list)
+    for r in recs:
+        if not r["set"].startswith("Mage Wars Academy"):
+            by_name[r["name"]].append(r)
+    return by_name
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return load_corpus()
+
+
+def test_every_arena_name_is_defined_once(data, corpus):
+    assert len(data) == 629
+    missing = sorted(set(data) - set(corpus.cards))
+    extra = sorted(set(corpus.cards) - set(data))
+    assert not missing, f"cards without a definition: {missing[:20]}"
+    assert not extra, f"definitions that are not Arena cards: {extra[:20]}"
+
+
+def test_printings_match(data, corpus):
+    bad = []
+    for name, recs in data.items():
+        want = {(r["set"], r["card_id"]) for r in recs}
+        got = set(corpus.cards[name].printings)
+        if want != got:
+            bad.append((name, sorted(want - got, key=str), sorted(got - want, key=str)))
+    assert not bad, bad[:10]
+
+
+def compare(rec, c):
+    """Yield (field, data value, our value) for each difference."""
+    kind = KIND[rec["type"]]
+    if rec["type"] == "Creature" and "Mage" in rec["subtypes"] and not rec["stats"]:
+        kind = "mage"
+    if kind != c.kind:
+        yield "type", kind, c.kind
+    if sorted(rec["subtypes"]) != sorted(c.subtypes):
+        yield "subtypes", rec["subtypes"], list(c.subtypes)
+    sc = rec.get("school")
+    want = [(s["school"], s["level"]) for s in sc["schools"]] if sc else []
+    if want != list(c.schools):
+        yield "school", want, list(c.schools)
+    if sc and len(sc["schools"]) > 1 and sc["combine"] != c.school_join:
+        yield "school", sc["combine"], c.school_join
+    cost = rec.get("cost") or {}
+    if cost.get("cast") != amount(c.cast_cost) or cost.get("reveal") != amount(c.reveal_cost):
+        yield "cost", cost, (amount(c.cast_cost), amount(c.reveal_cost))
+    if (rec.get("action") or "").lower() != (c.action or ""):
+        yield "action", rec.get("action"), c.action
+    if rec.get("range") and tuple(rec["range"]) != c.range:
+        yield "range", rec["range"], c.range
+    if rec.get("target"):
+        got = [w for t in c.targets for w in target_words(t)]
+        want_t = target_words(rec["target"])
+        if got != want_t:
+            yield "targets", rec["target"], list(c.targets)
+    st = rec.get("stats") or {}
+    for k in ("armor", "life", "channeling"):
+        if k in st:
+            want_v = 0 if st[k] == "-" else st[k]
+            got_v = amount(getattr(c, k))
+            if want_v != got_v:
+                yield "stats", f"{k} {st[k]}", got_v
+    if "spell_book_points" in st and st["spell_book_points"] != c.spellbook:
+        yield "stats", st["spell_book_points"], c.spellbook
+    if st.get("defense"):
+        m = re.match(r"^(?:Defense=)?(\d+)\+ (\d+)?(x|inf)(?: No (Ranged|Melee))?$", st["defense"])
+        want_d = (int(m.group(1)), None if m.group(3) == "inf" else int(m.group(2)),
+                  m.group(4).lower() if m.group(4) else None)
+        got_d = [(d.roll, d.uses, d.limit) for d in c.defenses]
+        if want_d not in got_d:
+            yield "defense", st["defense"], got_d
+    if st.get("equipment_slot"):
+        want_s = SLOT.get(st["equipment_slot"], (st["equipment_slot"],))
+        if tuple(want_s) != c.slot:
+            yield "slot", st["equipment_slot"], c.slot
+    want_traits = sorted(x for x in (norm_trait(t) for t in rec.get("traits", [])) if x)
+    got_traits = sorted(t.text for t in c.traits)
+    if want_traits != got_traits:
+        yield "traits", want_traits, got_traits
+    ours = {a.name: a for a in c.attacks}
+    for a in rec.get("attacks", []):
+        o = ours.get(a["name"] or "Attack")
+        if o is None:
+            yield "attacks", a["name"], sorted(ours)
+            continue
+        if a.get("dice") is not None and a["dice"] != amount(o.dice):
+            yield "attacks", f"{a['name']} dice {a['dice']}", amount(o.dice)
+        if a.get("damage_type") and a["damage_type"] != o.damage_type:
+            yield "attacks", f"{a['name']} damage {a['damage_type']}", o.damage_type
+        if a.get("kind") and a["kind"].lower() != o.kind:
+            yield "attacks", f"{a['name']} kind {a['kind']}", o.kind
+        eff = a.get("effects")
+        # The data squashes some rows ("Daze;9+"): those are compared by hand, not here.
+        if isinstance(eff, list) and all(len(x) > 2 and ";" not in x for e in eff for x in e["conditions"]):
+            want_rows = [(e["min"], e["max"], sorted(p.strip() for x in e["conditions"] for p in x.split(" + ")))
+                         for e in eff]
+            got_rows = [(r.low, r.high, sorted(k for k, n in r.outcomes for _ in range(n))) for r in o.effect_die]
+            if want_rows != got_rows:
+                yield "attacks", f"{a['name']} effect die {want_rows}", got_rows
+        want_at = []
+        for t in a.get("traits", []):
+            if t.startswith("cost="):
+                if str(amount(o.cost)) != t[5:]:
+                    yield "attacks", f"{a['name']} {t}", amount(o.cost)
+                continue
+            if t == "Zone Attack":
+                if not o.is_zone:
+                    yield "attacks", f"{a['name']} Zone Attack", o.special
+                continue
+            n = norm_trait(t)
+            if n:
+                want_at.append(n)
+        got_at = [x.text for x in o.traits] + [x.text for g in o.alternatives for x in g]
+        if sorted(want_at) != sorted(got_at):
+            yield "attacks", f"{a['name']} traits {sorted(want_at)}", sorted(got_at)
+
+
+def test_facts_equal_the_published_data(data, corpus):
+    problems = []
+    for name, recs in sorted(data.items()):
+        c = corpus.cards.get(name)
+        if c is None:
+            continue
+        allowed = EXCEPTIONS.get(name, {})
+        for field, want, got in compare(recs[0], c):
+            if field not in allowed:
+                problems.append(f"{name}: {field}: data {want!r}, ours {got!r}")
+    assert not problems, f"{len(problems)} difference(s):\n" + "\n".join(problems[:40])
+
+
+def test_every_exception_cites_a_ruling(data):
+    for name, fields in EXCEPTIONS.items():
+        assert name in data, f"exception for unknown card {name}"
+        for field, cite in fields.items():
+            assert "Supplement" in cite or "errata" in cite.lower(), (name, field, cite)
+
+
+def test_no_printed_text_is_silently_dropped(data, corpus):
+    """A card whose printed text has rules must carry abilities or an explicit unsupported marker."""
+    dropped = []
+    for name, recs in data.items():
+        text = " ".join((r.get("text") or "") + (r.get("mage_abilities") or "") for r in recs)
+        text = re.sub(r"\[[^\]]*\]", "", text).strip()
+        if len(text) < 12:
+            continue
+        c = corpus.cards[name]
+        if not (c.abilities or c.unsupported or any(a.abilities or a.unsupported for a in c.attacks)):
+            dropped.append(name)
+    assert not dropped, f"{len(dropped)} card(s) with printed rules but no abilities: {sorted(dropped)[:30]}"

@@ -248,3 +248,11 @@ def test_supplement_topics_have_sections(book):
                   "targeting", "teleporting", "walls and movement", "mage death", "damage barriers",
                   "traps", "duplicate enchantments", "spell restrictions"]:
         assert topic in titles, topic
+
+
+def test_card_entry_and_extra_name_merge(book):
+    """A card with a clarification entry and the same name in extra_names is one hit, with its id."""
+    r = book.lookup("forcefeild", extra_names={"Forcefield": "FWE05", "Forcemaster": "X1"})
+    assert r.kind == "card" and r.entries[0].card_id == "FWE05" and r.entries[0].clarifications
+    r = book.lookup("force", extra_names={"Forcefield": "FWE05", "Forcemaster": "X1"})
+    assert len(r.candidates) == len(set(r.candidates))

@@ -256,3 +256,8 @@ def test_card_entry_and_extra_name_merge(book):
     assert r.kind == "card" and r.entries[0].card_id == "FWE05" and r.entries[0].clarifications
     r = book.lookup("force", extra_names={"Forcefield": "FWE05", "Forcemaster": "X1"})
     assert len(r.candidates) == len(set(r.candidates))
+
+
+def test_every_term_links_to_a_rule(book):
+    unlinked = [e.id for e in book.entries if e.category not in ("card", "ability") and not e.rule]
+    assert not unlinked, unlinked

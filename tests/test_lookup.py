@@ -261,3 +261,21 @@ def test_card_entry_and_extra_name_merge(book):
 def test_every_term_links_to_a_rule(book):
     unlinked = [e.id for e in book.entries if e.category not in ("card", "ability") and not e.rule]
     assert not unlinked, unlinked
+
+
+# Published rule numbers: they must never disappear or move (append new sections instead).
+STABLE_NUMBERS = """
+    1 1.1 1.2 1.3 1.4 1.5 1.6 1.7 1.8 2 2.1 2.2 2.3 2.4 2.5 2.6 2.7 2.8 2.9 3 3.1 3.2 3.3 3.4 3.5
+    3.5.1 4 4.1 4.1.1 4.1.2 4.1.3 4.1.4 4.1.5 4.1.6 4.2 4.3 4.4 4.5 4.6 4.7 5 5.1 5.2 5.2.1 5.2.2
+    5.2.3 5.2.4 5.2.5 5.2.6 5.2.7 5.2.8 5.2.9 5.2.10 5.3 5.4 5.5 5.6 5.7 5.7.1 5.8 5.9 5.10 5.11
+    5.12 5.13 5.14 5.15 6 6.1 6.2 6.3 6.4 6.5 6.6 7 7.1 7.2 7.3 7.4 7.5 7.6 8 8.1 8.2 9 9.1 9.2 9.3
+    9.4 10 10.1 10.2 10.3 10.4 11 11.1 11.2 11.3 12 12.1 13 13.1 13.2 13.3 13.4 13.5 13.6 14 14.1
+    14.2 14.3 14.4 14.5
+""".split()
+
+
+def test_rule_numbers_are_stable(book):
+    gone = [n for n in STABLE_NUMBERS if n not in book.section_map]
+    assert not gone, f"rule numbers removed or renumbered: {gone}"
+    assert book.section_map["5.2"].title == "Attack procedure"
+    assert book.section_map["4.1"].title == "The move sequence"

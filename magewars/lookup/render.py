@@ -114,8 +114,6 @@ def render_section(section: Section) -> str:
     indent = "    " * (section.depth - 1)
     num = section.number + ("." if section.depth == 1 else "")
     head = f"{indent}{num} {section.title}"
-    if section.depth == 1:
-        head = head.upper() if section.title.islower() else head
     parts = [head]
     if section.text:
         parts.append(_wrap_block(section.text, indent=indent + "    "))

@@ -167,7 +167,6 @@ cost_of(what: obj) -> num                        A spell's full mana cost (casti
 damaged_this_round(what: obj, by: obj) -> bool   Whether an object was attacked and damaged this round by something matching a phrase.
 succeeded() -> bool                              Whether the previous effect in this sequence actually happened.
 moves_taken(what: obj) -> num                    Move actions the object has taken in its current action phase.
-uses_this_round(who: obj) -> num                 How many times this ability has been used for an object this round.
 owns(who: obj, what: obj) -> bool                Whether a player owns an object (it came from that player's spellbook).
 times_used(what?: obj, during?: any) -> num      How often this ability was used (for that object, if given) this round or in the named duration.
 half(value: num) -> num                          Half a value, rounded up.

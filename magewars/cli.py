@@ -129,10 +129,22 @@ def export(as_json, output):
 @main.command()
 @click.argument("name", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def card(name, as_json):
+@click.option("--from", "sources", multiple=True, type=click.Path(path_type=Path),
+              help="Read cards from these .mw files or folders instead of the shipped corpus.")
+def card(name, as_json, sources):
     """Show a card (fuzzy name match), as text generated from its definition."""
     from .render import find_cards, render_card, card_to_json
-    corpus = _corpus_or_exit()
+    if sources:
+        from .dsl import compile_paths
+        corpus, diags = compile_paths(sources)
+        errors = [d for d in diags if d.severity == "error"]
+        if errors:
+            for d in errors:
+                click.echo(d.format(), err=True)
+            click.echo("fix these first (`magewars lint`)", err=True)
+            sys.exit(EXIT_FINDINGS)
+    else:
+        corpus = _corpus_or_exit()
     query = " ".join(name)
     hits = find_cards(corpus, query)
     if not hits:

@@ -178,3 +178,10 @@ def test_diagnostic_format_has_caret_and_hint():
     assert lines[1].strip() == "traits Flyng"
     assert lines[2].index("^") == lines[1].index("Flyng")
     assert lines[3].strip().startswith("hint: did you mean 'Flying'")
+
+
+def test_reference_documents_every_code():
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "dsl.md").read_text()
+    for code in CODES:
+        assert f"| {code} |" in doc, f"docs/dsl.md lacks {code}"

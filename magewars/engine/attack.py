@@ -266,6 +266,10 @@ class RollDice(Step):
 
     def run(self, eng, atk):
         g = eng.game
+        dtype = atk.action.definition.damage_type
+        if dtype and atk.target.in_play and g.has(atk.target, f"{dtype} Immunity"):
+            g.emit("immune", f"{atk.target.label()} has {dtype} Immunity: no dice are rolled against it")
+            return
         n, mods = eng.dice_for(atk)
         atk.dice_count, atk.dice_mods = n, mods
         for (label, amount, ts) in mods[1:]:
@@ -664,7 +668,8 @@ class AttackEngine:
             reason = "the target is no longer in play"
         elif target.id in a.illegal:
             reason = "the target is no longer legal"
-        elif not atk.attacker.in_play and not a.is_barrier and not a.is_counterstrike and atk.source is atk.attacker:
+        elif (not atk.attacker.in_play and not a.is_barrier and not a.is_counterstrike and not a.is_zone
+              and atk.source is atk.attacker):
             reason = "the attacker is gone"
         if reason:
             self.cancel(atk, reason)

@@ -255,7 +255,12 @@ class Game:
                 inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
                 if not isinstance(inner, A.TriggeredAbility) or inner.event.name != event:
                     continue
-                if not self.event_matches(inner.event, src, subject, ctx):
+                try:
+                    if not self.event_matches(inner.event, src, subject, ctx):
+                        continue
+                except Exception as e:  # a phrase the engine cannot read yet: say so, never skip silently
+                    self.unsupported.append(f"event {inner.event.name}")
+                    self.emit("unsupported", f"NOT IMPLEMENTED: cannot read the event of {src.label()}: {e}")
                     continue
                 key = (id(ab), self.state.round)
                 if isinstance(ab, A.OncePerRound):
@@ -263,7 +268,12 @@ class Game:
                         continue
                     src.uses.add(key)
                 sub = Ctx(this=src, attack=ctx.attack, it=subject, target=ctx.target)
-                if inner.guard is not None and not self.evaluate(inner.guard, sub):
+                try:
+                    if inner.guard is not None and not self.evaluate(inner.guard, sub):
+                        continue
+                except Exception as e:
+                    self.unsupported.append(f"condition of {src.name}")
+                    self.emit("unsupported", f"NOT IMPLEMENTED: cannot evaluate the condition of {src.label()}: {e}")
                     continue
                 self.emit("trigger", f"{src.label()} triggers on {event}({subject.label() if subject else ''})")
                 self.run_effects(inner.effects, sub)

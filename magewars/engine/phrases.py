@@ -48,6 +48,8 @@ def words_of(phrase) -> list[str]:
         return [w.text for w in phrase.words]
     if isinstance(phrase, str):
         return phrase.split()
+    if isinstance(phrase, (list, tuple)):
+        return [str(w) for w in phrase]
     raise PhraseError(f"not a phrase: {phrase!r}")
 
 

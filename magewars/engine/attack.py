@@ -101,6 +101,7 @@ class Attack:
     conditions: list = field(default_factory=list)
     barrier: Optional[tuple] = None
     events: set = field(default_factory=set)
+    declared: bool = False
 
     @property
     def traits(self):
@@ -167,6 +168,7 @@ class DeclareAttack(Step):
         if reason:
             eng.cancel(atk, f"illegal target: {reason}", before_declared=True)
             return
+        atk.declared = True
         atk.events.add(("attacked", atk.target.id))
         g.fire("attacked", atk.target, Ctx(attack=atk, it=atk.target))
         g.fire("attacks", atk.attacker, Ctx(attack=atk, it=atk.attacker))
@@ -414,9 +416,8 @@ class AttackEngine:
         g = self.game
         atk = self._new(action, target, 1)
         self.step("declare_attack", atk)
-        if atk.status == "canceled" and not getattr(atk, "declared", False):
+        if not atk.declared:
             return
-        atk.declared = True
         seq = [atk]
         if atk.status != "canceled":
             self.step("pay_costs", atk)

@@ -56,6 +56,7 @@ def card_record(c: CardDefinition) -> dict:
         "action": c.action,
         "range": list(c.range) if c.range else None,
         "targets": list(c.targets),
+        "target_join": c.target_join,
         "stats": {"armor": c.armor, "life": c.life, "channeling": _amount(c.channeling),
                   "spellbook": c.spellbook, "starting_mana": c.starting_mana,
                   "defenses": [{"roll": d.roll, "uses": d.uses, "limit": d.limit} for d in c.defenses],

@@ -199,7 +199,8 @@ def render_card(c: CardDefinition, corpus: Optional[Corpus] = None) -> str:
     if c.range:
         facts.append(f"Range: {c.range[0]}-{c.range[1]}")
     if c.targets:
-        facts.append("Target: " + " or ".join(c.targets))
+        facts.append(("Targets: " if c.target_join == "and" else "Target: ")
+                     + f" {c.target_join} ".join(c.targets))
     stats = []
     for label, v in (("Armor", c.armor), ("Life", c.life), ("Channeling", c.channeling),
                      ("Spellbook", c.spellbook)):

@@ -379,7 +379,9 @@ class Range:
 
 @dataclass(frozen=True)
 class Targets:
+    """`or`: one of these; `and`: the spell takes each of these targets."""
     alternatives: tuple[Phrase, ...]
+    joins: tuple[str, ...] = ()
     span: Span = _sp()
 
 

@@ -162,6 +162,9 @@ class Checker:
                 for p in it.alternatives:
                     self.check_phrase(p)
                 f["targets"] = tuple(p.text for p in it.alternatives)
+                if len(set(it.joins)) > 1:
+                    self.err("E202", "a targets line cannot mix 'and' and 'or'", it.span)
+                f["target_join"] = it.joins[0] if it.joins else "or"
                 f["target_phrases"] = it.alternatives
             elif isinstance(it, A.Stat):
                 if it.stat in stats:

@@ -105,7 +105,8 @@ class CardDefinition:
     reveal_cost: Optional[Amount] = None
     action: Optional[str] = None  # quick | full
     range: Optional[tuple[int, int]] = None
-    targets: tuple[str, ...] = ()  # alternatives, as written ("Living creature")
+    targets: tuple[str, ...] = ()  # as written ("Living creature")
+    target_join: str = "or"  # or: one of the targets; and: each of them (two targets)
     target_phrases: tuple[A.Phrase, ...] = ()
     armor: Optional[int] = None
     life: Optional[int] = None

@@ -77,9 +77,10 @@ def condition(c) -> str:
     if isinstance(c, A.Compare):
         return f"{value(c.left)} {c.op} {value(c.right)}"
     if isinstance(c, A.CondAnd):
-        return " and ".join(_cond_paren(x, A.CondOr) for x in c.items)
+        # a nested and/or was parenthesised in the source; keep the grouping
+        return " and ".join(_cond_paren(x, (A.CondOr, A.CondAnd)) for x in c.items)
     if isinstance(c, A.CondOr):
-        return " or ".join(condition(x) for x in c.items)
+        return " or ".join(_cond_paren(x, A.CondOr) for x in c.items)
     if isinstance(c, A.CondNot):
         inner = c.item
         if isinstance(inner, (A.CondAnd, A.CondOr, A.Compare)):
@@ -180,7 +181,10 @@ def item(it, indent: str) -> list[str]:
     if isinstance(it, A.Range):
         return [f"{i}range {it.low}-{it.high}"]
     if isinstance(it, A.Targets):
-        return [f"{i}targets " + " or ".join(phrase(p) for p in it.alternatives)]
+        s = phrase(it.alternatives[0])
+        for j, p in zip(it.joins, it.alternatives[1:]):
+            s += f" {j} {phrase(p)}"
+        return [f"{i}targets {s}"]
     if isinstance(it, A.Stat):
         v = "none" if it.value is None else amount(it.value)
         return [f"{i}{it.stat} {v}"]

@@ -67,7 +67,7 @@ class ToAst(Transformer):
 
     school_join = slot_join = action_kw = stat_kw = trait_sep = must_may = step_rel = _kw
     param_kind = stack_mode = marker_kind = comparator = addop = sign = _kw
-    none_kw = unlimited_kw = _kw
+    none_kw = unlimited_kw = target_join = _kw
 
     def attack_kind(self, meta, ch):
         return A.AttackKind(str(ch[0]), self._span(meta))
@@ -184,7 +184,9 @@ class ToAst(Transformer):
         return A.Range(int(ch[0]), int(ch[1]), self._span(meta))
 
     def targets(self, meta, ch):
-        return A.Targets(tuple(ch), self._span(meta))
+        phrases = tuple(c for c in ch if isinstance(c, A.Phrase))
+        joins = tuple(c for c in ch if isinstance(c, str))
+        return A.Targets(phrases, joins, self._span(meta))
 
     def stat(self, meta, ch):
         kind, value = ch

@@ -189,8 +189,12 @@ def _corpus_for(sc: Scenario, v: _V):
         paths.append(fp)
     if paths:
         extra, diags = compile_paths(paths)
+        mine = set()
+        for fp in paths:
+            from ..dsl import expand_paths
+            mine.update(str(f) for f in expand_paths([fp])[0])
         for d in diags:
-            if d.severity == "error":
+            if d.severity == "error" and d.span.path in mine:
                 v.diags.append(ScenarioDiagnostic(d.span.path, d.span.line, d.span.col, d.code, d.message))
         corpus.cards.update(extra.cards)
         corpus.codex.update({k: c for k, c in extra.codex.items() if k not in corpus.codex})

@@ -156,10 +156,68 @@ def card(name, as_json, sources):
             click.echo(f"  {h}", err=True)
         sys.exit(EXIT_FINDINGS)
     c = corpus.cards[hits[0]]
+    from .pages import card_notes, notes_text
+    notes = card_notes(c.name)
     if as_json:
-        click.echo(json.dumps(card_to_json(c), indent=2, ensure_ascii=False))
+        rec = card_to_json(c)
+        rec.update(notes)
+        click.echo(json.dumps(rec, indent=2, ensure_ascii=False))
     else:
-        click.echo(render_card(c, corpus))
+        click.echo(render_card(c, corpus) + notes_text(notes))
+
+
+# ---------------------------------------------------------------- lookup and rules
+def _complete_terms(ctx, param, incomplete):
+    from click.shell_completion import CompletionItem
+    try:
+        from .lookup import complete
+        from .dsl import load_corpus
+        names = list(complete(incomplete))
+        low = incomplete.lower()
+        names += [n for n in load_corpus().cards if n.lower().startswith(low)]
+    except Exception:  # completion must never break the shell
+        return []
+    return [CompletionItem(n) for n in sorted(set(names))[:200]]
+
+
+@main.command()
+@click.argument("query", nargs=-1, required=True, shell_complete=_complete_terms)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def lookup(query, as_json):
+    """Look up a rules term, a rule number (6.2) or a card, with clarifications and errata.
+
+    Exact, alias and fuzzy matches; an ambiguous query lists the candidates;
+    no match exits 1.  Shell completion: see `magewars completion --help`.
+    """
+    from .pages import lookup_page
+    text, data, code = lookup_page(" ".join(query), _corpus_or_exit())
+    if as_json:
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        click.echo(text, err=(code != 0))
+    sys.exit(code)
+
+
+@main.command()
+@click.argument("section", required=False)
+def rules(section):
+    """Print the numbered rules document, or one section of it (e.g. `magewars rules 5.2`)."""
+    from .lookup import render_rules
+    try:
+        click.echo(render_rules(section))
+    except KeyError:
+        click.echo(f"no rules section '{section}'; `magewars rules` lists them all", err=True)
+        sys.exit(EXIT_FINDINGS)
+
+
+@main.command()
+@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
+def completion(shell):
+    """Print the shell-completion script (e.g. `eval "$(magewars completion bash)"`)."""
+    from click.shell_completion import get_completion_class
+    cls = get_completion_class(shell)
+    comp = cls(main, {}, "magewars", "_MAGEWARS_COMPLETE")
+    click.echo(comp.source())
 
 
 # ---------------------------------------------------------------- simulate

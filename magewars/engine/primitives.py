@@ -124,7 +124,7 @@ def p_reconstruct(game, call, ctx):
         n = min(amount, o.damage)
         if n:
             game.state.set_damage(o, o.damage - n)
-            game.emit("heal", f"{o.label()} reconstructs {n} damage ({_src(ctx)})")
+            game.emit("heal", f"{o.label()} reconstructs {n} damage ({_src(ctx)})", target=o.id, amount=n)
 
 
 def p_place(game, call, ctx):

@@ -56,8 +56,21 @@ class Defense:
     limit: Optional[str] = None  # "melee"/"ranged": cannot be used against that kind
 
 
+class _HasTraits:
+    """Trait queries shared by cards and attack bars (both have `traits`)."""
+
+    def has_trait(self, key: str) -> bool:
+        return any(t.key == key for t in self.traits)
+
+    def trait(self, key: str) -> Optional[TraitInstance]:
+        for t in self.traits:
+            if t.key == key:
+                return t
+        return None
+
+
 @dataclass(frozen=True)
-class AttackDefinition:
+class AttackDefinition(_HasTraits):
     name: str
     action: Optional[str]  # quick | full | None (not an action: barrier, passage, ...)
     kind: Optional[str]  # melee | ranged | None
@@ -77,14 +90,6 @@ class AttackDefinition:
     def is_zone(self) -> bool:
         return "zone" in self.special or any(t.key == "Zone Attack" for t in self.traits)
 
-    def has_trait(self, key: str) -> bool:
-        return any(t.key == key for t in self.traits)
-
-    def trait(self, key: str) -> Optional[TraitInstance]:
-        for t in self.traits:
-            if t.key == key:
-                return t
-        return None
 
 
 @dataclass(frozen=True)
@@ -95,7 +100,7 @@ class UnsupportedClause:
 
 
 @dataclass(frozen=True)
-class CardDefinition:
+class CardDefinition(_HasTraits):
     name: str
     kind: str  # one of CARD_KINDS
     subtypes: tuple[str, ...] = ()
@@ -139,14 +144,6 @@ class CardDefinition:
             return self.schools[0][1]
         return sum(level for _, level in self.schools)
 
-    def has_trait(self, key: str) -> bool:
-        return any(t.key == key for t in self.traits)
-
-    def trait(self, key: str) -> Optional[TraitInstance]:
-        for t in self.traits:
-            if t.key == key:
-                return t
-        return None
 
     @property
     def is_object_with_life(self) -> bool:

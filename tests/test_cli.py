@@ -34,7 +34,7 @@ def test_lint_broken_file_reports_every_error(runner, tmp_path):
     r = runner.invoke(main, ["lint", str(f)])
     assert r.exit_code == 1
     out = r.output
-    for needle in (f"{f}:3:10: E101", f"{f}:3:23: E201", f"{f}:4:3: E001", f"{f}:5:50: E301", f"{f}:7:10: E501"):
+    for needle in (f"{f}:3:10: E101", f"{f}:3:23: E201", f"{f}:4:3: E001", f"{f}:5:52: E301", f"{f}:7:10: E501"):
         assert needle in out, out
     assert "Traceback" not in out
     assert "^" in out and "hint:" in out

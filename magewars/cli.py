@@ -220,6 +220,43 @@ def completion(shell):
     click.echo(comp.source())
 
 
+# ---------------------------------------------------------------- odds
+@main.command()
+@click.argument("attacker", shell_complete=_complete_terms)
+@click.argument("defender", shell_complete=_complete_terms)
+@click.option("--attack", "attack", metavar="NAME", help="Which of the attacker's attacks (default: its first).")
+@click.option("--with", "attacker_with", multiple=True, metavar="CARD",
+              help="Attach an enchantment or equipment to the attacker (or the caster); repeatable.")
+@click.option("--defender-with", "defender_with", multiple=True, metavar="CARD",
+              help="Attach an enchantment or equipment to the defender; repeatable.")
+@click.option("--defender-damage", type=int, default=0, show_default=True, metavar="N",
+              help="Damage already on the defender.")
+@click.option("--caster", default="Wizard", show_default=True, metavar="MAGE",
+              help="The mage who casts an attack spell or bears a weapon.")
+@click.option("--charge", is_flag=True, help="The attacker charged (Charge +X applies).")
+@click.option("--max-attacks", type=int, default=10, show_default=True, metavar="N",
+              help="Cap for the attacks-needed distribution.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def odds(attacker, defender, attack, attacker_with, defender_with, defender_damage, caster, charge,
+         max_attacks, as_json):
+    """Exact odds of ATTACKER's attack on DEFENDER, computed by the rules engine (docs/odds.md).
+
+    ATTACKER is a creature, a mage, an attack spell or a weapon.  Unknown names exit 1.
+    """
+    from .odds import OddsError, odds as compute_odds, render_json, render_text
+    try:
+        report = compute_odds(_corpus_or_exit(), attacker, defender, cap=max_attacks, attack=attack,
+                              attacker_with=attacker_with, defender_with=defender_with,
+                              defender_damage=defender_damage, caster=caster, charge=charge)
+    except OddsError as exc:
+        click.echo(f"magewars odds: {exc}", err=True)
+        sys.exit(exc.code)
+    if as_json:
+        click.echo(json.dumps(render_json(report), indent=2, ensure_ascii=False))
+    else:
+        click.echo(render_text(report))
+
+
 # ---------------------------------------------------------------- simulate
 @main.group()
 def simulate():

@@ -1,0 +1,228 @@
+"""Exact odds of an attack, by enumerating every die outcome through the engine.
+
+Nothing here knows a rule.  The probability of each roll comes from the
+engine's die definitions (`engine.dice.ATTACK_FACES`, a d12 of 1-12); what a
+roll does comes from running the engine's attack sequence on it (probe.py).
+Rolls of attack dice are grouped by how many of each face they show (the
+engine cannot tell two orders of the same faces apart), so n dice cost
+C(n+4, 4) runs of the sequence, each weighted by its multinomial probability.
+
+Repeated attacks: a Markov chain over the damage on the defender; the
+per-attack distribution is recomputed whenever the engine's inputs change
+with that damage (e.g. Bloodthirsty once it is damaged).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import factorial
+from typing import Iterator, Optional
+
+from ..engine.dice import ATTACK_FACES, BLANK
+from .probe import OddsError, Spec, defender_view, probe
+
+D12 = range(1, 13)
+P12 = Fraction(1, 12)
+
+
+def face_kinds() -> list[tuple]:
+    """Distinct attack-die faces and their probability, from the engine's die."""
+    c = Counter(ATTACK_FACES)
+    n = len(ATTACK_FACES)
+    return [(f, Fraction(k, n)) for f, k in c.items()]
+
+
+def signatures(n: int) -> Iterator[tuple[list, Fraction]]:
+    """Every multiset of n faces, as (faces, probability)."""
+    kinds = face_kinds()
+
+    def rec(i, left, counts):
+        if i == len(kinds) - 1:
+            yield counts + [left]
+            return
+        for k in range(left, -1, -1):
+            yield from rec(i + 1, left - k, counts + [k])
+
+    for counts in rec(0, n, []):
+        p = Fraction(factorial(n))
+        faces = []
+        for (f, pf), k in zip(kinds, counts):
+            p = p / factorial(k) * pf ** k
+            faces += [f] * k
+        yield faces, p
+
+
+@dataclass
+class AttackOdds:
+    """One attack against the defender with a given damage on it."""
+    defender_damage: int
+    remaining: int
+    armor: int
+    dice: int
+    dice_mods: list
+    p_miss: Fraction = Fraction(0)
+    p_avoid: Fraction = Fraction(0)
+    rolled: bool = True
+    damage_given_hit: dict = field(default_factory=dict)  # damage -> probability, given the dice are rolled
+    destroy_given_hit: Fraction = Fraction(0)  # from the engine: defender out of play after the attack
+    effect: list = field(default_factory=list)  # rows: natural, total, conditions, probability given a hit
+    effect_mods: list = field(default_factory=list)
+    effect_die: bool = False
+    example: list = field(default_factory=list)  # engine log lines of one roll
+    attack_name: str = ""
+
+    @property
+    def p_hit(self) -> Fraction:
+        return (1 - self.p_miss) * (1 - self.p_avoid)
+
+    @property
+    def damage(self) -> dict:
+        out: dict[int, Fraction] = {}
+        if self.p_hit != 1:
+            out[0] = 1 - self.p_hit
+        for k, p in self.damage_given_hit.items():
+            out[k] = out.get(k, Fraction(0)) + self.p_hit * p
+        return dict(sorted(out.items()))
+
+    @property
+    def p_destroy(self) -> Fraction:
+        return self.p_hit * self.destroy_given_hit
+
+    @property
+    def mean(self) -> Fraction:
+        return sum((k * p for k, p in self.damage.items()), Fraction(0))
+
+
+def _blanks(n):
+    return [BLANK] * n
+
+
+def attack_odds(spec: Spec, defender_damage: Optional[int] = None, _shape=None) -> AttackOdds:
+    dd = spec.defender_damage if defender_damage is None else defender_damage
+    view = defender_view(spec, dd)
+    d12: dict = {}
+    shape = _shape or probe(spec, _blanks, d12, dd)
+    res = AttackOdds(dd, view["remaining"], view["armor"], shape.dice, shape.dice_mods)
+    res.attack_name = shape.attack_name
+    # Roll to Miss (Daze)
+    if "miss" in shape.asked:
+        ok = []
+        for v in D12:
+            o = probe(spec, _blanks, {**d12, "miss": v}, dd)
+            if o.status != "missed":
+                ok.append(v)
+        res.p_miss = Fraction(12 - len(ok), 12)
+        if not ok:
+            res.rolled = False
+            return res
+        d12["miss"] = ok[0]
+        shape = probe(spec, _blanks, d12, dd)
+    # Avoid Attack (a defense)
+    if "defense" in shape.asked:
+        ok = []
+        for v in D12:
+            o = probe(spec, _blanks, {**d12, "defense": v}, dd)
+            if o.status == "hit":
+                ok.append(v)
+        res.p_avoid = Fraction(12 - len(ok), 12)
+        if not ok:
+            res.rolled = False
+            return res
+        d12["defense"] = ok[0]
+        shape = probe(spec, _blanks, d12, dd)
+    if shape.status != "hit":
+        res.rolled = False
+        res.p_avoid = Fraction(1) if res.p_avoid == 0 and res.p_miss == 0 else res.p_avoid
+        return res
+    res.dice, res.dice_mods = shape.dice, shape.dice_mods
+    n = shape.dice if "dice" in shape.asked else 0
+    dist: dict[int, Fraction] = {}
+    destroy = Fraction(0)
+    base = {**d12, "effect": 1}
+    for faces, p in signatures(n):
+        o = probe(spec, lambda c, f=faces: f, base, dd)
+        dist[o.damage] = dist.get(o.damage, Fraction(0)) + p
+        if o.destroyed:
+            destroy += p
+    res.damage_given_hit = dict(sorted(dist.items()))
+    res.destroy_given_hit = destroy
+    # the effect die (rolled with no damage, so the defender is still there to receive conditions)
+    if "effect" in shape.asked:
+        res.effect_die = True
+        for v in D12:
+            o = probe(spec, _blanks, {**d12, "effect": v}, dd)
+            res.effect.append({"natural": v, "total": o.effect_roll,
+                               "conditions": [list(c) for c in o.conditions], "p": P12})
+            res.effect_mods = o.effect_mods
+    # one representative roll, as the engine logs it
+    cyc = [f for f, _ in face_kinds() if f.value] + [BLANK]
+    ex = probe(spec, lambda c: [cyc[i % len(cyc)] for i in range(c)], {**d12, "effect": 12}, dd)
+    res.example = _attack_lines(ex.log)
+    return res
+
+
+def _attack_lines(events) -> list[str]:
+    out = []
+    keep = ("roll", "modifier", "rule", "immune", "damage", "condition", "destroyed")
+    main_step = None
+    for e in events:
+        if e.kind == "step":
+            main_step = e.data.get("step")
+            if main_step in ("damage_barrier", "counterstrike"):
+                break
+        elif e.kind in keep and main_step in ("roll_to_miss", "avoid_attack", "roll_dice", "damage_and_effects"):
+            out.append(e.text)
+    return out
+
+
+@dataclass
+class OddsReport:
+    spec: Spec
+    first: AttackOdds
+    attacks_needed: dict  # k -> probability the k-th attack destroys it
+    beyond: Fraction  # probability it survives `cap` attacks
+    cap: int
+    attack_name: str
+    view: dict
+
+
+def _key(spec: Spec, dd: int):
+    shape = probe(spec, _blanks, {}, dd)
+    view = defender_view(spec, dd)
+    return (shape.dice, tuple(m[0] for m in shape.dice_mods), tuple(sorted(shape.asked)),
+            view["armor"], view["traits"]), shape, view
+
+
+def compute(spec: Spec, cap: int = 10) -> OddsReport:
+    if cap < 1:
+        raise OddsError("--max-attacks must be at least 1", 2)
+    first = attack_odds(spec)
+    view = defender_view(spec)
+    if view["life"] is None:
+        raise OddsError(f"{spec.defender.name} has no life value: it cannot be destroyed by damage", 1)
+    cache: dict = {}
+    k0, _, _ = _key(spec, spec.defender_damage)
+    cache[k0] = first
+    states = {spec.defender_damage: Fraction(1)}
+    needed: dict[int, Fraction] = {}
+    for k in range(1, cap + 1):
+        nxt: dict[int, Fraction] = {}
+        killed = Fraction(0)
+        for dd, p in states.items():
+            key, shape, v = _key(spec, dd)
+            ao = cache.get(key)
+            if ao is None:
+                ao = cache[key] = attack_odds(spec, dd, shape)
+            remaining = v["remaining"]
+            for dmg, q in ao.damage.items():
+                if dmg >= remaining:
+                    killed += p * q
+                else:
+                    nxt[dd + dmg] = nxt.get(dd + dmg, Fraction(0)) + p * q
+        needed[k] = killed
+        states = nxt
+        if not states:
+            break
+    beyond = sum(states.values(), Fraction(0))
+    return OddsReport(spec, first, needed, beyond, cap, first.attack_name, view)

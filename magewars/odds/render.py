@@ -1,0 +1,123 @@
+"""Text and JSON views of an OddsReport."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+BAR = 40
+
+
+def _pct(p: Fraction) -> str:
+    if 0 < p < Fraction(1, 20000):
+        return " <0.01%"
+    if p < 1 and p > Fraction(19999, 20000):
+        return ">99.99%"
+    return f"{float(p) * 100:6.2f}%"
+
+
+def _frac(p: Fraction) -> dict:
+    return {"fraction": f"{p.numerator}/{p.denominator}", "p": float(p)}
+
+
+def _bar(p: Fraction, top: Fraction) -> str:
+    if not top:
+        return ""
+    n = float(p) / float(top) * BAR
+    return "█" * int(n) + ("▌" if n - int(n) >= 0.5 else "")
+
+
+def _effects(ao) -> list[dict]:
+    """Effect-die outcomes grouped by what the engine placed, with the natural rolls that give them."""
+    groups: dict = {}
+    for row in ao.effect:
+        key = tuple((c[0], c[1]) for c in row["conditions"])
+        g = groups.setdefault(key, {"conditions": [list(c) for c in key], "naturals": [], "p": Fraction(0)})
+        g["naturals"].append(row["natural"])
+        g["p"] += row["p"]
+    return list(groups.values())
+
+
+def _rolls(ns: list[int]) -> str:
+    ns = sorted(ns)
+    return f"{ns[0]}" if len(ns) == 1 else f"{ns[0]}-{ns[-1]}" if ns == list(range(ns[0], ns[-1] + 1)) \
+        else ",".join(map(str, ns))
+
+
+def render_text(r) -> str:
+    s, a = r.spec, r.first
+    out = []
+    who = s.attacker.name if s.attacker.kind != "attack" else f"{s.caster.name.removesuffix(' Stats')} casting"
+    out.append(f"{who} {r.attack_name} → {s.defender.name}"
+               + (f"  (defender already has {s.defender_damage} damage)" if s.defender_damage else ""))
+    if s.attacker_with:
+        out.append(f"  attacker with: {', '.join(c.name for c in s.attacker_with)}")
+    if s.defender_with:
+        out.append(f"  defender with: {', '.join(c.name for c in s.defender_with)}")
+    out.append("")
+    out.append("Engine inputs")
+    mods = " ".join(f"{m[1]:+d} {m[0]}" for m in a.dice_mods[1:])
+    out.append(f"  attack dice   {a.dice}" + (f"  (printed {a.dice_mods[0][1]} {mods})" if mods else ""))
+    out.append(f"  armor         {a.armor}")
+    out.append(f"  health left   {a.remaining} (life {r.view['life']}, damage {s.defender_damage})")
+    if r.view["traits"]:
+        out.append(f"  defender      {', '.join(r.view['traits'])}")
+    if a.p_miss:
+        out.append(f"  miss (Daze)   {_pct(a.p_miss)}")
+    if a.p_avoid:
+        out.append(f"  avoided       {_pct(a.p_avoid)}")
+    if a.example:
+        out.append("  example roll (engine log):")
+        out += [f"    {t}" for t in a.example]
+    out.append("")
+    dist = a.damage
+    top = max(dist.values()) if dist else Fraction(0)
+    out.append("Damage   P(exact)   P(at least)")
+    cum = Fraction(1)
+    for k, p in dist.items():
+        out.append(f"  {k:>4}   {_pct(p)}   {_pct(cum)}  {_bar(p, top)}")
+        cum -= p
+    out.append(f"  mean {float(a.mean):.3f} damage; destroys it: {_pct(a.p_destroy).strip()}"
+               f"  ({a.remaining} or more damage needed)")
+    out.append("")
+    if a.effect_die:
+        mods = ", ".join(f"{m[1]:+d} {m[0]}" for m in a.effect_mods)
+        out.append("Effect die (d12" + (f"; {mods}" if mods else "") + "), if the defender survives")
+        for g in _effects(a):
+            what = ", ".join(f"{n} {c}" for c, n in g["conditions"]) or "no effect"
+            out.append(f"  {_rolls(g['naturals']):>6}   {_pct(g['p'] * a.p_hit)}   {what}")
+        out.append("")
+    elif s.attacker.kind == "attack" or any(x.effect_die for x in s.attacker.attacks):
+        out.append("Effect die: not rolled against this defender")
+        out.append("")
+    out.append(f"Attacks needed to destroy it (each like the first, at most {r.cap})")
+    top = max(list(r.attacks_needed.values()) + [r.beyond])
+    cum = Fraction(0)
+    for k, p in r.attacks_needed.items():
+        cum += p
+        out.append(f"  {k:>4}   {_pct(p)}   by then {_pct(cum)}  {_bar(p, top)}")
+    if r.beyond:
+        out.append(f"  >{r.cap:<3}   {_pct(r.beyond)}")
+    return "\n".join(out)
+
+
+def render_json(r) -> dict:
+    s, a = r.spec, r.first
+    return {
+        "attacker": s.attacker.name, "attack": r.attack_name, "defender": s.defender.name,
+        "caster": s.caster.name if s.caster is not None and s.attacker.kind == "attack" else None,
+        "attacker_with": [c.name for c in s.attacker_with], "defender_with": [c.name for c in s.defender_with],
+        "defender_damage": s.defender_damage,
+        "inputs": {"dice": a.dice, "dice_modifiers": [{"source": m[0], "amount": m[1]} for m in a.dice_mods],
+                   "armor": a.armor, "remaining_health": a.remaining, "life": r.view["life"],
+                   "defender_traits": list(r.view["traits"]),
+                   "effect_modifiers": [{"source": m[0], "amount": m[1]} for m in a.effect_mods],
+                   "example_roll": a.example},
+        "miss": _frac(a.p_miss), "avoided": _frac(a.p_avoid), "hit": _frac(a.p_hit),
+        "damage": [{"damage": k, **_frac(p)} for k, p in a.damage.items()],
+        "mean_damage": float(a.mean),
+        "destroy": _frac(a.p_destroy),
+        "effect_die": ([{"naturals": sorted(g["naturals"]), "conditions": g["conditions"],
+                         **_frac(g["p"] * a.p_hit)} for g in _effects(a)] if a.effect_die else None),
+        "attacks_needed": {"cap": r.cap,
+                           "by_attack": [{"attacks": k, **_frac(p)} for k, p in r.attacks_needed.items()],
+                           "more_than_cap": _frac(r.beyond)},
+    }

@@ -81,7 +81,7 @@ def lookup_page(query: str, corpus: Corpus) -> tuple[str, dict, int]:
             carriers = cards_with_term(corpus, e.name)
             rec["cards"] = carriers
             if carriers:
-                shown = ", ".join(carriers[:25]) + (f" and {len(carriers) - 25} more" if len(carriers) > 25 else "")
+                shown = "; ".join(carriers[:25]) + (f" and {len(carriers) - 25} more" if len(carriers) > 25 else "")
                 text += f"\n\nCards with {e.name} ({len(carriers)}): {shown}"
         texts.append(text)
         records.append(rec)

@@ -51,6 +51,10 @@ class AttackAction:
     illegal: set = field(default_factory=set)  # target ids no longer legal for this action
     first_done: bool = False
     zone: Optional[str] = None
+    first_strike: set = field(default_factory=set)  # defender ids whose counterstrike comes after Pay Costs
+    spell: Optional["GameObject"] = None  # the attack spell being resolved (a transient object)
+    x: int = 0
+    canceled: bool = False
 
     def has_trait(self, key: str) -> bool:
         return any(t.key == key for t in self.traits)
@@ -102,6 +106,10 @@ class Attack:
     barrier: Optional[tuple] = None
     events: set = field(default_factory=set)
     declared: bool = False
+    gained: list = field(default_factory=list)  # traits gained while resolving (attack_gains)
+    defense_mods: list = field(default_factory=list)
+    miss_roll: Optional[int] = None
+    reroll_offers: list = field(default_factory=list)  # (source object, what, once key)
 
     @property
     def traits(self):
@@ -116,7 +124,9 @@ class Attack:
             return True
         if key == "Zone Attack" and self.action.is_zone:
             return True
-        return self.action.has_trait(key)
+        if key == "Unavoidable" and self.action.unavoidable:
+            return True
+        return self.action.has_trait(key) or any(t.key == key for t in self.gained)
 
     def kinds(self) -> set:
         k = set()
@@ -203,6 +213,10 @@ class RollToMiss(Step):
             return
         if attacker.markers.get("Daze"):
             roll = g.dice.d12()
+            atk.miss_roll = roll
+            g.fire("rolls", attacker, Ctx(attack=atk, it=attacker), what="roll to miss")
+            if roll <= 6 and eng.offer_reroll(atk, "roll to miss"):
+                roll = atk.miss_roll
             if roll <= 6:
                 g.emit("roll", f"Daze: {attacker.label()} rolls {roll} on the effect die (needs 7+): the attack misses",
                        d12=roll, purpose="daze")
@@ -254,10 +268,11 @@ class AvoidAttack(Step):
         src.defense_uses[key] += 1
         g.state.touch()
         roll = g.dice.d12()
-        mod = -2 if target.markers.get("Daze") else 0
-        total = roll + mod
+        mods = ([("Daze", -2)] if target.markers.get("Daze") else []) + list(atk.defense_mods)
+        total = roll + sum(m[1] for m in mods)
         ok = total >= df.roll
-        g.emit("roll", f"defense {df.roll}+ of {src.label()}: rolls {roll}" + (f" -2 (Daze) = {total}" if mod else "")
+        g.emit("roll", f"defense {df.roll}+ of {src.label()}: rolls {roll}"
+               + "".join(f" {m[1]:+d} ({m[0]})" for m in mods) + (f" = {total}" if mods else "")
                + (": the attack is avoided" if ok else ": fails"), d12=roll, purpose="defense", total=total)
         if ok:
             eng.avoid(atk, f"defense of {src.label()}")
@@ -282,6 +297,8 @@ class RollDice(Step):
         g.emit("roll", f"rolls {n} attack dice: {' '.join(str(f) for f in atk.faces)} "
                        f"= {atk.normal} normal + {atk.crit} critical", faces=[str(f) for f in atk.faces],
                dice=n, normal=atk.normal, critical=atk.crit)
+        g.fire("rolls", atk.attacker, Ctx(attack=atk, it=atk.attacker), what="attack dice")
+        eng.offer_reroll(atk, "attack dice")
 
 
 class DamageAndEffects(Step):
@@ -340,10 +357,16 @@ class AttackEngine:
     def make_attack(self, attacker, attack_name, targets, *, zone=None, alternative=None,
                     counterstrike=False, source=None, spell_card=None):
         g = self.game
+        spell_obj = None
         if spell_card is not None:
             adef = spell_card.attacks[0]
             src_obj = attacker
             is_spell = True
+            from .state import GameObject
+            n = sum(1 for o in g.state.objects if o.startswith("spell"))
+            spell_obj = GameObject(f"spell{n + 1}", spell_card, attacker.controller, attacker.controller)
+            g.state.add_object(spell_obj)
+            g.emit("info", f"{attacker.label()} casts {spell_card.name}: its attack enters the attack sequence")
         else:
             adef, src_obj = self.find_attack(attacker, attack_name)
             is_spell = False
@@ -364,7 +387,13 @@ class AttackEngine:
                               is_counterstrike=counterstrike or "counterstrike" in adef.special, is_spell=is_spell)
         if "barrier" in adef.special:
             action.is_barrier = True
-        return self.run_action(action, targets, zone=zone)
+        action.spell = spell_obj
+        try:
+            return self.run_action(action, targets, zone=zone)
+        finally:
+            if spell_obj is not None and spell_obj.in_play:
+                g.state.remove_from_play(spell_obj)
+                g.emit("discarded", f"{spell_card.name} goes to the discard pile")
 
     def run_action(self, action: AttackAction, targets, zone=None) -> AttackAction:
         g = self.game
@@ -391,8 +420,8 @@ class AttackEngine:
         return action
 
     # ------------------------------------------------------------ sequences
-    def _new(self, action, target, strike) -> Attack:
-        atk = Attack(action, action.attacker, action.source, target, strike, first=not action.first_done)
+    def _new(self, action, target, strike, source=None) -> Attack:
+        atk = Attack(action, action.attacker, source or action.source, target, strike, first=not action.first_done)
         atk.defender = target
         action.attacks.append(atk)
         self.history.append(atk)
@@ -404,6 +433,11 @@ class AttackEngine:
         g.log.depth += 1
         g.current_attack = atk
         try:
+            if atk.status != "canceled":
+                g.fire("attack_step", atk.defender or atk.target, Ctx(attack=atk), step=key)
+            if atk.status == "canceled" and key not in ("attack_ends", "damage_barrier", "counterstrike",
+                                                        "additional_strikes"):
+                return
             STEPS[key].run(self, atk)
             g.check_state()
             if window and atk.status != "canceled":
@@ -412,9 +446,11 @@ class AttackEngine:
         finally:
             g.log.depth -= 1
 
-    def _single(self, action: AttackAction, target) -> None:
+    def _single(self, action: AttackAction, target, source=None) -> None:
         g = self.game
-        atk = self._new(action, target, 1)
+        if action.canceled:
+            return
+        atk = self._new(action, target, 1, source)
         self.step("declare_attack", atk)
         if not atk.declared:
             return
@@ -422,9 +458,9 @@ class AttackEngine:
         if atk.status != "canceled":
             self.step("pay_costs", atk)
         first_strike = (action.kind == "melee" and not action.is_counterstrike and atk.status != "canceled"
-                        and atk.target.guard and g.has(atk.target, "First Strike") and not self.is_self_attack(atk))
+                        and atk.target.id in action.first_strike and not self.is_self_attack(atk))
         if first_strike:
-            g.emit("rule", f"{atk.target.label()} is guarding with First Strike: its counterstrike comes now")
+            g.emit("rule", f"{atk.target.label()}: the Counterstrike step comes right after Pay Costs (first strike)")
             self.step("counterstrike", atk)
             if not atk.attacker.in_play:
                 g.emit("rule", "the attacker was destroyed: the attack cannot proceed")
@@ -436,7 +472,9 @@ class AttackEngine:
                     break
                 if not atk.attacker.in_play:
                     break
-                atk = self._new(action, target, s)
+                if action.canceled:
+                    break
+                atk = self._new(action, target, s, source)
                 atk.declared = True
                 seq.append(atk)
             if atk.status == "canceled":
@@ -534,6 +572,12 @@ class AttackEngine:
             return "no longer a legal target for this action"
         if action.is_barrier or action.is_counterstrike:
             return None
+        for (oid, what, detail, src_id, rnd) in g.restrictions:
+            if oid == a.id and what == "attack" and rnd == g.state.round:
+                src = g.state.objects.get(src_id)
+                host = g.state.host(src) if src is not None else None
+                if host is t or ("bearer" not in detail and "enchanted" not in detail):
+                    return f"it cannot attack {t.label()} this round ({src.label() if src else 'an effect'})"
         if action.kind == "melee":
             za, zt = g.state.zone_of(a), g.state.zone_of(t)
             if za != zt:
@@ -638,6 +682,8 @@ class AttackEngine:
         aegis = dt.value("Aegis", "highest")
         if aegis:
             mods.append((f"Aegis {aegis} (defender)", -aegis, 0))
+        for (label, amount) in self.bar_mods(atk, "modify_dice"):
+            mods.append((label, amount, 0))
         for (label, amount, ts) in atk.extra_dice:
             mods.append((label, amount, ts))
         total = sum(m[1] for m in mods)
@@ -646,12 +692,36 @@ class AttackEngine:
             total = 1
         return total, mods
 
+    def bar_mods(self, atk: Attack, fn: str) -> list:
+        """`static modify_dice(...)` / `static modify_effect_roll(...)` written inside the attack bar."""
+        from ..dsl import ast as A
+        out = []
+        for ab in atk.action.definition.abilities:
+            if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == fn:
+                ctx = Ctx(this=atk.action.spell or atk.attacker, attack=atk)
+                ctx.extra["x"] = atk.action.x
+                if ab.guard is not None and not self.game.evaluate(ab.guard, ctx):
+                    continue
+                arg = ab.effect.args[0].value if ab.effect.args else 0
+                n = self.game.evaluate(arg, ctx)
+                if n:
+                    out.append((f"{atk.action.definition.name}'s own rule (X={atk.action.x})", n))
+        return out
+
     def count_faces(self, atk: Attack) -> None:
         atk.normal = sum(f.value for f in atk.faces if not f.critical)
         atk.crit = sum(f.value for f in atk.faces if f.critical)
 
-    def reroll(self, atk: Attack, why: str) -> None:
+    def reroll(self, atk: Attack, why: str, what: str = "attack dice") -> None:
         g = self.game
+        if what == "effect die":
+            atk.effect_natural = g.dice.d12()
+            g.emit("roll", f"reroll of the effect die ({why}): {atk.effect_natural}", d12=atk.effect_natural)
+            return
+        if what == "roll to miss":
+            atk.miss_roll = g.dice.d12()
+            g.emit("roll", f"reroll of the roll to miss ({why}): {atk.miss_roll}", d12=atk.miss_roll)
+            return
         if not atk.faces:
             g.emit("rule", f"{why}: no attack dice have been rolled yet — nothing to reroll")
             return
@@ -659,6 +729,39 @@ class AttackEngine:
         self.count_faces(atk)
         g.emit("roll", f"reroll ({why}): {' '.join(map(str, atk.faces))} = {atk.normal} normal + {atk.crit} critical",
                faces=[str(f) for f in atk.faces])
+
+    def offer_reroll(self, atk: Attack, what: str) -> bool:
+        """Offer pending rerolls (from abilities that allow one) right after a roll."""
+        g = self.game
+        used = False
+        for offer in list(atk.reroll_offers):
+            src, kind, once = offer
+            if kind != what:
+                continue
+            if once is not None and once[1] in once[0].uses:
+                atk.reroll_offers.remove(offer)
+                continue
+            ch = g.decide("reroll", src.controller, [Option("keep"), Option("reroll", True)],
+                          prompt=f"reroll the {what} with {src.label()}?", default=0, step="roll")
+            if ch.value:
+                atk.reroll_offers.remove(offer)
+                if once is not None:
+                    once[0].uses.add(once[1])
+                self.reroll(atk, src.label(), what)
+                used = True
+        return used
+
+    def chain(self, action: AttackAction, source, target, x: int) -> None:
+        """Another attack of the same attack action from a new source (e.g. a chaining attack spell)."""
+        g = self.game
+        action.x = x
+        g.emit("rule", f"the attack continues as part of the same attack action: source {source.label()}, "
+                       f"target {target.label()} (X = {x})")
+        g.log.depth += 1
+        try:
+            self._single(action, target, source=source)
+        finally:
+            g.log.depth -= 1
 
     def damage_and_effects(self, atk: Attack) -> None:
         g = self.game
@@ -728,11 +831,7 @@ class AttackEngine:
             atk.dealt = min(dmg, remaining)
             g.deal_damage(target, dmg, f"{a.definition.name} ({atk.attacker.label()})", None, by_attack=True)
             atk.events.add(("damaged", target.id))
-        # triggers on the hit (Eye for an Eye, Rage...)
-        g.fire("hit", target, Ctx(attack=atk, it=target))
         if dmg:
-            g.fire("damaged", target, Ctx(attack=atk, it=target))
-            g.fire("deals_damage", atk.attacker, Ctx(attack=atk, it=target))
             rage = g.d(target).value("Rage") if target.in_play else 0
             if rage and g.is_creature(atk.attacker) and not a.is_barrier and atk.attacker.controller != target.controller:
                 if target.markers.get("Rage", 0) < rage:
@@ -752,10 +851,18 @@ class AttackEngine:
             tough = dt.value("Tough")
             if tough:
                 mods.append((f"Tough {tough:+d} (defender)", tough if tough < 0 else -tough))
+            for (label, amount) in self.bar_mods(atk, "modify_effect_roll"):
+                mods.append((label, amount))
             for (label, amount, ts) in atk.extra_effect:
                 mods.append((label, amount))
             total = natural + sum(m[1] for m in mods)
             atk.effect_natural, atk.effect_roll, atk.effect_mods = natural, total, mods
+            g.emit("roll", f"effect die rolled: {natural}", d12=natural, purpose="effect (natural)")
+            g.fire("rolls", atk.attacker, Ctx(attack=atk, it=atk.attacker), what="effect die")
+            if self.offer_reroll(atk, "effect die"):
+                natural = atk.effect_natural
+                total = natural + sum(m[1] for m in mods)
+                atk.effect_roll = total
             g.emit("roll", f"effect die: {natural}" + "".join(f" {m[1]:+d} ({m[0]})" for m in mods)
                    + (f" = {total}" if mods else ""), d12=natural, total=total, purpose="effect")
             row = next((r for r in table if total >= r.low and (r.high is None or total <= r.high)), None)
@@ -785,6 +892,11 @@ class AttackEngine:
                     g.heal(atk.attacker, amt, "Vampiric")
                 else:
                     g.emit("rule", "Vampiric: the attacker was destroyed before it could heal")
+        # triggers once damage and effects are done (Eye for an Eye, chaining attacks...)
+        if atk.damage:
+            g.fire("damaged", target, Ctx(attack=atk, it=target))
+            g.fire("deals_damage", atk.attacker, Ctx(attack=atk, it=target))
+        g.fire("hit", target, Ctx(attack=atk, it=target))
 
     def damage_barrier(self, atk: Attack) -> None:
         g = self.game

@@ -41,6 +41,9 @@ class Game:
         self.current_attack = None
         self.x_values: dict[str, int] = {}
         self.unsupported: list[str] = []
+        self.uses: list[tuple] = []  # (source id, ability id, round, attack action, objects)
+        self.transients: list = []
+        self.restrictions: list = []  # (object id, action, detail, source id, round)
         from .attack import AttackEngine
         from .reveal import Reveals
         self.attacks = AttackEngine(self)
@@ -244,9 +247,12 @@ class Game:
         self.emit("discarded", f"{obj.label()} is discarded" + (f" ({why})" if why else ""), target=obj.id)
 
     # ------------------------------------------------------------ triggers
-    def fire(self, event: str, subject: Optional[GameObject], ctx: Ctx, exclude=()) -> None:
-        """Run triggered abilities of revealed objects listening for `event` about `subject`."""
-        for src in list(self.state.objects.values()):
+    def fire(self, event: str, subject: Optional[GameObject], ctx: Ctx, exclude=(), **info) -> None:
+        """Run triggered abilities of revealed objects listening for `event` about `subject`.
+
+        `info` carries event details matched against keyword arguments (step=..., by=...)."""
+        sources = list(self.state.objects.values())
+        for src in sources:
             if src.hidden or src in exclude:
                 continue
             if not src.in_play and not (event == "destroyed" and src is subject):
@@ -255,36 +261,104 @@ class Game:
                 inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
                 if not isinstance(inner, A.TriggeredAbility) or inner.event.name != event:
                     continue
-                try:
-                    if not self.event_matches(inner.event, src, subject, ctx):
-                        continue
-                except Exception as e:  # a phrase the engine cannot read yet: say so, never skip silently
-                    self.unsupported.append(f"event {inner.event.name}")
-                    self.emit("unsupported", f"NOT IMPLEMENTED: cannot read the event of {src.label()}: {e}")
-                    continue
-                key = (id(ab), self.state.round)
-                if isinstance(ab, A.OncePerRound):
-                    if key in src.uses:
-                        continue
-                    src.uses.add(key)
-                sub = Ctx(this=src, attack=ctx.attack, it=subject, target=ctx.target)
-                try:
-                    if inner.guard is not None and not self.evaluate(inner.guard, sub):
-                        continue
-                except Exception as e:
-                    self.unsupported.append(f"condition of {src.name}")
-                    self.emit("unsupported", f"NOT IMPLEMENTED: cannot evaluate the condition of {src.label()}: {e}")
-                    continue
-                self.emit("trigger", f"{src.label()} triggers on {event}({subject.label() if subject else ''})")
-                self.run_effects(inner.effects, sub)
+                self.run_trigger(src, ab, inner, subject, ctx, info)
 
-    def event_matches(self, call: A.Call, src: GameObject, subject, ctx: Ctx) -> bool:
-        if not call.args or subject is None:
+    def run_trigger(self, src, ab, inner, subject, ctx: Ctx, info: dict) -> bool:
+        try:
+            if not self.event_matches(inner.event, src, subject, ctx, info):
+                return False
+        except Exception as e:  # a phrase the engine cannot read yet: say so, never skip silently
+            self.unsupported.append(f"event {inner.event.name}")
+            self.emit("unsupported", f"NOT IMPLEMENTED: cannot read the event of {src.label()}: {e}")
+            return False
+        once_key = ("once", id(ab), self.state.round)
+        if isinstance(ab, A.OncePerRound) and once_key in src.uses:
+            return False
+        sub = Ctx(this=src, attack=ctx.attack, it=subject, target=ctx.target)
+        sub.extra["ability"] = id(inner)
+        try:
+            if inner.guard is not None and not self.evaluate(inner.guard, sub):
+                return False
+        except Exception as e:
+            self.unsupported.append(f"condition of {src.name}")
+            self.emit("unsupported", f"NOT IMPLEMENTED: cannot evaluate the condition of {src.label()}: {e}")
+            return False
+        self.record_use(src, inner, ctx.attack, subject)
+        self.emit("trigger", f"{src.label()} triggers on {inner.event.name}"
+                             f"({subject.label() if subject is not None else ''})")
+        if isinstance(ab, A.OncePerRound):
+            sub.extra["once"] = (src, once_key)
+        self.run_effects(inner.effects, sub)
+        if isinstance(ab, A.OncePerRound) and not sub.extra.get("deferred"):
+            src.uses.add(once_key)
+        return True
+
+    def record_use(self, src, ability, attack, subject) -> None:
+        objs = {o.id for o in (subject, getattr(attack, "attacker", None), getattr(attack, "target", None),
+                               getattr(attack, "defender", None)) if o is not None and hasattr(o, "id")}
+        action = id(attack.action) if attack is not None else None
+        self.uses.append((src.id, id(ability), self.state.round, action, frozenset(objs)))
+
+    def times_used(self, src, ability_id, obj=None, during: str = "round", attack=None) -> int:
+        n = 0
+        for (sid, aid, rnd, action, objs) in self.uses:
+            if sid != src.id or aid != ability_id:
+                continue
+            if during in ("attack_action", "attack") and (attack is None or action != id(attack.action)):
+                continue
+            if during not in ("attack_action", "attack", "game") and rnd != self.state.round:
+                continue
+            if obj is not None and obj.id not in objs:
+                continue
+            n += 1
+        return n
+
+    def event_matches(self, call: A.Call, src: GameObject, subject, ctx: Ctx, info: Optional[dict] = None) -> bool:
+        info = info or {}
+        atk = ctx.attack
+        pos = [a.value for a in call.args if not a.key]
+        kw = {a.key: a.value for a in call.args if a.key}
+        if call.name == "attack_step":
+            if pos and isinstance(pos[0], A.StringLit) and pos[0].value != info.get("step"):
+                return False
+            if pos and isinstance(pos[0], A.Phrase) and pos[0].text.replace(" ", "_") != info.get("step"):
+                return False
+            for key, who in (("defending", atk.defender or atk.target if atk else None),
+                             ("attacking", atk.attacker if atk else None)):
+                if key in kw:
+                    got = resolve(self, kw[key], Ctx(this=src, attack=atk))
+                    if who not in got:
+                        return False
             return True
-        arg = call.args[0].value
-        if isinstance(arg, A.Phrase):
-            got = resolve(self, arg, Ctx(this=src, attack=ctx.attack))
-            return subject in got
+        if call.name == "rolls":
+            if pos and isinstance(pos[0], A.StringLit) and pos[0].value != info.get("what"):
+                return False
+            return True
+        if pos and subject is not None and isinstance(pos[0], A.Phrase):
+            got = resolve(self, pos[0], Ctx(this=src, attack=atk))
+            if subject not in got:
+                return False
+        if "by" in kw:
+            by = kw["by"]
+            if atk is None:
+                return False
+            if isinstance(by, A.StringLit):
+                if by.value.lower() != atk.action.definition.name.lower():
+                    return False
+            elif isinstance(by, A.Phrase):
+                kinds = atk.kinds()
+                words = [w.lower() for w in by.text.split()]
+                if any(w in ("melee", "ranged", "zone", "counterstrike", "barrier") for w in words):
+                    if not any(w in kinds for w in words):
+                        return False
+                else:
+                    got = resolve(self, by, Ctx(this=src, attack=atk))
+                    if atk.attacker not in got and atk.source not in got:
+                        return False
+        if "target" in kw and atk is not None:
+            got = resolve(self, kw["target"], Ctx(this=src, attack=atk))
+            if atk.target not in got:
+                return False
         return True
 
     # ------------------------------------------------------------ abilities

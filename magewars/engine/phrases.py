@@ -103,7 +103,25 @@ def resolve(game: "Game", phrase, ctx: Ctx) -> list:
         base = ctx.this if low[0] == "this" else (ctx.it or ctx.this)
         z = game.state.zone_of(base) if base is not None else None
         return [z] if z else []
+    if ("zone" in low or "zones" in low) and not any(w in NOUN_KINDS or w in ("object", "objects") for w in low):
+        return zones_matching(game, low, ctx)
     return [o for o in game.state.in_play() if matches(game, o, ws, ctx)]
+
+
+def zones_matching(game: "Game", low: list, ctx: Ctx) -> list:
+    """Zones a phrase names: "a zone in the arena", "an adjacent zone", "a zone within 2 of this"."""
+    arena = game.state.arena
+    zones = arena.zones()
+    here = game.state.zone_of(ctx.this) if ctx.this is not None else None
+    if "adjacent" in low and here:
+        zones = [z for z in zones if arena.distance(z, here) == 1]
+    if "within" in low:
+        i = low.index("within")
+        if i + 1 < len(low) and low[i + 1].isdigit() and here:
+            zones = [z for z in zones if arena.distance(z, here) <= int(low[i + 1])]
+    if "other" in low or "another" in low:
+        zones = [z for z in zones if z != here]
+    return zones
 
 
 def resolve_one(game: "Game", phrase, ctx: Ctx):
@@ -173,7 +191,7 @@ def matches(game: "Game", obj: "GameObject", phrase, ctx: Ctx) -> bool:
             if not k_ok:
                 return False
         elif lw in ("object", "objects"):
-            if obj.kind in ("enchantment",) or (obj.attached_to and obj.kind == "equipment"):
+            if obj.kind not in CREATURE_KINDS + CONJ_KINDS:
                 return False
         elif lw in ("in", "within"):
             rest = [x.lower() for x in ws[i + 1:]]
@@ -181,6 +199,9 @@ def matches(game: "Game", obj: "GameObject", phrase, ctx: Ctx) -> bool:
             if lw == "within" and rest and rest[0].isdigit():
                 n = int(rest[0])
                 base = this
+                if "of" in rest:
+                    ref = rest[rest.index("of") + 1] if rest.index("of") + 1 < len(rest) else None
+                    base = pronoun(game, ref, ctx) if ref in PRONOUNS else base
                 if base is None or zone is None or st.zone_of(base) is None:
                     return False
                 if st.arena.distance(zone, st.zone_of(base)) > n:

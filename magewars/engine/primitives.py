@@ -231,11 +231,6 @@ def p_prevent_damage(game, call, ctx):
     atk.prevent_source = _src(ctx)
 
 
-def p_reroll(game, call, ctx):
-    atk = _attack_or_fail(ctx, "reroll")
-    game.attacks.reroll(atk, _src(ctx))
-
-
 def p_gain_mana(game, call, ctx):
     pos, _ = _args(call)
     n = _num(game, pos[1], ctx)
@@ -270,7 +265,11 @@ def p_attach(game, call, ctx):
 def p_teleport(game, call, ctx):
     pos, kw = _args(call)
     to = kw.get("to", pos[1] if len(pos) > 1 else None)
-    zones = resolve(game, to, ctx) if to is not None else []
+    if isinstance(to, A.Call):
+        got = evaluate(game, to, ctx)
+        zones = got if isinstance(got, list) else [got] if got is not None else []
+    else:
+        zones = resolve(game, to, ctx) if to is not None else []
     zone = next((z if isinstance(z, str) else game.state.zone_of(z) for z in zones), None)
     for o in _objs(game, pos[0], ctx):
         if zone:
@@ -332,10 +331,146 @@ def p_make_attack(game, call, ctx):
     target = _one(game, kw.get("target", pos[1] if len(pos) > 1 else None), ctx)
     name = kw.get("attack")
     aname = name.value if isinstance(name, A.StringLit) else None
+    if target is None and ctx.chosen is not None and len(pos) > 1:
+        target = ctx.chosen
     if attacker is None or target is None:
         game.emit("rule", f"{_src(ctx)}: make_attack has no attacker or target — no effect")
         return
+    atk = ctx.attack
+    if atk is not None and aname and aname.lower() == atk.action.definition.name.lower():
+        # the same attack again, as part of the same attack action (a chain): the named object is its source
+        game.attacks.chain(atk.action, attacker, target, ctx.extra.get("x_set", atk.action.x))
+        return
     game.attacks.make_attack(attacker, aname, [target])
+
+
+def p_count_as_defense(game, call, ctx):
+    game.emit("rule", f"{_src(ctx)} counts as a defense")
+
+
+def p_set_source(game, call, ctx):
+    atk = ctx.attack
+    pos, kw = _args(call)
+    src = _one(game, pos[1] if len(pos) > 1 else kw.get("source"), ctx)
+    if atk is None or src is None:
+        game.emit("rule", f"{_src(ctx)}: set_source has no attack or no source — no effect")
+        return
+    atk.source = src
+    game.emit("rule", f"{src.label()} is now the source of the attack (the attacker is still {atk.attacker.label()})")
+
+
+def p_share_damage_and_effects(game, call, ctx):
+    atk = _attack_or_fail(ctx, "share_damage_and_effects")
+    pos, kw = _args(call)
+    to = _one(game, pos[1] if len(pos) > 1 else kw.get("to"), ctx)
+    if to is None:
+        return
+    game.emit("rule", f"{_src(ctx)}: {to.label()} receives the {atk.dealt} damage and the effects "
+                      f"{dict(atk.conditions) or 'none'} (no type, armor ignored)")
+    if atk.dealt:
+        game.deal_damage(to, atk.dealt, _src(ctx), None, direct=True)
+    for name, n in atk.conditions:
+        if to.in_play:
+            game.place_condition(to, name, n, _src(ctx))
+
+
+def p_set_x(game, call, ctx):
+    pos, _ = _args(call)
+    v = _num(game, pos[0], ctx)
+    if ctx.this is not None:
+        game.x_values[ctx.this.id] = v
+    ctx.extra["x_set"] = v
+    game.emit("rule", f"{_src(ctx)}: X = {v}")
+
+
+def p_choose(game, call, ctx):
+    pos, kw = _args(call)
+    who = _one(game, pos[0], ctx) if pos else None
+    player = _player_of(game, who) or (ctx.this.controller if ctx.this else game.state.order[0])
+    src_phrase = pos[1] if len(pos) > 1 else kw.get("from")
+    if isinstance(src_phrase, A.Phrase):
+        cands = [o for o in resolve(game, src_phrase, ctx) if o is not None]
+    else:
+        cands = [o for o in _objs(game, src_phrase, ctx) if o is not None]
+    if not cands:
+        game.emit("rule", f"{_src(ctx)}: nothing to choose")
+        ctx.chosen = None
+        return
+    ch = game.decide("target", player, [Option(o if isinstance(o, str) else o.label(), o) for o in cands],
+                     prompt=f"choose for {_src(ctx)}", default=0)
+    ctx.chosen = ch.value
+
+
+def p_reorder_step(game, call, ctx):
+    atk = _attack_or_fail(ctx, "reorder_step")
+    pos, kw = _args(call)
+    step = pos[0].value if pos and isinstance(pos[0], A.StringLit) else None
+    after = kw.get("after", pos[1] if len(pos) > 1 else None)
+    after = after.value if isinstance(after, A.StringLit) else None
+    if step == "counterstrike" and after == "pay_costs":
+        atk.action.first_strike.add((atk.defender or atk.target).id)
+        game.emit("rule", f"{_src(ctx)}: the Counterstrike step will come right after Pay Costs")
+    else:
+        raise NotImplementedPrimitive(f"reorder_step({step}, after: {after})")
+
+
+def p_cancel_action(game, call, ctx):
+    atk = _attack_or_fail(ctx, "cancel_action")
+    atk.action.canceled = True
+    game.attacks.cancel(atk, f"the whole attack action is canceled by {_src(ctx)}")
+
+
+def p_cannot_until(game, call, ctx):
+    pos, kw = _args(call)
+    what = _one(game, pos[0], ctx)
+    action = pos[1].value if len(pos) > 1 and isinstance(pos[1], A.StringLit) else "?"
+    detail = kw.get("detail")
+    detail = detail.value if isinstance(detail, A.StringLit) else ""
+    if what is not None:
+        game.restrictions.append((what.id, action, detail, ctx.this.id if ctx.this else None, game.state.round))
+        game.emit("rule", f"{what.label()} cannot {action} ({detail}) until the end of the round ({_src(ctx)})")
+
+
+def p_attack_gains(game, call, ctx):
+    atk = _attack_or_fail(ctx, "attack_gains")
+    pos, _ = _args(call)
+    from .effects import _trait_from_ref
+    if isinstance(pos[0], A.TraitGroup):
+        for ref in pos[0].traits:
+            atk.gained.append(_trait_from_ref(ref))
+            game.emit("modifier", f"the attack gains {ref.text} ({_src(ctx)})")
+
+
+def p_miss_attack(game, call, ctx):
+    atk = _attack_or_fail(ctx, "miss_attack")
+    if atk.status == "declared":
+        atk.status = "missed"
+        game.emit("rule", f"the attack misses ({_src(ctx)})")
+
+
+def p_modify_defense_roll(game, call, ctx):
+    atk = _attack_or_fail(ctx, "modify_defense_roll")
+    pos, _ = _args(call)
+    atk.defense_mods.append((_src(ctx), _num(game, pos[0], ctx)))
+
+
+def p_gain_attack(game, call, ctx):
+    game.emit("rule", f"{_src(ctx)}: its attack bar is available (damage barriers on attached objects are "
+                      f"always read from the attack bar)")
+
+
+def p_reroll(game, call, ctx):
+    atk = _attack_or_fail(ctx, "reroll")
+    pos, _ = _args(call)
+    what = pos[0].value if pos and isinstance(pos[0], A.StringLit) else "attack dice"
+    done = {"attack dice": bool(atk.faces), "effect die": atk.effect_roll is not None,
+            "roll to miss": atk.miss_roll is not None}.get(what, False)
+    if done:
+        game.attacks.reroll(atk, _src(ctx), what)
+    else:
+        atk.reroll_offers.append((ctx.this, what, ctx.extra.get("once")))
+        ctx.extra["deferred"] = True
+        game.emit("rule", f"{_src(ctx)}: may reroll the {what} of this attack once it is rolled")
 
 
 PRIMITIVES: dict[str, Callable] = {
@@ -348,6 +483,11 @@ PRIMITIVES: dict[str, Callable] = {
     "move_enchantment": p_move_enchantment, "attach": p_attach, "teleport": p_teleport, "guard": p_guard,
     "remove_guard": p_remove_guard, "ready": p_ready, "exhaust": p_exhaust, "note": p_note,
     "roll_effect_die": p_roll_effect_die, "roll_attack_dice": p_roll_attack_dice, "make_attack": p_make_attack,
+    "count_as_defense": p_count_as_defense, "set_source": p_set_source,
+    "share_damage_and_effects": p_share_damage_and_effects, "set_x": p_set_x, "choose": p_choose,
+    "reorder_step": p_reorder_step, "cancel_action": p_cancel_action, "cannot_until": p_cannot_until,
+    "attack_gains": p_attack_gains, "miss_attack": p_miss_attack, "modify_defense_roll": p_modify_defense_roll,
+    "gain_attack": p_gain_attack,
 }
 
 
@@ -385,7 +525,7 @@ def _run(game, eff, ctx):
     elif isinstance(eff, A.OptionalEffect):
         player = ctx.this.controller if ctx.this else game.state.order[0]
         ch = game.decide("optional", player, [Option("yes", True), Option("no", False)],
-                         prompt=f"optional effect of {_src(ctx)}", default=0)
+                         prompt=f"optional effect of {_src(ctx)}", default=1)
         if ch.value:
             for e in eff.body:
                 _run(game, e, ctx)
@@ -422,7 +562,7 @@ def evaluate(game: "Game", node, ctx: Ctx) -> Any:
     if isinstance(node, bool) or isinstance(node, int):
         return node
     if isinstance(node, A.XValue):
-        return node.coef * game.x_value(ctx.this)
+        return node.coef * (ctx.extra["x"] if "x" in ctx.extra else game.x_value(ctx.this))
     if isinstance(node, A.Signed):
         v = node.as_int()
         return v if isinstance(v, int) else evaluate(game, v, ctx) * (-1 if node.sign == "-" else 1)
@@ -460,6 +600,14 @@ def v_is(game, call, ctx):
     return o is not None and matches(game, o, pos[1], ctx)
 
 
+def v_times_used(game, call, ctx):
+    pos, kw = _args(call)
+    obj = _one(game, pos[0], ctx) if pos else None
+    during = kw.get("during")
+    during = during.value if isinstance(during, A.StringLit) else (during.text if isinstance(during, A.Phrase) else "round")
+    return game.times_used(ctx.this, ctx.extra.get("ability"), obj, during, ctx.attack)
+
+
 def _attack_traits(ctx):
     return ctx.attack.traits if ctx.attack is not None else {}
 
@@ -487,5 +635,14 @@ VALUES: dict[str, Callable] = {
     "first_attack": lambda g, c, x: x.attack is not None and x.attack.first,
     "roll_at_least": lambda g, c, x: (x.extra.get("rolled") or (x.attack.effect_roll if x.attack else 0) or 0) >= _num(g, _args(c)[0][0], x),
     "the_attack": lambda g, c, x: x.attack,
+    "guarding": lambda g, c, x: (lambda o: bool(o and o.guard))(_one(g, _args(c)[0][0], x)),
+    "chosen": lambda g, c, x: x.chosen,
+    "in_los": lambda g, c, x: True,
+    "half": lambda g, c, x: -(-_num(g, _args(c)[0][0], x) // 2),
+    "at_most": lambda g, c, x: min(_num(g, _args(c)[0][0], x), _num(g, _args(c)[0][1], x)),
+    "damage_type_is": lambda g, c, x: x.attack is not None and str(x.attack.action.definition.damage_type).lower()
+    == (_args(c)[0][0].text.lower() if isinstance(_args(c)[0][0], A.Phrase) else ""),
+    "amount": lambda g, c, x: x.extra.get("amount", 0),
+    "times_used": v_times_used,
     "attacker_of": lambda g, c, x: x.attack.source if x.attack is not None else None,
 }

@@ -80,6 +80,7 @@ class GameObject:
     uses: set = field(default_factory=set)  # once-per-round abilities used (tracked by the source)
     in_play: bool = True
     destroyed_by_damage: bool = False
+    display: Optional[str] = None  # shown instead of the card name (a mage shown by its name, not its stats card)
 
     @property
     def name(self) -> str:
@@ -90,7 +91,7 @@ class GameObject:
         return self.card.kind
 
     def label(self) -> str:
-        return f"{self.card.name} [{self.id}]"
+        return f"{self.display or self.card.name} [{self.id}]"
 
     def public_label(self) -> str:
         return f"hidden enchantment [{self.id}]" if self.hidden else self.label()

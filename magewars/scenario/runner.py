@@ -351,6 +351,8 @@ def build(sc: Scenario) -> tuple[Game, dict]:
         hidden = bool(m.get("hidden", card.kind == "enchantment" and False))
         obj = game.create(card, oid, ctl, owner, zone=str(zone) if zone and not att else None,
                           attached_zone=str(zatt) if zatt else None, hidden=hidden)
+        if card.name.lower() != str(m["card"]).lower():
+            obj.display = str(m["card"])
         if att is not None:
             pending_attach.append((obj, str(att), _at(m, "attached_to") if not host_id else where))
         if "damage" in m:

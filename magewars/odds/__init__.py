@@ -29,11 +29,11 @@ def resolve_card(corpus: Corpus, name: str, role: str) -> CardDefinition:
     hits = find_cards(corpus, q)
     if hits and hits[0].lower() == q.lower():
         cd = corpus.cards[hits[0]]
-    elif len(hits) == 1:
-        cd = corpus.cards[hits[0]]
     elif hits and not any(q.lower() in h.lower() for h in hits):
         raise OddsError(f"no card named '{name}' ({role}); did you mean "
                         + " or ".join(repr(h) for h in hits[:3]) + "?", 1)
+    elif len(hits) == 1:
+        cd = corpus.cards[hits[0]]
     elif hits:
         raise OddsError(f"{role} '{name}' matches several cards: {', '.join(hits[:8])}"
                         + (" …" if len(hits) > 8 else "") + "; give the full name", 1)

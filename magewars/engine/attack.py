@@ -514,7 +514,7 @@ class AttackEngine:
         action.zone = zone
         g.emit("info", f"zone attack against zone {zone}")
         objs = [o for o in g.state.objects_in_zone(zone)
-                if o.kind in ("creature", "mage", "conjuration", "terrain", "vine") and o.card.life is not None]
+                if o.kind in ("creature", "mage", "magestats", "conjuration", "terrain", "vine") and o.card.life is not None]
         if not objs:
             g.emit("rule", f"no object in zone {zone} can be attacked")
             return

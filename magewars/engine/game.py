@@ -65,7 +65,7 @@ class Game:
         obj = GameObject(oid, cd, controller, owner or controller, zone=zone, attached_to=attached_to,
                          attached_zone=attached_zone, hidden=hidden)
         self.state.add_object(obj)
-        if cd.kind == "mage" or ("Mage" in cd.subtypes and cd.kind == "creature"):
+        if cd.kind in ("mage", "magestats") or ("Mage" in cd.subtypes and cd.kind == "creature"):
             p = self.state.players.get(controller)
             if p is not None and p.mage_id is None:
                 p.mage_id = oid
@@ -107,10 +107,10 @@ class Game:
         return self.effects.derived(obj).armor
 
     def is_creature(self, obj: GameObject) -> bool:
-        return obj.kind in ("creature", "mage")
+        return obj.kind in ("creature", "mage", "magestats")
 
     def is_living(self, obj: GameObject) -> bool:
-        if obj.kind in ("creature", "mage"):
+        if obj.kind in ("creature", "mage", "magestats"):
             return not self.has(obj, "Nonliving")
         if obj.kind in CONJURATION_KINDS:
             return self.has(obj, "Living")

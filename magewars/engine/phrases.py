@@ -15,14 +15,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
     from .state import GameObject
 
-CREATURE_KINDS = ("creature", "mage")
+CREATURE_KINDS = ("creature", "mage", "magestats")
 CONJ_KINDS = ("conjuration", "wall", "terrain", "vine")
 NOUN_KINDS = {
     "creature": CREATURE_KINDS, "creatures": CREATURE_KINDS,
     "conjuration": CONJ_KINDS, "conjurations": CONJ_KINDS,
     "wall": ("wall",), "walls": ("wall",),
     "enchantment": ("enchantment",), "enchantments": ("enchantment",),
-    "equipment": ("equipment",), "mage": ("mage",), "mages": ("mage",),
+    "equipment": ("equipment",), "mage": ("mage", "magestats"), "mages": ("mage", "magestats"),
     "terrain": ("terrain",), "vine": ("vine",),
 }
 PRONOUNS = {"this", "that", "it", "its", "target", "enchanted", "attached", "attacker", "defender",
@@ -139,7 +139,7 @@ def has_name(game: "Game", obj: "GameObject", name: str) -> bool:
     if n == "corporeal":
         return not d.has("Incorporeal")
     if n == "mage":
-        return obj.kind == "mage" or "Mage" in obj.card.subtypes
+        return obj.kind in ("mage", "magestats") or "Mage" in obj.card.subtypes
     if d.has(name):
         return True
     if any(s.lower() == n for s in obj.card.subtypes):

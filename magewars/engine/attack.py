@@ -463,7 +463,7 @@ class AttackEngine:
             g.emit("rule", f"{atk.target.label()}: the Counterstrike step comes right after Pay Costs (first strike)")
             self.step("counterstrike", atk)
             if not atk.attacker.in_play:
-                g.emit("rule", "the attacker was destroyed: the attack cannot proceed")
+                self.cancel(atk, "the attacker was destroyed: the attack cannot proceed")
                 return
         for s in range(1, action.strikes + 1):
             if s > 1:

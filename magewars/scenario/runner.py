@@ -27,7 +27,7 @@ OBJECT_KEYS = {"id", "card", "controller", "owner", "zone", "damage", "markers",
                "attached_to", "zone_attachment", "hidden", "x", "action_marker"}
 ACTIONS = {"attack", "reveal", "move", "move_enchantment", "destroy", "place", "damage", "end_action_phase",
            "end_round", "expect", "guard", "remove", "heal", "attack_spell"}
-EXPECT_KEYS = {"objects", "players", "attacks", "log_contains", "log_lacks", "no_unsupported"}
+EXPECT_KEYS = {"objects", "players", "attacks", "log_contains", "log_lacks", "no_unsupported", "all_scripted_used"}
 OBJ_EXPECT_KEYS = {"damage", "armor", "life", "destroyed", "in_play", "has", "lacks", "markers", "zone", "hidden",
                    "guard", "attached_to"}
 
@@ -675,6 +675,13 @@ def _check(game: Game, v: _V, body: LDict, where, result: ScenarioResult):
     for s in body.get("log_lacks") or []:
         result.checks.append(Check(loc(body, "log_lacks"), f"log lacks {s!r}", True,
                                    not any(str(s).lower() in t.lower() for t in texts)))
+    if body.get("all_scripted_used"):
+        agent = game.agents
+        unused = [f"{c.kind}: {c.choose}" for c in getattr(agent, "unused", lambda: [])()]
+        result.checks.append(Check(loc(body, "all_scripted_used"), "every scripted choice was used", [], unused))
+        left = getattr(game.dice, "unused", (0, 0))
+        result.checks.append(Check(loc(body, "all_scripted_used"), "every scripted die was used (attack, d12)",
+                                   (0, 0), left))
     if body.get("no_unsupported"):
         result.checks.append(Check(loc(body, "no_unsupported"), "no unimplemented primitive was met", [],
                                    list(game.unsupported)))

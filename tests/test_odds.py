@@ -43,7 +43,7 @@ def engine_run(corpus, attacker, defender, n, *, attack=None, spell=None, defend
     dmg, destroyed, conds = Counter(), 0, Counter()
     for _ in range(n):
         g = Game(corpus, dice, FirstLegalAgent())
-        g.state.add_player("A")
+        g.state.add_player("A", mana=99)
         g.state.add_player("B")
         a = g.create("Wizard Stats" if spell else attacker, "a", "A", zone="B2")
         d = g.create(defender, "d", "B", zone="B2")
@@ -260,12 +260,22 @@ def test_cli_with_options(corpus):
     (["odds", "Timber Wolf", "Iron Golem", "--attack", "Claw"], 1, "no attack named 'Claw'"),
     (["odds", "Timber Wolf", "Iron Golem", "--with", "Bear Strenght"], 1, "did you mean"),
     (["odds", "Timber Wolf", "Iron Golem", "--defender-damage", "13"], 1, "already be destroyed"),
+    (["odds", "Timber Wolf", "Thunderift Falcon"], 1, "Flying"),
+    (["odds", "Bear Strength", "Timber Wolf"], 1, "has no attack"),
+    (["odds", "Timber Wolf", "Iron Golem", "--max-attacks", "0"], 2, "at least 1"),
 ])
 def test_cli_errors(args, code, text):
     r = CliRunner().invoke(main, args)
     assert r.exit_code == code, r.output
     assert text in r.output
     assert "Traceback" not in r.output
+
+
+def test_mage_attack_with_a_cost_and_immunity(corpus):
+    r = odds(corpus, "Wizard", "Timber Wolf", attack="Arcane Zap")  # the attack's mana cost is paid
+    assert r.first.dice == 3 and r.first.p_hit == 1
+    r = odds(corpus, "Fireball", "Fire Elemental")  # Flame Immunity: no dice, no damage
+    assert r.first.damage == {0: 1} and r.beyond == 1
 
 
 def test_unknown_name_raises_odds_error(corpus):

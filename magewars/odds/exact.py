@@ -131,6 +131,9 @@ def attack_odds(spec: Spec, defender_damage: Optional[int] = None, _shape=None) 
             return res
         d12["defense"] = ok[0]
         shape = probe(spec, _blanks, d12, dd)
+    if shape.status == "canceled":
+        why = next((e.data.get("why") or e.text for e in reversed(shape.log) if e.kind == "canceled"), "")
+        raise OddsError(f"the engine cancels this attack: {why}", 1)
     if shape.status != "hit":
         res.rolled = False
         res.p_avoid = Fraction(1) if res.p_avoid == 0 and res.p_miss == 0 else res.p_avoid

@@ -109,7 +109,7 @@ class Outcome:
 def build(spec: Spec, dice: Dice, defender_damage: Optional[int] = None):
     """The board of the question, with the engine's state API; returns (game, attacker, defender, spell)."""
     g = Game(spec.corpus, dice, FirstLegalAgent())
-    g.state.add_player("Attacker")
+    g.state.add_player("Attacker", mana=99)  # odds are about the dice: attack costs can always be paid
     g.state.add_player("Defender")
     spell = None
     if spec.attacker.kind == "attack":

@@ -42,11 +42,15 @@ def _rolls(ns: list[int]) -> str:
         else ",".join(map(str, ns))
 
 
+def _name(c) -> str:
+    return c.name.removesuffix(" Stats") if c.kind == "magestats" else c.name
+
+
 def render_text(r) -> str:
     s, a = r.spec, r.first
     out = []
-    who = s.attacker.name if s.attacker.kind != "attack" else f"{s.caster.name.removesuffix(' Stats')} casting"
-    out.append(f"{who} {r.attack_name} → {s.defender.name}"
+    who = _name(s.attacker) if s.attacker.kind != "attack" else f"{_name(s.caster)} casting"
+    out.append(f"{who} {r.attack_name} → {_name(s.defender)}"
                + (f"  (defender already has {s.defender_damage} damage)" if s.defender_damage else ""))
     if s.attacker_with:
         out.append(f"  attacker with: {', '.join(c.name for c in s.attacker_with)}")
@@ -91,9 +95,12 @@ def render_text(r) -> str:
     out.append(f"Attacks needed to destroy it (each like the first, at most {r.cap})")
     top = max(list(r.attacks_needed.values()) + [r.beyond])
     cum = Fraction(0)
+    if not any(r.attacks_needed.values()):
+        out.append(f"  never destroyed within {r.cap} attacks")
     for k, p in r.attacks_needed.items():
         cum += p
-        out.append(f"  {k:>4}   {_pct(p)}   by then {_pct(cum)}  {_bar(p, top)}")
+        if p or 0 < cum < 1:
+            out.append(f"  {k:>4}   {_pct(p)}   by then {_pct(cum)}  {_bar(p, top)}")
     if r.beyond:
         out.append(f"  >{r.cap:<3}   {_pct(r.beyond)}")
     return "\n".join(out)
@@ -102,8 +109,8 @@ def render_text(r) -> str:
 def render_json(r) -> dict:
     s, a = r.spec, r.first
     return {
-        "attacker": s.attacker.name, "attack": r.attack_name, "defender": s.defender.name,
-        "caster": s.caster.name if s.caster is not None and s.attacker.kind == "attack" else None,
+        "attacker": _name(s.attacker), "attack": r.attack_name, "defender": _name(s.defender),
+        "caster": _name(s.caster) if s.caster is not None and s.attacker.kind == "attack" else None,
         "attacker_with": [c.name for c in s.attacker_with], "defender_with": [c.name for c in s.defender_with],
         "defender_damage": s.defender_damage,
         "inputs": {"dice": a.dice, "dice_modifiers": [{"source": m[0], "amount": m[1]} for m in a.dice_mods],

@@ -89,8 +89,11 @@ class Game:
         choice = self.agent_for(player).decide(d)
         if choice not in options:
             raise EngineError(f"agent chose {choice!r}, not an option of {kind}")
+        secret = kind == "reveal" and choice.value is None  # a pass must not name what was not revealed
         self.emit("decision", f"{player} decides ({kind}): {choice.label}", kind=kind, player=player,
-                  choice=choice.label, options=[o.label for o in options])
+                  choice=choice.label, options=[o.label for o in options],
+                  secret_for=player if secret else None,
+                  public_text=f"{player} does not reveal anything" if secret else None)
         return choice
 
     # ------------------------------------------------------------ derived

@@ -95,7 +95,8 @@ class Reveals:
                 for rule in reveal_rules(obj):
                     if rule.mode == "must" and self.rule_applies(obj, rule, rel, step, atk):
                         g.emit("rule", f"{obj.label()} must be revealed {rel} {step.replace('_', ' ')}",
-                               secret_for=None)
+                               secret_for=obj.controller,
+                               public_text=f"{obj.public_label()} must be revealed {rel} {step.replace('_', ' ')}")
                         self.reveal(obj, atk, forced=True)
                         break
                 if atk is not None and atk.status == "canceled":

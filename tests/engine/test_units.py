@@ -119,3 +119,15 @@ def test_derived_values_cached_and_invalidated():
     game.place_condition(fox, "Corrode", 1, "test")
     assert game.effects.derived(fox) is not d1
     assert game.armor(fox) == 0
+
+
+def test_log_never_names_hidden_enchantment_to_opponent():
+    from magewars.scenario import run_scenario
+    res = run_scenario(str(SCEN / "block_avoids.yaml"))
+    events = res.game.log.events[1:]  # the first event is the scenario title
+    first_reveal = next(i for i, e in enumerate(events) if e.kind == "reveal")
+    alice_view = [e.view("Alice")[0] for e in events[:first_reveal]]
+    assert not any("Block" in t for t in alice_view), alice_view
+    bob_view = [e.view("Bob")[0] for e in events[:first_reveal]]
+    assert any("Block" in t for t in bob_view)
+    assert "Block" not in str(res.game.log.to_json("Alice")[1:first_reveal + 1])

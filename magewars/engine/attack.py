@@ -171,6 +171,12 @@ class DeclareAttack(Step):
     def run(self, eng, atk):
         g = eng.game
         a = atk.action
+        if a.is_zone and a.zone and not atk.declared:
+            g.emit("info", f"{atk.attacker.label()} declares a zone attack with {a.definition.name} "
+                           f"against zone {a.zone} [{', '.join(sorted(atk.kinds()))}]")
+            atk.declared = True
+            g.fire("attacks", atk.attacker, Ctx(attack=atk, it=atk.attacker))
+            return
         g.emit("info", f"{atk.attacker.label()} attacks {atk.target.label()} with {a.definition.name}"
                + (f" (strike {atk.strike})" if a.strikes > 1 else "")
                + (f" [{', '.join(sorted(atk.kinds()))}]" if atk.kinds() else " [neither melee nor ranged]"))
@@ -519,7 +525,6 @@ class AttackEngine:
             g.emit("rule", f"no object in zone {zone} can be attacked")
             return
         head = self._new(action, objs[0], 1)
-        head.declared = True
         self.step("declare_attack", head, window=True)
         self.step("pay_costs", head)
         self.step("roll_to_miss", head)

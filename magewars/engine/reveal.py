@@ -55,6 +55,22 @@ class Reveals:
     def __init__(self, game: "Game"):
         self.game = game
         self.windows = 0
+        self.countering: list = []  # enchantments whose reveal is being countered (innermost last)
+
+    def can_counter(self, o, revealing) -> bool:
+        """A hidden enchantment whose reveal rule answers another enchantment being revealed."""
+        from .phrases import matches
+        for r in reveal_rules(o):
+            for ev in r.on:
+                if ev.name != "reveals":
+                    continue
+                what = next((a.value for a in ev.args if a.key == "what"), None)
+                if what is None:
+                    pos = [a.value for a in ev.args if not a.key]
+                    what = pos[-1] if pos else None
+                if what is None or (isinstance(what, A.Phrase) and matches(self.game, revealing, what, Ctx(this=o))):
+                    return True
+        return False
 
     # ------------------------------------------------------------ eligibility
     def hidden_of(self, player: str) -> list["GameObject"]:
@@ -143,15 +159,27 @@ class Reveals:
         st.touch()
         g.emit("reveal", f"{player.name} reveals {obj.label()} on {where}", object=obj.id, card=obj.name)
         # 2. counter the enchantment
+        counters = []
         for p in st.order:
             for o in self.hidden_of(p):
-                if any(any(ev.name == "revealed" for ev in r.on) for r in reveal_rules(o)) and o is not obj:
-                    ch = g.decide("reveal", p, [Option("pass"), Option(o.name, o)],
-                                  prompt=f"counter the reveal of {obj.name}?", default=0, step="counter_reveal")
-                    if ch.value is not None:
-                        self.reveal(ch.value, atk)
-                        if not obj.in_play:
-                            return True
+                if o is not obj and self.can_counter(o, obj):
+                    counters.append(o)
+        if counters:
+            g.emit("window", f"counter window for the reveal of {obj.label()}", step="counter_reveal")
+        for o in counters:
+            if not o.hidden or not o.in_play:
+                continue
+            ch = g.decide("reveal", o.controller, [Option("pass"), Option(o.name, o)],
+                          prompt=f"counter the reveal of {obj.name}?", default=0, step="counter_reveal")
+            if ch.value is not None:
+                self.countering.append(obj)
+                try:
+                    self.reveal(ch.value, atk)
+                finally:
+                    self.countering.pop()
+                if not obj.in_play:
+                    g.emit("rule", f"{obj.label()} was countered before its reveal cost was paid")
+                    return True
         # 3. pay the reveal cost
         if cost:
             player.mana -= cost

@@ -862,7 +862,8 @@ class AttackEngine:
                 mods.append((label, amount))
             total = natural + sum(m[1] for m in mods)
             atk.effect_natural, atk.effect_roll, atk.effect_mods = natural, total, mods
-            g.emit("roll", f"effect die rolled: {natural}", d12=natural, purpose="effect (natural)")
+            if mods or atk.reroll_offers:
+                g.emit("roll", f"effect die rolled: {natural}", d12=natural, purpose="effect (natural)")
             g.fire("rolls", atk.attacker, Ctx(attack=atk, it=atk.attacker), what="effect die")
             if self.offer_reroll(atk, "effect die"):
                 natural = atk.effect_natural

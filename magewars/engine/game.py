@@ -412,6 +412,19 @@ class Game:
 def _install_extras():
     def move_object(self, obj, zone, how="moves"):
         old = self.state.zone_of(obj)
+        if how != "teleports" and old and zone and old != zone and self.state.arena.adjacent(old, zone):
+            border = frozenset((old, zone))
+            for wall in [o for o in self.state.in_play() if o.border == border]:
+                for adef in wall.card.attacks:
+                    if "passage" in adef.special:
+                        self.emit("rule", f"{obj.label()} moves through {wall.label()}: its passage attack comes "
+                                          f"before it crosses")
+                        from .attack import AttackAction
+                        action = AttackAction(wall, adef, wall, tuple(adef.traits), None)
+                        self.attacks.run_action(action, [obj])
+                if not obj.in_play or self.has(obj, "Restrained") or self.has(obj, "Incapacitated"):
+                    self.emit("rule", f"{obj.label()} cannot complete its move")
+                    return
         self.state.move_to_zone(obj, zone)
         self.emit("move", f"{obj.label()} {how} from {old} to {zone}", target=obj.id, frm=old, to=zone)
         atk = self.current_attack

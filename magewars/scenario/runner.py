@@ -23,9 +23,9 @@ from .loader import LDict, LList, ScenarioDiagnostic, ScenarioError, load_yaml
 
 TOP_KEYS = {"name", "cite", "description", "cards", "arena", "players", "objects", "dice", "choices",
             "unscripted", "actions", "expect", "x", "seed"}
-OBJECT_KEYS = {"id", "card", "controller", "owner", "zone", "damage", "markers", "guard", "attachments",
+OBJECT_KEYS = {"id", "card", "controller", "owner", "zone", "border", "damage", "markers", "guard", "attachments",
                "attached_to", "zone_attachment", "hidden", "x", "action_marker"}
-ACTIONS = {"attack", "reveal", "move", "move_enchantment", "destroy", "place", "damage", "end_action_phase",
+ACTIONS = {"attack", "reveal", "move", "teleport", "move_enchantment", "destroy", "place", "damage", "end_action_phase",
            "end_round", "expect", "guard", "remove", "heal", "attack_spell"}
 EXPECT_KEYS = {"objects", "players", "attacks", "log_contains", "log_lacks", "no_unsupported", "all_scripted_used"}
 OBJ_EXPECT_KEYS = {"damage", "armor", "life", "destroyed", "in_play", "has", "lacks", "markers", "zone", "hidden",
@@ -344,8 +344,14 @@ def build(sc: Scenario) -> tuple[Game, dict]:
             v.err(_at(m, "zone_attachment"), "S006", f"bad zone {zatt!r}")
             return
         att = host_id or m.get("attached_to")
-        if zone is None and att is None and zatt is None:
-            v.err(m.where, "S002", f"object {oid!r} needs a `zone`, `attached_to` or `zone_attachment`")
+        border = m.get("border")
+        if border is not None:
+            if (not isinstance(border, list) or len(border) != 2 or not all(arena.is_zone(str(z)) for z in border)
+                    or not arena.adjacent(str(border[0]), str(border[1]))):
+                v.err(_at(m, "border"), "S006", "`border` is two adjacent zones, e.g. [B2, B3]")
+                return
+        if zone is None and att is None and zatt is None and border is None:
+            v.err(m.where, "S002", f"object {oid!r} needs a `zone`, `border`, `attached_to` or `zone_attachment`")
             return
         owner = str(m.get("owner", ctl))
         hidden = bool(m.get("hidden", card.kind == "enchantment" and False))
@@ -353,6 +359,8 @@ def build(sc: Scenario) -> tuple[Game, dict]:
                           attached_zone=str(zatt) if zatt else None, hidden=hidden)
         if card.name.lower() != str(m["card"]).lower():
             obj.display = str(m["card"])
+        if border is not None:
+            obj.border = frozenset(str(z) for z in border)
         if att is not None:
             pending_attach.append((obj, str(att), _at(m, "attached_to") if not host_id else where))
         if "damage" in m:
@@ -514,8 +522,8 @@ def _run_action(game: Game, v: _V, a, where, result: ScenarioResult) -> None:
         o = _obj(game, v, body, None, bw)
         if o is not None:
             game.reveals.reveal(o, game.current_attack)
-    elif kind == "move":
-        m = v.mapping(body, bw, "`move`")
+    elif kind in ("move", "teleport"):
+        m = v.mapping(body, bw, f"`{kind}`")
         if m is None:
             return
         o = _obj(game, v, m, "object", _at(m, "object"))
@@ -524,7 +532,7 @@ def _run_action(game: Game, v: _V, a, where, result: ScenarioResult) -> None:
             v.err(_at(m, "to"), "S006", f"bad zone {to!r}")
             return
         if o is not None:
-            game.move_object(o, to)
+            game.move_object(o, to, "moves" if kind == "move" else "teleports")
     elif kind == "move_enchantment":
         m = v.mapping(body, bw, "`move_enchantment`")
         if m is None:

@@ -389,6 +389,10 @@ class AttackEngine:
                               default=0)
             traits = traits + tuple(adef.alternatives[ch.value])
         kind = adef.kind
+        for (t, k, label) in g.d(attacker).attack_traits:
+            if k is None or k == kind:
+                traits = traits + (t,)
+                g.emit("modifier", f"the attack gains {t} ({label})")
         action = AttackAction(attacker, adef, source or attacker, traits, kind,
                               is_counterstrike=counterstrike or "counterstrike" in adef.special, is_spell=is_spell)
         if "barrier" in adef.special:
@@ -577,6 +581,17 @@ class AttackEngine:
             return "no longer a legal target for this action"
         if action.is_barrier or action.is_counterstrike:
             return None
+        if g.is_creature(a) and a.in_play and g.has(a, "Incapacitated") and not action.spell:
+            return f"{a.label()} is Incapacitated and cannot attack"
+        if action.kind == "ranged" and not action.is_zone and action.definition.range:
+            lo, hi = action.definition.range
+            zs, zt = g.state.zone_of(atk.source), g.state.zone_of(t)
+            if zs and zt:
+                dist = g.state.arena.distance(zs, zt)
+                if dist == 0 and (g.has(t, "Flying") or (g.is_creature(atk.source) and g.has(atk.source, "Flying"))):
+                    lo = 0
+                if not lo <= dist <= hi:
+                    return f"out of range: {dist} zone(s), the attack's range is {lo}-{hi}"
         for (oid, what, detail, src_id, rnd) in g.restrictions:
             if oid == a.id and what == "attack" and rnd == g.state.round:
                 src = g.state.objects.get(src_id)

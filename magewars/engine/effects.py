@@ -66,6 +66,7 @@ class Derived:
     mods: list = field(default_factory=list)
     defenses: list = field(default_factory=list)  # (Defense, source obj id, index key)
     attacks: list = field(default_factory=list)  # (AttackDefinition, source obj id)
+    attack_traits: list = field(default_factory=list)  # (TraitInstance, kind or None, source label)
     barrier: Optional[tuple] = None  # (AttackDefinition, source obj id) — the one that functions
     extra_barriers: list = field(default_factory=list)
 
@@ -161,6 +162,9 @@ class Effects:
                     continue
                 eff = ab.effect
                 subject = getattr(eff, "subject", None)
+                if subject is None and isinstance(eff, A.Call):
+                    self._static_call(src, ab, eff, obj, out)
+                    continue
                 if subject is None:
                     continue
                 if self._affects(src, subject, obj) and self._guard_ok(ab.guard, src, obj):
@@ -182,6 +186,26 @@ class Effects:
         out.sort(key=lambda e: e[0])
         return out
 
+    STATIC_CALLS = ("gain_attack", "attacks_gain")
+    IGNORED_STATIC = ("set_x",)  # read where it is used
+
+    def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
+        g = self.game
+        if call.name in self.IGNORED_STATIC:
+            return
+        if call.name not in self.STATIC_CALLS:
+            key = (src.card.name, call.name)
+            if key not in g.static_unsupported:
+                g.static_unsupported.add(key)
+                g.unsupported.append(f"static {call.name}")
+                g.pending_notes.append(f"NOT IMPLEMENTED: static {call.name}(...) of {src.card.name} is not applied")
+            return
+        if not call.args or not isinstance(call.args[0].value, A.Phrase):
+            return
+        if not self._affects(src, call.args[0].value, obj) or not self._guard_ok(ab.guard, src, obj):
+            return
+        out.append((src.timestamp, src.label(), call, 1))
+
     # ------------------------------------------------------------ compute
     def _compute(self, obj: "GameObject") -> Derived:
         st = self.game.state
@@ -201,6 +225,7 @@ class Effects:
             pass  # added after traits are known (below)
 
         traits: dict[str, list] = {}
+        gained_attacks: list = []
 
         def gain(t: TraitInstance, label: str, ts: int):
             if t.key in d.cannot_gain:
@@ -244,6 +269,22 @@ class Effects:
                     traits.pop(key, None)
                     mods.append(Mod(label, ts, f"loses {key}" + (" and cannot gain it" if node.cannot_gain else ""),
                                     had or node.cannot_gain, "" if had else "did not have it"))
+            elif isinstance(node, A.Call) and node.name == "gain_attack":
+                src_obj = next((o for o in st.in_play() if o.label() == label), None)
+                name = next((a.value.value for a in node.args[1:] if isinstance(a.value, A.StringLit)), None)
+                if src_obj is not None:
+                    for adef in src_obj.card.attacks:
+                        if name is None or adef.name == name:
+                            gained_attacks.append((ts, adef, src_obj.id))
+            elif isinstance(node, A.Call) and node.name == "attacks_gain":
+                pos = [a.value for a in node.args if not a.key]
+                kw = {a.key: a.value for a in node.args if a.key}
+                kind = kw.get("kind")
+                kind = kind.text if isinstance(kind, A.Phrase) else (kind.value if isinstance(kind, A.StringLit) else None)
+                if len(pos) > 1 and isinstance(pos[1], A.TraitGroup):
+                    for ref in pos[1].traits:
+                        d.attack_traits.append((_trait_from_ref(ref), kind, label))
+                        mods.append(Mod(label, ts, f"attacks gain {ref.text}" + (f" ({kind})" if kind else "")))
             elif isinstance(node, A.StatChange):
                 for sm in node.mods:
                     amt = sm.amount.as_int()
@@ -324,6 +365,12 @@ class Effects:
             for a in att.card.attacks:
                 if "barrier" in a.special:
                     barriers.append((att.timestamp, a, att.id))
+        for (ts, a, sid) in gained_attacks:
+            if "barrier" in a.special:
+                if not any(b[1] is a and b[2] == sid for b in barriers):
+                    barriers.append((ts, a, sid))
+            elif not any(x is a for x, _ in d.attacks):
+                d.attacks.append((a, sid))
         barriers.sort(key=lambda b: b[0])
         if barriers:
             d.barrier = (barriers[0][1], barriers[0][2])

@@ -43,6 +43,8 @@ class Game:
         self.unsupported: list[str] = []
         self.uses: list[tuple] = []  # (source id, ability id, round, attack action, objects)
         self.transients: list = []
+        self.static_unsupported: set = set()
+        self.pending_notes: list = []
         self.restrictions: list = []  # (object id, action, detail, source id, round)
         from .attack import AttackEngine
         from .reveal import Reveals
@@ -76,6 +78,10 @@ class Game:
 
     # ------------------------------------------------------------ log and decisions
     def emit(self, _kind: str, _text: str, **kw):
+        if self.pending_notes:
+            notes, self.pending_notes = self.pending_notes, []
+            for n in notes:
+                self.log.emit("unsupported", n)
         return self.log.emit(_kind, _text, **kw)
 
     def agent_for(self, player: str) -> Agent:

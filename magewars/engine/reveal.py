@@ -205,10 +205,11 @@ class Reveals:
             elif isinstance(inner, A.TriggeredAbility):
                 if inner.event.name == "revealed" or self._event_now(inner.event, obj, atk):
                     if inner.guard is None or g.evaluate(inner.guard, ctx):
-                        g.emit("trigger", f"{obj.label()}: {inner.event.name} is happening — its ability resolves")
+                        g.emit("trigger", f"{obj.label()}: its '{inner.event.name}' ability resolves")
                         g.run_effects(inner.effects, ctx)
                         ran = True
-        if not ran and is_one_time(obj) and obj.in_play:
+        attacked_now = atk is not None and host is not None and host in (atk.target, atk.defender, atk.attacker)
+        if not ran and is_one_time(obj) and obj.in_play and not attacked_now:
             g.emit("rule", f"{obj.label()} is a one-time enchantment revealed when its effect is irrelevant: wasted")
             g.destroy(obj, why="one-time effect wasted")
         g.check_state()

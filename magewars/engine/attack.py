@@ -581,6 +581,10 @@ class AttackEngine:
             return "no longer a legal target for this action"
         if action.is_barrier or action.is_counterstrike:
             return None
+        for (detail, label) in g.d(t).cannot_be_attacked:
+            words = detail.lower().split()
+            if not words or action.kind in words or ("zone" in words and action.is_zone):
+                return f"{t.label()} cannot be attacked{(' by ' + detail) if detail else ''} ({label})"
         if g.is_creature(a) and a.in_play and g.has(a, "Incapacitated") and not action.spell:
             return f"{a.label()} is Incapacitated and cannot attack"
         if action.kind == "ranged" and not action.is_zone and action.definition.range:

@@ -67,6 +67,8 @@ class Derived:
     defenses: list = field(default_factory=list)  # (Defense, source obj id, index key)
     attacks: list = field(default_factory=list)  # (AttackDefinition, source obj id)
     attack_traits: list = field(default_factory=list)  # (TraitInstance, kind or None, source label)
+    immune_conditions: set = field(default_factory=set)
+    cannot_be_attacked: list = field(default_factory=list)  # (detail, source label)
     barrier: Optional[tuple] = None  # (AttackDefinition, source obj id) — the one that functions
     extra_barriers: list = field(default_factory=list)
 
@@ -186,7 +188,7 @@ class Effects:
         out.sort(key=lambda e: e[0])
         return out
 
-    STATIC_CALLS = ("gain_attack", "attacks_gain")
+    STATIC_CALLS = ("gain_attack", "attacks_gain", "grant_defense", "incapacitate", "immune", "cannot")
     IGNORED_STATIC = ("set_x",)  # read where it is used
 
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
@@ -202,6 +204,25 @@ class Effects:
             return
         if not call.args or not isinstance(call.args[0].value, A.Phrase):
             return
+        if call.name == "immune":
+            ws = [w.lower() for w in words_of(call.args[0].value)]
+            if ws and ws[0] not in ("this", "enchanted", "attached", "bearer"):
+                key = (src.card.name, "immune (of other objects)")
+                if key not in g.static_unsupported:
+                    g.static_unsupported.add(key)
+                    g.unsupported.append("static immune (others)")
+                    g.pending_notes.append(f"NOT IMPLEMENTED: static immune(...) of {src.card.name} "
+                                           f"(immunity of other objects to this one) is not applied")
+                return
+        if call.name == "cannot":
+            act = call.args[1].value if len(call.args) > 1 else None
+            if not (isinstance(act, A.StringLit) and act.value == "be_attacked"):
+                key = (src.card.name, "cannot")
+                if key not in g.static_unsupported:
+                    g.static_unsupported.add(key)
+                    g.unsupported.append("static cannot")
+                    g.pending_notes.append(f"NOT IMPLEMENTED: static cannot(...) of {src.card.name} is not applied")
+                return
         if not self._affects(src, call.args[0].value, obj) or not self._guard_ok(ab.guard, src, obj):
             return
         out.append((src.timestamp, src.label(), call, 1))
@@ -285,6 +306,29 @@ class Effects:
                     for ref in pos[1].traits:
                         d.attack_traits.append((_trait_from_ref(ref), kind, label))
                         mods.append(Mod(label, ts, f"attacks gain {ref.text}" + (f" ({kind})" if kind else "")))
+            elif isinstance(node, A.Call) and node.name == "grant_defense":
+                pos = [a.value for a in node.args if not a.key]
+                try:
+                    roll = self.game.evaluate(pos[1], Ctx(this=obj))
+                    uses = self.game.evaluate(pos[2], Ctx(this=obj)) if len(pos) > 2 else None
+                    d.defenses.append((Defense(roll, uses), obj.id, f"{label}#granted"))
+                    mods.append(Mod(label, ts, f"gains Defense {roll}+ ({uses}x)"))
+                except Exception:
+                    pass
+            elif isinstance(node, A.Call) and node.name == "incapacitate":
+                gain(TraitInstance("Incapacitated"), label, ts)
+            elif isinstance(node, A.Call) and node.name == "immune":
+                to = node.args[1].value if len(node.args) > 1 else None
+                if isinstance(to, A.TraitGroup):
+                    for ref in to.traits:
+                        d.immune_conditions.add(ref.name.text)
+                        mods.append(Mod(label, ts, f"immune to {ref.name.text}"))
+                elif isinstance(to, A.Phrase) and len(to.words) == 1:
+                    gain(TraitInstance(f"{to.text} Immunity"), label, ts)
+            elif isinstance(node, A.Call) and node.name == "cannot":
+                det = next((a.value for a in node.args if a.key == "detail"), None)
+                d.cannot_be_attacked.append((det.text if isinstance(det, A.Phrase) else
+                                             det.value if isinstance(det, A.StringLit) else "", label))
             elif isinstance(node, A.StatChange):
                 for sm in node.mods:
                     amt = sm.amount.as_int()

@@ -184,6 +184,9 @@ class Game:
         if cat and self.has(obj, f"{cat} Immunity"):
             self.emit("immune", f"{obj.label()} has {cat} Immunity: no {name} from {source}")
             return 0
+        if name in self.effects.derived(obj).immune_conditions:
+            self.emit("immune", f"{obj.label()} is immune to {name}: none from {source}")
+            return 0
         if name == "Burn" and self.has(obj, "Burnproof"):
             self.emit("immune", f"{obj.label()} is Burnproof: no Burn from {source}")
             return 0

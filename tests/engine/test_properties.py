@@ -79,3 +79,41 @@ def test_same_seed_same_log(attacker, defender, seed):
     g2, _ = play(attacker, defender, seed, True, 0, 0)
     assert g1.log.signature() == g2.log.signature()
     assert g1.log.to_json() == g2.log.to_json()
+
+
+def _enchantments():
+    corpus = base_corpus()
+    return sorted(c.name for c in corpus.cards.values()
+                  if c.kind == "enchantment" and any("creature" in t.lower() for t in c.targets))
+
+
+ENCHANTMENTS = _enchantments()
+
+
+def play_rich(attacker, defender, enchs, seed, guard, daze):
+    """Random attack where the defender carries random hidden enchantments and both players reveal at random."""
+    game = Game(base_corpus(), SeededDice(seed), RandomAgent(seed))
+    game.state.add_player("A", mana=30)
+    game.state.add_player("B", mana=30)
+    a = game.create(attacker, "a", "A", zone="B2")
+    d = game.create(defender, "d", "B", zone="B2")
+    d.guard = guard
+    if daze:
+        a.markers["Daze"] = 1
+    for i, e in enumerate(enchs):
+        game.create(e, f"e{i}", "B" if i % 2 == 0 else "A", attached_to="d" if i < 2 else "a", hidden=True)
+    start = {"a": 0, "d": 0}
+    atk = next(x for x in a.card.attacks if x.kind == "melee" and isinstance(x.dice, int))
+    game.attacks.make_attack(a, atk.name, [d])
+    return game, start
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(CREATURES), st.sampled_from(CREATURES),
+       st.lists(st.sampled_from(ENCHANTMENTS), min_size=0, max_size=3), st.integers(0, 10_000), st.booleans(),
+       st.booleans())
+def test_random_attacks_with_hidden_enchantments(attacker, defender, enchs, seed, guard, daze):
+    game, start = play_rich(attacker, defender, enchs, seed, guard, daze)
+    check_invariants(game, start)
+    for p in game.state.players.values():
+        assert p.mana >= 0

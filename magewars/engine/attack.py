@@ -55,6 +55,7 @@ class AttackAction:
     spell: Optional["GameObject"] = None  # the attack spell being resolved (a transient object)
     x: int = 0
     canceled: bool = False
+    charged: bool = False  # made right after a move action (Charge +X)
 
     def has_trait(self, key: str) -> bool:
         return any(t.key == key for t in self.traits)
@@ -398,6 +399,9 @@ class AttackEngine:
         if "barrier" in adef.special:
             action.is_barrier = True
         action.spell = spell_obj
+        if attacker.id in g.just_moved and not counterstrike:
+            action.charged = True
+            g.just_moved.discard(attacker.id)
         try:
             return self.run_action(action, targets, zone=zone)
         finally:
@@ -677,7 +681,7 @@ class AttackEngine:
                     continue
                 if key == "Ranged" and (a.kind != "ranged" or a.is_zone):
                     continue
-                if key == "Charge" and not getattr(a, "charged", False):
+                if key == "Charge" and not a.charged:
                     continue
                 if key == "Bloodthirsty" and not (a.kind == "melee" and g.is_living(target) and target.damage > 0):
                     continue

@@ -45,7 +45,8 @@ class Game:
         self.transients: list = []
         self.static_unsupported: set = set()
         self.pending_notes: list = []
-        self.restrictions: list = []  # (object id, action, detail, source id, round)
+        self.restrictions: list = []
+        self.just_moved: set = set()  # creatures whose last action was a move (Charge)  # (object id, action, detail, source id, round)
         from .attack import AttackEngine
         from .reveal import Reveals
         self.attacks = AttackEngine(self)
@@ -383,6 +384,72 @@ class Game:
         from .primitives import evaluate
         return evaluate(self, node, ctx)
 
+    # ------------------------------------------------------------ movement and phases
+    def move_object(self, obj, zone, how="moves"):
+        old = self.state.zone_of(obj)
+        if how != "teleports" and old and zone and old != zone and self.state.arena.adjacent(old, zone):
+            border = frozenset((old, zone))
+            for wall in [o for o in self.state.in_play() if o.border == border]:
+                for adef in wall.card.attacks:
+                    if "passage" in adef.special:
+                        self.emit("rule", f"{obj.label()} moves through {wall.label()}: its passage attack comes "
+                                          f"before it crosses")
+                        from .attack import AttackAction
+                        action = AttackAction(wall, adef, wall, tuple(adef.traits), None)
+                        self.attacks.run_action(action, [obj])
+                if not obj.in_play or self.has(obj, "Restrained") or self.has(obj, "Incapacitated"):
+                    self.emit("rule", f"{obj.label()} cannot complete its move")
+                    return
+        self.state.move_to_zone(obj, zone)
+        self.emit("move", f"{obj.label()} {how} from {old} to {zone}", target=obj.id, frm=old, to=zone)
+        if how == "moves" and old != zone:
+            self.just_moved.add(obj.id)
+        atk = self.current_attack
+        if atk is not None and atk.status in ("declared", "avoided") and (obj is atk.target or obj is atk.source
+                                                                         or obj is atk.attacker):
+            atk.action.illegal.add(atk.target.id)
+            self.attacks.cancel(atk, f"{obj.label()} moved")
+        self.check_state()
+
+    def move_attachment(self, obj, to):
+        if isinstance(to, str):
+            self.state.attach(obj, None, zone=to)
+        else:
+            self.state.attach(obj, to)
+        self.emit("effect", f"{obj.public_label()} is moved to {to if isinstance(to, str) else to.label()} "
+                            f"and takes a new timestamp t{obj.timestamp}", target=obj.id)
+        self.check_state()
+
+
+    def end_action_phase(self, obj):
+        """End of a creature's action phase: Stun and Daze are removed — except those just received
+        from a damage barrier or counterstrike, which last through its next action phase."""
+        self.emit("step", f"end of {obj.label()}'s action phase")
+        for name in ("Stun", "Daze"):
+            n = obj.markers.get(name, 0)
+            keep = min(n, obj.fresh.get(name, 0))
+            if n - keep > 0:
+                self.state.remove_marker(obj, name, n - keep)
+                self.emit("condition", f"{n - keep} {name} removed from {obj.label()} at the end of its action phase")
+            if keep:
+                self.emit("rule", f"{keep} {name} received from a damage barrier or counterstrike stays "
+                                  f"through {obj.label()}'s next action phase")
+        obj.fresh.clear()
+        self.just_moved.discard(obj.id)
+        obj.action_marker = "used"
+        self.state.touch()
+        self.fire("action_ends", obj, Ctx(this=obj, it=obj))
+
+    def end_round(self):
+        self.emit("step", f"end of round {self.state.round}")
+        self.effects.temporary = [t for t in self.effects.temporary if t[4] not in ("round",)]
+        for o in self.state.in_play():
+            o.defense_uses.clear()
+            o.action_marker = "ready"
+        self.state.round += 1
+        self.state.touch()
+        self.check_state()
+
     # ------------------------------------------------------------ views
     def view(self, viewer: Optional[str] = None) -> dict:
         """The final state as a dict.  A player other than the controller never sees a hidden name."""
@@ -416,80 +483,3 @@ class Game:
                     rec["traits"] = d.trait_names()
             out["objects"][o.id] = rec
         return out
-
-
-def _install_extras():
-    def move_object(self, obj, zone, how="moves"):
-        old = self.state.zone_of(obj)
-        if how != "teleports" and old and zone and old != zone and self.state.arena.adjacent(old, zone):
-            border = frozenset((old, zone))
-            for wall in [o for o in self.state.in_play() if o.border == border]:
-                for adef in wall.card.attacks:
-                    if "passage" in adef.special:
-                        self.emit("rule", f"{obj.label()} moves through {wall.label()}: its passage attack comes "
-                                          f"before it crosses")
-                        from .attack import AttackAction
-                        action = AttackAction(wall, adef, wall, tuple(adef.traits), None)
-                        self.attacks.run_action(action, [obj])
-                if not obj.in_play or self.has(obj, "Restrained") or self.has(obj, "Incapacitated"):
-                    self.emit("rule", f"{obj.label()} cannot complete its move")
-                    return
-        self.state.move_to_zone(obj, zone)
-        self.emit("move", f"{obj.label()} {how} from {old} to {zone}", target=obj.id, frm=old, to=zone)
-        atk = self.current_attack
-        if atk is not None and atk.status in ("declared", "avoided") and (obj is atk.target or obj is atk.source
-                                                                         or obj is atk.attacker):
-            atk.action.illegal.add(atk.target.id)
-            self.attacks.cancel(atk, f"{obj.label()} moved")
-        self.check_state()
-
-    def move_attachment(self, obj, to):
-        if isinstance(to, str):
-            self.state.attach(obj, None, zone=to)
-        else:
-            self.state.attach(obj, to)
-        self.emit("effect", f"{obj.public_label()} is moved to {to if isinstance(to, str) else to.label()} "
-                            f"and takes a new timestamp t{obj.timestamp}", target=obj.id)
-        self.check_state()
-
-    Game.move_object = move_object
-    Game.move_attachment = move_attachment
-
-
-_install_extras()
-
-
-def _install_phases():
-    def end_action_phase(self, obj):
-        """End of a creature's action phase: Stun and Daze are removed — except those just received
-        from a damage barrier or counterstrike, which last through its next action phase."""
-        self.emit("step", f"end of {obj.label()}'s action phase")
-        for name in ("Stun", "Daze"):
-            n = obj.markers.get(name, 0)
-            keep = min(n, obj.fresh.get(name, 0))
-            if n - keep > 0:
-                self.state.remove_marker(obj, name, n - keep)
-                self.emit("condition", f"{n - keep} {name} removed from {obj.label()} at the end of its action phase")
-            if keep:
-                self.emit("rule", f"{keep} {name} received from a damage barrier or counterstrike stays "
-                                  f"through {obj.label()}'s next action phase")
-        obj.fresh.clear()
-        obj.action_marker = "used"
-        self.state.touch()
-        self.fire("action_ends", obj, __import__("magewars.engine.phrases", fromlist=["Ctx"]).Ctx(this=obj, it=obj))
-
-    def end_round(self):
-        self.emit("step", f"end of round {self.state.round}")
-        self.effects.temporary = [t for t in self.effects.temporary if t[4] not in ("round",)]
-        for o in self.state.in_play():
-            o.defense_uses.clear()
-            o.action_marker = "ready"
-        self.state.round += 1
-        self.state.touch()
-        self.check_state()
-
-    Game.end_action_phase = end_action_phase
-    Game.end_round = end_round
-
-
-_install_phases()

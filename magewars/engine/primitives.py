@@ -635,6 +635,8 @@ VALUES: dict[str, Callable] = {
     "first_attack": lambda g, c, x: x.attack is not None and x.attack.first,
     "roll_at_least": lambda g, c, x: (x.extra.get("rolled") or (x.attack.effect_roll if x.attack else 0) or 0) >= _num(g, _args(c)[0][0], x),
     "the_attack": lambda g, c, x: x.attack,
+    "charging": lambda g, c, x: x.attack is not None and x.attack.action.charged,
+    "inactive": lambda g, c, x: (lambda o: bool(o and o.action_marker != "ready"))(_one(g, _args(c)[0][0], x)),
     "guarding": lambda g, c, x: (lambda o: bool(o and o.guard))(_one(g, _args(c)[0][0], x)),
     "chosen": lambda g, c, x: x.chosen,
     "in_los": lambda g, c, x: True,

@@ -742,6 +742,13 @@ def run_cli(path: str, json_out: bool = False, out=None) -> int:
                 print("  " + c.format(), file=out)
         if game.unsupported:
             print(f"Not implemented by the engine: {', '.join(sorted(set(game.unsupported)))}", file=out)
+        unused = [f"{c.kind}: {c.choose}" + (f" ({c.where})" if c.where else "")
+                  for c in getattr(game.agents, "unused", lambda: [])()]
+        if unused:
+            print("Warning: scripted choices never asked for: " + "; ".join(unused), file=out)
+        left = getattr(game.dice, "unused", (0, 0))
+        if left != (0, 0):
+            print(f"Warning: scripted dice left unused: {left[0]} attack dice, {left[1]} effect die rolls", file=out)
         if result.error:
             print(result.error.format(), file=out)
         print("RESULT: " + ("ok" if result.ok else "error" if result.error else

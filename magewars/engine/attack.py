@@ -361,6 +361,28 @@ class AttackEngine:
                 return a, self.game.state.objects[src_id]
         raise KeyError(f"{obj.label()} has no attack named {name!r}")
 
+    def cast_spell(self, caster, card, target=None):
+        """An incantation (or any spell with a one-shot effect) resolves: its effects run with `this` = the
+        spell.  Attacks it makes are made by the spell itself (e.g. Explode), not by the caster."""
+        from ..dsl import ast as A
+        from .state import GameObject
+        g = self.game
+        n = sum(1 for o in g.state.objects if o.startswith("spell"))
+        spell = GameObject(f"spell{n + 1}", card, caster.controller, caster.controller)
+        g.state.add_object(spell)
+        g.emit("action", f"{caster.label()} casts {card.name}" + (f" on {target.label()}" if target else ""))
+        g.log.depth += 1
+        try:
+            ctx = Ctx(this=spell, target=target, it=target)
+            for ab in card.abilities:
+                if isinstance(ab, A.OneShotAbility):
+                    g.run_effects(ab.effects, ctx)
+        finally:
+            g.log.depth -= 1
+            if spell.in_play:
+                g.state.remove_from_play(spell)
+                g.emit("discarded", f"{card.name} goes to the discard pile")
+
     def make_attack(self, attacker, attack_name, targets, *, zone=None, alternative=None,
                     counterstrike=False, source=None, spell_card=None):
         g = self.game

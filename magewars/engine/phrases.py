@@ -217,6 +217,12 @@ def matches(game: "Game", obj: "GameObject", phrase, ctx: Ctx) -> bool:
                     return False
                 break
             break
+        elif lw == "attached" and i + 2 < len(ws) and ws[i + 1].lower() == "to" and ws[i + 2].lower() in PRONOUNS:
+            ref = pronoun(game, ws[i + 2].lower(), ctx)
+            if ref is None or isinstance(ref, str) or obj.attached_to != ref.id:
+                return False
+            i += 3
+            continue
         elif lw == "on" and i + 1 < len(ws) and ws[i + 1].lower() in PRONOUNS:
             ref = pronoun(game, ws[i + 1].lower(), ctx)
             if ref is None or isinstance(ref, str) or obj.attached_to != ref.id:

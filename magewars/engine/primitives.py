@@ -84,8 +84,12 @@ def _player_of(game, obj) -> str:
 # ---------------------------------------------------------------- effects
 def p_destroy(game, call, ctx):
     pos, kw = _args(call)
+    done = False
     for o in _objs(game, pos[0], ctx):
-        game.destroy(o, why=f"by {_src(ctx)}")
+        if o.in_play:
+            game.destroy(o, why=f"by {_src(ctx)}")
+            done = True
+    ctx.extra["succeeded"] = done
 
 
 def p_discard(game, call, ctx):
@@ -329,7 +333,7 @@ def p_make_attack(game, call, ctx):
     pos, kw = _args(call)
     attacker = _one(game, pos[0], ctx)
     target = _one(game, kw.get("target", pos[1] if len(pos) > 1 else None), ctx)
-    name = kw.get("attack")
+    name = kw.get("attack", pos[2] if len(pos) > 2 else None)
     aname = name.value if isinstance(name, A.StringLit) else None
     if target is None and ctx.chosen is not None and len(pos) > 1:
         target = ctx.chosen
@@ -635,6 +639,7 @@ VALUES: dict[str, Callable] = {
     "first_attack": lambda g, c, x: x.attack is not None and x.attack.first,
     "roll_at_least": lambda g, c, x: (x.extra.get("rolled") or (x.attack.effect_roll if x.attack else 0) or 0) >= _num(g, _args(c)[0][0], x),
     "the_attack": lambda g, c, x: x.attack,
+    "succeeded": lambda g, c, x: x.extra.get("succeeded", True),
     "charging": lambda g, c, x: x.attack is not None and x.attack.action.charged,
     "inactive": lambda g, c, x: (lambda o: bool(o and o.action_marker != "ready"))(_one(g, _args(c)[0][0], x)),
     "guarding": lambda g, c, x: (lambda o: bool(o and o.guard))(_one(g, _args(c)[0][0], x)),

@@ -25,7 +25,7 @@ TOP_KEYS = {"name", "cite", "description", "cards", "arena", "players", "objects
             "unscripted", "actions", "expect", "x", "seed"}
 OBJECT_KEYS = {"id", "card", "controller", "owner", "zone", "border", "damage", "markers", "guard", "attachments",
                "attached_to", "zone_attachment", "hidden", "x", "action_marker"}
-ACTIONS = {"attack", "reveal", "move", "teleport", "move_enchantment", "destroy", "place", "damage", "end_action_phase",
+ACTIONS = {"attack", "reveal", "move", "teleport", "cast", "move_enchantment", "destroy", "place", "damage", "end_action_phase",
            "end_round", "expect", "guard", "remove", "heal", "attack_spell"}
 EXPECT_KEYS = {"objects", "players", "attacks", "log_contains", "log_lacks", "no_unsupported", "all_scripted_used"}
 OBJ_EXPECT_KEYS = {"damage", "armor", "life", "destroyed", "in_play", "has", "lacks", "markers", "zone", "hidden",
@@ -518,6 +518,21 @@ def _run_action(game: Game, v: _V, a, where, result: ScenarioResult) -> None:
         if caster is None or None in targets:
             return
         game.attacks.make_attack(caster, None, targets, zone=m.get("zone"), spell_card=card)
+    elif kind == "cast":
+        m = v.mapping(body, bw, "`cast`")
+        if m is None:
+            return
+        v.keys(m, {"caster", "spell", "target"}, "`cast`")
+        caster = _obj(game, v, m, "caster", _at(m, "caster"))
+        try:
+            card = game.card(str(m.get("spell")))
+        except KeyError:
+            v.err(_at(m, "spell"), "S004", f"unknown spell {m.get('spell')!r}")
+            return
+        target = _obj(game, v, m, "target", _at(m, "target")) if "target" in m else None
+        if caster is None or ("target" in m and target is None):
+            return
+        game.attacks.cast_spell(caster, card, target)
     elif kind == "reveal":
         o = _obj(game, v, body, None, bw)
         if o is not None:

@@ -598,7 +598,7 @@ class AttackEngine:
         t, a = atk.defender or atk.target, atk.attacker
         return t is a or t.attached_to == a.id
 
-    def illegal_reason(self, atk: Attack) -> Optional[str]:
+    def illegal_reason(self, atk: Attack, at_declaration: bool = True) -> Optional[str]:
         g = self.game
         t, a, action = atk.target, atk.attacker, atk.action
         if not t.in_play:
@@ -636,7 +636,7 @@ class AttackEngine:
                 return None
             if g.has(t, "Flying") and not g.has(a, "Flying") and not action.has_trait("Reach"):
                 return "a Flying target needs a Flying attacker or Reach"
-            if not t.guard:
+            if not t.guard and at_declaration:  # guards are checked only when the attack is declared
                 guards = [o for o in g.state.objects_in_zone(zt) if o.guard and o.controller != a.controller
                           and not g.has(o, "Restrained") and not g.has(o, "Incapacitated")]
                 if guards and not g.has(a, "Elusive"):
@@ -822,6 +822,8 @@ class AttackEngine:
             reason = "the target is no longer in play"
         elif target.id in a.illegal:
             reason = "the target is no longer legal"
+        elif not atk.redirected and self.illegal_reason(atk, at_declaration=False):
+            reason = f"the target is no longer legal ({self.illegal_reason(atk, at_declaration=False)})"
         elif (not atk.attacker.in_play and not a.is_barrier and not a.is_counterstrike and not a.is_zone
               and atk.source is atk.attacker):
             reason = "the attacker is gone"

@@ -96,7 +96,9 @@ class Game:
         choice = self.agent_for(player).decide(d)
         if choice not in options:
             raise EngineError(f"agent chose {choice!r}, not an option of {kind}")
-        secret = kind == "reveal" and choice.value is None  # a pass must not name what was not revealed
+        if kind == "reveal" and choice.value is None:
+            return choice  # a pass: the window's own line says nothing was revealed (and names nothing)
+        secret = False
         self.emit("decision", f"{player} decides ({kind}): {choice.label}", kind=kind, player=player,
                   choice=choice.label, options=[o.label for o in options],
                   secret_for=player if secret else None,

@@ -352,6 +352,7 @@ class AttackEngine:
     def __init__(self, game: "Game"):
         self.game = game
         self.history: list[Attack] = []
+        self.current_step: Optional[str] = None
 
     # ------------------------------------------------------------ public
     def find_attack(self, obj: "GameObject", name: Optional[str]) -> tuple[AttackDefinition, "GameObject"]:
@@ -468,6 +469,7 @@ class AttackEngine:
         g.emit("step", f"{STEP_TITLES[key]}", step=key, attack=atk.action.definition.name, target=atk.target.id)
         g.log.depth += 1
         g.current_attack = atk
+        self.current_step = key
         try:
             if atk.status != "canceled":
                 g.fire("attack_step", atk.defender or atk.target, Ctx(attack=atk), step=key)

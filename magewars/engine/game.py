@@ -266,8 +266,8 @@ class Game:
         """Run triggered abilities of revealed objects listening for `event` about `subject`.
 
         `info` carries event details matched against keyword arguments (step=..., by=...)."""
-        sources = list(self.state.objects.values())
-        for src in sources:
+        pending = []
+        for src in list(self.state.objects.values()):
             if src.hidden or src in exclude:
                 continue
             if not src.in_play and not (event == "destroyed" and src is subject):
@@ -276,7 +276,28 @@ class Game:
                 inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
                 if not isinstance(inner, A.TriggeredAbility) or inner.event.name != event:
                     continue
-                self.run_trigger(src, ab, inner, subject, ctx, info)
+                pending.append((src, ab, inner))
+        if len(pending) > 1:
+            pending = self.order_triggers(pending, event)
+        for (src, ab, inner) in pending:
+            self.run_trigger(src, ab, inner, subject, ctx, info)
+
+    def order_triggers(self, pending: list, event: str) -> list:
+        """Simultaneous triggers: players in initiative order; each orders their own (a decision)."""
+        out = []
+        order = {p: i for i, p in enumerate(self.state.order)}
+        by_player: dict = {}
+        for item in pending:
+            by_player.setdefault(item[0].controller, []).append(item)
+        for player in sorted(by_player, key=lambda p: order.get(p, 99)):
+            group = by_player[player]
+            while len(group) > 1:
+                ch = self.decide("order", player, [Option(f"{s.label()}", (s, ab, inner)) for (s, ab, inner) in group],
+                                 prompt=f"which '{event}' ability resolves first?", default=0)
+                out.append(ch.value)
+                group = [g for g in group if g is not ch.value and g != ch.value]
+            out.extend(group)
+        return out
 
     def run_trigger(self, src, ab, inner, subject, ctx: Ctx, info: dict) -> bool:
         try:

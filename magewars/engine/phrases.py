@@ -90,6 +90,12 @@ def resolve(game: "Game", phrase, ctx: Ctx) -> list:
     if not ws:
         return []
     low = [w.lower() for w in ws]
+    if low[0] in ("controller", "owner") and len(low) > 2 and low[1] == "of" and low[2] in PRONOUNS:
+        ref = pronoun(game, low[2], ctx)
+        if ref is None or isinstance(ref, str):
+            return []
+        who = ref.controller if low[0] == "controller" else ref.owner
+        return [game.state.mage_of(who) or who]
     if low[0] in PRONOUNS and low[0] not in ("target",) and not (len(low) > 1 and low[1] in ("zone",)):
         obj = pronoun(game, low[0], ctx)
         if obj is None:

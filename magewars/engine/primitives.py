@@ -477,6 +477,35 @@ def p_reroll(game, call, ctx):
         game.emit("rule", f"{_src(ctx)}: may reroll the {what} of this attack once it is rolled")
 
 
+def p_prevent_unless_paid(game, call, ctx):
+    pos, _ = _args(call)
+    who = _one(game, pos[0], ctx) if isinstance(pos[0], A.Phrase) else None
+    got = resolve(game, pos[0], ctx) if isinstance(pos[0], A.Phrase) else []
+    player = _player_of(game, got[0]) if got else None
+    amount = _num(game, pos[1], ctx)
+    atk = ctx.attack
+    if player is None or player not in game.state.players:
+        raise NotImplementedPrimitive("prevent_unless_paid", "cannot tell who pays")
+    p = game.state.players[player]
+    opts = [Option(f"pay {amount} mana", True), Option("do not pay", False)]
+    if p.mana < amount:
+        opts = opts[1:]
+    ch = game.decide("optional", player, opts, prompt=f"{_src(ctx)}: pay {amount} mana or it does not happen",
+                     default=0)
+    if ch.value:
+        p.mana -= amount
+        game.state.touch()
+        game.emit("mana", f"{player} pays {amount} mana for {_src(ctx)} (now {p.mana})")
+        ctx.extra["succeeded"] = True
+    else:
+        ctx.extra["succeeded"] = False
+        if atk is not None:
+            before = game.attacks.current_step == "declare_attack"
+            game.attacks.cancel(atk, f"{player} does not pay {amount} mana for {_src(ctx)}", before_declared=before)
+        else:
+            raise NotImplementedPrimitive("prevent_unless_paid", "outside an attack")
+
+
 PRIMITIVES: dict[str, Callable] = {
     "destroy": p_destroy, "discard": p_discard, "damage": p_damage, "direct_damage": p_direct_damage,
     "heal": p_heal, "reconstruct": p_reconstruct, "place": p_place, "remove": p_remove,
@@ -491,7 +520,7 @@ PRIMITIVES: dict[str, Callable] = {
     "share_damage_and_effects": p_share_damage_and_effects, "set_x": p_set_x, "choose": p_choose,
     "reorder_step": p_reorder_step, "cancel_action": p_cancel_action, "cannot_until": p_cannot_until,
     "attack_gains": p_attack_gains, "miss_attack": p_miss_attack, "modify_defense_roll": p_modify_defense_roll,
-    "gain_attack": p_gain_attack,
+    "gain_attack": p_gain_attack, "prevent_unless_paid": p_prevent_unless_paid,
 }
 
 

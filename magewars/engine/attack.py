@@ -803,12 +803,19 @@ class AttackEngine:
                 used = True
         return used
 
+    def could_attack(self, attacker, target, current=None) -> bool:
+        """Would `target` be a legal target of the current attack (used to offer choices)?"""
+        if current is None:
+            return target is not attacker
+        probe = Attack(current.action, attacker, current.source, target)
+        return target is not current.target and self.illegal_reason(probe) is None
+
     def chain(self, action: AttackAction, source, target, x: int) -> None:
         """Another attack of the same attack action from a new source (e.g. a chaining attack spell)."""
         g = self.game
         action.x = x
-        g.emit("rule", f"the attack continues as part of the same attack action: source {source.label()}, "
-                       f"target {target.label()} (X = {x})")
+        g.emit("rule", f"another attack as part of the same attack action: source {source.label()}, "
+                       f"target {target.label()}" + (f" (X = {x})" if x else ""))
         g.log.depth += 1
         try:
             self._single(action, target, source=source)

@@ -332,7 +332,17 @@ def p_roll_attack_dice(game, call, ctx):
 def p_make_attack(game, call, ctx):
     pos, kw = _args(call)
     attacker = _one(game, pos[0], ctx)
-    target = _one(game, kw.get("target", pos[1] if len(pos) > 1 else None), ctx)
+    tphrase = kw.get("target", pos[1] if len(pos) > 1 else None)
+    cands = _objs(game, tphrase, ctx)
+    target = cands[0] if cands else None
+    if isinstance(tphrase, A.Phrase) and len(cands) > 1 and attacker is not None:
+        legal = [c for c in cands if game.attacks.could_attack(attacker, c, ctx.attack)]
+        if not legal:
+            game.emit("rule", f"{_src(ctx)}: no legal target for the attack — no effect")
+            return
+        ch = game.decide("target", attacker.controller, [Option(c.label(), c) for c in legal],
+                         prompt=f"target of the attack ({_src(ctx)})", default=0)
+        target = ch.value
     name = kw.get("attack", pos[2] if len(pos) > 2 else None)
     aname = name.value if isinstance(name, A.StringLit) else None
     if target is None and ctx.chosen is not None and len(pos) > 1:
@@ -341,6 +351,10 @@ def p_make_attack(game, call, ctx):
         game.emit("rule", f"{_src(ctx)}: make_attack has no attacker or target — no effect")
         return
     atk = ctx.attack
+    if atk is not None and aname is None and attacker is atk.attacker:
+        # the same attack against another target, as part of the same attack action
+        game.attacks.chain(atk.action, atk.source, target, atk.action.x)
+        return
     if atk is not None and aname and aname.lower() == atk.action.definition.name.lower():
         # the same attack again, as part of the same attack action (a chain): the named object is its source
         game.attacks.chain(atk.action, attacker, target, ctx.extra.get("x_set", atk.action.x))
@@ -556,14 +570,14 @@ def _run(game, eff, ctx):
             for e in eff.otherwise:
                 _run(game, e, ctx)
     elif isinstance(eff, A.OptionalEffect):
-        player = ctx.this.controller if ctx.this else game.state.order[0]
+        player = _decider(game, eff.body, ctx)
         ch = game.decide("optional", player, [Option("yes", True), Option("no", False)],
                          prompt=f"optional effect of {_src(ctx)}", default=1)
         if ch.value:
             for e in eff.body:
                 _run(game, e, ctx)
     elif isinstance(eff, A.ChoiceEffect):
-        player = ctx.this.controller if ctx.this else game.state.order[0]
+        player = _decider(game, [e for opt in eff.options for e in opt], ctx)
         opts = [Option(f"option {i + 1}", i) for i in range(len(eff.options))]
         ch = game.decide("choose", player, opts, prompt=f"choice of {_src(ctx)}")
         for e in eff.options[ch.value]:
@@ -577,6 +591,30 @@ def _run(game, eff, ctx):
         raise NotImplementedPrimitive(f"unsupported clause: {eff.reason}")
     else:
         raise NotImplementedPrimitive(type(eff).__name__)
+
+
+def _first_subject(effects):
+    for e in effects:
+        if isinstance(e, A.Call) and e.args and isinstance(e.args[0].value, A.Phrase):
+            return e.args[0].value.words[0].text.lower()
+        inner = (getattr(e, "body", None) or getattr(e, "then", None)
+                 or [x for opt in getattr(e, "options", ()) for x in opt])
+        if inner:
+            got = _first_subject(inner)
+            if got:
+                return got
+    return None
+
+
+def _decider(game, effects, ctx) -> str:
+    """Who decides a `may`/`choose`: the attacker's controller when the effects are the attacker's
+    (an effect that makes "the attacker" do something), else the controller of the ability's source."""
+    subj = _first_subject(effects)
+    if subj == "attacker" and ctx.attack is not None:
+        return ctx.attack.attacker.controller
+    if subj == "defender" and ctx.attack is not None:
+        return ctx.attack.target.controller
+    return ctx.this.controller if ctx.this else game.state.order[0]
 
 
 def _describe(eff) -> str:

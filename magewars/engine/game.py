@@ -46,6 +46,7 @@ class Game:
         self.static_unsupported: set = set()
         self.pending_notes: list = []
         self.restrictions: list = []
+        self._checked_version = -1
         self.just_moved: set = set()  # creatures whose last action was a move (Charge)  # (object id, action, detail, source id, round)
         from .attack import AttackEngine
         from .reveal import Reveals
@@ -220,7 +221,10 @@ class Game:
         return count
 
     def check_state(self, by_damage: bool = False) -> None:
-        """State-based rules: excess Corrode removed; damage >= life destroys."""
+        """State-based rules: excess Corrode removed; damage >= life destroys.
+        Skipped when nothing changed since the last check (the state version is the same)."""
+        if self._checked_version == self.state.version:
+            return
         for _ in range(10):
             changed = False
             for obj in list(self.state.in_play()):
@@ -241,6 +245,7 @@ class Game:
                                      + f" >= life {life}")
                         changed = True
             if not changed:
+                self._checked_version = self.state.version
                 return
 
     def destroy(self, obj: GameObject, by_damage: bool = False, why: str = "") -> None:

@@ -370,6 +370,7 @@ class AttackEngine:
         g = self.game
         n = sum(1 for o in g.state.objects if o.startswith("spell"))
         spell = GameObject(f"spell{n + 1}", card, caster.controller, caster.controller)
+        spell.zone = g.state.zone_of(caster)  # a spell's range and pushes count from its caster
         g.state.add_object(spell)
         g.emit("action", f"{caster.label()} casts {card.name}" + (f" on {target.label()}" if target else ""))
         g.log.depth += 1
@@ -395,6 +396,7 @@ class AttackEngine:
             from .state import GameObject
             n = sum(1 for o in g.state.objects if o.startswith("spell"))
             spell_obj = GameObject(f"spell{n + 1}", spell_card, attacker.controller, attacker.controller)
+            spell_obj.zone = g.state.zone_of(attacker)
             g.state.add_object(spell_obj)
             g.emit("info", f"{attacker.label()} casts {spell_card.name}: its attack enters the attack sequence")
         else:
@@ -833,8 +835,8 @@ class AttackEngine:
             reason = "the target is no longer legal"
         elif not atk.redirected and self.illegal_reason(atk, at_declaration=False):
             reason = f"the target is no longer legal ({self.illegal_reason(atk, at_declaration=False)})"
-        elif (not atk.attacker.in_play and not a.is_barrier and not a.is_counterstrike and not a.is_zone
-              and atk.source is atk.attacker):
+        elif (not atk.attacker.in_play and g.is_creature(atk.attacker) and not a.is_barrier
+              and not a.is_counterstrike and not a.is_zone and atk.source is atk.attacker):
             reason = "the attacker is gone"
         if reason:
             self.cancel(atk, reason)

@@ -439,6 +439,66 @@ class Game:
             self.attacks.cancel(atk, f"{obj.label()} moved")
         self.check_state()
 
+    DIRECTIONS = {"north": (-1, 0), "south": (1, 0), "west": (0, -1), "east": (0, 1)}
+
+    def push(self, obj, source_zone: Optional[str], chooser: str, direction: Optional[str] = None,
+             why: str = "") -> None:
+        """Push one zone away from the source (Push rules); into an outer wall or a Passage Blocked wall
+        the creature is Bashed instead: an Unavoidable attack of 3 dice (neither melee nor ranged)."""
+        arena = self.state.arena
+        here = self.state.zone_of(obj)
+        if here is None:
+            return
+        if self.has(obj, "Unmovable"):
+            self.emit("rule", f"{obj.label()} is Unmovable: it is not pushed")
+            return
+        r, c = arena.coords(here)
+        if direction in self.DIRECTIONS:
+            options = [direction]
+        elif source_zone is None or source_zone == here:
+            options = list(self.DIRECTIONS)
+        else:
+            sr, sc = arena.coords(source_zone)
+            options = []
+            if r != sr:
+                options.append("south" if r > sr else "north")
+            if c != sc:
+                options.append("east" if c > sc else "west")
+        if len(options) > 1:
+            ch = self.decide("target", chooser, [Option(d, d) for d in options],
+                             prompt=f"push {obj.label()} which way?", default=0)
+            way = ch.value
+        else:
+            way = options[0]
+        dr, dc = self.DIRECTIONS[way]
+        nr, nc = r + dr, c + dc
+        from .state import ROW_LETTERS
+        if not (0 <= nr < arena.rows and 0 <= nc < arena.cols):
+            self.emit("rule", f"{obj.label()} is pushed {way} into the arena's outer wall: it is Bashed")
+            self.bash(obj, None)
+            return
+        dest = f"{ROW_LETTERS[nr]}{nc + 1}"
+        border = frozenset((here, dest))
+        for wall in [o for o in self.state.in_play() if o.border == border]:
+            if self.has(wall, "Passage Blocked") or self.has(wall, "Passage Blocks"):
+                self.emit("rule", f"{obj.label()} is pushed {way} into {wall.label()}: it is Bashed")
+                self.bash(obj, wall)
+                return
+        self.move_object(obj, dest, f"is pushed {way}" + (f" by {why}" if why else ""))
+
+    def bash(self, obj, wall) -> None:
+        from ..dsl.model import AttackDefinition, CardDefinition, TraitInstance
+        from .attack import AttackAction
+        from .state import GameObject
+        if wall is None:
+            wall = self.state.objects.get("arena-wall")
+            if wall is None:
+                wall = GameObject("arena-wall", CardDefinition("outer wall of the arena", "wall"), "-", "-")
+                wall.in_play = False
+                self.state.objects[wall.id] = wall
+        bash = AttackDefinition("Bash", None, None, ("bash",), None, None, 3, (), (TraitInstance("Unavoidable"),))
+        self.attacks.run_action(AttackAction(wall, bash, wall, bash.traits, None), [obj])
+
     def move_attachment(self, obj, to):
         if isinstance(to, str):
             self.state.attach(obj, None, zone=to)

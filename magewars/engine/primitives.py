@@ -280,6 +280,19 @@ def p_teleport(game, call, ctx):
             game.move_object(o, zone, "teleports")
 
 
+def p_push(game, call, ctx):
+    pos, kw = _args(call)
+    d = kw.get("direction")
+    direction = d.value if isinstance(d, A.StringLit) else None
+    if direction is not None and direction not in game.DIRECTIONS:
+        raise NotImplementedPrimitive(f"push direction {direction!r}")
+    src = ctx.attack.source if ctx.attack is not None else ctx.this
+    source_zone = game.state.zone_of(src) if src is not None else None
+    chooser = ctx.this.controller if ctx.this is not None else game.state.order[0]
+    for o in _objs(game, pos[0], ctx):
+        game.push(o, source_zone, chooser, direction, _src(ctx))
+
+
 def p_guard(game, call, ctx):
     pos, _ = _args(call)
     for o in _objs(game, pos[0], ctx):
@@ -534,7 +547,7 @@ PRIMITIVES: dict[str, Callable] = {
     "share_damage_and_effects": p_share_damage_and_effects, "set_x": p_set_x, "choose": p_choose,
     "reorder_step": p_reorder_step, "cancel_action": p_cancel_action, "cannot_until": p_cannot_until,
     "attack_gains": p_attack_gains, "miss_attack": p_miss_attack, "modify_defense_roll": p_modify_defense_roll,
-    "gain_attack": p_gain_attack, "prevent_unless_paid": p_prevent_unless_paid,
+    "gain_attack": p_gain_attack, "prevent_unless_paid": p_prevent_unless_paid, "push": p_push,
 }
 
 

@@ -110,6 +110,7 @@ class Attack:
     gained: list = field(default_factory=list)  # traits gained while resolving (attack_gains)
     defense_mods: list = field(default_factory=list)
     miss_roll: Optional[int] = None
+    convert_critical: int = 0
     reroll_offers: list = field(default_factory=list)  # (source object, what, once key)
 
     @property
@@ -864,6 +865,10 @@ class AttackEngine:
             g.emit("rule", f"{target.label()} is Incorporeal and the attack is not Ethereal: only the 1s count "
                            f"({ones} damage), no effects")
             normal, crit = 0, ones
+        if atk.convert_critical and crit:
+            n = min(crit, atk.convert_critical)
+            crit, normal = crit - n, normal + n
+            g.emit("rule", f"{n} critical damage counts as normal damage")
         if a.has_trait("Critical Damage"):
             crit, normal = crit + normal, 0
             g.emit("rule", "Critical Damage: all damage is critical")

@@ -533,6 +533,120 @@ def p_prevent_unless_paid(game, call, ctx):
             raise NotImplementedPrimitive("prevent_unless_paid", "outside an attack")
 
 
+def _temp(game, ctx, target, node, label=None):
+    ts = game.state.next_timestamp()
+    game.effects.temporary.append((ts, label or _src(ctx), target.id, node, None))
+    game.state.touch()
+    return ts
+
+
+def _gain_node(*names):
+    return A.Gain(A.Phrase((A.Word("it", "word"),)),
+                  A.TraitGroup(tuple(A.TraitRef(A.Name((n,))) for n in names)))
+
+
+def p_restrain(game, call, ctx):
+    pos, _ = _args(call)
+    for o in _objs(game, pos[0], ctx):
+        ts = _temp(game, ctx, o, _gain_node("Restrained"))
+        game.emit("effect", f"{o.label()} is Restrained ({_src(ctx)}, t{ts})")
+    game.check_state()
+
+
+def p_incapacitate(game, call, ctx):
+    pos, _ = _args(call)
+    for o in _objs(game, pos[0], ctx):
+        ts = _temp(game, ctx, o, _gain_node("Incapacitated"))
+        game.emit("effect", f"{o.label()} is Incapacitated ({_src(ctx)}, t{ts})")
+    game.check_state()
+
+
+def p_lose_life(game, call, ctx):
+    pos, _ = _args(call)
+    n = _num(game, pos[1], ctx)
+    node = A.StatChange(A.Phrase((A.Word("it", "word"),)), (A.StatMod("life", A.Signed("-", n)),))
+    for o in _objs(game, pos[0], ctx):
+        ts = _temp(game, ctx, o, node)
+        game.emit("effect", f"{o.label()} loses {n} life (not damage; {_src(ctx)}, t{ts})")
+    game.check_state()
+
+
+def p_obliterate(game, call, ctx):
+    pos, _ = _args(call)
+    for o in _objs(game, pos[0], ctx):
+        game.destroy(o, why=f"obliterated by {_src(ctx)}: removed from the game")
+
+
+def p_return_to_hand(game, call, ctx):
+    pos, _ = _args(call)
+    for o in _objs(game, pos[0], ctx):
+        if o.in_play:
+            for att in list(game.state.attachments(o)):
+                game.destroy(att, why=f"attached to {o.label()}, which returns to its owner's spellbook")
+            game.state.remove_from_play(o)
+            game.emit("discarded", f"{o.label()} returns to its owner's spellbook ({_src(ctx)})")
+
+
+def p_reveal(game, call, ctx):
+    pos, _ = _args(call)
+    for o in _objs(game, pos[0], ctx):
+        if o.hidden:
+            game.reveals.reveal(o, ctx.attack)
+
+
+def p_move(game, call, ctx):
+    pos, kw = _args(call)
+    to = kw.get("to")
+    zones = []
+    if isinstance(to, A.Call):
+        got = evaluate(game, to, ctx)
+        zones = got if isinstance(got, list) else [got]
+    elif to is not None:
+        zones = resolve(game, to, ctx)
+    for o in _objs(game, pos[0], ctx):
+        here = game.state.zone_of(o)
+        cands = [z if isinstance(z, str) else game.state.zone_of(z) for z in zones] if zones else \
+            [z for z in game.state.arena.zones() if here and game.state.arena.distance(z, here) == 1]
+        cands = [z for z in cands if z]
+        if not cands:
+            continue
+        ch = game.decide("target", o.controller, [Option(z, z) for z in cands], prompt=f"move {o.label()} where?",
+                         default=0)
+        game.move_object(o, ch.value)
+
+
+def p_swap(game, call, ctx):
+    pos, kw = _args(call)
+    a, b = _one(game, pos[0], ctx), _one(game, pos[1] if len(pos) > 1 else kw.get("second"), ctx)
+    if a is None or b is None:
+        return
+    za, zb = game.state.zone_of(a), game.state.zone_of(b)
+    game.move_object(a, zb, "swaps")
+    game.move_object(b, za, "swaps")
+
+
+def p_attack_with(game, call, ctx):
+    """The source makes an unnamed attack of N dice against each object (neither melee nor ranged)."""
+    from ..dsl.model import AttackDefinition
+    from .attack import AttackAction
+    from .effects import _trait_from_ref
+    pos, kw = _args(call)
+    n = _num(game, pos[1] if len(pos) > 1 else kw.get("dice"), ctx)
+    tg = kw.get("traits", pos[2] if len(pos) > 2 else None)
+    traits = tuple(_trait_from_ref(r) for r in tg.traits) if isinstance(tg, A.TraitGroup) else ()
+    adef = AttackDefinition(f"{ctx.this.name if ctx.this else 'an'} attack", None, None, (), None, None, n, (),
+                            traits)
+    for o in _objs(game, pos[0], ctx):
+        if o.in_play:
+            game.attacks.run_action(AttackAction(ctx.this, adef, ctx.this, traits, None), [o])
+
+
+def p_convert_critical(game, call, ctx):
+    atk = _attack_or_fail(ctx, "convert_critical")
+    pos, _ = _args(call)
+    atk.convert_critical += _num(game, pos[0], ctx)
+
+
 PRIMITIVES: dict[str, Callable] = {
     "destroy": p_destroy, "discard": p_discard, "damage": p_damage, "direct_damage": p_direct_damage,
     "heal": p_heal, "reconstruct": p_reconstruct, "place": p_place, "remove": p_remove,
@@ -548,6 +662,10 @@ PRIMITIVES: dict[str, Callable] = {
     "reorder_step": p_reorder_step, "cancel_action": p_cancel_action, "cannot_until": p_cannot_until,
     "attack_gains": p_attack_gains, "miss_attack": p_miss_attack, "modify_defense_roll": p_modify_defense_roll,
     "gain_attack": p_gain_attack, "prevent_unless_paid": p_prevent_unless_paid, "push": p_push,
+    "restrain": p_restrain, "incapacitate": p_incapacitate, "lose_life": p_lose_life, "obliterate": p_obliterate,
+    "return_to_hand": p_return_to_hand, "reveal": p_reveal, "move": p_move, "swap": p_swap,
+    "attack_with": p_attack_with, "convert_critical": p_convert_critical, "regain_life": p_heal,
+    "sacrifice": p_destroy,
 }
 
 
@@ -692,6 +810,14 @@ def v_times_used(game, call, ctx):
     return game.times_used(ctx.this, ctx.extra.get("ability"), obj, during, ctx.attack)
 
 
+def v_distance(game, call, ctx):
+    pos, _ = _args(call)
+    za, zb = [(lambda o: o if isinstance(o, str) else game.state.zone_of(o))(_one(game, p, ctx)) for p in pos[:2]]
+    if za is None or zb is None:
+        raise NotImplementedPrimitive("distance", "an object has no zone")
+    return game.state.arena.distance(za, zb)
+
+
 def _attack_traits(ctx):
     return ctx.attack.traits if ctx.attack is not None else {}
 
@@ -720,6 +846,19 @@ VALUES: dict[str, Callable] = {
     "roll_at_least": lambda g, c, x: (x.extra.get("rolled") or (x.attack.effect_roll if x.attack else 0) or 0) >= _num(g, _args(c)[0][0], x),
     "the_attack": lambda g, c, x: x.attack,
     "succeeded": lambda g, c, x: x.extra.get("succeeded", True),
+    "distance": v_distance,
+    "in_zone": lambda g, c, x: (lambda o, z: o is not None and bool(z) and g.state.zone_of(o) in z)(
+        _one(g, _args(c)[0][0], x), [q if isinstance(q, str) else g.state.zone_of(q)
+                                     for q in resolve(g, _args(c)[0][1], x)]),
+    "controls": lambda g, c, x: (lambda who, o: o is not None and who is not None and o.controller == _player_of(g, who))(
+        _one(g, _args(c)[0][0], x), _one(g, _args(c)[0][1], x)),
+    "owns": lambda g, c, x: (lambda who, o: o is not None and who is not None and o.owner == _player_of(g, who))(
+        _one(g, _args(c)[0][0], x), _one(g, _args(c)[0][1], x)),
+    "has_initiative": lambda g, c, x: (lambda who: who is not None and g.state.order and
+                                       _player_of(g, who) == g.state.order[0])(_one(g, _args(c)[0][0], x)),
+    "cost_of": lambda g, c, x: (lambda o: o.card.cast_cost if o is not None and isinstance(o.card.cast_cost, int)
+                                else 0)(_one(g, _args(c)[0][0], x)),
+    "last_amount": lambda g, c, x: x.extra.get("last_amount", 0),
     "charging": lambda g, c, x: x.attack is not None and x.attack.action.charged,
     "inactive": lambda g, c, x: (lambda o: bool(o and o.action_marker != "ready"))(_one(g, _args(c)[0][0], x)),
     "guarding": lambda g, c, x: (lambda o: bool(o and o.guard))(_one(g, _args(c)[0][0], x)),

@@ -231,8 +231,9 @@ def completion(shell):
               help="Attach an enchantment or equipment to the defender; repeatable.")
 @click.option("--defender-damage", type=int, default=0, show_default=True, metavar="N",
               help="Damage already on the defender.")
-@click.option("--caster", default="Wizard", show_default=True, metavar="MAGE",
-              help="The mage who casts an attack spell or bears a weapon.")
+@click.option("--caster", default=None, metavar="MAGE",
+              help="The mage who casts an attack spell or bears a weapon "
+                   "(default: the first mage trained in the spell's school).")
 @click.option("--charge", is_flag=True, help="The attacker charged (Charge +X applies).")
 @click.option("--max-attacks", type=int, default=10, show_default=True, metavar="N",
               help="Cap for the attacks-needed distribution.")

@@ -1,7 +1,7 @@
 """Exact odds of an attack (`magewars odds`), computed by the rules engine itself.
 
     from magewars.odds import odds
-    report = odds(corpus, "Timber Wolf", "Iron Golem", defender_damage=3)
+    report = odds(corpus, attacker_name, defender_name, defender_damage=3)
 
 See docs/odds.md.  The engine functions it relies on are listed in probe.py.
 """
@@ -49,16 +49,27 @@ def resolve_card(corpus: Corpus, name: str, role: str) -> CardDefinition:
     return cd
 
 
+def default_caster(corpus: Corpus, spell: CardDefinition) -> CardDefinition:
+    """A mage to cast a spell when none is named: the first (by name) whose training
+    covers the spell's schools, else the first mage of all.  Chosen from data."""
+    mages = sorted((c for c in corpus.cards.values() if c.kind == "magestats"), key=lambda c: c.name)
+    if not mages:
+        raise OddsError("no mage statistics card is defined to cast the spell; use --caster", 2)
+    schools = {s for s, _ in spell.schools}
+    trained = [m for m in mages if schools and schools <= set(m.training)]
+    return (trained or mages)[0]
+
+
 def make_spec(corpus: Corpus, attacker: str, defender: str, attack: Optional[str] = None,
               attacker_with: Iterable[str] = (), defender_with: Iterable[str] = (), defender_damage: int = 0,
-              caster: str = "Wizard", charge: bool = False) -> Spec:
+              caster: Optional[str] = None, charge: bool = False) -> Spec:
     a = resolve_card(corpus, attacker, "attacker")
     d = resolve_card(corpus, defender, "defender")
     aw = [resolve_card(corpus, n, "--with card") for n in attacker_with]
     dw = [resolve_card(corpus, n, "--defender-with card") for n in defender_with]
     cast = None
     if a.kind in ("attack", "equipment"):
-        cast = resolve_card(corpus, caster, "--caster")
+        cast = resolve_card(corpus, caster, "--caster") if caster else default_caster(corpus, a)
         if cast.kind not in ("magestats", "creature"):
             raise OddsError(f"--caster {caster!r} is a {cast.kind}, not a mage", 2)
     if not a.attacks and a.kind != "attack":

@@ -2,10 +2,12 @@
 keys and items are, so a problem is reported as `path:line:col: CODE message`."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Optional
 
 import yaml
+
+from ..dsl.ast import Span
+from ..dsl.diagnostics import Diagnostic
 
 
 class LDict(dict):
@@ -55,24 +57,13 @@ LineLoader.add_constructor("tag:yaml.org,2002:map", LineLoader.construct_mapping
 LineLoader.add_constructor("tag:yaml.org,2002:seq", LineLoader.construct_sequence)
 
 
-@dataclass
-class ScenarioDiagnostic:
-    path: str
-    line: int
-    col: int
-    code: str
-    message: str
-
-    def format(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}: {self.code} {self.message}"
-
-    def to_json(self) -> dict:
-        return {"path": self.path, "line": self.line, "column": self.col, "code": self.code,
-                "message": self.message}
+def ScenarioDiagnostic(path: str, line: int, col: int, code: str, message: str) -> Diagnostic:
+    """A located scenario problem: the same Diagnostic record the language tools use."""
+    return Diagnostic(code, message, Span(str(path), line, col, line, col + 1))
 
 
 class ScenarioError(Exception):
-    def __init__(self, diags: list[ScenarioDiagnostic]):
+    def __init__(self, diags: list[Diagnostic]):
         self.diags = diags
         super().__init__("\n".join(d.format() for d in diags))
 

@@ -19,6 +19,7 @@ from typing import Any, Optional
 from ..engine import (Arena, DiceError, EngineError, Game, ScriptedAgent, ScriptedChoice, ScriptedDice,
                       SeededDice, UnscriptedDecision)
 from ..engine.dice import parse_face
+from ..dsl.diagnostics import Diagnostic
 from .loader import LDict, LList, ScenarioDiagnostic, ScenarioError, load_yaml
 
 TOP_KEYS = {"name", "cite", "description", "cards", "arena", "players", "objects", "dice", "choices",
@@ -65,7 +66,7 @@ class ScenarioResult:
     scenario: Scenario
     game: Optional[Game]
     checks: list = field(default_factory=list)
-    error: Optional[ScenarioDiagnostic] = None
+    error: Optional[Diagnostic] = None
 
     @property
     def failed(self) -> list:
@@ -87,7 +88,7 @@ class _V:
 
     def __init__(self, path: str):
         self.path = path
-        self.diags: list[ScenarioDiagnostic] = []
+        self.diags: list[Diagnostic] = []
 
     def err(self, where: tuple, code: str, msg: str):
         self.diags.append(ScenarioDiagnostic(self.path, where[0], where[1], code, msg))
@@ -195,7 +196,7 @@ def _corpus_for(sc: Scenario, v: _V):
             mine.update(str(f) for f in expand_paths([fp])[0])
         for d in diags:
             if d.severity == "error" and d.span.path in mine:
-                v.diags.append(ScenarioDiagnostic(d.span.path, d.span.line, d.span.col, d.code, d.message))
+                v.diags.append(d)
         corpus.cards.update(extra.cards)
         corpus.codex.update({k: c for k, c in extra.codex.items() if k not in corpus.codex})
     return corpus

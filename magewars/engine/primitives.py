@@ -545,20 +545,20 @@ def _gain_node(*names):
                   A.TraitGroup(tuple(A.TraitRef(A.Name((n,))) for n in names)))
 
 
-def p_restrain(game, call, ctx):
-    pos, _ = _args(call)
-    for o in _objs(game, pos[0], ctx):
-        ts = _temp(game, ctx, o, _gain_node("Restrained"))
-        game.emit("effect", f"{o.label()} is Restrained ({_src(ctx)}, t{ts})")
-    game.check_state()
+def _becomes(state: str):
+    """A primitive that makes objects gain a state trait (Restrained, Incapacitated...)."""
+    def primitive(game, call, ctx):
+        pos, _ = _args(call)
+        for o in _objs(game, pos[0], ctx):
+            ts = _temp(game, ctx, o, _gain_node(state))
+            game.emit("effect", f"{o.label()} is {state} ({_src(ctx)}, t{ts})")
+        game.check_state()
+    primitive.__name__ = f"p_{state.lower()}"
+    return primitive
 
 
-def p_incapacitate(game, call, ctx):
-    pos, _ = _args(call)
-    for o in _objs(game, pos[0], ctx):
-        ts = _temp(game, ctx, o, _gain_node("Incapacitated"))
-        game.emit("effect", f"{o.label()} is Incapacitated ({_src(ctx)}, t{ts})")
-    game.check_state()
+p_restrain = _becomes("Restrained")
+p_incapacitate = _becomes("Incapacitated")
 
 
 def p_lose_life(game, call, ctx):

@@ -105,31 +105,18 @@ def attack_odds(spec: Spec, defender_damage: Optional[int] = None, _shape=None) 
     shape = _shape or probe(spec, _blanks, d12, dd)
     res = AttackOdds(dd, view["remaining"], view["armor"], shape.dice, shape.dice_mods)
     res.attack_name = shape.attack_name
-    # Roll to Miss (Daze)
-    if "miss" in shape.asked:
-        ok = []
-        for v in D12:
-            o = probe(spec, _blanks, {**d12, "miss": v}, dd)
-            if o.status != "missed":
-                ok.append(v)
-        res.p_miss = Fraction(12 - len(ok), 12)
+    # The d12 gates before damage: Roll to Miss (Daze), then Avoid Attack (a defense).
+    # Each d12 face is tried through the engine; the attack goes on with a passing face.
+    for key, attr, passes in (("miss", "p_miss", lambda o: o.status != "missed"),
+                              ("defense", "p_avoid", lambda o: o.status == "hit")):
+        if key not in shape.asked:
+            continue
+        ok = [v for v in D12 if passes(probe(spec, _blanks, {**d12, key: v}, dd))]
+        setattr(res, attr, Fraction(12 - len(ok), 12))
         if not ok:
             res.rolled = False
             return res
-        d12["miss"] = ok[0]
-        shape = probe(spec, _blanks, d12, dd)
-    # Avoid Attack (a defense)
-    if "defense" in shape.asked:
-        ok = []
-        for v in D12:
-            o = probe(spec, _blanks, {**d12, "defense": v}, dd)
-            if o.status == "hit":
-                ok.append(v)
-        res.p_avoid = Fraction(12 - len(ok), 12)
-        if not ok:
-            res.rolled = False
-            return res
-        d12["defense"] = ok[0]
+        d12[key] = ok[0]
         shape = probe(spec, _blanks, d12, dd)
     if shape.status == "canceled":
         why = next((e.data.get("why") or e.text for e in reversed(shape.log) if e.kind == "canceled"), "")

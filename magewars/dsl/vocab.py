@@ -50,6 +50,15 @@ count_as_defense()                               This effect counts as a defense
 redirect_attack(to: obj)                         The current attack's target becomes another object.
 reroll(what: any, count?: num)                   Reroll dice (attack dice or the effect die) once.
 modify_dice(amount: num)                         Add or remove attack dice for the current attack.
+modify_dice_per_action(amount: num)             Add attack dice once per attack action: later attacks of the action get only what earlier ones did not.
+pierce_armor(amount: num)                        The current attack treats the defender's armor as this much lower (never below 0).
+all_damage_critical()                            Every point of damage of the current attack counts as critical.
+ignore_normal_damage()                           The current attack's normal (non-critical) damage is ignored.
+only_ones_count()                                Only the 1s on the current attack's dice count (as critical damage); the attack places no effects.
+attack_zone()                                    Static on an attack trait: the attack is made against every object in a zone, one attack each.
+attack_unavoidable()                             Static on an attack trait: no defense can avoid the attack.
+attack_strikes(count: num)                       Static on an attack trait: the attack strikes its target this many times in one attack action.
+attack_targets(count: num)                       Static on an attack trait: one attack action attacks up to this many different targets.
 modify_effect_roll(amount: num)                  Add to the effect die roll of the current attack.
 modify_damage(amount: num)                       Change the damage of the current attack before armor.
 prevent_damage(amount?: num)                     Prevent damage that would be dealt (all if no amount).

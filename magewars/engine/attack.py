@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
+from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, TraitInstance
 from .decisions import Option
 from .dice import Face
@@ -32,7 +33,23 @@ STEP_TITLES = {
     "additional_strikes": "Additional Strikes", "damage_barrier": "Damage Barrier",
     "counterstrike": "Counterstrike", "attack_ends": "Attack Ends",
 }
-FIRST_ONLY = ("Melee", "Ranged", "Charge", "Bloodthirsty")
+
+_ALL = ("declare_attack", "pay_costs", "roll_to_miss", "avoid_attack", "roll_dice", "damage_and_effects",
+        "additional_strikes", "damage_barrier", "counterstrike", "attack_ends")
+# The attack-procedure chart in one table: the steps each kind of attack goes through, in order
+# (supplement: ALL ABOUT ATTACKS, the chart and its notes).  A step missing from a column does not
+# exist for that kind of attack.  Damage Barrier attacks skip Avoid Attack (so they never force a
+# hidden defense to be revealed); only melee attacks have Damage Barrier and Counterstrike steps; a
+# counterstrike is never answered by another.
+STEP_ORDER = {
+    "melee": _ALL,
+    "counterstrike": tuple(s for s in _ALL if s != "counterstrike"),
+    "ranged": tuple(s for s in _ALL if s not in ("damage_barrier", "counterstrike")),
+    "zone": tuple(s for s in _ALL if s not in ("additional_strikes", "damage_barrier", "counterstrike")),
+    "damage barrier": tuple(s for s in _ALL if s not in ("avoid_attack", "additional_strikes", "damage_barrier",
+                                                        "counterstrike")),
+    "other": tuple(s for s in _ALL if s not in ("additional_strikes", "damage_barrier", "counterstrike")),
+}
 
 
 @dataclass
@@ -56,6 +73,8 @@ class AttackAction:
     x: int = 0
     canceled: bool = False
     charged: bool = False  # made right after a move action (Charge +X)
+    strikes: int = 1  # strikes against each target (codex statics of its traits: attack_strikes)
+    max_targets: int = 1  # different targets one action may attack (attack_targets)
 
     def has_trait(self, key: str) -> bool:
         return any(t.key == key for t in self.traits)
@@ -63,17 +82,28 @@ class AttackAction:
     def trait(self, key: str) -> Optional[TraitInstance]:
         return next((t for t in self.traits if t.key == key), None)
 
+    zone_attack: bool = False  # attacks every object in a zone (attack_zone static of a trait)
+    always_unavoidable: bool = False  # no defense may avoid it (attack_unavoidable static of a trait)
+
     @property
     def is_zone(self) -> bool:
-        return "zone" in self.definition.special or self.has_trait("Zone Attack")
+        return "zone" in self.definition.special or self.zone_attack
 
     @property
     def unavoidable(self) -> bool:
-        return self.is_zone or self.is_barrier or self.has_trait("Unavoidable")
+        return self.is_zone or self.is_barrier or self.always_unavoidable
 
     @property
-    def strikes(self) -> int:
-        return 3 if self.has_trait("Triplestrike") else 2 if self.has_trait("Doublestrike") else 1
+    def kind_key(self) -> str:
+        """The column of the attack-procedure chart this attack action follows (STEP_ORDER)."""
+        if self.is_barrier:
+            return "damage barrier"
+        if self.is_counterstrike:
+            return "counterstrike"
+        if self.is_zone:
+            return "zone"
+        return self.kind or "other"
+
 
 
 @dataclass
@@ -111,6 +141,11 @@ class Attack:
     defense_mods: list = field(default_factory=list)
     miss_roll: Optional[int] = None
     convert_critical: int = 0
+    pierce: int = 0  # armor treated as this much lower (pierce_armor)
+    pierce_by: list = field(default_factory=list)  # who pierces, for the log
+    all_critical: bool = False  # every point of damage counts as critical (all_damage_critical)
+    ignore_normal: bool = False  # normal damage is ignored (ignore_normal_damage)
+    only_ones: bool = False  # only 1s count, as critical damage; no effects (only_ones_count)
     reroll_offers: list = field(default_factory=list)  # (source object, what, once key)
 
     @property
@@ -122,12 +157,6 @@ class Attack:
         return self.status == "hit"
 
     def has_trait(self, key: str) -> bool:
-        if key == "Counterstrike" and self.action.is_counterstrike:
-            return True
-        if key == "Zone Attack" and self.action.is_zone:
-            return True
-        if key == "Unavoidable" and self.action.unavoidable:
-            return True
         return self.action.has_trait(key) or any(t.key == key for t in self.gained)
 
     def kinds(self) -> set:
@@ -140,6 +169,8 @@ class Attack:
             k.add("counterstrike")
         if self.action.is_barrier:
             k.add("barrier")
+        if self.action.is_spell:
+            k.add("spell")
         return k
 
     @property
@@ -219,21 +250,14 @@ class RollToMiss(Step):
         if not attacker.in_play or not g.is_creature(attacker):
             g.emit("info", "the attacker is not a creature: no roll to miss")
             return
-        if attacker.markers.get("Daze"):
-            roll = g.dice.d12()
-            atk.miss_roll = roll
-            g.fire("rolls", attacker, Ctx(attack=atk, it=attacker), what="roll to miss")
-            if roll <= 6 and eng.offer_reroll(atk, "roll to miss"):
-                roll = atk.miss_roll
-            if roll <= 6:
-                g.emit("roll", f"Daze: {attacker.label()} rolls {roll} on the effect die (needs 7+): the attack misses",
-                       d12=roll, purpose="daze")
-                atk.status = "missed"
-            else:
-                g.emit("roll", f"Daze: {attacker.label()} rolls {roll} on the effect die (needs 7+): the attack continues",
-                       d12=roll, purpose="daze")
+        # Whatever makes an attack roll to miss (a condition, a trait) is a codex ability attached to
+        # this step's hook; it rolled (and may have missed) before this point.
+        if atk.miss_roll is None:
+            g.emit("info", "nothing makes this attack roll to miss")
+        elif atk.status == "missed":
+            g.emit("info", f"roll to miss: {atk.miss_roll}: the attack misses")
         else:
-            g.emit("info", "attacker is not Dazed: nothing to roll")
+            g.emit("info", f"roll to miss: {atk.miss_roll}: the attack continues")
 
 
 class AvoidAttack(Step):
@@ -276,7 +300,7 @@ class AvoidAttack(Step):
         src.defense_uses[key] += 1
         g.state.touch()
         roll = g.dice.d12()
-        mods = ([("Daze", -2)] if target.markers.get("Daze") else []) + list(atk.defense_mods)
+        mods = list(atk.defense_mods)
         total = roll + sum(m[1] for m in mods)
         ok = total >= df.roll
         g.emit("roll", f"defense {df.roll}+ of {src.label()}: rolls {roll}"
@@ -442,14 +466,17 @@ class AttackEngine:
             if False else g.emit("action", f"{action.attacker.label()}: {title} with {action.definition.name}")
         g.log.depth += 1
         prev = g.current_attack
+        self.shape(action)
         try:
             if action.is_zone:
                 self._zone(action, zone or (g.state.zone_of(targets[0]) if targets else None))
-            elif action.has_trait("Sweeping") and len(targets) > 1:
-                for i, t in enumerate(targets[:2]):
-                    if i == 1 and t is targets[0]:
-                        g.emit("rule", "Sweeping: the second attack must be against a different target")
+            elif action.max_targets > 1 and len(targets) > 1:
+                seen = []
+                for t in targets[:action.max_targets]:
+                    if t in seen:
+                        g.emit("rule", "each attack of this action must be against a different target")
                         continue
+                    seen.append(t)
                     self._single(action, t)
             else:
                 for t in targets[:1]:
@@ -458,6 +485,41 @@ class AttackEngine:
             g.current_attack = prev
             g.log.depth -= 1
         return action
+
+    def shape(self, action: AttackAction) -> None:
+        """The attack's shape from the codex statics of its traits: strikes per target
+        (attack_strikes), how many different targets one action attacks (attack_targets), a zone
+        attack (attack_zone), unavoidable (attack_unavoidable), traits it always has (attack_gains)."""
+        for t in tuple(action.traits):
+            self.shape_one(action, t)
+
+    def shape_one(self, action: AttackAction, t) -> None:
+        g = self.game
+        cd = g.codex.get(t.key)
+        if cd is not None:
+            for ab in cd.abilities:
+                if not (isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call)):
+                    continue
+                name = ab.effect.name
+                if name == "attack_zone":
+                    action.zone_attack = True
+                elif name == "attack_unavoidable":
+                    action.always_unavoidable = True
+                elif name == "attack_gains" and ab.effect.args and isinstance(ab.effect.args[0].value, A.TraitGroup):
+                    for ref in ab.effect.args[0].value.traits:
+                        if not action.has_trait(ref.name.text):
+                            gained = TraitInstance(ref.name.text, ref.param.signed_value() if ref.param else None,
+                                                   text=ref.text)
+                            action.traits = tuple(action.traits) + (gained,)
+                            self.shape_one(action, gained)
+                elif name in ("attack_strikes", "attack_targets"):
+                    ctx = Ctx(this=action.attacker)
+                    ctx.extra["x"] = t.value if isinstance(t.value, int) else 0
+                    n = g.evaluate(ab.effect.args[0].value, ctx)
+                    if name == "attack_strikes":
+                        action.strikes = max(action.strikes, n)
+                    else:
+                        action.max_targets = max(action.max_targets, n)
 
     # ------------------------------------------------------------ sequences
     def _new(self, action, target, strike, source=None) -> Attack:
@@ -469,6 +531,8 @@ class AttackEngine:
 
     def step(self, key: str, atk: Attack, window: bool = True) -> None:
         g = self.game
+        if key not in STEP_ORDER[atk.action.kind_key]:
+            return  # the chart has no such step for this kind of attack
         g.emit("step", f"{STEP_TITLES[key]}", step=key, attack=atk.action.definition.name, target=atk.target.id)
         g.log.depth += 1
         g.current_attack = atk
@@ -530,12 +594,11 @@ class AttackEngine:
             g.emit("rule", "every attack against this target was canceled: no damage barrier, no counterstrike")
             self.step("attack_ends", last)
             return
-        if action.kind == "melee":
-            self.step("damage_barrier", last)
-            if not first_strike:
-                self.step("counterstrike", last)
-            else:
-                self.remove_guard(last)
+        self.step("damage_barrier", last)
+        if not first_strike:
+            self.step("counterstrike", last)
+        elif action.kind == "melee":
+            self.remove_guard(last)
         self.step("attack_ends", last)
 
     def _strike(self, atk: Attack) -> None:
@@ -654,7 +717,8 @@ class AttackEngine:
             return
         atk.status = "canceled"
         g.emit("canceled", f"the attack is canceled: {why}", why=why)
-        if not before_declared and atk.action.kind == "melee" and not self.is_self_attack(atk):
+        if not before_declared and atk.declared and atk.action.kind == "melee" and not self.is_self_attack(atk):
+            # an attack canceled before its declaration is complete never engaged the guard
             self.remove_guard(atk)
 
     def avoid(self, atk: Attack, why: str) -> None:
@@ -699,44 +763,11 @@ class AttackEngine:
         if not isinstance(base, int):
             base = g.x_value(a.attacker) * getattr(base, "coef", 1) if base is not None else 0
         mods = [("printed", base, 0)]
-        attacker, target = atk.attacker, atk.target
-        by_creature = g.is_creature(attacker) and not a.is_barrier
-        if by_creature and not a.is_spell:
-            da = g.d(attacker)
-            for key in FIRST_ONLY:
-                if key == "Melee" and a.kind != "melee":
-                    continue
-                if key == "Ranged" and (a.kind != "ranged" or a.is_zone):
-                    continue
-                if key == "Charge" and not a.charged:
-                    continue
-                if key == "Bloodthirsty" and not (a.kind == "melee" and g.is_living(target) and target.damage > 0):
-                    continue
-                if key == "Charge" and a.kind != "melee":
-                    continue
-                val = da.value(key)
-                grant = max(0, val - a.bonus_used[key])
-                if grant:
-                    a.bonus_used[key] += grant
-                    srcs = ", ".join(m.source for m in da.mods if m.what.startswith(f"gains {key}") and m.applied) \
-                        or "printed"
-                    mods.append((f"{key} +{grant} ({srcs}; first attack it can use it)", grant, 0))
-            weak = attacker.markers.get("Weak", 0)
-            if weak:
-                mods.append((f"Weak x{weak}", -weak, 0))
-        vs = [t for t in a.traits if t.key == "Versus"]
+        target = atk.target
+        vs = [t for t in a.traits if t.versus]
         for t in vs:
             if any(has_name(g, target, n) for n in t.versus) and isinstance(t.value, int):
                 mods.append((f"{t} (attack trait)", t.value, 0))
-        dtype = a.definition.damage_type
-        dt = g.d(target)
-        if dtype and dt.has(dtype):
-            v = dt.value(dtype)
-            if v:
-                mods.append((f"{dtype} {v:+d} (defender)", v, 0))
-        aegis = dt.value("Aegis", "highest")
-        if aegis:
-            mods.append((f"Aegis {aegis} (defender)", -aegis, 0))
         for (label, amount) in self.bar_mods(atk, "modify_dice"):
             mods.append((label, amount, 0))
         for (label, amount, ts) in atk.extra_dice:
@@ -858,30 +889,29 @@ class AttackEngine:
             g.emit("immune", f"{target.label()} has {dtype} Immunity: the attack deals no damage and no effects")
             g.fire("hit", target, Ctx(attack=atk, it=target))
             return
-        incorporeal = dt.has("Incorporeal") and not a.has_trait("Ethereal")
+        incorporeal = atk.only_ones
         normal, crit = atk.normal, atk.crit
         if incorporeal:
             ones = sum(1 for f in atk.faces if f.value == 1)
-            g.emit("rule", f"{target.label()} is Incorporeal and the attack is not Ethereal: only the 1s count "
-                           f"({ones} damage), no effects")
+            g.emit("rule", f"only the 1s count against {target.label()} ({ones} damage), and the attack "
+                           f"places no effects")
             normal, crit = 0, ones
         if atk.convert_critical and crit:
             n = min(crit, atk.convert_critical)
             crit, normal = crit - n, normal + n
             g.emit("rule", f"{n} critical damage counts as normal damage")
-        if a.has_trait("Critical Damage"):
+        if atk.all_critical:
             crit, normal = crit + normal, 0
-            g.emit("rule", "Critical Damage: all damage is critical")
-        if dt.has("Resilient") and normal:
-            g.emit("rule", f"{target.label()} is Resilient: {normal} normal damage ignored")
+            g.emit("rule", "all damage of this attack is critical")
+        if atk.ignore_normal and normal:
+            g.emit("rule", f"{target.label()} ignores {normal} normal damage")
             normal = 0
         armor = dt.armor
-        pierce = a.trait("Piercing")
         eff_armor = armor
-        if pierce is not None and isinstance(pierce.value, int) and armor:
-            eff_armor = max(0, armor - pierce.value)
-            g.emit("modifier", f"Piercing +{pierce.value}: armor {armor} counts as {eff_armor}",
-                   source="Piercing", amount=pierce.value, applies="armor")
+        if atk.pierce and armor:
+            eff_armor = max(0, armor - atk.pierce)
+            g.emit("modifier", f"{', '.join(atk.pierce_by)}: armor {armor} counts as {eff_armor}",
+                   source=", ".join(atk.pierce_by), amount=atk.pierce, applies="armor")
         through = max(0, normal - eff_armor)
         dmg = through + crit
         for (label, amount) in atk.extra_damage:
@@ -899,12 +929,6 @@ class AttackEngine:
             atk.dealt = min(dmg, remaining)
             g.deal_damage(target, dmg, f"{a.definition.name} ({atk.attacker.label()})", None, by_attack=True)
             atk.events.add(("damaged", target.id))
-        if dmg:
-            rage = g.d(target).value("Rage") if target.in_play else 0
-            if rage and g.is_creature(atk.attacker) and not a.is_barrier and atk.attacker.controller != target.controller:
-                if target.markers.get("Rage", 0) < rage:
-                    g.state.add_marker(target, "Rage", 1)
-                    g.emit("token", f"{target.label()} gains a Rage token (now {target.markers['Rage']}, max {rage})")
         # effect die
         table = a.definition.effect_die
         if table and not incorporeal:
@@ -912,13 +936,8 @@ class AttackEngine:
             total = natural
             mods = []
             for t in a.traits:
-                if t.key == "Versus" and any(has_name(g, target, n) for n in t.versus) and isinstance(t.value, int):
+                if t.versus and any(has_name(g, target, n) for n in t.versus) and isinstance(t.value, int):
                     mods.append((f"{t} (attack trait)", t.value))
-            if dtype and dt.has(dtype) and dt.value(dtype):
-                mods.append((f"{dtype} {dt.value(dtype):+d} (defender)", dt.value(dtype)))
-            tough = dt.value("Tough")
-            if tough:
-                mods.append((f"Tough {tough:+d} (defender)", tough if tough < 0 else -tough))
             for (label, amount) in self.bar_mods(atk, "modify_effect_roll"):
                 mods.append((label, amount))
             for (label, amount, ts) in atk.extra_effect:
@@ -951,16 +970,6 @@ class AttackEngine:
                             g.fire("condition_placed", target, Ctx(attack=atk, it=target))
         elif table and incorporeal:
             g.emit("info", "no effect die: the Incorporeal target receives no effects from this attack")
-        # Vampiric: heal half the damage the attack itself dealt
-        if a.has_trait("Vampiric") and atk.dealt and g.is_living(target if target.in_play else target):
-            if atk.first or atk.redirected:
-                amt = math.ceil(atk.dealt / 2)
-                if atk.attacker.in_play:
-                    g.emit("rule", f"Vampiric: {atk.attacker.label()} heals up to half of {atk.dealt} damage dealt by "
-                                   f"the attack = {amt}")
-                    g.heal(atk.attacker, amt, "Vampiric")
-                else:
-                    g.emit("rule", "Vampiric: the attacker was destroyed before it could heal")
         # triggers once damage and effects are done (Eye for an Eye, chaining attacks...)
         if atk.damage:
             g.fire("damaged", target, Ctx(attack=atk, it=target))

@@ -149,11 +149,9 @@ class Game:
                             f"{(dtype.lower() + ' ') if dtype else ''}damage from {source} "
                             f"(now {obj.damage} damage, life {self.life(obj)})",
                   target=obj.id, amount=amount, source=source, type=dtype, direct=direct, by_attack=by_attack)
-        if obj.markers.get("Sleep"):
-            self.state.remove_marker(obj, "Sleep")
-            self.state.add_marker(obj, "Daze")
-            self.emit("condition", f"{obj.label()} is damaged: Sleep is replaced with Daze")
         self.check_state(by_damage=True)
+        if not by_attack:  # an attack's damage fires once its Damage and Effects are done
+            self.fire("damaged", obj, Ctx(this=obj, it=obj))
         return amount
 
     def heal(self, obj: GameObject, amount: int, source: str) -> int:
@@ -167,8 +165,7 @@ class Game:
             self.state.set_damage(obj, obj.damage - n)
             self.emit("heal", f"{obj.label()} heals {n} damage from {source} (now {obj.damage} damage)",
                       target=obj.id, amount=n, source=source)
-            if obj.markers.get("Rage"):
-                self.state.remove_marker(obj, "Rage", 1)
+            self.fire("healed", obj, Ctx(this=obj, it=obj))
         return n
 
     def condition_category(self, name: str) -> Optional[str]:
@@ -267,11 +264,59 @@ class Game:
         self.emit("discarded", f"{obj.label()} is discarded" + (f" ({why})" if why else ""), target=obj.id)
 
     # ------------------------------------------------------------ triggers
+    def _codex_index(self) -> dict:
+        """Triggered abilities written in codex entries, by event name: (entry, ability, inner)."""
+        idx = self.__dict__.get("_codex_listeners")
+        if idx is None:
+            idx = {}
+            for name, cd in self.codex.items():
+                for ab in cd.abilities:
+                    inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
+                    if isinstance(inner, A.TriggeredAbility):
+                        idx.setdefault(inner.event.name, []).append((cd, ab, inner))
+            self._codex_listeners = idx
+        return idx
+
+    def carried_listeners(self, src: GameObject, event: str) -> list:
+        """Codex abilities an object carries for `event`: those of each trait it has (X = the trait's
+        value) and of each condition or token on it (X = the number of markers)."""
+        out = []
+        entries = self._codex_index().get(event)
+        if not entries:
+            return out
+        d = self.effects.derived(src)
+        for (cd, ab, inner) in entries:
+            if cd.name in d.traits:
+                x = d.value(cd.name, cd.stacking or "add")
+                out.append((src, ab, inner, x, f"{cd.name}{f' {x:+d}' if x else ''} ({src.label()})"))
+            elif src.markers.get(cd.name):
+                n = src.markers[cd.name]
+                out.append((src, ab, inner, n, cd.name))
+        return out
+
+    def attack_listeners(self, atk, event: str) -> list:
+        """Codex abilities of the traits of the attack being resolved (Vampiric, Doublestrike...):
+        `this` is the attacker; X is the trait's value."""
+        out = []
+        entries = self._codex_index().get(event)
+        if not entries or atk is None:
+            return out
+        keys = {}
+        for t in tuple(atk.traits) + tuple(atk.gained):
+            keys.setdefault(t.key, t)
+        for (cd, ab, inner) in entries:
+            t = keys.get(cd.name)
+            if t is not None and "Attack" in cd.categories:
+                out.append((atk.attacker, ab, inner, t.value if isinstance(t.value, int) else 0, str(t)))
+        return out
+
     def fire(self, event: str, subject: Optional[GameObject], ctx: Ctx, exclude=(), **info) -> None:
-        """Run triggered abilities of revealed objects listening for `event` about `subject`.
+        """Run triggered abilities listening for `event` about `subject`: those printed on revealed
+        objects, those of the codex entries the objects carry (traits, conditions, tokens) and those of
+        the traits of the attack being resolved.
 
         `info` carries event details matched against keyword arguments (step=..., by=...)."""
-        pending = []
+        rules, pending = [], []
         for src in list(self.state.objects.values()):
             if src.hidden or src in exclude:
                 continue
@@ -281,11 +326,28 @@ class Game:
                 inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
                 if not isinstance(inner, A.TriggeredAbility) or inner.event.name != event:
                     continue
-                pending.append((src, ab, inner))
+                pending.append((src, ab, inner, None, None))
+            if src.in_play or src is subject:
+                rules.extend(self.carried_listeners(src, event))
+        if ctx.attack is not None:
+            rules.extend(self.attack_listeners(ctx.attack, event))
+        # Codex rules carried by objects and attacks apply first, in a fixed order (they are rules of
+        # the game, not abilities a player orders); printed abilities that trigger together are
+        # ordered by their controllers.
+        for (src, ab, inner, x, label) in rules:
+            self.run_trigger(src, ab, inner, subject, ctx, info, x, label)
         if len(pending) > 1:
-            pending = self.order_triggers(pending, event)
-        for (src, ab, inner) in pending:
-            self.run_trigger(src, ab, inner, subject, ctx, info)
+            pending = [p for p in pending if self._event_ok(p[0], p[2], subject, ctx, info)]
+            if len(pending) > 1:
+                pending = self.order_triggers(pending, event)
+        for (src, ab, inner, x, label) in pending:
+            self.run_trigger(src, ab, inner, subject, ctx, info, x, label)
+
+    def _event_ok(self, src, inner, subject, ctx, info) -> bool:
+        try:
+            return self.event_matches(inner.event, src, subject, ctx, info)
+        except Exception:
+            return True  # run_trigger reports it
 
     def order_triggers(self, pending: list, event: str) -> list:
         """Simultaneous triggers: players in initiative order; each orders their own (a decision)."""
@@ -297,14 +359,15 @@ class Game:
         for player in sorted(by_player, key=lambda p: order.get(p, 99)):
             group = by_player[player]
             while len(group) > 1:
-                ch = self.decide("order", player, [Option(f"{s.label()}", (s, ab, inner)) for (s, ab, inner) in group],
+                ch = self.decide("order", player, [Option(f"{it[0].label()}", it) for it in group],
                                  prompt=f"which '{event}' ability resolves first?", default=0)
                 out.append(ch.value)
                 group = [g for g in group if g is not ch.value and g != ch.value]
             out.extend(group)
         return out
 
-    def run_trigger(self, src, ab, inner, subject, ctx: Ctx, info: dict) -> bool:
+    def run_trigger(self, src, ab, inner, subject, ctx: Ctx, info: dict, x: Optional[int] = None,
+                    label: Optional[str] = None) -> bool:
         try:
             if not self.event_matches(inner.event, src, subject, ctx, info):
                 return False
@@ -317,6 +380,10 @@ class Game:
             return False
         sub = Ctx(this=src, attack=ctx.attack, it=subject, target=ctx.target)
         sub.extra["ability"] = id(inner)
+        if x is not None:
+            sub.extra["x"] = x
+        if label is not None:
+            sub.extra["label"] = label
         try:
             if inner.guard is not None and not self.evaluate(inner.guard, sub):
                 return False
@@ -325,7 +392,7 @@ class Game:
             self.emit("unsupported", f"NOT IMPLEMENTED: cannot evaluate the condition of {src.label()}: {e}")
             return False
         self.record_use(src, inner, ctx.attack, subject)
-        self.emit("trigger", f"{src.label()} triggers on {inner.event.name}"
+        self.emit("trigger", f"{label or src.label()} triggers on {inner.event.name}"
                              f"({subject.label() if subject is not None else ''})")
         if isinstance(ab, A.OncePerRound):
             sub.extra["once"] = (src, once_key)

@@ -69,7 +69,20 @@ def _traits(v) -> list[tuple[str, int]]:
     return []
 
 
+def _word(v) -> str:
+    """A bare word or a quoted string given as an argument."""
+    if isinstance(v, A.Phrase):
+        return v.text
+    if isinstance(v, A.StringLit):
+        return v.value
+    raise NotImplementedPrimitive(f"a word, not {type(v).__name__}")
+
+
 def _src(ctx: Ctx) -> str:
+    """Who an effect comes from, for the log: the codex rule (with the object carrying it) or the object."""
+    label = ctx.extra.get("label")
+    if label:
+        return label
     return ctx.this.label() if ctx.this is not None else "an effect"
 
 
@@ -216,6 +229,44 @@ def p_modify_dice(game, call, ctx):
     atk.extra_dice.append((_src(ctx), _num(game, pos[0], ctx), ctx.this.timestamp if ctx.this else 0))
 
 
+def p_modify_dice_per_action(game, call, ctx):
+    """Attack dice that count once per attack action: an attack gets only the part of the amount that
+    earlier attacks of the same action did not get from this same rule (so a bonus that grows during
+    the action adds just its growth to the next attack)."""
+    atk = _attack_or_fail(ctx, "modify_dice_per_action")
+    pos, _ = _args(call)
+    amount = _num(game, pos[0], ctx)
+    key = (ctx.this.id if ctx.this is not None else None, ctx.extra.get("ability"))
+    grant = max(0, amount - atk.action.bonus_used[key])
+    if grant:
+        atk.action.bonus_used[key] += grant
+        atk.extra_dice.append((f"{_src(ctx)}; first attack it can use it", grant, 0))
+
+
+def _attack_flag(flag: str, what: str):
+    """An effect that marks how the current attack's damage is worked out."""
+    def primitive(game, call, ctx):
+        atk = _attack_or_fail(ctx, primitive.__name__[2:])
+        setattr(atk, flag, True)
+        game.emit("rule", f"{_src(ctx)}: {what}")
+    return primitive
+
+
+p_all_damage_critical = _attack_flag("all_critical", "all damage of this attack is critical")
+p_all_damage_critical.__name__ = "p_all_damage_critical"
+p_ignore_normal_damage = _attack_flag("ignore_normal", "normal damage of this attack is ignored")
+p_ignore_normal_damage.__name__ = "p_ignore_normal_damage"
+p_only_ones_count = _attack_flag("only_ones", "only the 1s on the attack dice count, and no effects")
+p_only_ones_count.__name__ = "p_only_ones_count"
+
+
+def p_pierce_armor(game, call, ctx):
+    atk = _attack_or_fail(ctx, "pierce_armor")
+    pos, _ = _args(call)
+    atk.pierce += _num(game, pos[0], ctx)
+    atk.pierce_by.append(_src(ctx))
+
+
 def p_modify_effect_roll(game, call, ctx):
     atk = _attack_or_fail(ctx, "modify_effect_roll")
     pos, _ = _args(call)
@@ -331,8 +382,17 @@ def p_note(game, call, ctx):
 
 def p_roll_effect_die(game, call, ctx):
     v = game.dice.d12()
+    atk = ctx.attack
+    if atk is not None and game.attacks.current_step == "roll_to_miss" and atk.miss_roll is None:
+        # the roll made in the Roll to Miss step is that step's roll: abilities may reroll it
+        atk.miss_roll = v
+        game.emit("roll", f"{_src(ctx)}: roll to miss on the effect die: {v}", d12=v, purpose="roll to miss")
+        game.fire("rolls", atk.attacker, Ctx(attack=atk, it=atk.attacker), what="roll to miss")
+        if game.attacks.offer_reroll(atk, "roll to miss"):
+            v = atk.miss_roll
+    else:
+        game.emit("roll", f"{_src(ctx)} rolls the effect die: {v}", d12=v)
     ctx.extra["rolled"] = v
-    game.emit("roll", f"{_src(ctx)} rolls the effect die: {v}", d12=v)
 
 
 def p_roll_attack_dice(game, call, ctx):
@@ -652,7 +712,9 @@ PRIMITIVES: dict[str, Callable] = {
     "heal": p_heal, "reconstruct": p_reconstruct, "place": p_place, "remove": p_remove,
     "remove_all": p_remove_all, "place_tokens": p_place_tokens, "remove_tokens": p_remove_tokens,
     "avoid_attack": p_avoid_attack, "cancel_attack": p_cancel_attack, "redirect_attack": p_redirect_attack,
-    "modify_dice": p_modify_dice, "modify_effect_roll": p_modify_effect_roll, "modify_damage": p_modify_damage,
+    "all_damage_critical": p_all_damage_critical, "ignore_normal_damage": p_ignore_normal_damage,
+    "only_ones_count": p_only_ones_count, "pierce_armor": p_pierce_armor,
+    "modify_dice": p_modify_dice, "modify_dice_per_action": p_modify_dice_per_action, "modify_effect_roll": p_modify_effect_roll, "modify_damage": p_modify_damage,
     "prevent_damage": p_prevent_damage, "reroll": p_reroll, "gain_mana": p_gain_mana, "pay_mana": p_pay_mana,
     "move_enchantment": p_move_enchantment, "attach": p_attach, "teleport": p_teleport, "guard": p_guard,
     "remove_guard": p_remove_guard, "ready": p_ready, "exhaust": p_exhaust, "note": p_note,
@@ -838,7 +900,7 @@ VALUES: dict[str, Callable] = {
     "has": v_has,
     "is": v_is,
     "attack_is": lambda g, c, x: x.attack is not None and all(x.attack.has_trait(n) for n, _ in _traits(_args(c)[0][0])),
-    "attack_kind": lambda g, c, x: x.attack is not None and (_args(c)[0][0].text if isinstance(_args(c)[0][0], A.Phrase) else str(_args(c)[0][0])) in x.attack.kinds(),
+    "attack_kind": lambda g, c, x: x.attack is not None and _word(_args(c)[0][0]) in x.attack.kinds(),
     "damaged": lambda g, c, x: x.attack is not None and x.attack.damage > 0,
     "hit": lambda g, c, x: x.attack is not None and x.attack.hit,
     "critical": lambda g, c, x: x.attack is not None and x.attack.crit > 0,

@@ -26,16 +26,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
     from .state import GameObject
 
-# Codex semantics the engine applies by trait key when the codex entry does not state them.
-IMPLIES = {
-    "Nonliving": ("Finite Life", "Poison Immunity"),
-    "Incorporeal": ("Nonliving", "Burnproof", "Uncontainable", "Finite Life", "Poison Immunity"),
-}
-CONDITION_TRAITS = {
-    "Stun": ("Incapacitated",), "Sleep": ("Incapacitated",), "Slam": ("Incapacitated",),
-    "Stuck": ("Restrained", "Unmovable"), "Cripple": ("Restrained",),
-}
-NO_FLYING = ("Restrained", "Incapacitated", "Rooted")
 CONJURATION_KINDS = ("conjuration", "wall", "terrain", "vine")
 
 
@@ -227,6 +217,52 @@ class Effects:
             return
         out.append((src.timestamp, src.label(), call, 1))
 
+    # ------------------------------------------------------------ codex statics of traits
+    def _codex_static(self, obj, key, ab, traits, d, gain) -> bool:
+        """Apply one static ability of the codex entry of a trait the object has (`this` = the object).
+        Returns True when it added a trait."""
+        eff = ab.effect
+        if ab.guard is not None and not self._guard_ok(ab.guard, obj, obj):
+            return False
+        count = 1
+        body = [eff]
+        if isinstance(eff, A.ForEach):
+            count = self._marker_count(obj, eff.over)
+            body = list(eff.body)
+            if count is None:
+                self.game.note_unsupported(f'static for each of {key}', f'cannot count {eff.over.text!r}')
+                return False
+        new = False
+        for node in body:
+            subj = getattr(node, 'subject', None)
+            if subj is None or [w.lower() for w in words_of(subj)] != ['this']:
+                continue  # statics about other objects are collected from their sources
+            if isinstance(node, A.Gain):
+                for ref in node.traits.traits:
+                    for _ in range(count):
+                        if ref.name.text not in traits:
+                            new = True
+                        gain(_trait_from_ref(ref), key, obj.timestamp)
+            elif isinstance(node, A.Lose):
+                for ref in node.traits.traits:
+                    k = ref.name.text
+                    if node.cannot_gain:
+                        d.cannot_gain.add(k)
+                    if traits.pop(k, None) is not None:
+                        d.mods.append(Mod(key, obj.timestamp, f'loses {k}' + (' and cannot gain it'
+                                                                               if node.cannot_gain else '')))
+        return new
+
+    @staticmethod
+    def _marker_count(obj, phrase):
+        """`<Name> token(s)|marker(s) on this|it`: how many of those markers the object carries."""
+        ws = words_of(phrase)
+        low = [w.lower() for w in ws]
+        if len(ws) >= 4 and low[1] in ('token', 'tokens', 'marker', 'markers') and low[2] == 'on' \
+                and low[3] in ('this', 'it'):
+            return obj.markers.get(ws[0], 0)
+        return None
+
     # ------------------------------------------------------------ compute
     def _compute(self, obj: "GameObject") -> Derived:
         st = self.game.state
@@ -241,9 +277,6 @@ class Effects:
             if isinstance(node, A.Lose) and node.cannot_gain:
                 for ref in node.traits.traits:
                     d.cannot_gain.add(ref.name.text)
-        cannot = set(d.cannot_gain)
-        for k in NO_FLYING:
-            pass  # added after traits are known (below)
 
         traits: dict[str, list] = {}
         gained_attacks: list = []
@@ -267,13 +300,27 @@ class Effects:
         life = card.life
         armor = armor_base or 0
 
+        applied: set = set()
+
         def implied():
-            for _ in range(3):
-                for k, imp in IMPLIES.items():
-                    if k in traits:
-                        for i in imp:
-                            if i not in traits and i not in d.cannot_gain:
-                                traits[i] = [TraitInstance(i)]
+            """Traits and conditions state what else they bring in their codex entries
+            (`static this gains [...]`, `static this loses [...] and cannot gain`, and
+            `static for each <Name> token on this: this gains [...]`): apply those of every trait
+            the object has, until nothing new comes."""
+            for _ in range(8):
+                new = False
+                for key in list(traits):
+                    if key in applied:
+                        continue
+                    applied.add(key)
+                    cdef = codex.get(key)
+                    if cdef is None:
+                        continue
+                    for ab in cdef.abilities:
+                        if isinstance(ab, A.StaticAbility):
+                            new |= self._codex_static(obj, key, ab, traits, d, gain)
+                if not new:
+                    return
 
         implied()
 
@@ -350,23 +397,7 @@ class Effects:
                             life += amt
                             mods.append(Mod(label, ts, f"life {amt:+d}"))
 
-        # condition markers that impose traits (codex semantics by key)
-        for cname, count in obj.markers.items():
-            for t in CONDITION_TRAITS.get(cname, ()):
-                if t not in traits and t not in d.cannot_gain:
-                    traits[t] = [TraitInstance(t)]
-        # Rage tokens: Melee +1 each
-        rage = obj.markers.get("Rage", 0)
-        if rage:
-            traits.setdefault("Melee", []).append(TraitInstance("Melee", rage, text=f"Melee +{rage}"))
-            mods.append(Mod(f"{rage} Rage token(s)", obj.timestamp, f"gains Melee +{rage}"))
-        # loses and cannot gain Flying
-        if obj.guard or any(k in traits for k in NO_FLYING):
-            d.cannot_gain.add("Flying")
-            if "Flying" in traits:
-                traits.pop("Flying")
-                why = "guard marker" if obj.guard else next(k for k in NO_FLYING if k in traits)
-                mods.append(Mod(why, 0, "loses and cannot gain Flying"))
+        implied()
         for k in d.cannot_gain:
             traits.pop(k, None)
 

@@ -256,12 +256,14 @@ class Game:
         for att in list(st.attachments(obj)):
             self.destroy(att, why=f"attached to {obj.label()}")
         self.fire("destroyed", obj, Ctx(this=obj, it=obj))
+        self.check_state()  # an effect that left with it may leave another object over its life
 
     def discard(self, obj: GameObject, why: str = "") -> None:
         if not obj.in_play:
             return
         self.state.remove_from_play(obj)
         self.emit("discarded", f"{obj.label()} is discarded" + (f" ({why})" if why else ""), target=obj.id)
+        self.check_state()
 
     # ------------------------------------------------------------ triggers
     def _codex_index(self) -> dict:

@@ -276,8 +276,8 @@ class AvoidAttack(Step):
             return
         if eng.is_self_attack(atk):
             pass
-        if g.has(target, "Incapacitated"):
-            g.emit("info", f"{target.label()} is Incapacitated: it cannot use defenses")
+        if "use_defense" in g.d(target).cannot_do:
+            g.emit("info", f"{target.label()} cannot use defenses")
             return
         d = g.d(target)
         usable = []
@@ -316,7 +316,7 @@ class RollDice(Step):
     def run(self, eng, atk):
         g = eng.game
         dtype = atk.action.definition.damage_type
-        if dtype and atk.target.in_play and g.has(atk.target, f"{dtype} Immunity"):
+        if dtype and atk.target.in_play and dtype in g.d(atk.target).immune_types:
             g.emit("immune", f"{atk.target.label()} has {dtype} Immunity: no dice are rolled against it")
             return
         n, mods = eng.dice_for(atk)
@@ -679,8 +679,8 @@ class AttackEngine:
             words = detail.lower().split()
             if not words or action.kind in words or ("zone" in words and action.is_zone):
                 return f"{t.label()} cannot be attacked{(' by ' + detail) if detail else ''} ({label})"
-        if g.is_creature(a) and a.in_play and g.has(a, "Incapacitated") and not action.spell:
-            return f"{a.label()} is Incapacitated and cannot attack"
+        if g.is_creature(a) and a.in_play and "attack" in g.d(a).cannot_do and not action.spell:
+            return f"{a.label()} cannot attack"
         if action.kind == "ranged" and not action.is_zone and action.definition.range:
             lo, hi = action.definition.range
             zs, zt = g.state.zone_of(atk.source), g.state.zone_of(t)
@@ -706,8 +706,8 @@ class AttackEngine:
                 return "a Flying target needs a Flying attacker or Reach"
             if not t.guard and at_declaration:  # guards are checked only when the attack is declared
                 guards = [o for o in g.state.objects_in_zone(zt) if o.guard and o.controller != a.controller
-                          and not g.has(o, "Restrained") and not g.has(o, "Incapacitated")]
-                if guards and not g.has(a, "Elusive"):
+                          and "force attacks" not in g.d(o).cannot_do]
+                if guards and "ignore guards" not in g.d(a).can_do:
                     return f"an enemy guard ({guards[0].label()}) protects the zone"
         return None
 
@@ -885,7 +885,7 @@ class AttackEngine:
                                f"{g.state.objects[extra[0][1]].label()} does not function")
         dt = g.d(target)
         dtype = a.definition.damage_type
-        if dtype and dt.has(f"{dtype} Immunity"):
+        if dtype and dtype in dt.immune_types:
             g.emit("immune", f"{target.label()} has {dtype} Immunity: the attack deals no damage and no effects")
             g.fire("hit", target, Ctx(attack=atk, it=target))
             return
@@ -961,8 +961,8 @@ class AttackEngine:
                 counts = Counter()
                 for (name, n) in row.outcomes:
                     counts[name] += n
-                # Corrode is placed after the damage (already dealt above)
-                for name, n in sorted(counts.items(), key=lambda kv: kv[0] == "Corrode"):
+                # conditions that lower armor (Corrode) are placed after the others
+                for name, n in sorted(counts.items(), key=lambda kv: g.lowers_armor(kv[0])):
                     if target.in_play:
                         placed = g.place_condition(target, name, n, a.definition.name, fresh=fresh, attack=atk)
                         if placed:
@@ -1017,8 +1017,8 @@ class AttackEngine:
             if not defender.in_play:
                 g.emit("rule", f"{defender.label()} was destroyed: it makes no counterstrike")
                 return
-            if g.has(defender, "Incapacitated"):
-                g.emit("rule", f"{defender.label()} is Incapacitated: no counterstrike")
+            if "counterstrike" in g.d(defender).cannot_do:
+                g.emit("rule", f"{defender.label()} cannot counterstrike")
                 return
             if not atk.attacker.in_play or g.state.zone_of(atk.attacker) != g.state.zone_of(defender):
                 g.emit("info", "the attacker is not in the defender's zone: no counterstrike")

@@ -58,6 +58,10 @@ class Derived:
     attacks: list = field(default_factory=list)  # (AttackDefinition, source obj id)
     attack_traits: list = field(default_factory=list)  # (TraitInstance, kind or None, source label)
     immune_conditions: set = field(default_factory=set)
+    immune_types: set = field(default_factory=set)  # damage types nothing of which reaches it
+    immune_by: dict = field(default_factory=dict)  # condition or type -> the trait that gives the immunity
+    cannot_do: set = field(default_factory=set)  # actions its traits forbid: `cannot(this, "heal")`
+    can_do: set = field(default_factory=set)  # actions its traits allow: `can(this, "ignore guards")`
     cannot_be_attacked: list = field(default_factory=list)  # (detail, source label)
     barrier: Optional[tuple] = None  # (AttackDefinition, source obj id) — the one that functions
     extra_barriers: list = field(default_factory=list)
@@ -171,7 +175,7 @@ class Effects:
                 if isinstance(ab, A.StaticAbility) and getattr(ab.effect, "subject", None) is not None:
                     ws = [w.lower() for w in words_of(ab.effect.subject)]
                     if ws and ws[0] in ("this", "it"):
-                        out.append((obj.timestamp, f"{name} x{n}", ab.effect, n))
+                        out.append((obj.timestamp, self.marker_label(name, n), ab.effect, n))
         for (ts, label, target_id, node, _until) in self.temporary:
             if target_id == obj.id:
                 out.append((ts, label, node, 1))
@@ -217,6 +221,10 @@ class Effects:
             return
         out.append((src.timestamp, src.label(), call, 1))
 
+    @staticmethod
+    def marker_label(name: str, n: int) -> str:
+        return f"{name} x{n}"
+
     # ------------------------------------------------------------ codex statics of traits
     def _codex_static(self, obj, key, ab, traits, d, gain) -> bool:
         """Apply one static ability of the codex entry of a trait the object has (`this` = the object).
@@ -235,6 +243,11 @@ class Effects:
         new = False
         for node in body:
             subj = getattr(node, 'subject', None)
+            if isinstance(node, A.Call) and node.name in ("immune", "cannot", "can") and node.args \
+                    and isinstance(node.args[0].value, A.Phrase) \
+                    and [w.lower() for w in words_of(node.args[0].value)] == ["this"]:
+                self._codex_call(node, d, key, obj)
+                continue
             if subj is None or [w.lower() for w in words_of(subj)] != ['this']:
                 continue  # statics about other objects are collected from their sources
             if isinstance(node, A.Gain):
@@ -254,6 +267,24 @@ class Effects:
         return new
 
     @staticmethod
+    def _codex_call(call: A.Call, d: "Derived", key: str, obj) -> None:
+        """`immune(this, Flame)`, `immune(this, [Burn])`, `cannot(this, "heal")`, `can(this, "...")`."""
+        what = call.args[1].value if len(call.args) > 1 else None
+        if call.name == "immune":
+            if isinstance(what, A.TraitGroup):
+                for ref in what.traits:
+                    d.immune_conditions.add(ref.name.text)
+                    d.immune_by.setdefault(ref.name.text, key)
+            elif isinstance(what, A.Phrase):
+                d.immune_types.add(what.text)
+                d.immune_by.setdefault(what.text, key)
+            elif isinstance(what, A.StringLit):
+                d.cannot_do.add(f"be affected by {what.value}")
+            d.mods.append(Mod(key, obj.timestamp, f"immune to {getattr(what, 'text', '') or what}"))
+        elif isinstance(what, A.StringLit):
+            (d.cannot_do if call.name == "cannot" else d.can_do).add(what.value)
+
+    @staticmethod
     def _marker_count(obj, phrase):
         """`<Name> token(s)|marker(s) on this|it`: how many of those markers the object carries."""
         ws = words_of(phrase)
@@ -271,6 +302,7 @@ class Effects:
         card = obj.card
         mods = d.mods
         effects = self.collect(obj)
+        marker_labels = {self.marker_label(name, n) for name, n in obj.markers.items()}
 
         # "loses and cannot gain" wins whatever the order
         for (ts, label, node, _n) in effects:
@@ -324,6 +356,7 @@ class Effects:
 
         implied()
 
+        marker_armor = 0
         for (ts, label, node, n) in effects:
             if isinstance(node, A.Gain):
                 for ref in node.traits.traits:
@@ -387,6 +420,8 @@ class Effects:
                             mods.append(Mod(label, ts, f"armor {amt:+d}", False, "has no armor"))
                         else:
                             armor += amt
+                            if label in marker_labels:
+                                marker_armor += amt
                             mods.append(Mod(label, ts, f"armor {amt:+d}"))
                     elif sm.stat == "life":
                         if life is None:
@@ -402,18 +437,10 @@ class Effects:
             traits.pop(k, None)
 
         d.traits = traits
-        # Corrode: armor -1 per marker (unless the codex states it)
-        corrode = obj.markers.get("Corrode", 0)
-        cd = codex.get("Corrode")
-        codex_states = cd is not None and any(isinstance(a, A.StaticAbility) and isinstance(a.effect, A.StatChange)
-                                               for a in cd.abilities)
         if d.no_armor:
             armor = 0
-        if codex_states:
-            d.base_armor = armor + corrode  # codex already subtracted
-        else:
-            d.base_armor = armor
-            armor -= corrode
+        # armor before the conditions that lower it (Corrode): their excess markers drop off
+        d.base_armor = armor - marker_armor
         d.armor = max(0, armor)
         d.life = life
 

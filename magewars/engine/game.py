@@ -12,17 +12,8 @@ from .decisions import Agent, Decision, FirstLegalAgent, Option
 from .dice import Dice, SeededDice
 from .effects import CONJURATION_KINDS, Effects
 from .events import EventLog
-from .phrases import Ctx, resolve, resolve_one
+from .phrases import Ctx, matches, resolve, resolve_one
 from .state import Arena, GameObject, GameState
-
-# Condition categories by key, used when the codex entry states none.
-CONDITION_CATEGORY = {
-    "Burn": "Flame", "Corrode": "Acid", "Rot": "Poison", "Weak": "Poison", "Cripple": "Poison",
-    "Tainted": "Poison", "Bleed": "Poison", "Sleep": "Psychic", "Ichthellid Larva": "Poison",
-    "Chill": "Frost", "Freeze": "Frost", "Disable": "Lightning",
-}
-NO_CONJURATION = ("Stun", "Cripple", "Daze", "Slam", "Stuck", "Sleep", "Weak")
-
 
 class EngineError(Exception):
     """A rules situation the engine cannot resolve (reported, never a traceback for users)."""
@@ -133,7 +124,7 @@ class Game:
         life = self.life(obj)
         if life is None:
             return 0
-        return max(0, life - obj.damage - 3 * obj.markers.get("Tainted", 0))
+        return max(0, life - obj.damage - self.marker_damage(obj))
 
     # ------------------------------------------------------------ rules: damage, healing, conditions
     def deal_damage(self, obj: GameObject, amount: int, source: str, dtype: Optional[str] = None,
@@ -141,7 +132,7 @@ class Game:
         """Put damage on an object; returns damage put on it.  Checks destruction by damage."""
         if amount <= 0 or not obj.in_play or self.life(obj) is None:
             return 0
-        if dtype and self.has(obj, f"{dtype} Immunity"):
+        if dtype and dtype in self.effects.derived(obj).immune_types:
             self.emit("immune", f"{obj.label()} is immune to {dtype}: {amount} damage from {source} has no effect")
             return 0
         self.state.set_damage(obj, obj.damage + amount)
@@ -157,8 +148,8 @@ class Game:
     def heal(self, obj: GameObject, amount: int, source: str) -> int:
         if amount <= 0 or not obj.in_play:
             return 0
-        if self.has(obj, "Finite Life"):
-            self.emit("heal", f"{obj.label()} cannot heal ({source}): Finite Life")
+        if "heal" in self.effects.derived(obj).cannot_do:
+            self.emit("heal", f"{obj.label()} cannot heal ({source})")
             return 0
         n = min(amount, obj.damage)
         if n:
@@ -168,47 +159,76 @@ class Game:
             self.fire("healed", obj, Ctx(this=obj, it=obj))
         return n
 
-    def condition_category(self, name: str) -> Optional[str]:
+    def marker_statics(self, name: str, fn: str) -> list:
+        """Static calls named `fn` in the codex entry of a condition or token."""
+        cd = self.codex.get(name)
+        if cd is None:
+            return []
+        return [ab for ab in cd.abilities if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call)
+                and ab.effect.name == fn]
+
+    def marker_damage(self, obj: GameObject) -> int:
+        """Damage its markers count as (`static counts_as_damage(N)` per marker: Tainted...)."""
+        total = 0
+        for name, n in obj.markers.items():
+            for ab in self.marker_statics(name, "counts_as_damage"):
+                ctx = Ctx(this=obj, it=obj)
+                if ab.guard is None or self.evaluate(ab.guard, ctx):
+                    total += n * self.evaluate(ab.effect.args[0].value, ctx)
+        return total
+
+    def lowers_armor(self, name: str) -> bool:
+        """A condition whose codex entry lowers armor (Corrode): it can never take armor below zero."""
+        cd = self.codex.get(name)
+        return cd is not None and any(
+            isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.StatChange)
+            and any(m.stat == "armor" and isinstance(m.amount.as_int(), int) and m.amount.as_int() < 0
+                    for m in ab.effect.mods) for ab in cd.abilities)
+
+    def immune_to_condition(self, obj: GameObject, name: str) -> Optional[str]:
+        """Why `obj` cannot receive condition `name`, or None.  All of it comes from the codex: the
+        object's immunities (to the condition, or to a damage type the condition belongs to) and the
+        condition's own `immune(PHRASE, [name])` statics (e.g. conjurations cannot be stunned)."""
+        d = self.effects.derived(obj)
+        if name in d.immune_conditions:
+            return f"is {d.immune_by.get(name, 'immune')}"
         cd = self.codex.get(name)
         if cd is not None:
-            for c in cd.categories:
-                if c in ("Flame", "Acid", "Poison", "Psychic", "Frost", "Lightning", "Light", "Hydro", "Wind"):
-                    return c
-        return CONDITION_CATEGORY.get(name)
+            for cat in cd.categories:
+                if cat in d.immune_types:
+                    return f"has {d.immune_by.get(cat, cat + ' immunity')} ({name} is a {cat} condition)"
+            for ab in self.marker_statics(name, "immune"):
+                args = ab.effect.args
+                if len(args) > 1 and isinstance(args[1].value, A.TraitGroup) \
+                        and any(r.name.text == name for r in args[1].value.traits) \
+                        and isinstance(args[0].value, A.Phrase) and matches(self, obj, args[0].value, Ctx(this=obj)):
+                    return f"is a {args[0].value.text.removeprefix('each ')}, which cannot receive {name}"
+        return None
 
     def place_condition(self, obj: GameObject, name: str, count: int, source: str,
                         fresh: bool = False, attack=None) -> int:
-        """Place markers, honouring immunities; excess Corrode becomes direct acid damage."""
+        """Place markers, honouring immunities; markers of a condition that lowers armor (Corrode) that
+        would take armor below zero become direct damage of the condition's type instead."""
         if count <= 0 or not obj.in_play:
             return 0
-        cat = self.condition_category(name)
-        if cat and self.has(obj, f"{cat} Immunity"):
-            self.emit("immune", f"{obj.label()} has {cat} Immunity: no {name} from {source}")
+        why = self.immune_to_condition(obj, name)
+        if why:
+            self.emit("immune", f"{obj.label()} {why}: no {name} from {source}")
             return 0
-        if name in self.effects.derived(obj).immune_conditions:
-            self.emit("immune", f"{obj.label()} is immune to {name}: none from {source}")
-            return 0
-        if name == "Burn" and self.has(obj, "Burnproof"):
-            self.emit("immune", f"{obj.label()} is Burnproof: no Burn from {source}")
-            return 0
-        if name == "Stuck" and self.has(obj, "Uncontainable"):
-            self.emit("immune", f"{obj.label()} is Uncontainable: no Stuck from {source}")
-            return 0
-        if name in NO_CONJURATION and obj.kind in CONJURATION_KINDS:
-            self.emit("immune", f"{name} cannot affect conjurations ({obj.label()})")
-            return 0
-        if name == "Corrode":
+        if self.lowers_armor(name):
             room = self.armor(obj)
             placed = min(room, count)
             excess = count - placed
             if placed:
                 self.state.add_marker(obj, name, placed, fresh)
-                self.emit("condition", f"{obj.label()} receives {placed} Corrode from {source} "
+                self.emit("condition", f"{obj.label()} receives {placed} {name} from {source} "
                                        f"(armor now {self.armor(obj)})", target=obj.id, condition=name, count=placed)
             if excess:
-                self.emit("rule", f"{excess} Corrode would take {obj.label()} below 0 armor: "
-                                  f"{excess} direct acid damage instead (not dealt by the attack)")
-                self.deal_damage(obj, excess, f"excess Corrode", "Acid", direct=True)
+                cats = self.codex[name].categories
+                dtype = cats[0] if cats else None
+                self.emit("rule", f"{excess} {name} would take {obj.label()} below 0 armor: "
+                                  f"{excess} direct {(dtype or '').lower()} damage instead (not dealt by the attack)")
+                self.deal_damage(obj, excess, f"excess {name}", dtype, direct=True)
             return placed
         self.state.add_marker(obj, name, count, fresh)
         self.emit("condition", f"{obj.label()} receives {count} {name} from {source}"
@@ -225,20 +245,20 @@ class Game:
         for _ in range(10):
             changed = False
             for obj in list(self.state.in_play()):
-                c = obj.markers.get("Corrode", 0)
-                if c:
-                    base = self.effects.derived(obj).base_armor
-                    if c > max(0, base):
-                        n = c - max(0, base)
-                        self.state.remove_marker(obj, "Corrode", n)
-                        self.emit("rule", f"{obj.label()}: {n} Corrode marker(s) in excess of its armor removed")
+                for name in [m for m, c in obj.markers.items() if c and self.lowers_armor(m)]:
+                    c = obj.markers[name]
+                    base = max(0, self.effects.derived(obj).base_armor)
+                    if c > base:
+                        self.state.remove_marker(obj, name, c - base)
+                        self.emit("rule", f"{obj.label()}: {c - base} {name} marker(s) in excess of its armor "
+                                          f"removed")
                         changed = True
                 life = self.life(obj)
                 if life is not None and obj.kind not in ("enchantment", "equipment"):
-                    if obj.damage + 3 * obj.markers.get("Tainted", 0) >= life:
+                    extra = self.marker_damage(obj)
+                    if obj.damage + extra >= life:
                         self.destroy(obj, by_damage=by_damage,
-                                     why=f"{obj.damage} damage" + (f" + {obj.markers.get('Tainted')} Tainted"
-                                                                  if obj.markers.get("Tainted") else "")
+                                     why=f"{obj.damage} damage" + (f" + {extra} from markers" if extra else "")
                                      + f" >= life {life}")
                         changed = True
             if not changed:

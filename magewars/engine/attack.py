@@ -24,7 +24,6 @@ from .dice import Face
 from .phrases import Ctx, has_name
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game
     from .state import GameObject
 
 STEP_TITLES = {
@@ -387,43 +386,18 @@ class AttackEngine:
                 return a, self.game.state.objects[src_id]
         raise KeyError(f"{obj.label()} has no attack named {name!r}")
 
-    def cast_spell(self, caster, card, target=None):
-        """An incantation (or any spell with a one-shot effect) resolves: its effects run with `this` = the
-        spell.  Attacks it makes are made by the spell itself (e.g. Explode), not by the caster."""
-        from ..dsl import ast as A
-        from .state import GameObject
-        g = self.game
-        n = sum(1 for o in g.state.objects if o.startswith("spell"))
-        spell = GameObject(f"spell{n + 1}", card, caster.controller, caster.controller)
-        spell.zone = g.state.zone_of(caster)  # a spell's range and pushes count from its caster
-        g.state.add_object(spell)
-        g.emit("action", f"{caster.label()} casts {card.name}" + (f" on {target.label()}" if target else ""))
-        g.log.depth += 1
-        try:
-            ctx = Ctx(this=spell, target=target, it=target)
-            for ab in card.abilities:
-                if isinstance(ab, A.OneShotAbility):
-                    g.run_effects(ab.effects, ctx)
-        finally:
-            g.log.depth -= 1
-            if spell.in_play:
-                g.state.remove_from_play(spell)
-                g.emit("discarded", f"{card.name} goes to the discard pile")
-
     def make_attack(self, attacker, attack_name, targets, *, zone=None, alternative=None,
-                    counterstrike=False, source=None, spell_card=None):
+                    counterstrike=False, source=None, spell=None, spell_card=None):
+        """An attack action by `attacker` with its attack bar `attack_name`, or with the attack of
+        `spell` (the spell object being cast: engine.casting)."""
         g = self.game
-        spell_obj = None
-        if spell_card is not None:
-            adef = spell_card.attacks[0]
-            src_obj = attacker
+        if spell_card is not None:  # a spell cast directly by its card
+            from . import casting
+            return casting.cast_attack_spell(g, attacker, spell_card, targets, zone=zone)
+        spell_obj = spell
+        if spell_obj is not None:
+            adef = spell_obj.card.attacks[0]
             is_spell = True
-            from .state import GameObject
-            n = sum(1 for o in g.state.objects if o.startswith("spell"))
-            spell_obj = GameObject(f"spell{n + 1}", spell_card, attacker.controller, attacker.controller)
-            spell_obj.zone = g.state.zone_of(attacker)
-            g.state.add_object(spell_obj)
-            g.emit("info", f"{attacker.label()} casts {spell_card.name}: its attack enters the attack sequence")
         else:
             adef, src_obj = self.find_attack(attacker, attack_name)
             is_spell = False
@@ -452,12 +426,7 @@ class AttackEngine:
         if attacker.id in g.just_moved and not counterstrike:
             action.charged = True
             g.just_moved.discard(attacker.id)
-        try:
-            return self.run_action(action, targets, zone=zone)
-        finally:
-            if spell_obj is not None and spell_obj.in_play:
-                g.state.remove_from_play(spell_obj)
-                g.emit("discarded", f"{spell_card.name} goes to the discard pile")
+        return self.run_action(action, targets, zone=zone)
 
     def run_action(self, action: AttackAction, targets, zone=None) -> AttackAction:
         g = self.game

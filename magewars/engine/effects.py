@@ -23,7 +23,6 @@ from ..dsl.model import AttackDefinition, Defense, TraitInstance
 from .phrases import Ctx, matches, words_of, pronoun
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game
     from .state import GameObject
 
 CONJURATION_KINDS = ("conjuration", "wall", "terrain", "vine")
@@ -83,7 +82,7 @@ class Derived:
         return sorted(out)
 
 
-def _trait_from_ref(ref: A.TraitRef) -> TraitInstance:
+def trait_from_ref(ref: A.TraitRef) -> TraitInstance:
     val = ref.param.signed_value() if ref.param is not None else None
     if ref.versus:
         return TraitInstance("Versus", val, None, tuple(v.text for v in ref.versus), ref.text)
@@ -255,7 +254,7 @@ class Effects:
                     for _ in range(count):
                         if ref.name.text not in traits:
                             new = True
-                        gain(_trait_from_ref(ref), key, obj.timestamp)
+                        gain(trait_from_ref(ref), key, obj.timestamp)
             elif isinstance(node, A.Lose):
                 for ref in node.traits.traits:
                     k = ref.name.text
@@ -361,7 +360,7 @@ class Effects:
             if isinstance(node, A.Gain):
                 for ref in node.traits.traits:
                     for _ in range(n):
-                        gain(_trait_from_ref(ref), label, ts)
+                        gain(trait_from_ref(ref), label, ts)
                 implied()
             elif isinstance(node, A.Lose):
                 for ref in node.traits.traits:
@@ -384,7 +383,7 @@ class Effects:
                 kind = kind.text if isinstance(kind, A.Phrase) else (kind.value if isinstance(kind, A.StringLit) else None)
                 if len(pos) > 1 and isinstance(pos[1], A.TraitGroup):
                     for ref in pos[1].traits:
-                        d.attack_traits.append((_trait_from_ref(ref), kind, label))
+                        d.attack_traits.append((trait_from_ref(ref), kind, label))
                         mods.append(Mod(label, ts, f"attacks gain {ref.text}" + (f" ({kind})" if kind else "")))
             elif isinstance(node, A.Call) and node.name == "grant_defense":
                 pos = [a.value for a in node.args if not a.key]

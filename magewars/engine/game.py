@@ -7,13 +7,16 @@ import math
 from typing import Any, Iterable, Optional, Union
 
 from ..dsl import ast as A
-from ..dsl.model import CardDefinition, CodexDefinition, Corpus
+from ..dsl.model import AttackDefinition, CardDefinition, CodexDefinition, Corpus, TraitInstance
 from .decisions import Agent, Decision, FirstLegalAgent, Option
 from .dice import Dice, SeededDice
+from .attack import AttackAction, AttackEngine
 from .effects import CONJURATION_KINDS, Effects
 from .events import EventLog
 from .phrases import Ctx, matches, resolve, resolve_one
-from .state import Arena, GameObject, GameState
+from .primitives import evaluate, run_effect
+from .reveal import Reveals
+from .state import ROW_LETTERS, Arena, GameObject, GameState
 
 class EngineError(Exception):
     """A rules situation the engine cannot resolve (reported, never a traceback for users)."""
@@ -39,8 +42,6 @@ class Game:
         self.restrictions: list = []
         self._checked_version = -1
         self.just_moved: set = set()  # creatures whose last action was a move (Charge)  # (object id, action, detail, source id, round)
-        from .attack import AttackEngine
-        from .reveal import Reveals
         self.attacks = AttackEngine(self)
         self.reveals = Reveals(self)
 
@@ -493,12 +494,10 @@ class Game:
 
     # ------------------------------------------------------------ abilities
     def run_effects(self, effects: Iterable, ctx: Ctx) -> None:
-        from .primitives import run_effect
         for eff in effects:
             run_effect(self, eff, ctx)
 
     def evaluate(self, node, ctx: Ctx) -> Any:
-        from .primitives import evaluate
         return evaluate(self, node, ctx)
 
     # ------------------------------------------------------------ movement and phases
@@ -511,7 +510,6 @@ class Game:
                     if "passage" in adef.special:
                         self.emit("rule", f"{obj.label()} moves through {wall.label()}: its passage attack comes "
                                           f"before it crosses")
-                        from .attack import AttackAction
                         action = AttackAction(wall, adef, wall, tuple(adef.traits), None)
                         self.attacks.run_action(action, [obj])
                 if not obj.in_play or self.has(obj, "Restrained") or self.has(obj, "Incapacitated"):
@@ -561,7 +559,6 @@ class Game:
             way = options[0]
         dr, dc = self.DIRECTIONS[way]
         nr, nc = r + dr, c + dc
-        from .state import ROW_LETTERS
         if not (0 <= nr < arena.rows and 0 <= nc < arena.cols):
             self.emit("rule", f"{obj.label()} is pushed {way} into the arena's outer wall: it is Bashed")
             self.bash(obj, None)
@@ -576,9 +573,6 @@ class Game:
         self.move_object(obj, dest, f"is pushed {way}" + (f" by {why}" if why else ""))
 
     def bash(self, obj, wall) -> None:
-        from ..dsl.model import AttackDefinition, CardDefinition, TraitInstance
-        from .attack import AttackAction
-        from .state import GameObject
         if wall is None:
             wall = self.state.objects.get("arena-wall")
             if wall is None:

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, Optional
 from ..dsl import ast as A
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game
     from .state import GameObject
 
 CREATURE_KINDS = ("creature", "mage", "magestats")

@@ -8,14 +8,14 @@ it as an ``unsupported`` event (and on `game.unsupported`) — never a silent sk
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from ..dsl import ast as A
+from ..dsl.model import AttackDefinition
+from .attack import AttackAction
 from .decisions import Option
+from .effects import trait_from_ref
 from .phrases import Ctx, resolve, resolve_one, matches, has_name
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game
 
 
 class NotImplementedPrimitive(Exception):
@@ -525,10 +525,9 @@ def p_cannot_until(game, call, ctx):
 def p_attack_gains(game, call, ctx):
     atk = _attack_or_fail(ctx, "attack_gains")
     pos, _ = _args(call)
-    from .effects import _trait_from_ref
     if isinstance(pos[0], A.TraitGroup):
         for ref in pos[0].traits:
-            atk.gained.append(_trait_from_ref(ref))
+            atk.gained.append(trait_from_ref(ref))
             game.emit("modifier", f"the attack gains {ref.text} ({_src(ctx)})")
 
 
@@ -687,13 +686,10 @@ def p_swap(game, call, ctx):
 
 def p_attack_with(game, call, ctx):
     """The source makes an unnamed attack of N dice against each object (neither melee nor ranged)."""
-    from ..dsl.model import AttackDefinition
-    from .attack import AttackAction
-    from .effects import _trait_from_ref
     pos, kw = _args(call)
     n = _num(game, pos[1] if len(pos) > 1 else kw.get("dice"), ctx)
     tg = kw.get("traits", pos[2] if len(pos) > 2 else None)
-    traits = tuple(_trait_from_ref(r) for r in tg.traits) if isinstance(tg, A.TraitGroup) else ()
+    traits = tuple(trait_from_ref(r) for r in tg.traits) if isinstance(tg, A.TraitGroup) else ()
     adef = AttackDefinition(f"{ctx.this.name if ctx.this else 'an'} attack", None, None, (), None, None, n, (),
                             traits)
     for o in _objs(game, pos[0], ctx):

@@ -20,10 +20,9 @@ from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
 from .decisions import Option
-from .phrases import Ctx, resolve
+from .phrases import Ctx, matches, resolve
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game
     from .state import GameObject
 
 
@@ -59,7 +58,6 @@ class Reveals:
 
     def can_counter(self, o, revealing) -> bool:
         """A hidden enchantment whose reveal rule answers another enchantment being revealed."""
-        from .phrases import matches
         for r in reveal_rules(o):
             for ev in r.on:
                 if ev.name != "reveals":

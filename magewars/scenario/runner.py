@@ -18,6 +18,7 @@ from typing import Any, Optional
 
 from ..engine import (Arena, DiceError, EngineError, Game, ScriptedAgent, ScriptedChoice, ScriptedDice,
                       SeededDice, UnscriptedDecision)
+from ..engine.casting import cast_attack_spell, cast_incantation
 from ..engine.dice import parse_face
 from ..dsl.diagnostics import Diagnostic
 from .loader import LDict, LList, ScenarioDiagnostic, ScenarioError, load_yaml
@@ -518,7 +519,7 @@ def _run_action(game: Game, v: _V, a, where, result: ScenarioResult) -> None:
         targets = [_obj(game, v, m, "target", _at(m, "target"))] if "target" in m else []
         if caster is None or None in targets:
             return
-        game.attacks.make_attack(caster, None, targets, zone=m.get("zone"), spell_card=card)
+        cast_attack_spell(game, caster, card, targets, zone=m.get("zone"))
     elif kind == "cast":
         m = v.mapping(body, bw, "`cast`")
         if m is None:
@@ -533,7 +534,7 @@ def _run_action(game: Game, v: _V, a, where, result: ScenarioResult) -> None:
         target = _obj(game, v, m, "target", _at(m, "target")) if "target" in m else None
         if caster is None or ("target" in m and target is None):
             return
-        game.attacks.cast_spell(caster, card, target)
+        cast_incantation(game, caster, card, target)
     elif kind == "reveal":
         o = _obj(game, v, body, None, bw)
         if o is not None:

@@ -245,7 +245,10 @@ class _Parser:
     def top(self) -> Selector:
         sel = self.ref()
         if not self.at_end():
-            self.fail(self.word(), "nothing it could relate to before it")
+            role = self.role()
+            what = {"reserved": "it is only an argument name", "attack": "it names an attack kind, not an object",
+                    None: "a name cannot follow a complete description"}.get(role, f"no {role} may stand here")
+            self.fail(self.word(), f"the phrase '{self.sub(0)}' is complete before it; {what}")
         return sel
 
     def ref(self) -> Selector:
@@ -375,7 +378,7 @@ class _Parser:
         if negate_next:
             self.fail(self.word(), "'non' must be followed by a Capitalised name")
         if self.i == start:
-            self.fail(self.word(), "a phrase must start with a pronoun, quantifier, adjective, name or noun")
+            self.fail(self.word(), "a description starts with a quantifier, adjective, name or noun")
         # ---- after the noun: relations
         while not self.at_end():
             lw = self.low()

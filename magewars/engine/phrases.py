@@ -15,15 +15,16 @@ Players are named by their Mage (as `you` and `controller` are).  A marker phras
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 from ..dsl import ast as A
 from ..dsl import selectors as S
 from ..dsl import vocab as V
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game
-    from .state import GameObject
+# The engine's Game and GameObject, named but not imported: this module needs only their
+# attributes, and importing them would tie it into the engine's import cycle.
+Game = Any
+GameObject = Any
 
 # Canonical groupings live in the vocabulary; kept here under their old names for callers.
 CREATURE_KINDS = V.CREATURE_KINDS
@@ -33,11 +34,11 @@ PRONOUNS = V.PRONOUNS
 
 @dataclass
 class Ctx:
-    this: Optional["GameObject"] = None
+    this: Optional[GameObject] = None
     attack: Any = None  # engine.attack.Attack
-    it: Optional["GameObject"] = None
-    target: Optional["GameObject"] = None
-    chosen: Optional["GameObject"] = None
+    it: Optional[GameObject] = None
+    target: Optional[GameObject] = None
+    chosen: Optional[GameObject] = None
     extra: dict = field(default_factory=dict)
 
 
@@ -81,7 +82,7 @@ def _as_phrase(phrase) -> A.Phrase:
                           for w in ws))
 
 
-def selector_of(game: "Game", phrase) -> S.Selector:
+def selector_of(game: Game, phrase) -> S.Selector:
     """The compiled selector of a phrase: the checker's, or compiled now (engine-built phrases)."""
     if isinstance(phrase, S.Selector):
         return phrase
@@ -102,7 +103,7 @@ def selector_of(game: "Game", phrase) -> S.Selector:
 
 
 # ---------------------------------------------------------------- pronouns
-def pronoun(game: "Game", word: str, ctx: Ctx) -> Any:
+def pronoun(game: Game, word: str, ctx: Ctx) -> Any:
     st = game.state
     this = ctx.this
     if word == "this":
@@ -134,17 +135,17 @@ def pronoun(game: "Game", word: str, ctx: Ctx) -> Any:
 
 
 # ---------------------------------------------------------------- public entry points
-def resolve(game: "Game", phrase, ctx: Ctx) -> list:
+def resolve(game: Game, phrase, ctx: Ctx) -> list:
     """Objects (or zones, or players' Mages) a phrase names."""
     return _eval(game, selector_of(game, phrase), ctx)
 
 
-def resolve_one(game: "Game", phrase, ctx: Ctx):
+def resolve_one(game: Game, phrase, ctx: Ctx):
     got = resolve(game, phrase, ctx)
     return got[0] if got else None
 
 
-def matches(game: "Game", obj, phrase, ctx: Ctx) -> bool:
+def matches(game: Game, obj, phrase, ctx: Ctx) -> bool:
     """Does the object (or zone) fit the phrase?"""
     sel = selector_of(game, phrase)
     if isinstance(sel, S.Described):
@@ -152,12 +153,12 @@ def matches(game: "Game", obj, phrase, ctx: Ctx) -> bool:
     return any(x is obj or x == obj for x in _eval(game, sel, ctx))
 
 
-def zones_matching(game: "Game", phrase, ctx: Ctx) -> list:
+def zones_matching(game: Game, phrase, ctx: Ctx) -> list:
     """Zones a zone phrase names ("a zone in the arena", "an adjacent zone")."""
     return [z for z in resolve(game, phrase, ctx) if isinstance(z, str)]
 
 
-def has_name(game: "Game", obj: "GameObject", name: str) -> bool:
+def has_name(game: Game, obj: GameObject, name: str) -> bool:
     """Does the object carry this Capitalised name (trait, condition, token, subtype, school,
     card name or card-type word)?  Names an object has without printing them (Living for a
     creature...) come from the vocabulary's IMPLIED_NAMES table."""
@@ -188,24 +189,24 @@ def has_name(game: "Game", obj: "GameObject", name: str) -> bool:
 
 
 # ---------------------------------------------------------------- evaluation
-def _player(game: "Game", x) -> Optional[str]:
+def _player(game: Game, x) -> Optional[str]:
     """The player a value stands for (a Mage or any object: its controller; a player name)."""
     if isinstance(x, str):
         return x if x in game.state.players else None
     return getattr(x, "controller", None)
 
 
-def _zone(game: "Game", x) -> Optional[str]:
+def _zone(game: Game, x) -> Optional[str]:
     if isinstance(x, str):
         return x if game.state.arena.is_zone(x) else None
     return game.state.zone_of(x) if x is not None else None
 
 
-def _mage(game: "Game", who: str):
+def _mage(game: Game, who: str):
     return game.state.mage_of(who) or who
 
 
-def _eval(game: "Game", sel: S.Selector, ctx: Ctx) -> list:
+def _eval(game: Game, sel: S.Selector, ctx: Ctx) -> list:
     st = game.state
     if isinstance(sel, S.Pronoun):
         obj = pronoun(game, sel.word, ctx)
@@ -239,7 +240,7 @@ def _eval(game: "Game", sel: S.Selector, ctx: Ctx) -> list:
     raise PhraseError(f"selector {type(sel).__name__} cannot be evaluated")
 
 
-def _eval_described(game: "Game", sel: S.Described, ctx: Ctx) -> list:
+def _eval_described(game: Game, sel: S.Described, ctx: Ctx) -> list:
     st = game.state
     if sel.domain == "border":
         raise PhraseError(f"'{sel.text}': borders are not objects the engine can select yet")
@@ -259,7 +260,7 @@ def _eval_described(game: "Game", sel: S.Described, ctx: Ctx) -> list:
     return [o for o in pool if _fits(game, o, sel, ctx)]
 
 
-def _fits_player(game: "Game", player: str, sel: S.Described, ctx: Ctx) -> bool:
+def _fits_player(game: Game, player: str, sel: S.Described, ctx: Ctx) -> bool:
     if sel.opponent or sel.controller == "enemy":
         return ctx.this is not None and player != ctx.this.controller
     if sel.controller == "friendly":
@@ -269,7 +270,7 @@ def _fits_player(game: "Game", player: str, sel: S.Described, ctx: Ctx) -> bool:
     return True
 
 
-def _marker_hosts(game: "Game", sel: S.Described, ctx: Ctx) -> list:
+def _marker_hosts(game: Game, sel: S.Described, ctx: Ctx) -> list:
     hosts = None
     for r in sel.relations:
         if not isinstance(r, S.AttachedTo):
@@ -281,7 +282,7 @@ def _marker_hosts(game: "Game", sel: S.Described, ctx: Ctx) -> list:
     return hosts
 
 
-def _marker_count(game: "Game", host, sel: S.Described) -> int:
+def _marker_count(game: Game, host, sel: S.Described) -> int:
     n = 0
     for name, count in host.markers.items():
         if count <= 0:
@@ -303,11 +304,11 @@ def _marker_count(game: "Game", host, sel: S.Described) -> int:
     return n
 
 
-def _fits(game: "Game", obj, sel: S.Described, ctx: Ctx) -> bool:
+def _fits(game: Game, obj, sel: S.Described, ctx: Ctx) -> bool:
     """Whether an object (or a zone, for a zone selector) fits every part of a description."""
     st = game.state
     this = ctx.this
-    if sel.quantifier == "target" and obj is not ctx.target:
+    if sel.quantifier == "target" and not (obj is ctx.target or (isinstance(obj, str) and obj == ctx.target)):
         return False
     if sel.domain == "zone":
         if not isinstance(obj, str):
@@ -355,7 +356,7 @@ def _fits(game: "Game", obj, sel: S.Described, ctx: Ctx) -> bool:
     return True
 
 
-def _zone_fits(game: "Game", z: str, sel: S.Described, ctx: Ctx) -> bool:
+def _zone_fits(game: Game, z: str, sel: S.Described, ctx: Ctx) -> bool:
     st = game.state
     here = _zone(game, ctx.this) if ctx.this is not None else None
     if sel.names or sel.controller or sel.visibility or sel.state or sel.level is not None or sel.new:
@@ -388,13 +389,13 @@ def _zone_fits(game: "Game", z: str, sel: S.Described, ctx: Ctx) -> bool:
     return True
 
 
-def _fits_any(game: "Game", obj, sel: S.Selector, ctx: Ctx) -> bool:
+def _fits_any(game: Game, obj, sel: S.Selector, ctx: Ctx) -> bool:
     if isinstance(sel, S.Described):
         return _fits(game, obj, sel, ctx)
     return any(x is obj for x in _eval(game, sel, ctx))
 
 
-def _relation(game: "Game", obj, r: S.Relation, sel: S.Described, ctx: Ctx) -> bool:
+def _relation(game: Game, obj, r: S.Relation, sel: S.Described, ctx: Ctx) -> bool:
     st = game.state
     if isinstance(r, S.InZone):
         zones = {_zone(game, x) for x in _eval(game, r.zone, ctx)}

@@ -587,6 +587,11 @@ class Checker:
             if isinstance(v, A.Phrase):
                 if kind == "obj":
                     self.check_phrase(v)
+                elif kind == "name":
+                    low = next((w for w in v.words if w.kind != "name"), None)
+                    if low is not None:
+                        self.err("E106", f"phrase word '{low.text}' not understood here: "
+                                         f"{param_name or 'this argument'} takes a Capitalised name", low.span)
                 return
             self.err("E203", f"expected {_KIND_WORDS[kind]}, got {_describe(v)}", span)
         elif kind == "num":

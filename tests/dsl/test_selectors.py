@@ -245,3 +245,11 @@ def test_kind_groupings_and_implied_names_are_data(corpus):
 
 def test_E106_is_a_registered_code():
     assert "E106" in CODES
+
+
+def test_a_name_argument_takes_only_capitalised_names():
+    from magewars.dsl import compile_sources
+    src = 'creature "A" {\n  armor 1 life 2\n  at upkeep: damage(this, tokens(this, creature))\n}\n'
+    _, diags = compile_sources([("t.mw", src)])
+    got = [d for d in diags if d.code == "E106"]
+    assert got and (got[0].span.line, got[0].span.col) == (3, 40), [d.format() for d in diags]

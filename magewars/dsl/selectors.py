@@ -151,7 +151,6 @@ class PhraseCompileError(Exception):
 
 
 # ---------------------------------------------------------------- the compiler
-_STOP = object()
 
 
 class _Fail(Exception):

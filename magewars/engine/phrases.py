@@ -57,6 +57,8 @@ def words_of(phrase) -> list[str]:
 
 
 # ---------------------------------------------------------------- selectors of phrases
+# Phrases the checker did not compile (built by the engine, or a corpus assembled by hand):
+# compiled once per corpus and phrase.  The corpus is held with its names so its id stays its own.
 _NAMES: dict[int, tuple[Any, frozenset]] = {}
 _COMPILED: dict[tuple[int, A.Phrase], S.Selector] = {}
 
@@ -66,6 +68,9 @@ def _known_names(corpus) -> frozenset:
     if got is not None and got[0] is corpus:
         return got[1]
     from ..dsl.checker import BASE_NAMES
+    if len(_NAMES) >= 64:  # bounded: a long run builds many scenario corpora
+        _NAMES.clear()
+        _COMPILED.clear()
     names = set(BASE_NAMES) | set(corpus.codex) | set(corpus.cards)
     for c in corpus.cards.values():
         names.update(c.subtypes)

@@ -13,6 +13,7 @@ from . import ast as A
 from . import model as M
 from . import vocab as V
 from .diagnostics import Diagnostic, did_you_mean
+from .selectors import Selector, compile_phrase
 
 SPELL_KINDS = {"creature", "conjuration", "wall", "terrain", "vine", "enchantment", "equipment",
                "incantation", "attack"}
@@ -42,6 +43,7 @@ class Checker:
     names: set[str] = field(default_factory=set)  # every known Capitalised name (for phrases)
     card_names: set[str] = field(default_factory=set)
     current_attacks: Optional[set[str]] = None  # attack names of the card being checked
+    selectors: dict[A.Phrase, Selector] = field(default_factory=dict)  # compiled phrases, by phrase
 
     def err(self, code: str, msg: str, span: A.Span, hint: Optional[str] = None, severity: str = "error"):
         self.diags.append(Diagnostic(code, msg, span, hint, severity))
@@ -83,6 +85,7 @@ class Checker:
             c = self.compile_card(d)
             if c is not None:
                 corpus.cards[c.name] = c
+        corpus.selectors = self.selectors
         return corpus
 
     @staticmethod
@@ -414,15 +417,19 @@ class Checker:
                 return
             i += matched
 
-    def check_phrase(self, p: A.Phrase):
-        run: list[A.Word] = []
-        for w in list(p.words) + [None]:
-            if w is not None and w.kind == "name":
-                run.append(w)
-                continue
-            if run:
-                self.check_name_words(tuple(x.text for x in run), run[0].span)
-                run = []
+    def check_phrase(self, p: A.Phrase, strict: bool = True):
+        """Compile a phrase to a selector (magewars/dsl/selectors.py) and keep it for the engine.
+
+        Strict (an object phrase): every word must be understood, or E106/E103 is reported.
+        Not strict (an `any` argument, which may be free words such as `melee`): a phrase that
+        compiles is kept, one that does not is left to the primitive that reads it."""
+        if p in self.selectors:
+            return
+        sel, diags = compile_phrase(p, self.names | self.card_names)
+        if sel is not None:
+            self.selectors[p] = sel
+        elif strict:
+            self.diags.extend(diags)
 
     # ------------------------------------------------------------ abilities
     def check_ability(self, ab) -> list[M.UnsupportedClause]:
@@ -559,7 +566,7 @@ class Checker:
             return
         if kind == "any":
             if isinstance(v, A.Phrase):
-                pass  # free words: an action name, a direction...
+                self.check_phrase(v, strict=False)  # free words (an action name, melee...) or a phrase
             elif isinstance(v, A.TraitGroup):
                 for t in v.traits:
                     self.resolve_trait(t)
@@ -580,6 +587,11 @@ class Checker:
             if isinstance(v, A.Phrase):
                 if kind == "obj":
                     self.check_phrase(v)
+                elif kind == "name":
+                    low = next((w for w in v.words if w.kind != "name"), None)
+                    if low is not None:
+                        self.err("E106", f"phrase word '{low.text}' not understood here: "
+                                         f"{param_name or 'this argument'} takes a Capitalised name", low.span)
                 return
             self.err("E203", f"expected {_KIND_WORDS[kind]}, got {_describe(v)}", span)
         elif kind == "num":

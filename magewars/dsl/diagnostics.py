@@ -19,6 +19,7 @@ CODES: dict[str, str] = {
     "E103": "unknown word in a phrase",
     "E104": "unknown name (school, subtype, damage type, mage or set)",
     "E105": "reference to an undefined card or definition",
+    "E106": "phrase word not understood here",
     "E201": "wrong parameter kind",
     "E202": "impossible range or value",
     "E203": "wrong argument for a function",

@@ -176,6 +176,8 @@ class Corpus:
     """Every compiled definition, by name."""
     cards: dict[str, CardDefinition] = field(default_factory=dict)
     codex: dict[str, CodexDefinition] = field(default_factory=dict)
+    # Every phrase the checker compiled, keyed by the phrase node (magewars/dsl/selectors.py).
+    selectors: dict = field(default_factory=dict, repr=False)
 
     def card(self, name: str) -> CardDefinition:
         return self.cards[name]

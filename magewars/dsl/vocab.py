@@ -325,18 +325,188 @@ VALUE_FUNCS = _parse_table(VALUES, "num")
 EVENT_FUNCS = _parse_table(EVENTS, "event")
 TIMING_FUNCS = _parse_table(TIMINGS, "timing")
 
-# Words a phrase may use, by role (the grammar fixes the set; this says what they mean).
-PRONOUNS = {"this", "that", "it", "its", "target", "enchanted", "attached", "attacker", "defender",
-            "controller", "you", "your", "owner", "source", "bearer"}
-QUANTIFIERS = {"each", "every", "all", "a", "an", "any", "another", "other", "up", "to", "the", "new", "same"}
-NOUNS = {"creature", "creatures", "conjuration", "conjurations", "object", "objects", "enchantment",
-         "enchantments", "equipment", "mage", "mages", "zone", "zones", "border", "borders", "wall",
-         "walls", "spell", "spells", "incantation", "incantations", "card", "cards", "token", "tokens",
-         "marker", "markers", "arena", "player", "players", "opponent", "terrain", "vine", "damage",
-         "condition", "conditions"}
-ADJECTIVES = {"friendly", "enemy", "revealed", "hidden", "non", "destroyed", "discarded", "adjacent",
-              "controlled", "melee", "ranged", "level"}
-RELATIONS = {"in", "of", "with", "within", "on", "from", "by"}
+# ---------------------------------------------------------------- phrase words
+# Every lower-case word a phrase may use, with its role and meaning.  This table is the one
+# place phrase words come from: the grammar's `pword` rule and the word lists in docs/dsl.md
+# are tested against it, and magewars/dsl/selectors.py compiles phrases by these roles.
+# Roles: pronoun, quantifier, adjective, noun, relation, attack (free words for attack kinds and
+# damage, meaningful only where a call takes `any`), reserved (a keyword only as an argument name).
+PHRASE_WORDS_TABLE = """
+this         pronoun     the object whose ability is running
+that         pronoun     the object the triggering event is about ("that creature", "that spell")
+it           pronoun     the object the event or the current step is about
+its          pronoun     possessive of it: "its zone", "its Curse enchantment" (attached to it)
+target       pronoun     the chosen target; "target X" is the chosen target, which must be an X
+enchanted    pronoun     the object or zone this enchantment is attached to
+attached     pronoun     the object this card is attached to; "attached to X" is a relation
+attacker     pronoun     the attacking object of the current attack
+defender     pronoun     the target of the current attack
+controller   pronoun     the Mage of this object's controller; "controller of X" for another object's
+you          pronoun     the Mage of this object's controller
+your         pronoun     possessive of you: "your Mage", "your zone", "your Holy spells"
+owner        pronoun     the Mage of this object's owner; "owner of X" for another object's
+source       pronoun     the source of the current attack
+bearer       pronoun     the object this equipment is attached to
+each         quantifier  every object that matches
+every        quantifier  every object that matches
+all          quantifier  every object that matches
+a            quantifier  one object that matches (the engine offers every match)
+an           quantifier  one object that matches (the engine offers every match)
+any          quantifier  one object that matches (the engine offers every match)
+the          quantifier  the object or place that matches ("the zone of this", "the 2 adjacent zones")
+up           quantifier  "up to N": at most N objects that match
+to           quantifier  "up to N"; after attached, "attached to X"; after adjacent, "adjacent to X"
+another      quantifier  one object that matches other than this one (and its host)
+other        adjective   not this object (nor the object it is attached to)
+new          adjective   not the object the effect is already about (it, target)
+same         adjective   "in the same zone": in the zone of this
+friendly     adjective   controlled by the controller of this
+enemy        adjective   controlled by an opponent of the controller of this
+revealed     adjective   a face-up enchantment
+hidden       adjective   a face-down enchantment
+non          adjective   "non X": not X (written Non-X in one word as well)
+destroyed    adjective   in a discard pile, having been destroyed
+discarded    adjective   in a discard pile
+adjacent     adjective   a zone one step away (from the zone of this unless "adjacent to X")
+controlled   adjective   "controlled by X": its controller is X's controller
+level        adjective   "level N" or "up to level N": the spell level
+creature     noun        creature: a creature or a Mage
+creatures    noun        creature
+conjuration  noun        conjuration: a conjuration, wall, terrain or vine
+conjurations noun        conjuration
+object       noun        object: a creature or a conjuration
+objects      noun        object
+enchantment  noun        enchantment
+enchantments noun        enchantment
+equipment    noun        equipment
+mage         noun        mage: a Mage (by card kind or Mage subtype)
+mages        noun        mage
+wall         noun        wall
+walls        noun        wall
+terrain      noun        terrain
+vine         noun        vine ("vine marker" names the same object)
+incantation  noun        incantation
+incantations noun        incantation
+spell        noun        spell: any spell card
+spells       noun        spell
+card         noun        card: any card
+cards        noun        card
+zone         noun        zone: a zone of the arena
+zones        noun        zone
+border       noun        border: a border between two zones
+borders      noun        border
+arena        noun        arena: every zone ("in the arena": anywhere in play)
+marker       noun        marker: one condition marker or token on an object
+markers      noun        marker
+token        noun        marker
+tokens       noun        marker
+condition    noun        marker
+conditions   noun        marker
+player       noun        player: a player, named by their Mage
+players      noun        player
+opponent     noun        opponent: a player other than the controller of this, named by their Mage
+in           relation    "in this zone", "in the zone of X", "in target zone", "in the arena", "in a zone with ..."
+of           relation    "zone of X", "controller of X", "within N zones of X", "equipment of X", "N of your ..."
+with         relation    "with Burn": has the name (trait, condition, token); "with <phrase>": carries or holds a match
+within       relation    "within N zones [of X]": at most N zones from X (this by default)
+on           relation    "on X": attached to X; "on a border of <zone>": a wall on that zone's border
+by           relation    "controlled by X"; "spell by X": cast by X
+from         reserved    only an argument name: transfer_mana(from: ...)
+melee        attack      a melee attack
+ranged       attack      a ranged attack
+damage       attack      damage (a free word, or the damage() call)
+"""
+
+
+def _phrase_words(text: str) -> dict[str, tuple[str, str]]:
+    out: dict[str, tuple[str, str]] = {}
+    for raw in text.strip().splitlines():
+        word, role, meaning = raw.split(None, 2)
+        if word in out:
+            raise ValueError(f"phrase word {word!r} given twice")
+        out[word] = (role, meaning)
+    return out
+
+
+PHRASE_WORDS: dict[str, tuple[str, str]] = _phrase_words(PHRASE_WORDS_TABLE)
+PHRASE_ROLES = ("pronoun", "quantifier", "adjective", "noun", "relation", "attack", "reserved")
+
+
+def words_with_role(role: str) -> frozenset[str]:
+    return frozenset(w for w, (r, _) in PHRASE_WORDS.items() if r == role)
+
+
+PRONOUNS = words_with_role("pronoun")
+QUANTIFIERS = words_with_role("quantifier")
+ADJECTIVES = words_with_role("adjective")
+NOUNS = words_with_role("noun")
+RELATIONS = words_with_role("relation")
+ATTACK_WORDS = words_with_role("attack")
+
+# Object kinds (card kinds of objects in play), grouped as the game groups them.
+CREATURE_KINDS = ("creature", "mage", "magestats")
+CONJURATION_KINDS = ("conjuration", "wall", "terrain", "vine")
+OBJECT_KINDS = CREATURE_KINDS + CONJURATION_KINDS
+SPELL_KINDS = ("creature", "conjuration", "wall", "terrain", "vine", "enchantment", "equipment",
+               "incantation", "attack")
+CARD_KINDS = SPELL_KINDS + ("mage", "magestats")
+
+# What each noun selects: its domain (object, zone, border, marker, player) and, for objects,
+# the card kinds it covers.  `subtype` means an object whose card has that noun as a
+# Capitalised subtype counts too (a creature with the Mage subtype is a mage).
+NOUN_MEANINGS: dict[str, tuple[str, tuple[str, ...], bool]] = {
+    "creature": ("object", CREATURE_KINDS, False),
+    "conjuration": ("object", CONJURATION_KINDS, False),
+    "object": ("object", OBJECT_KINDS, False),
+    "enchantment": ("object", ("enchantment",), False),
+    "equipment": ("object", ("equipment",), False),
+    "mage": ("object", ("mage", "magestats"), True),
+    "wall": ("object", ("wall",), False),
+    "terrain": ("object", ("terrain",), False),
+    "vine": ("object", ("vine",), False),
+    "incantation": ("object", ("incantation",), False),
+    "attack": ("object", ("attack",), False),
+    "spell": ("object", SPELL_KINDS, False),
+    "card": ("object", CARD_KINDS, False),
+    "zone": ("zone", (), False),
+    "arena": ("zone", (), False),
+    "border": ("border", (), False),
+    "marker": ("marker", (), False),
+    "player": ("player", (), False),
+    "opponent": ("player", (), False),
+}
+
+
+def noun_meaning(word: str) -> tuple[str, tuple[str, ...], bool]:
+    """(domain, kinds, subtype) of a phrase noun, singular or plural, any case ("Creature" too)."""
+    w = word.lower()
+    role = PHRASE_WORDS.get(w)
+    if role is not None and role[0] == "noun":
+        return NOUN_MEANINGS[role[1].split(":")[0].split()[0]]
+    if w in NOUN_MEANINGS:  # a Capitalised card-type word with no lower-case phrase form (Attack)
+        return NOUN_MEANINGS[w]
+    raise KeyError(word)
+
+
+# Capitalised names an object has without printing them.  Each line: the name, the codex entry
+# that takes it away, then the object kinds that have it by default.  An object has the name when
+# it does not have the second entry and either has the name itself or is of one of those kinds.
+# (tests/dsl/test_selectors.py checks both names are codex entries.)
+IMPLIED_NAMES_TABLE = """
+Living     Nonliving     creature mage magestats
+Corporeal  Incorporeal   creature mage magestats conjuration wall terrain vine
+"""
+
+
+def _implied(text: str) -> dict[str, tuple[str, tuple[str, ...]]]:
+    out = {}
+    for raw in text.strip().splitlines():
+        name, unless, *kinds = raw.split()
+        out[name] = (unless, tuple(kinds))
+    return out
+
+
+IMPLIED_NAMES: dict[str, tuple[str, tuple[str, ...]]] = _implied(IMPLIED_NAMES_TABLE)
 
 
 def all_functions() -> dict[str, Signature]:

@@ -1,40 +1,44 @@
-"""Reading phrases ("each enemy Living creature in this zone") against the state.
+"""Evaluating compiled phrases ("each enemy Living creature in this zone") against the state.
 
-A phrase is resolved relative to a :class:`Ctx`: the object whose ability is
-running (`this`), the attack being resolved, the event object (`it`) and any
-chosen target.  Pronouns name one object; quantified phrases select objects.
+The checker compiles every phrase of the corpus into a selector (magewars/dsl/selectors.py)
+and keeps it in ``Corpus.selectors``; this module looks the selector up by the phrase node and
+evaluates it, never re-reading the words.  A phrase the engine builds itself is compiled here
+on first use (and cached).  A selector part the engine cannot evaluate raises
+:class:`PhraseError`, which the engine reports as an `unsupported` event.
+
+A phrase is resolved relative to a :class:`Ctx`: the object whose ability is running
+(`this`), the attack being resolved, the event object (`it`) and any chosen target.
+Pronouns name one object; descriptions select objects, zones, markers or players.
+Players are named by their Mage (as `you` and `controller` are).  A marker phrase
+("each Burn marker on this") resolves to its carrier, once per marker.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 from ..dsl import ast as A
+from ..dsl import selectors as S
+from ..dsl import vocab as V
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .state import GameObject
+# The engine's Game and GameObject, named but not imported: this module needs only their
+# attributes, and importing them would tie it into the engine's import cycle.
+Game = Any
+GameObject = Any
 
-CREATURE_KINDS = ("creature", "mage", "magestats")
-CONJ_KINDS = ("conjuration", "wall", "terrain", "vine")
-NOUN_KINDS = {
-    "creature": CREATURE_KINDS, "creatures": CREATURE_KINDS,
-    "conjuration": CONJ_KINDS, "conjurations": CONJ_KINDS,
-    "wall": ("wall",), "walls": ("wall",),
-    "enchantment": ("enchantment",), "enchantments": ("enchantment",),
-    "equipment": ("equipment",), "mage": ("mage", "magestats"), "mages": ("mage", "magestats"),
-    "terrain": ("terrain",), "vine": ("vine",),
-}
-PRONOUNS = {"this", "that", "it", "its", "target", "enchanted", "attached", "attacker", "defender",
-            "controller", "you", "your", "owner", "source", "bearer"}
+# Canonical groupings live in the vocabulary; kept here under their old names for callers.
+CREATURE_KINDS = V.CREATURE_KINDS
+CONJ_KINDS = V.CONJURATION_KINDS
+PRONOUNS = V.PRONOUNS
 
 
 @dataclass
 class Ctx:
-    this: Optional["GameObject"] = None
+    this: Optional[GameObject] = None
     attack: Any = None  # engine.attack.Attack
-    it: Optional["GameObject"] = None
-    target: Optional["GameObject"] = None
-    chosen: Optional["GameObject"] = None
+    it: Optional[GameObject] = None
+    target: Optional[GameObject] = None
+    chosen: Optional[GameObject] = None
     extra: dict = field(default_factory=dict)
 
 
@@ -52,7 +56,59 @@ def words_of(phrase) -> list[str]:
     raise PhraseError(f"not a phrase: {phrase!r}")
 
 
-def pronoun(game: "Game", word: str, ctx: Ctx) -> Any:
+# ---------------------------------------------------------------- selectors of phrases
+# Phrases the checker did not compile (built by the engine, or a corpus assembled by hand):
+# compiled once per corpus and phrase.  The corpus is held with its names so its id stays its own.
+_NAMES: dict[int, tuple[Any, frozenset]] = {}
+_COMPILED: dict[tuple[int, A.Phrase], S.Selector] = {}
+
+
+def _known_names(corpus) -> frozenset:
+    got = _NAMES.get(id(corpus))
+    if got is not None and got[0] is corpus:
+        return got[1]
+    from ..dsl.checker import BASE_NAMES
+    if len(_NAMES) >= 64:  # bounded: a long run builds many scenario corpora
+        _NAMES.clear()
+        _COMPILED.clear()
+    names = set(BASE_NAMES) | set(corpus.codex) | set(corpus.cards)
+    for c in corpus.cards.values():
+        names.update(c.subtypes)
+    frozen = frozenset(names)
+    _NAMES[id(corpus)] = (corpus, frozen)
+    return frozen
+
+
+def _as_phrase(phrase) -> A.Phrase:
+    if isinstance(phrase, A.Phrase):
+        return phrase
+    ws = words_of(phrase)
+    return A.Phrase(tuple(A.Word(w, "name" if w[:1].isupper() else ("number" if w.isdigit() else "word"))
+                          for w in ws))
+
+
+def selector_of(game: Game, phrase) -> S.Selector:
+    """The compiled selector of a phrase: the checker's, or compiled now (engine-built phrases)."""
+    if isinstance(phrase, S.Selector):
+        return phrase
+    p = _as_phrase(phrase)
+    corpus = game.corpus
+    sel = getattr(corpus, "selectors", {}).get(p)
+    if sel is not None:
+        return sel
+    key = (id(corpus), p)
+    sel = _COMPILED.get(key)
+    if sel is None:
+        try:
+            sel = S.compile_or_raise(p, _known_names(corpus), lenient_names=True)
+        except S.PhraseCompileError as e:
+            raise PhraseError(f"phrase '{p.text}' cannot be read: {e}") from None
+        _COMPILED[key] = sel
+    return sel
+
+
+# ---------------------------------------------------------------- pronouns
+def pronoun(game: Game, word: str, ctx: Ctx) -> Any:
     st = game.state
     this = ctx.this
     if word == "this":
@@ -80,71 +136,50 @@ def pronoun(game: "Game", word: str, ctx: Ctx) -> Any:
             return None
         who = this.owner if word == "owner" else this.controller
         return st.mage_of(who) or who
-    return None
+    raise PhraseError(f"pronoun '{word}' has no meaning in the engine")
 
 
-def resolve(game: "Game", phrase, ctx: Ctx) -> list:
-    """Objects (or zones) a phrase names."""
-    ws = words_of(phrase)
-    if not ws:
-        return []
-    low = [w.lower() for w in ws]
-    if low[0] in ("controller", "owner") and len(low) > 2 and low[1] == "of" and low[2] in PRONOUNS:
-        ref = pronoun(game, low[2], ctx)
-        if ref is None or isinstance(ref, str):
-            return []
-        who = ref.controller if low[0] == "controller" else ref.owner
-        return [game.state.mage_of(who) or who]
-    if low[0] in PRONOUNS and low[0] not in ("target",) and not (len(low) > 1 and low[1] in ("zone",)):
-        obj = pronoun(game, low[0], ctx)
-        if obj is None:
-            return []
-        return [obj]
-    if low[0] == "target":
-        if ctx.target is not None:
-            return [ctx.target]
-        return []
-    if low[:2] == ["this", "zone"] or low[:2] == ["its", "zone"]:
-        base = ctx.this if low[0] == "this" else (ctx.it or ctx.this)
-        z = game.state.zone_of(base) if base is not None else None
-        return [z] if z else []
-    if ("zone" in low or "zones" in low) and not any(w in NOUN_KINDS or w in ("object", "objects") for w in low):
-        return zones_matching(game, low, ctx)
-    return [o for o in game.state.in_play() if matches(game, o, ws, ctx)]
+# ---------------------------------------------------------------- public entry points
+def resolve(game: Game, phrase, ctx: Ctx) -> list:
+    """Objects (or zones, or players' Mages) a phrase names."""
+    return _eval(game, selector_of(game, phrase), ctx)
 
 
-def zones_matching(game: "Game", low: list, ctx: Ctx) -> list:
-    """Zones a phrase names: "a zone in the arena", "an adjacent zone", "a zone within 2 of this"."""
-    arena = game.state.arena
-    zones = arena.zones()
-    here = game.state.zone_of(ctx.this) if ctx.this is not None else None
-    if "adjacent" in low and here:
-        zones = [z for z in zones if arena.distance(z, here) == 1]
-    if "within" in low:
-        i = low.index("within")
-        if i + 1 < len(low) and low[i + 1].isdigit() and here:
-            zones = [z for z in zones if arena.distance(z, here) <= int(low[i + 1])]
-    if "other" in low or "another" in low:
-        zones = [z for z in zones if z != here]
-    return zones
-
-
-def resolve_one(game: "Game", phrase, ctx: Ctx):
+def resolve_one(game: Game, phrase, ctx: Ctx):
     got = resolve(game, phrase, ctx)
     return got[0] if got else None
 
 
-def has_name(game: "Game", obj: "GameObject", name: str) -> bool:
-    """Does the object carry this Capitalised name (trait, condition, subtype, school, kind)?"""
-    n = name.lower()
+def matches(game: Game, obj, phrase, ctx: Ctx) -> bool:
+    """Does the object (or zone) fit the phrase?"""
+    sel = selector_of(game, phrase)
+    if isinstance(sel, S.Described):
+        return _fits(game, obj, sel, ctx)
+    return any(x is obj or x == obj for x in _eval(game, sel, ctx))
+
+
+def zones_matching(game: Game, phrase, ctx: Ctx) -> list:
+    """Zones a zone phrase names ("a zone in the arena", "an adjacent zone")."""
+    return [z for z in resolve(game, phrase, ctx) if isinstance(z, str)]
+
+
+def has_name(game: Game, obj: GameObject, name: str) -> bool:
+    """Does the object carry this Capitalised name (trait, condition, token, subtype, school,
+    card name or card-type word)?  Names an object has without printing them (Living for a
+    creature...) come from the vocabulary's IMPLIED_NAMES table."""
     d = game.effects.derived(obj)
-    if n == "living":
-        return obj.kind in CREATURE_KINDS + CONJ_KINDS and not d.has("Nonliving") and (
-            obj.kind in CREATURE_KINDS or d.has("Living"))
-    if n == "corporeal":
-        return not d.has("Incorporeal")
-    if n == "mage":
-        return obj.kind in ("mage", "magestats") or "Mage" in obj.card.subtypes
+    implied = V.IMPLIED_NAMES.get(name)
+    if implied is not None:
+        unless, kinds = implied
+        return not d.has(unless) and (d.has(name) or obj.kind in kinds)
+    n = name.lower()
+    if n in V.NOUN_MEANINGS or n in V.PHRASE_WORDS:
+        try:
+            dom, kinds, subtype = V.noun_meaning(n)
+        except KeyError:
+            dom, kinds = "", ()
+        if dom == "object" and obj.kind in kinds:
+            return True
     if d.has(name):
         return True
     if any(s.lower() == n for s in obj.card.subtypes):
@@ -158,92 +193,246 @@ def has_name(game: "Game", obj: "GameObject", name: str) -> bool:
     return False
 
 
-def matches(game: "Game", obj: "GameObject", phrase, ctx: Ctx) -> bool:
-    ws = words_of(phrase)
+# ---------------------------------------------------------------- evaluation
+def _player(game: Game, x) -> Optional[str]:
+    """The player a value stands for (a Mage or any object: its controller; a player name)."""
+    if isinstance(x, str):
+        return x if x in game.state.players else None
+    return getattr(x, "controller", None)
+
+
+def _zone(game: Game, x) -> Optional[str]:
+    if isinstance(x, str):
+        return x if game.state.arena.is_zone(x) else None
+    return game.state.zone_of(x) if x is not None else None
+
+
+def _mage(game: Game, who: str):
+    return game.state.mage_of(who) or who
+
+
+def _eval(game: Game, sel: S.Selector, ctx: Ctx) -> list:
+    st = game.state
+    if isinstance(sel, S.Pronoun):
+        obj = pronoun(game, sel.word, ctx)
+        if obj is None:
+            return []
+        if sel.kinds is not None and (isinstance(obj, str) or obj.kind not in sel.kinds):
+            return []
+        return [obj]
+    if isinstance(sel, S.ControllerOf):
+        out = []
+        for ref in _eval(game, sel.of, ctx):
+            if isinstance(ref, str):
+                continue
+            who = ref.owner if sel.owner else ref.controller
+            m = _mage(game, who)
+            if m not in out:
+                out.append(m)
+        return out
+    if isinstance(sel, S.OpponentOf):
+        mine = {_player(game, r) for r in _eval(game, sel.of, ctx)}
+        return [_mage(game, p) for p in st.order if p not in mine]
+    if isinstance(sel, S.ZoneOf):
+        out = []
+        for ref in _eval(game, sel.of, ctx):
+            z = _zone(game, ref)
+            if z is not None and z not in out:
+                out.append(z)
+        return out
+    if isinstance(sel, S.Described):
+        return _eval_described(game, sel, ctx)
+    raise PhraseError(f"selector {type(sel).__name__} cannot be evaluated")
+
+
+def _eval_described(game: Game, sel: S.Described, ctx: Ctx) -> list:
+    st = game.state
+    if sel.domain == "border":
+        raise PhraseError(f"'{sel.text}': borders are not objects the engine can select yet")
+    if sel.quantifier == "target":
+        t = ctx.target
+        return [t] if t is not None and _fits(game, t, sel, ctx) else []
+    if sel.domain == "zone":
+        return [z for z in st.arena.zones() if _fits(game, z, sel, ctx)]
+    if sel.domain == "player":
+        return [_mage(game, p) for p in st.order if _fits_player(game, p, sel, ctx)]
+    if sel.domain == "marker":
+        out = []
+        for host in _marker_hosts(game, sel, ctx):
+            out.extend([host] * _marker_count(game, host, sel))
+        return out
+    pool = st.graveyard if sel.state else st.in_play()
+    return [o for o in pool if _fits(game, o, sel, ctx)]
+
+
+def _fits_player(game: Game, player: str, sel: S.Described, ctx: Ctx) -> bool:
+    if sel.opponent or sel.controller == "enemy":
+        return ctx.this is not None and player != ctx.this.controller
+    if sel.controller == "friendly":
+        return ctx.this is not None and player == ctx.this.controller
+    if sel.names or sel.relations or sel.other or sel.new or sel.visibility or sel.state or sel.level is not None:
+        raise PhraseError(f"'{sel.text}': a player cannot be described this way")
+    return True
+
+
+def _marker_hosts(game: Game, sel: S.Described, ctx: Ctx) -> list:
+    hosts = None
+    for r in sel.relations:
+        if not isinstance(r, S.AttachedTo):
+            raise PhraseError(f"'{sel.text}': markers can only be selected on an object")
+        got = [h for h in _eval(game, r.host, ctx) if not isinstance(h, str)]
+        hosts = got if hosts is None else [h for h in hosts if h in got]
+    if hosts is None:
+        hosts = list(game.state.in_play())
+    return hosts
+
+
+def _marker_count(game: Game, host, sel: S.Described) -> int:
+    n = 0
+    for name, count in host.markers.items():
+        if count <= 0:
+            continue
+        entry = game.codex.get(name)
+        if sel.marker_kind is not None:
+            kind = entry.marker if entry is not None else None
+            if kind != sel.marker_kind:
+                continue
+        ok = True
+        for t in sel.names:
+            cats = entry.categories if entry is not None else ()
+            has = name == t.name or t.name in cats
+            if has == t.negated:
+                ok = False
+                break
+        if ok:
+            n += count
+    return n
+
+
+def _fits(game: Game, obj, sel: S.Described, ctx: Ctx) -> bool:
+    """Whether an object (or a zone, for a zone selector) fits every part of a description."""
     st = game.state
     this = ctx.this
-    negate = False
-    i = 0
-    kind_ok = None
-    while i < len(ws):
-        w = ws[i]
-        lw = w.lower()
-        if lw in ("each", "every", "all", "a", "an", "any", "up", "to", "the", "new", "same"):
-            pass
-        elif lw == "non":
-            negate = True
-            i += 1
-            continue
-        elif lw in ("friendly", "enemy"):
-            if this is None:
-                return False
-            ok = (obj.controller == this.controller) == (lw == "friendly")
-            if ok == negate:
-                return False
-        elif lw in ("other", "another"):
-            host = st.objects.get(this.attached_to) if this is not None and this.attached_to else None
-            if obj is this or obj is host:
-                return False
-        elif lw in ("revealed", "hidden"):
-            if obj.hidden != (lw == "hidden"):
-                return False
-        elif lw in NOUN_KINDS:
-            kinds = NOUN_KINDS[lw]
-            k_ok = obj.kind in kinds
-            if lw.startswith("mage"):
-                k_ok = k_ok or "Mage" in obj.card.subtypes
-            kind_ok = (kind_ok or False) or k_ok
-            if not k_ok:
-                return False
-        elif lw in ("object", "objects"):
-            if obj.kind not in CREATURE_KINDS + CONJ_KINDS:
-                return False
-        elif lw in ("in", "within"):
-            rest = [x.lower() for x in ws[i + 1:]]
-            zone = st.zone_of(obj)
-            if lw == "within" and rest and rest[0].isdigit():
-                n = int(rest[0])
-                base = this
-                if "of" in rest:
-                    ref = rest[rest.index("of") + 1] if rest.index("of") + 1 < len(rest) else None
-                    base = pronoun(game, ref, ctx) if ref in PRONOUNS else base
-                if base is None or zone is None or st.zone_of(base) is None:
-                    return False
-                if st.arena.distance(zone, st.zone_of(base)) > n:
-                    return False
-                break
-            if rest[:2] in (["this", "zone"], ["its", "zone"], ["the", "zone"]):
-                if this is None or zone is None or zone != st.zone_of(this):
-                    return False
-                break
-            if rest[:2] == ["that", "zone"]:
-                ref = ctx.it or ctx.target
-                if ref is None or zone != st.zone_of(ref):
-                    return False
-                break
-            break
-        elif lw == "attached" and i + 2 < len(ws) and ws[i + 1].lower() == "to" and ws[i + 2].lower() in PRONOUNS:
-            ref = pronoun(game, ws[i + 2].lower(), ctx)
-            if ref is None or isinstance(ref, str) or obj.attached_to != ref.id:
-                return False
-            i += 3
-            continue
-        elif lw == "on" and i + 1 < len(ws) and ws[i + 1].lower() in PRONOUNS:
-            ref = pronoun(game, ws[i + 1].lower(), ctx)
-            if ref is None or isinstance(ref, str) or obj.attached_to != ref.id:
-                return False
-            i += 2
-            continue
-        elif lw in ("with", "of", "on", "from", "by", "adjacent", "controlled"):
-            break  # relations the engine does not read yet: accept
-        elif w[:1].isupper():
-            ok = has_name(game, obj, w)
-            if ok == negate:
-                return False
-        elif lw in PRONOUNS:
-            ref = pronoun(game, lw, ctx)
-            if ref is not obj:
-                return False
-        negate = False
-        i += 1
+    if sel.quantifier == "target" and not (obj is ctx.target or (isinstance(obj, str) and obj == ctx.target)):
+        return False
+    if sel.domain == "zone":
+        if not isinstance(obj, str):
+            return False
+        return _zone_fits(game, obj, sel, ctx)
+    if sel.domain == "marker":
+        return not isinstance(obj, str) and _marker_count(game, obj, sel) > 0 and obj in _marker_hosts(game, sel, ctx)
+    if sel.domain == "player":
+        p = _player(game, obj)
+        return p is not None and st.mage_of(p) is obj and _fits_player(game, p, sel, ctx)
+    if sel.domain == "border":
+        raise PhraseError(f"'{sel.text}': borders are not objects the engine can select yet")
+    if isinstance(obj, str) or obj is None:
+        return False
+    if sel.state is not None and obj.in_play:
+        return False
+    if sel.kinds is not None and obj.kind not in sel.kinds and not (
+            sel.subtype_noun and sel.subtype_noun in obj.card.subtypes):
+        return False
+    for t in sel.names:
+        if has_name(game, obj, t.name) == t.negated:
+            return False
+    if sel.controller is not None:
+        if this is None:
+            return False
+        if (obj.controller == this.controller) != (sel.controller == "friendly"):
+            return False
+    if sel.other:
+        host = st.objects.get(this.attached_to) if this is not None and this.attached_to else None
+        if obj is this or obj is host:
+            return False
+    if sel.new and (obj is ctx.it or obj is ctx.target):
+        return False
+    if sel.visibility is not None and obj.hidden != (sel.visibility == "hidden"):
+        return False
+    if sel.level is not None:
+        lvl = obj.card.level
+        if lvl > sel.level if sel.level_max else lvl != sel.level:
+            return False
+    if sel.adjacent:
+        raise PhraseError(f"'{sel.text}': 'adjacent' describes zones, not objects")
+    for r in sel.relations:
+        if not _relation(game, obj, r, sel, ctx):
+            return False
     return True
+
+
+def _zone_fits(game: Game, z: str, sel: S.Described, ctx: Ctx) -> bool:
+    st = game.state
+    here = _zone(game, ctx.this) if ctx.this is not None else None
+    if sel.names or sel.controller or sel.visibility or sel.state or sel.level is not None or sel.new:
+        raise PhraseError(f"'{sel.text}': a zone cannot be described this way")
+    if sel.adjacent and (here is None or st.arena.distance(z, here) != 1):
+        return False
+    if sel.other and z == here:
+        return False
+    for r in sel.relations:
+        if isinstance(r, S.HasNames):
+            if not any(all(has_name(game, o, t.name) != t.negated for t in r.names)
+                       for o in st.objects_in_zone(z)):
+                return False
+        elif isinstance(r, S.Holds):
+            if not any(_fits_any(game, o, r.what, ctx) for o in st.objects_in_zone(z)):
+                return False
+        elif isinstance(r, S.InZone):
+            zones = {_zone(game, x) for x in _eval(game, r.zone, ctx)}
+            if z not in zones:
+                return False
+        elif isinstance(r, (S.Within, S.AdjacentTo)):
+            bases = [b for b in (_zone(game, x) for x in _eval(game, r.of, ctx)) if b is not None]
+            if isinstance(r, S.Within):
+                if not any(st.arena.distance(z, b) <= r.distance for b in bases):
+                    return False
+            elif not any(st.arena.distance(z, b) == 1 for b in bases):
+                return False
+        else:
+            raise PhraseError(f"'{sel.text}': a zone cannot be related by {type(r).__name__}")
+    return True
+
+
+def _fits_any(game: Game, obj, sel: S.Selector, ctx: Ctx) -> bool:
+    if isinstance(sel, S.Described):
+        return _fits(game, obj, sel, ctx)
+    return any(x is obj for x in _eval(game, sel, ctx))
+
+
+def _relation(game: Game, obj, r: S.Relation, sel: S.Described, ctx: Ctx) -> bool:
+    st = game.state
+    if isinstance(r, S.InZone):
+        zones = {_zone(game, x) for x in _eval(game, r.zone, ctx)}
+        return st.zone_of(obj) in zones
+    if isinstance(r, S.Within):
+        zone = st.zone_of(obj)
+        bases = [b for b in (_zone(game, x) for x in _eval(game, r.of, ctx)) if b is not None]
+        return zone is not None and any(st.arena.distance(zone, b) <= r.distance for b in bases)
+    if isinstance(r, S.AdjacentTo):
+        zone = st.zone_of(obj)
+        bases = [b for b in (_zone(game, x) for x in _eval(game, r.of, ctx)) if b is not None]
+        return zone is not None and any(st.arena.distance(zone, b) == 1 for b in bases)
+    if isinstance(r, S.AttachedTo):
+        for host in _eval(game, r.host, ctx):
+            if isinstance(host, str):
+                if obj.attached_zone == host:
+                    return True
+            elif obj.attached_to == host.id:
+                return True
+        return False
+    if isinstance(r, S.OnBorderOf):
+        if not obj.border:
+            return False
+        zones = {_zone(game, x) for x in _eval(game, r.zone, ctx)}
+        return any(z in obj.border for z in zones)
+    if isinstance(r, S.HasNames):
+        return all(has_name(game, obj, t.name) != t.negated for t in r.names)
+    if isinstance(r, S.Holds):
+        return any(_fits_any(game, a, r.what, ctx) for a in st.attachments(obj))
+    if isinstance(r, S.ControlledBy):
+        players = {_player(game, x) for x in _eval(game, r.who, ctx)}
+        return obj.controller in players
+    if isinstance(r, S.CastBy):
+        raise PhraseError(f"'{sel.text}': the engine does not record who cast a spell")
+    raise PhraseError(f"'{sel.text}': relation {type(r).__name__} cannot be evaluated")

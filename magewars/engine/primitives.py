@@ -15,7 +15,7 @@ from ..dsl.model import AttackDefinition
 from .attack import AttackAction
 from .decisions import Option
 from .effects import trait_from_ref
-from .phrases import Ctx, resolve, resolve_one, matches, has_name
+from .phrases import Ctx, PhraseError, has_name, matches, resolve, resolve_one
 
 
 class NotImplementedPrimitive(Exception):
@@ -733,6 +733,9 @@ def run_effect(game: "Game", eff, ctx: Ctx) -> None:
     except NotImplementedPrimitive as e:
         game.unsupported.append(e.name)
         game.emit("unsupported", f"NOT IMPLEMENTED: {e} — effect of {_src(ctx)} not applied", primitive=e.name)
+    except PhraseError as e:  # a selector part the engine cannot evaluate yet: refused loudly
+        game.unsupported.append("phrase")
+        game.emit("unsupported", f"NOT IMPLEMENTED: {e} — effect of {_src(ctx)} not applied", primitive="phrase")
 
 
 def _run(game, eff, ctx):

@@ -94,6 +94,12 @@ def test_E103_unknown_word_in_phrase():
     assert "Living" in d.hint
 
 
+def test_E106_phrase_word_not_understood_here():
+    d = one('creature "A" {\n  armor 1 life 2\n  effect: destroy(each creature from this)\n}', "E106")
+    at(d, 3, 33)
+    assert "from" in d.message
+
+
 def test_E104_unknown_school():
     d = one('incantation "I" {\n  school Fyre 2\n}', "E104")
     at(d, 2, 10)

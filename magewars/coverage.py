@@ -149,13 +149,15 @@ def clause_findings(defn, clause: Clause) -> list[Finding]:
             body = (clause.ability.effect,)
         if not _all_unsupported(body):
             out.append(Finding(defn.name, _where(here), construct, status, why))
-        return out
     for n in nodes(clause):
         node = n.node
         where = _where(_span(node, here))
         if n.role == "detail":
+            # free text is a fact of the card's wording, whether or not the clause runs
             out.append(Finding(defn.name, where, f"detail: in {_owner_call(clause)}", R.SILENT,
                                "a detail: argument is free text the engine does not read"))
+        elif status != R.RUNS:
+            continue
         elif n.role == "value" and node.name not in R.VALUES:
             out.append(Finding(defn.name, where, f"value {node.name}",
                                R.SILENT if n.static else R.LOUD,
@@ -345,3 +347,8 @@ def render_coverage(report: dict, by: str = "both") -> str:
     lines.append(f"codex: {c['entries']} entries, {c['with_unsupported']} with unsupported clauses, "
                  f"{c['executes']} whose every clause the engine runs")
     return "\n".join(lines)
+
+
+def render_silent(corpus: Corpus) -> str:
+    """The silent drops as allow-list lines (`owner | construct`), sorted, each once."""
+    return "\n".join(sorted({f.key() for f in silent_drops(corpus)}))

@@ -63,6 +63,8 @@ def test_registry_names_are_vocabulary_names():
     assert R.TIMINGS_RUN <= set(vocab.TIMING_FUNCS)
     assert R.STATIC_CALLS | R.STATIC_SKIPPED | set(R.BAR_STATIC_CALLS) <= set(vocab.EFFECT_FUNCS)
     assert R.DURATIONS_END <= vocab.DURATIONS
+    from magewars.dsl.walk import PLACE
+    assert PLACE in vocab.EFFECT_FUNCS and vocab.EFFECT_FUNCS[PLACE].params[1].kind == "traits"
 
 
 def test_nothing_in_the_engine_imports_the_registry():

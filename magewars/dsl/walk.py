@@ -170,8 +170,9 @@ class Carried:
 
 def carried(card: CardDefinition, corpus: Corpus) -> list[Carried]:
     """The codex entries a card carries: its traits, its attack bars' traits (every alternative),
-    and the conditions, tokens and keywords its effect-die rows place.  Unknown keys are left out
-    (the checker has refused them)."""
+    the conditions, tokens and keywords its effect-die rows place, and those its clauses give
+    (`gains [...]`) or place (a `place(..., [...])` effect).  Unknown keys are left out (the checker
+    has refused them)."""
     out: list[Carried] = []
     seen: set = set()
 
@@ -188,7 +189,21 @@ def carried(card: CardDefinition, corpus: Corpus) -> list[Carried]:
         for row in bar.effect_die:
             for (name, _n) in row.outcomes:
                 add(name, "effect die", bar.name)
+    for cl in clauses(card):
+        for n in nodes(cl):
+            if isinstance(n.node, A.Gain):
+                for ref in n.node.traits.traits:
+                    add(ref.name.text, "gained")
+            elif isinstance(n.node, A.Call) and n.role in ("effect", "static") and n.node.name == PLACE:
+                for arg in n.node.args:
+                    if isinstance(arg.value, A.TraitGroup):
+                        for ref in arg.value.traits:
+                            add(ref.name.text, "placed")
     return out
+
+
+#: the vocabulary effect that puts condition markers or tokens on an object
+PLACE = "place"
 
 
 def effect_die_outcomes(bar: AttackDefinition) -> list[str]:

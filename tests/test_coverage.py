@@ -198,3 +198,25 @@ def test_cli_coverage_json_carries_executes_per_card():
     assert {"executes", "percent_executes"} <= set(rep["by_set"][0]) and "executes" in rep["total"]
     r = CliRunner().invoke(main, ["coverage"])
     assert r.exit_code == 0 and "execute every clause" in r.output
+
+
+def test_the_engine_does_what_the_registry_says():
+    """Run a card through the engine: what the walk calls refused loudly is reported by the engine
+    (an `unsupported` event), what it calls dropped silently leaves no trace in the log."""
+    from magewars.engine import Game
+    text = ('creature "Probe Beast" {\n  armor 1 life 5\n  traits Living\n  static set_x(2)\n'
+            '  static cannot(this, "move")\n  when destroyed(this): gain_control(you, this)\n}\n')
+    corpus, a = _probe(text)
+    own = a["cards"]["Probe Beast"]["own"]
+    loud = {f.construct for f in own if f.status == R.LOUD}
+    silent = {f.construct for f in own if f.status == R.SILENT}
+    assert loud == {"static cannot", "gain_control"} and silent == {"static set_x"}
+    g = Game(corpus)
+    g.state.add_player("Ann")
+    g.state.order = ["Ann"]
+    beast = g.create("Probe Beast", "p1", "Ann", zone="A1")
+    g.d(beast)
+    g.destroy(beast)
+    assert set(g.unsupported) == loud
+    assert len(g.log.of_kind("unsupported")) == len(loud)
+    assert not any("set_x" in e.text for e in g.log.events)

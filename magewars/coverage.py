@@ -298,13 +298,15 @@ def compute_coverage(corpus: Corpus) -> dict:
         "by_type": rows(by_type),
         "unsupported_reasons": [{"reason": r, "cards": n, "examples": sorted(reason_cards[r])[:5]}
                                 for r, n in reasons.most_common()],
-        "not_executing": [{"construct": k, "cards": n} for k, n in blockers.most_common()],
+        "not_executing_by_construct": [{"construct": k, "cards": n} for k, n in blockers.most_common()],
         "engine": {k: {"runs": v[0], "of": v[1]} for k, v in R.summary().items()},
         "codex": {"entries": len(corpus.codex),
                   "with_unsupported": sum(1 for d in corpus.codex.values() if d.unsupported),
                   "executes": codex_exec},
         "silent_drops": len(silent),
         "cards": per_card,
+        "codex_entries": [{"name": n, "kind": corpus.codex[n].kind, "executes": not fs,
+                           "not_executing": [f.to_json() for f in fs]} for n, fs in sorted(a["codex"].items())],
     }
 
 
@@ -337,10 +339,10 @@ def render_coverage(report: dict, by: str = "both") -> str:
         lines.append("unsupported clauses, by reason (cards affected):")
         for r in report["unsupported_reasons"]:
             lines.append(f"  {r['cards']:>4}  {r['reason']}   e.g. {', '.join(r['examples'][:3])}")
-    if report["not_executing"]:
+    if report["not_executing_by_construct"]:
         lines.append("")
         lines.append("what keeps cards from executing (cards affected, top 25; --json lists each card):")
-        for r in report["not_executing"][:25]:
+        for r in report["not_executing_by_construct"][:25]:
             lines.append(f"  {r['cards']:>4}  {r['construct']}")
     c = report["codex"]
     lines.append("")

@@ -83,3 +83,20 @@ def test_generator_refuses_an_unknown_block_and_reports_missing_ones(tmp_path, c
     assert D.main(["--check", str(p)]) == 1
     assert "generated table 'effects' is missing" in capsys.readouterr().err
     assert D.main([str(tmp_path / "absent.md")]) == 2
+
+
+@pytest.mark.parametrize("label,words", [("pronouns", vocab.PRONOUNS), ("quantifiers", vocab.QUANTIFIERS),
+                                         ("adjectives", vocab.ADJECTIVES), ("nouns", vocab.NOUNS),
+                                         ("relations", vocab.RELATIONS)])
+def test_phrase_words_in_the_docs_are_the_vocabulary(label, words):
+    """The Phrases section is prose (not generated), so it is tested against vocab.py instead:
+    `creature(s)` stands for creature and creatures."""
+    text = DSL_MD.read_text(encoding="utf-8")
+    section = text[text.index("## Phrases"):text.index("## Trait references")]
+    m = re.search(rf"^- {label}: (.*)$", section, re.M)
+    assert m, f"docs/dsl.md no longer lists the phrase {label}"
+    documented = set()
+    for w in (x.strip() for x in m.group(1).split(",")):
+        plural = re.fullmatch(r"(\w+)\((\w+)\)", w)
+        documented |= {plural.group(1), plural.group(1) + plural.group(2)} if plural else {w}
+    assert documented == words

@@ -100,3 +100,12 @@ def test_phrase_words_in_the_docs_are_the_vocabulary(label, words):
         plural = re.fullmatch(r"(\w+)\((\w+)\)", w)
         documented |= {plural.group(1), plural.group(1) + plural.group(2)} if plural else {w}
     assert documented == words
+
+
+def test_grammar_phrase_keywords_are_the_vocabulary_words():
+    from magewars.resources import grammar_path
+    grammar = grammar_path().read_text(encoding="utf-8")
+    m = re.search(r"^!pword:(.*?)(?=^\S)", grammar, re.M | re.S)
+    assert m, "the grammar no longer has a `!pword` rule: update this test to where phrase words live"
+    words = set(re.findall(r'"(\w+)"', m.group(1)))
+    assert words == vocab.PRONOUNS | vocab.QUANTIFIERS | vocab.ADJECTIVES | vocab.NOUNS | vocab.RELATIONS

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .dsl import ast as A
-from .dsl.model import CardDefinition, CodexDefinition, Corpus
+from .dsl.model import CardDefinition, Corpus
 from .dsl.walk import Clause, carried, clauses, effects_of, nodes
 from .engine import registry as R
 
@@ -87,14 +87,16 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
                                       "(Python keyed by the entry's name does the work, or nothing does)")
     if isinstance(ab, A.StaticAbility):
         if clause.once:
-            return R.SILENT, f"once per round {_label(ab)}", "a once-per-round static is skipped by the continuous-effects layer"
+            return (R.SILENT, f"once per round {_label(ab)}",
+                    "a once-per-round static is skipped by the continuous-effects layer")
         eff = ab.effect
         if isinstance(eff, A.Call):
             status, why = R.static_call_status(eff)
             return status, _label(ab), why
         if isinstance(eff, R.STATIC_NODES) or isinstance(eff, A.Unsupported):
             return R.RUNS, "", ""
-        return R.SILENT, _label(ab), "the continuous-effects layer skips a static that is not a call, gain, lose or stat change"
+        return (R.SILENT, _label(ab),
+                "the continuous-effects layer skips a static that is not a call, gain, lose or stat change")
     if isinstance(ab, A.TriggeredAbility):
         st = R.event_status(ab.event.name)
         return st, _label(ab), "" if st == R.RUNS else "the engine never fires this event"
@@ -272,7 +274,8 @@ def compute_coverage(corpus: Corpus) -> dict:
         for r in sorted({u.reason for u in c.unsupported} | {u.reason for b in c.attacks for u in b.unsupported}):
             reasons[r] += 1
             reason_cards[r].append(c.name)
-        for k in sorted({_blocker(f) for f in rec["own"]} | {f"{_blocker(f)} (codex {f.owner})" for _, f in rec["carried"]}):
+        for k in sorted({_blocker(f) for f in rec["own"]}
+                        | {f"{_blocker(f)} (codex {f.owner})" for _, f in rec["carried"]}):
             blockers[k] += 1
         per_card.append({
             "name": c.name, "type": t, "sets": sets, "fully_expressed": full, "executes": ex,
@@ -319,7 +322,8 @@ def render_coverage(report: dict, by: str = "both") -> str:
                      f"  {'executes':>8}  {'% exec':>6}")
         for r in rows:
             lines.append(f"{r['name']:<{w}}  {r['cards']:>5}  {r['parsed']:>6}  {r['checked']:>7}  "
-                         f"{r['full']:>5}  {r['percent_full']:>6.1f}  {r['executes']:>8}  {r['percent_executes']:>6.1f}")
+                         f"{r['full']:>5}  {r['percent_full']:>6.1f}  {r['executes']:>8}  "
+                         f"{r['percent_executes']:>6.1f}")
         lines.append("")
 
     if by in ("set", "both"):

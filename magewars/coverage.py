@@ -16,11 +16,11 @@ at run time) or `dropped silently` (the engine never looks at it and says nothin
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from .dsl import ast as A
-from .dsl.model import CardDefinition, Corpus
+from .dsl.model import CardDefinition, CodexDefinition, Corpus
 from .dsl.walk import Clause, carried, clauses, effects_of, nodes
 from .engine import registry as R
 
@@ -37,13 +37,14 @@ class Finding:
     construct: str  # what it is, e.g. "when condition_removed", "static set_x", "value in_los"
     status: str  # unsupported | refused loudly | dropped silently
     reason: str
+    codex: bool = False  # the owner is a codex entry (a card and an entry may share a name)
 
     def key(self) -> str:
         """A stable one-line key (no line numbers) for allow-lists."""
-        return f"{self.owner} | {self.construct}"
+        return f"{'codex ' if self.codex else ''}{self.owner} | {self.construct}"
 
     def to_json(self, via: Optional[str] = None) -> dict:
-        out = {"owner": self.owner, "where": self.where, "construct": self.construct,
+        out = {"owner": self.owner, "codex": self.codex, "where": self.where, "construct": self.construct,
                "status": self.status, "reason": self.reason}
         if via:
             out["via"] = via
@@ -198,6 +199,8 @@ def definition_findings(defn, codex: dict) -> list[Finding]:
                        for u in bar.unsupported)
     for cl in clauses(defn):
         out.extend(clause_findings(defn, cl))
+    if isinstance(defn, CodexDefinition):
+        out = [replace(f, codex=True) for f in out]
     if isinstance(defn, CardDefinition):
         for bar in defn.attacks:
             for row in bar.effect_die:

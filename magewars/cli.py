@@ -99,9 +99,14 @@ def _corpus_or_exit():
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--by", type=click.Choice(["set", "type", "both"]), default="both", show_default=True)
-def coverage(as_json, by):
-    """How much of the card pool the language states: parsed, checked, fully expressed."""
-    from .coverage import compute_coverage, render_coverage
+@click.option("--silent", is_flag=True, help="List the constructs the engine drops silently (allow-list format).")
+def coverage(as_json, by, silent):
+    """How much of the card pool the language states and the engine runs: parsed, checked, fully
+    expressed, executes."""
+    from .coverage import compute_coverage, render_coverage, render_silent
+    if silent:
+        click.echo(render_silent(_corpus_or_exit()))
+        return
     report = compute_coverage(_corpus_or_exit())
     if as_json:
         click.echo(json.dumps(report, indent=2))

@@ -1,64 +1,318 @@
-"""How much of the card pool the language states, per set and per type.
+"""How much of the card pool the language states and the engine runs, per set and per type.
 
-A card is *parsed* and *checked* when it is in the compiled corpus (the shipped
-corpus only loads when it has no errors, so both hold for every card listed);
-it is *fully expressed* when no clause of it, or of its attack bars, is marked
-unsupported.  Unsupported clauses are grouped by their machine-readable reason.
+A card is *parsed* and *checked* when it is in the compiled corpus (the shipped corpus only loads
+when it has no errors, so both hold for every card listed).  It is *fully expressed* when no clause
+of it or of its attack bars is marked unsupported (a card whose rules text was never encoded carries
+the `rules-text-missing` reason) and no clause leans on a `detail:` free-text argument.
+
+It *executes* when every clause of the card — abilities, statics, triggers, timings, actions,
+reveal rules, its attack bars' clauses and effect-die outcomes — and every clause of the codex
+entries it carries (its traits, its attack bars' traits, the conditions its effect rows place) is
+run by the engine: every call, event, timing, value and construct in it is in the engine's registry
+(magewars/engine/registry.py).  Each construct that does not run is listed with its location and
+why: `unsupported` (marked in the card file, with its reason), `refused loudly` (the engine says so
+at run time) or `dropped silently` (the engine never looks at it and says nothing).
 """
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from dataclasses import dataclass, replace
+from typing import Optional
 
-from .dsl.model import Corpus
+from .dsl import ast as A
+from .dsl.model import CardDefinition, CodexDefinition, Corpus
+from .dsl.walk import Clause, carried, clauses, effects_of, nodes
+from .engine import registry as R
 
 TYPE_LABEL = {"attack": "attack spell"}
+UNSUPPORTED = "unsupported"
+FIELDS = ("cards", "parsed", "checked", "full", "executes")
 
 
-def _reasons(card) -> list[str]:
-    out = [u.reason for u in card.unsupported]
-    for a in card.attacks:
-        out.extend(u.reason for u in a.unsupported)
+@dataclass(frozen=True)
+class Finding:
+    """A construct that does not run, where it is written and why."""
+    owner: str  # card or codex entry whose text holds it
+    where: str  # path:line:col
+    construct: str  # what it is, e.g. "when condition_removed", "static set_x", "value in_los"
+    status: str  # unsupported | refused loudly | dropped silently
+    reason: str
+    codex: bool = False  # the owner is a codex entry (a card and an entry may share a name)
+
+    def key(self) -> str:
+        """A stable one-line key (no line numbers) for allow-lists."""
+        return f"{'codex ' if self.codex else ''}{self.owner} | {self.construct}"
+
+    def to_json(self, via: Optional[str] = None) -> dict:
+        out = {"owner": self.owner, "codex": self.codex, "where": self.where, "construct": self.construct,
+               "status": self.status, "reason": self.reason}
+        if via:
+            out["via"] = via
+        return out
+
+
+def _where(span: A.Span) -> str:
+    return f"{span.path}:{span.line}:{span.col}"
+
+
+def _span(node, fallback: A.Span) -> A.Span:
+    sp = getattr(node, "span", None)
+    return sp if isinstance(sp, A.Span) and sp.line > 0 else fallback
+
+
+def _all_unsupported(effects) -> bool:
+    return bool(effects) and all(isinstance(e, A.Unsupported) for e in effects)
+
+
+def _subject_word(eff) -> Optional[str]:
+    subj = getattr(eff, "subject", None)
+    if isinstance(subj, A.Phrase) and subj.words:
+        return subj.words[0].text.lower()
+    return None
+
+
+def _shell(defn, clause: Clause) -> tuple[str, str, str]:
+    """Does the engine run this ability at all?  (status, construct, why)"""
+    ab = clause.ability
+    if clause.holder == "bar":
+        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name in R.BAR_STATIC_CALLS \
+                and not clause.once:
+            return R.RUNS, "", ""
+        return (R.SILENT, f"attack bar '{clause.bar}': {_label(ab)}",
+                "the attack sequence never reads this clause of an attack bar")
+    if clause.holder == "codex":
+        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, R.STATIC_NODES) and not clause.once \
+                and defn.marker in R.CODEX_MARKERS and _subject_word(ab.effect) in R.CODEX_STATIC_SUBJECTS:
+            return R.RUNS, "", ""
+        return (R.SILENT, _label(ab), "the engine never runs this clause of a codex entry "
+                                      "(Python keyed by the entry's name does the work, or nothing does)")
+    if isinstance(ab, A.StaticAbility):
+        if clause.once:
+            return (R.SILENT, f"once per round {_label(ab)}",
+                    "a once-per-round static is skipped by the continuous-effects layer")
+        eff = ab.effect
+        if isinstance(eff, A.Call):
+            status, why = R.static_call_status(eff)
+            return status, _label(ab), why
+        if isinstance(eff, R.STATIC_NODES) or isinstance(eff, A.Unsupported):
+            return R.RUNS, "", ""
+        return (R.SILENT, _label(ab),
+                "the continuous-effects layer skips a static that is not a call, gain, lose or stat change")
+    if isinstance(ab, A.TriggeredAbility):
+        st = R.event_status(ab.event.name)
+        return st, _label(ab), "" if st == R.RUNS else "the engine never fires this event"
+    if isinstance(ab, A.TimedAbility):
+        st = R.timing_status(ab.timing.name)
+        return st, _label(ab), "" if st == R.RUNS else "the engine runs no phase of the round yet"
+    if isinstance(ab, A.ActivatedAbility):
+        if R.ACTIONS_RUN:
+            return R.RUNS, "", ""
+        return R.SILENT, "action", "the engine never offers or runs action abilities"
+    if isinstance(ab, A.OneShotAbility):
+        if isinstance(defn, CardDefinition) and defn.kind in R.ONE_SHOT_KINDS:
+            return R.RUNS, "", ""
+        return R.SILENT, "effect:", f"the engine never runs the effect: of a {getattr(defn, 'kind', '?')} card"
+    if isinstance(ab, A.RevealRule):
+        if ab.mode != "must":
+            return R.RUNS, "", ""  # a may-reveal is offered at every window
+        for ev in ab.on:
+            if R.reveal_event_status(ev.name) != R.RUNS:
+                return R.SILENT, f"reveal must on {ev.name}", "no attack records this event for reveal rules"
+        st = R.reveal_step_status(ab.step_rel, ab.step)
+        return (st, f"reveal must {ab.step_rel or 'during'} {ab.step}",
+                "" if st == R.RUNS else "no mandatory reveal is checked at this point")
+    raise TypeError(f"coverage: unknown ability {type(ab).__name__}")
+
+
+def _label(ab) -> str:
+    if isinstance(ab, A.StaticAbility):
+        e = ab.effect
+        return "static " + (e.name if isinstance(e, A.Call) else type(e).__name__.lower())
+    if isinstance(ab, A.TriggeredAbility):
+        return f"when {ab.event.name}"
+    if isinstance(ab, A.TimedAbility):
+        return f"at {ab.timing.name}"
+    if isinstance(ab, A.ActivatedAbility):
+        return "action"
+    if isinstance(ab, A.OneShotAbility):
+        return "effect:"
+    if isinstance(ab, A.RevealRule):
+        return "reveal"
+    return type(ab).__name__
+
+
+def clause_findings(defn, clause: Clause) -> list[Finding]:
+    """Every construct of one clause that does not run (unsupported markers are reported separately)."""
+    out: list[Finding] = []
+    here = clause.span if clause.span.line > 0 else defn.span
+    status, construct, why = _shell(defn, clause)
+    if status != R.RUNS:
+        body = effects_of(clause.ability)
+        if isinstance(clause.ability, A.StaticAbility):
+            body = (clause.ability.effect,)
+        if not _all_unsupported(body):
+            out.append(Finding(defn.name, _where(here), construct, status, why))
+    for n in nodes(clause):
+        node = n.node
+        where = _where(_span(node, here))
+        if n.role == "detail":
+            # free text is a fact of the card's wording, whether or not the clause runs
+            out.append(Finding(defn.name, where, f"detail: in {_owner_call(clause)}", R.SILENT,
+                               "a detail: argument is free text the engine does not read"))
+        elif status != R.RUNS:
+            continue
+        elif n.role == "value" and node.name not in R.VALUES:
+            out.append(Finding(defn.name, where, f"value {node.name}",
+                               R.SILENT if n.static else R.LOUD,
+                               "a static's value the engine cannot compute is taken as true or skipped"
+                               if n.static else "the engine does not compute this value (reported at run time)"))
+        elif n.role in ("effect", "cost") and isinstance(node, A.Call) and node.name not in R.EFFECTS:
+            out.append(Finding(defn.name, where, node.name, R.LOUD,
+                               "the engine does not implement this effect (reported at run time)"))
+        elif n.role in ("effect", "static") and isinstance(node, (A.Gain, A.StatChange)):
+            dur = node.duration.until if node.duration else None
+            if n.role == "effect" and dur is not None and dur not in R.DURATIONS_END:
+                out.append(Finding(defn.name, where, f"until end of {dur}", R.SILENT,
+                                   f"an effect lasting until the end of the {dur} is applied and never ends"))
+            if isinstance(node, A.StatChange):
+                for m in node.mods:
+                    if m.stat not in R.STATS_CHANGED:
+                        out.append(Finding(defn.name, where, f"gets {m.stat}", R.SILENT,
+                                           f"a change to {m.stat} is skipped by the continuous-effects layer"))
     return out
 
 
+def _owner_call(clause: Clause) -> str:
+    ab = clause.ability
+    if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call):
+        return f"static {ab.effect.name}"
+    return _label(ab)
+
+
+def definition_findings(defn, codex: dict) -> list[Finding]:
+    """Every construct of a definition (not of what it carries) that does not run, unsupported ones first."""
+    out = [Finding(defn.name, _where(u.span), f"unsupported {u.reason}", UNSUPPORTED, u.clause or u.reason)
+           for u in defn.unsupported]
+    if isinstance(defn, CardDefinition):
+        for bar in defn.attacks:
+            out.extend(Finding(defn.name, _where(u.span), f"unsupported {u.reason}", UNSUPPORTED, u.clause or u.reason)
+                       for u in bar.unsupported)
+    for cl in clauses(defn):
+        out.extend(clause_findings(defn, cl))
+    if isinstance(defn, CodexDefinition):
+        out = [replace(f, codex=True) for f in out]
+    if isinstance(defn, CardDefinition):
+        for bar in defn.attacks:
+            for row in bar.effect_die:
+                for (name, _n) in row.outcomes:
+                    # an outcome is placed as a marker; for an entry that is no marker that does nothing
+                    entry = codex.get(name)
+                    if entry is not None and entry.marker not in R.CODEX_MARKERS:
+                        out.append(Finding(defn.name, _where(bar.span), f"effect die {name}", R.SILENT,
+                                           f"the effect die places a {name} marker, which does nothing: "
+                                           f"{name} is not a condition or token"))
+    return _dedupe(out)
+
+
+def _dedupe(fs: list[Finding]) -> list[Finding]:
+    seen, out = set(), []
+    for f in fs:
+        k = (f.where, f.construct, f.status)
+        if k not in seen:
+            seen.add(k)
+            out.append(f)
+    return out
+
+
+def analyse(corpus: Corpus) -> dict:
+    """Per card: fully expressed, executes, and each construct that does not run (own and carried)."""
+    codex_f = {name: definition_findings(d, corpus.codex) for name, d in corpus.codex.items()}
+    cards = {}
+    for c in corpus.cards.values():
+        own = definition_findings(c, corpus.codex)
+        via = []
+        for cr in carried(c, corpus):
+            label = f"{cr.via} {cr.name}" + (f" of attack '{cr.bar}'" if cr.bar else "")
+            via.extend((label, f) for f in codex_f[cr.name])
+        detail = any(f.construct.startswith("detail:") for f in own)
+        cards[c.name] = {"card": c, "own": own, "carried": via,
+                         "fully_expressed": c.fully_expressed and not detail,
+                         "executes": not own and not via}
+    return {"cards": cards, "codex": codex_f}
+
+
+def silent_drops(corpus: Corpus) -> list[Finding]:
+    """Every construct of the corpus the engine would drop without a word (not marked unsupported,
+    not refused loudly at run time), each once (codex clauses under the codex entry's own name)."""
+    a = analyse(corpus)
+    out = [f for fs in a["codex"].values() for f in fs if f.status == R.SILENT]
+    out += [f for rec in a["cards"].values() for f in rec["own"] if f.status == R.SILENT]
+    return out
+
+
+def _blocker(f: Finding) -> str:
+    return f.construct if f.status == UNSUPPORTED else f"{f.status}: {f.construct}"
+
+
 def compute_coverage(corpus: Corpus) -> dict:
+    a = analyse(corpus)
     by_set: dict[str, Counter] = defaultdict(Counter)
     by_type: dict[str, Counter] = defaultdict(Counter)
     reasons: Counter = Counter()
     reason_cards: dict[str, list[str]] = defaultdict(list)
+    blockers: Counter = Counter()
     total = Counter()
-    for c in corpus.cards.values():
-        full = c.fully_expressed
+    per_card = []
+    for name, rec in a["cards"].items():
+        c: CardDefinition = rec["card"]
+        full, ex = rec["fully_expressed"], rec["executes"]
         sets = sorted({s for s, _ in c.printings}) or ["(no printing)"]
-        for s in sets:
-            by_set[s]["cards"] += 1
-            by_set[s]["parsed"] += 1
-            by_set[s]["checked"] += 1
-            by_set[s]["full"] += int(full)
         t = TYPE_LABEL.get(c.kind, c.kind)
-        for counter in (by_type[t], total):
+        for counter in [by_set[s] for s in sets] + [by_type[t], total]:
             counter["cards"] += 1
             counter["parsed"] += 1
             counter["checked"] += 1
             counter["full"] += int(full)
-        for r in sorted(set(_reasons(c))):
+            counter["executes"] += int(ex)
+        for r in sorted({u.reason for u in c.unsupported} | {u.reason for b in c.attacks for u in b.unsupported}):
             reasons[r] += 1
             reason_cards[r].append(c.name)
-    codex_partial = sum(1 for d in corpus.codex.values() if d.unsupported)
+        for k in sorted({_blocker(f) for f in rec["own"]}
+                        | {f"{_blocker(f)} (codex {f.owner})" for _, f in rec["carried"]}):
+            blockers[k] += 1
+        per_card.append({
+            "name": c.name, "type": t, "sets": sets, "fully_expressed": full, "executes": ex,
+            "not_executing": [f.to_json() for f in rec["own"]] + [f.to_json(via) for via, f in rec["carried"]],
+        })
+
+    def pct(n, d):
+        return round(100.0 * n / d, 1) if d else 0.0
 
     def rows(d):
-        return [{"name": k, **{f: v[f] for f in ("cards", "parsed", "checked", "full")},
-                 "percent_full": round(100.0 * v["full"] / v["cards"], 1) if v["cards"] else 0.0}
-                for k, v in sorted(d.items())]
+        return [{"name": k, **{f: v[f] for f in FIELDS}, "percent_full": pct(v["full"], v["cards"]),
+                 "percent_executes": pct(v["executes"], v["cards"])} for k, v in sorted(d.items())]
 
+    codex_exec = sum(1 for fs in a["codex"].values() if not fs)
+    silent = [f for fs in a["codex"].values() for f in fs if f.status == R.SILENT] + \
+             [f for rec in a["cards"].values() for f in rec["own"] if f.status == R.SILENT]
+    own_exec = sum(1 for rec in a["cards"].values() if not rec["own"])
     return {
-        "total": {**{f: total[f] for f in ("cards", "parsed", "checked", "full")},
-                  "percent_full": round(100.0 * total["full"] / total["cards"], 1) if total["cards"] else 0.0},
+        "total": {**{f: total[f] for f in FIELDS}, "percent_full": pct(total["full"], total["cards"]),
+                  "percent_executes": pct(total["executes"], total["cards"]),
+                  "own_clauses_execute": own_exec},
         "by_set": rows(by_set),
         "by_type": rows(by_type),
         "unsupported_reasons": [{"reason": r, "cards": n, "examples": sorted(reason_cards[r])[:5]}
                                 for r, n in reasons.most_common()],
-        "codex": {"entries": len(corpus.codex), "with_unsupported": codex_partial},
+        "not_executing_by_construct": [{"construct": k, "cards": n} for k, n in blockers.most_common()],
+        "engine": {k: {"runs": v[0], "of": v[1]} for k, v in R.summary().items()},
+        "codex": {"entries": len(corpus.codex),
+                  "with_unsupported": sum(1 for d in corpus.codex.values() if d.unsupported),
+                  "executes": codex_exec},
+        "silent_drops": len(silent),
+        "cards": per_card,
+        "codex_entries": [{"name": n, "kind": corpus.codex[n].kind, "executes": not fs,
+                           "not_executing": [f.to_json() for f in fs]} for n, fs in sorted(a["codex"].items())],
     }
 
 
@@ -67,10 +321,12 @@ def render_coverage(report: dict, by: str = "both") -> str:
 
     def table(title, rows):
         w = max([len(r["name"]) for r in rows] + [len(title)])
-        lines.append(f"{title:<{w}}  {'cards':>5}  {'parsed':>6}  {'checked':>7}  {'full':>5}  {'% full':>6}")
+        lines.append(f"{title:<{w}}  {'cards':>5}  {'parsed':>6}  {'checked':>7}  {'full':>5}  {'% full':>6}"
+                     f"  {'executes':>8}  {'% exec':>6}")
         for r in rows:
             lines.append(f"{r['name']:<{w}}  {r['cards']:>5}  {r['parsed']:>6}  {r['checked']:>7}  "
-                         f"{r['full']:>5}  {r['percent_full']:>6.1f}")
+                         f"{r['full']:>5}  {r['percent_full']:>6.1f}  {r['executes']:>8}  "
+                         f"{r['percent_executes']:>6.1f}")
         lines.append("")
 
     if by in ("set", "both"):
@@ -79,13 +335,29 @@ def render_coverage(report: dict, by: str = "both") -> str:
         table("type", report["by_type"])
     t = report["total"]
     lines.append(f"total: {t['cards']} cards, {t['parsed']} parsed, {t['checked']} checked, "
-                 f"{t['full']} fully expressed ({t['percent_full']:.1f}%)")
+                 f"{t['full']} fully expressed ({t['percent_full']:.1f}%), "
+                 f"{t['executes']} execute every clause ({t['percent_executes']:.1f}%; "
+                 f"{t['own_clauses_execute']} counting only the card's own clauses)")
+    e = report["engine"]
+    lines.append("engine runs: " + ", ".join(f"{v['runs']} of {v['of']} {k}" for k, v in e.items())
+                 + f"; {report['silent_drops']} constructs dropped silently")
     if report["unsupported_reasons"]:
         lines.append("")
         lines.append("unsupported clauses, by reason (cards affected):")
         for r in report["unsupported_reasons"]:
             lines.append(f"  {r['cards']:>4}  {r['reason']}   e.g. {', '.join(r['examples'][:3])}")
+    if report["not_executing_by_construct"]:
+        lines.append("")
+        lines.append("what keeps cards from executing (cards affected, top 25; --json lists each card):")
+        for r in report["not_executing_by_construct"][:25]:
+            lines.append(f"  {r['cards']:>4}  {r['construct']}")
     c = report["codex"]
     lines.append("")
-    lines.append(f"codex: {c['entries']} entries, {c['with_unsupported']} with unsupported clauses")
+    lines.append(f"codex: {c['entries']} entries, {c['with_unsupported']} with unsupported clauses, "
+                 f"{c['executes']} whose every clause the engine runs")
     return "\n".join(lines)
+
+
+def render_silent(corpus: Corpus) -> str:
+    """The silent drops as allow-list lines (`owner | construct`), sorted, each once."""
+    return "\n".join(sorted({f.key() for f in silent_drops(corpus)}))

@@ -1,0 +1,159 @@
+"""What the engine implements: the one place coverage, lint and docs ask "does this run?".
+
+Everything here is read from the engine's own tables where a table exists
+(effects: `primitives.PRIMITIVES`; values: `primitives.VALUES`; static calls the
+continuous-effects layer applies: `effects.Effects.STATIC_CALLS`).  Where the
+engine has no table yet, the fact is written out once below, next to the code it
+mirrors, and a test compares it with the engine source (`FIRED_EVENTS` against
+every `fire("...")`, `REVEAL_EVENTS` against every `atk.events.add(("...", ...))`,
+`BAR_STATIC_CALLS` against every `bar_mods(atk, "...")`).
+
+Nothing in the engine imports this module: it sits on top of the engine, so the
+import graph stays acyclic.
+
+Each construct of the language is in one of three states when the engine meets it:
+
+* **runs** — it is implemented;
+* **refused loudly** — the engine does not implement it and says so at run time with an
+  ``unsupported`` event (an effect call missing from PRIMITIVES, a value missing from VALUES,
+  a static call missing from STATIC_CALLS...);
+* **dropped silently** — the engine never looks at it and says nothing (an event it never
+  fires, an ``at <phase>`` timing, an ``action`` ability, a clause inside an attack bar...).
+
+:func:`static_call_status` and the ``SILENT_*`` / ``LOUD_*`` tables below say which.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..dsl import ast as A
+from ..dsl import vocab
+from .attack import STEPS as _ATTACK_STEPS
+from .effects import Effects
+from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
+
+# ---------------------------------------------------------------- derived from engine tables
+#: effect calls `run_effect` executes (anything else in an effect list is refused loudly)
+EFFECTS: frozenset[str] = frozenset(PRIMITIVES)
+#: value functions and predicates `evaluate` answers (anything else is refused loudly)
+VALUES: frozenset[str] = frozenset(_VALUE_TABLE)
+#: `static CALL(...)` forms the continuous-effects layer applies
+STATIC_CALLS: frozenset[str] = frozenset(Effects.STATIC_CALLS)
+#: `static CALL(...)` forms the continuous-effects layer skips without a word
+STATIC_SKIPPED: frozenset[str] = frozenset(getattr(Effects, "IGNORED_STATIC", ()))
+#: effect nodes (other than calls) the continuous-effects layer applies, as statics and as
+#: effects "until end of ..." created by resolving abilities
+STATIC_NODES: tuple[type, ...] = (A.Gain, A.Lose, A.StatChange)
+
+# ---------------------------------------------------------------- written out, checked against the source
+#: every event name the engine fires (`Game.fire("<name>", ...)` in magewars/engine/*.py);
+#: tests/test_coverage.py greps the engine source and fails when this drifts
+FIRED_EVENTS: tuple[str, ...] = (
+    "action_ends", "attack_step", "attacked", "attacks", "avoided", "condition_placed", "counterstrike",
+    "damaged", "deals_damage", "destroyed", "hit", "rolls", "token_removed",
+)
+#: events the engine runs without `fire`: a `when revealed` ability resolves when its enchantment
+#: is revealed (engine/reveal.py, `Reveals.reveal`)
+HANDLED_EVENTS: tuple[str, ...] = ("revealed",)
+#: events a `reveal ... on EVENT` rule can match: those an attack records on itself
+#: (`atk.events.add(("<name>", ...))` in engine/attack.py) and `reveals` (a counter-reveal,
+#: engine/reveal.py `Reveals.can_counter`)
+REVEAL_EVENTS: tuple[str, ...] = ("attacked", "damaged", "hit", "reveals")
+#: steps a `reveal must ... after STEP` rule is checked at: a reveal window follows every step of the
+#: attack sequence (AttackEngine.step); a rule naming no step is checked at every window
+REVEAL_AFTER_STEPS: frozenset[str] = frozenset(_ATTACK_STEPS)
+#: steps a `reveal must ... during STEP` rule is checked at (AvoidAttack.run); `before` is never checked
+REVEAL_DURING_STEPS: frozenset[str] = frozenset({"avoid_attack"})
+#: card kinds whose own `effect:` runs: an incantation when cast (AttackEngine.cast_spell), an
+#: enchantment when revealed (Reveals.reveal); an attack spell's `effect:` outside its bar is never run
+ONE_SHOT_KINDS: frozenset[str] = frozenset({"incantation", "enchantment"})
+#: static calls written inside an attack bar that the attack sequence reads
+#: (`AttackEngine.bar_mods(atk, "<name>")` in engine/attack.py); every other clause of an attack bar
+#: (its `effect:`, its triggers, other statics) is never looked at
+BAR_STATIC_CALLS: tuple[str, ...] = ("modify_dice", "modify_effect_roll")
+#: `at <timing>` abilities the engine runs: none yet, the game round does not exist
+TIMINGS_RUN: frozenset[str] = frozenset()
+#: whether `action ...:` abilities are ever offered or run: not yet
+ACTIONS_RUN: bool = False
+#: durations that end: `Game.end_round` drops effects "until end of round"; an effect lasting
+#: until the end of any other duration is applied and never ends
+DURATIONS_END: frozenset[str] = frozenset({"round"})
+#: stats a `gets STAT +N` change is applied to (effects.Effects._compute); any other stat is skipped
+STATS_CHANGED: frozenset[str] = frozenset({"armor", "life"})
+#: which clauses of a codex entry the engine runs, and for which holder.  A condition or token
+#: marker's `static` gain, lose or stat change about the marked object (`this`/`it`) applies
+#: (Effects.collect); no trigger, timing, action or other static of a codex entry is ever run:
+#: the rules they state are carried out (where they are) by Python of engine/attack.py and game.py.
+CODEX_STATIC_SUBJECTS: frozenset[str] = frozenset({"this", "it"})
+CODEX_MARKERS: frozenset[str] = frozenset({"condition", "token"})
+#: pronouns a static `immune(...)` may start with; immunity granted to other objects is refused loudly
+STATIC_IMMUNE_SUBJECTS: frozenset[str] = frozenset({"this", "enchanted", "attached", "bearer"})
+#: the one action a static `cannot(...)` is applied for; every other restriction is refused loudly
+STATIC_CANNOT_ACTIONS: frozenset[str] = frozenset({"be_attacked"})
+
+RUNS, LOUD, SILENT = "runs", "refused loudly", "dropped silently"
+
+
+def effect_status(name: str) -> str:
+    return RUNS if name in EFFECTS else LOUD
+
+
+def value_status(name: str) -> str:
+    return RUNS if name in VALUES else LOUD
+
+
+def event_status(name: str) -> str:
+    """A `when EVENT` ability of a card: it runs when the engine fires (or handles) the event."""
+    return RUNS if name in FIRED_EVENTS or name in HANDLED_EVENTS else SILENT
+
+
+def reveal_event_status(name: str) -> str:
+    return RUNS if name in REVEAL_EVENTS else SILENT
+
+
+def timing_status(name: str) -> str:
+    return RUNS if name in TIMINGS_RUN else SILENT
+
+
+def reveal_step_status(rel: Optional[str], step: Optional[str]) -> str:
+    if step is None:
+        return RUNS
+    if (rel or "during") == "after":
+        return RUNS if step in REVEAL_AFTER_STEPS else SILENT
+    if (rel or "during") == "during":
+        return RUNS if step in REVEAL_DURING_STEPS else SILENT
+    return SILENT
+
+
+def _first_word(v) -> Optional[str]:
+    if isinstance(v, A.Phrase) and v.words:
+        return v.words[0].text.lower()
+    return None
+
+
+def static_call_status(call: A.Call) -> tuple[str, str]:
+    """How the continuous-effects layer treats `static CALL(...)` on a card: (status, why)."""
+    if call.name in STATIC_SKIPPED:
+        return SILENT, f"static {call.name}(...) is skipped by the continuous-effects layer"
+    if call.name not in STATIC_CALLS:
+        return LOUD, f"static {call.name}(...) is not applied (reported at run time)"
+    first = call.args[0].value if call.args else None
+    if not isinstance(first, A.Phrase):
+        return SILENT, f"static {call.name}(...) whose first argument is not a phrase is skipped"
+    if call.name == "immune" and _first_word(first) not in STATIC_IMMUNE_SUBJECTS:
+        return LOUD, "static immune(...) of other objects is not applied (reported at run time)"
+    if call.name == "cannot":
+        act = call.args[1].value if len(call.args) > 1 else None
+        if not (isinstance(act, A.StringLit) and act.value in STATIC_CANNOT_ACTIONS):
+            return LOUD, "static cannot(...) other than being attacked is not applied (reported at run time)"
+    return RUNS, ""
+
+
+def summary() -> dict:
+    """Counts of the vocabulary the engine runs, for reports and docs."""
+    return {
+        "effects": (len(EFFECTS & set(vocab.EFFECT_FUNCS)), len(vocab.EFFECT_FUNCS)),
+        "values": (len(VALUES & set(vocab.VALUE_FUNCS)), len(vocab.VALUE_FUNCS)),
+        "events": (len((set(FIRED_EVENTS) | set(HANDLED_EVENTS)) & set(vocab.EVENT_FUNCS)), len(vocab.EVENT_FUNCS)),
+        "timings": (len(TIMINGS_RUN & set(vocab.TIMING_FUNCS)), len(vocab.TIMING_FUNCS)),
+    }

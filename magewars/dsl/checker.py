@@ -32,6 +32,8 @@ BASE_NAMES = set(M.SCHOOLS) | set(M.DAMAGE_TYPES) | {
     "Mage", "Creature", "Conjuration", "Enchantment", "Equipment", "Incantation", "Attack", "Wall",
     "Terrain", "Vine", "Spell", "Object", "Zone", "Level", "Epic", "Legendary", "Unique", "Novice",
     "Arena", "Friendly", "Enemy", "Non",
+    # subtypes that card text names although no Arena card carries them
+    "Sprite",
 }
 
 
@@ -544,6 +546,9 @@ class Checker:
         for p in fixed:
             if p.name in bound:
                 self.check_value(bound[p.name].value, p.kind, uns, bound[p.name].span, p.name)
+        if rest is not None:
+            for a in positional[len(fixed):]:
+                self.check_value(a.value, rest.kind, uns, a.span, rest.name)
 
     def check_value(self, v, kind: str, uns: list, span: Optional[A.Span] = None, param_name: str = ""):
         span = getattr(v, "span", None) or span or A.NOSPAN

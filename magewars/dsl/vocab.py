@@ -74,12 +74,12 @@ guard(what: obj)                                 Place a guard marker.
 remove_guard(what: obj)                          Remove a guard marker.
 cast_spell(who: obj, what: obj, free?: any)      Cast a spell outside the normal casting sequence.
 copy_spell(what: obj)                            Copy a spell being cast.
-cannot(what: obj, action: any, detail?: any)     Restriction: the object cannot do something (move, attack, be attacked, guard, cast...).
-can(what: obj, action: any, detail?: any)        Permission: the object may do something it otherwise could not.
-must(what: obj, action: any, detail?: any)       Obligation: the object must do something when able.
-costs(what: obj, amount: num, detail?: any)      Casting-cost change for spells matching a phrase.
+cannot(what: obj, action: any, detail?: any, target?: obj, except?: obj, by?: obj, during?: step, into?: obj, out_of?: obj) Restriction: the object cannot do something (move, attack, be attacked, guard, cast...): only aimed at target, not when except matches, only by a source, only during a step or phase, only into or out of a place.
+can(what: obj, action: any, detail?: any, target?: obj, by?: obj, during?: step, into?: obj, instead_of?: any, ignoring?: any) Permission: the object may do something it otherwise could not (aimed at target, by a source, during a step, into a place, in place of another action, ignoring a rule such as range or LoS).
+must(what: obj, action: any, detail?: any, target?: obj, to?: any, during?: step, before?: any, toward?: obj, out_of?: obj, into?: obj) Obligation: the object must do something when able (aimed at target, for a purpose such as moving out of a zone, during a step, before another event, toward an object).
+costs(what: obj, amount: num, detail?: any, only?: any, minimum?: num, on?: obj, by?: obj, uses?: num, shared?: any, into?: obj, optional?: any) Casting-cost change for spells matching a phrase: only the casting or the reveal cost if only says so, never below a minimum, a spell cast with the change must be placed into a zone if into says so, the caster may decline it if optional, only when the spell targets on, only when cast by a caster matching by, at most uses times a round (shared with the other costs() lines naming the same shared key).
 immune(what: obj, to: any)                       The object is immune to a kind of effect or condition.
-ignore(what: obj, rule: any)                     The object ignores a rule or effect (walls, guards, LoS...).
+ignore(what: obj, rule: any, against?: obj)      The object ignores a rule or effect (walls, guards, LoS...), only when acting against objects matching against, if given.
 set_stat(what: obj, stat: any, value: num)       Set a stat to a value (overrides modifiers of earlier timestamp).
 gain_attack(what: obj, attack: str)              The object gains an attack bar defined on this card.
 pay_upkeep(what: obj, amount: num)               The object's controller must pay upkeep or destroy it.
@@ -88,7 +88,7 @@ roll_attack_dice(count: num)                     Roll attack dice and remember t
 choose(who: obj, from: obj)                      A player chooses among objects; later effects refer to the choice.
 sacrifice(what: obj)                             The controller destroys one of their own objects as a cost.
 note(text: str)                                  A purely informative note for players; has no game effect.
-block_los(where: obj, detail?: any)              Line of sight through a place is blocked.
+block_los(where: obj, detail?: any, crossing?: num) Line of sight through a place is blocked (only for lines that cross this many of its borders, if given).
 set_source(what: obj, source: obj)               An object becomes the source of a spell or attack (range and LoS count from it).
 reorder_step(step: any, after: any)              In the current sequence, a step happens right after another step instead of its usual place.
 share_damage_and_effects(from: obj, to: obj)     Apply to an object the damage and effects another object just received (typeless, armor ignored).
@@ -98,7 +98,7 @@ prevent_unless_paid(who: obj, amount: num)       The pending event does not happ
 bind_spell(what: obj, to: obj)                   Bind a spell card from the spellbook to an object, replacing any spell bound to it.
 modify_defense_roll(amount: num)                 Add to the roll of a defense.
 attacks_gain(what: obj, traits: traits, kind?: any, until?: any) The object's attacks (only melee or ranged ones if kind says so) gain traits (until a duration ends, if given).
-grant_defense(what: obj, roll: num, uses: num, detail?: any) The object gains a Defense: avoids on roll+ this many times a round.
+grant_defense(what: obj, roll: num, uses: num, detail?: any, limit?: any, conditions?: any) The object gains a Defense: avoids on roll+ this many times a round (limit: no melee or no ranged; conditions: "unaffected" when conditions that disable defenses do not stop it).
 hinder(what: obj)                                The object counts as hindered: it may take only one move action in its action phase.
 lose_life(who: obj, amount: num)                 The object loses life outright; this is not damage and cannot be prevented.
 miss_attack()                                    The current attack misses: it fails to hit, as if the roll to miss had failed.
@@ -121,6 +121,16 @@ follow_up_attack(what: obj, after: any, kind?: any) The next time this round the
 redirect_spell(what: obj, to: obj)               A spell being cast gets a new target; its controller may remake its other choices, paying any cost increase or canceling it.
 remove_paying(what: obj, kind?: any, count?: num) Remove any number of condition markers (only of a kind, e.g. Poison, if given) from an object, paying each removal cost.
 spellbook_cost(what: obj, factor: num)           During spellbook building, spells matching the phrase cost this many points per level (1 trained, 3 opposed).
+cast_only(who: obj, *spells: obj)                Casting restriction: the object may cast only spells matching one of the phrases.
+cast_limit(what: obj, per_round: num, by?: obj)  Casting restriction: a spell (or the spells matching the phrase) may be cast at most this many times a round (by one caster, if given).
+cannot_reveal(what: obj, during: step)           The enchantment cannot be revealed during a phase or step (or during any action, with "action").
+next_attack_gains(who: obj, traits: traits, kind?: any) The next attack (of a kind: melee or ranged) the object makes this round gains traits until that attack ends.
+tunnel(what: obj, between: obj, other: obj, distance: num) One move action of the objects may carry them straight from one place to another matching place up to this many zones away, ignoring walls and zones in between.
+not_counted(what: obj, as: name, rule: any)      The object does not count as a kind of object for a rule (e.g. adjacency between outposts).
+spend_only(who: obj, on: obj, cost?: any)        Mana in the object's own supply can pay only for spells matching the phrase (only their casting or reveal cost if cost says so).
+act_as_defender(who: obj, defense_of: obj)       The object uses its own Defense against the current attack as if it were the defender; the attack's target does not change.
+action_swap(what: obj, from: any, to: any, except?: any) Actions of one kind (quick or full) the object takes count as the other kind (except move actions, if said).
+glyph(who: obj, school: name, state: any)        Turn one of an object's school Glyphs active or inactive.
 """
 
 # ---------------------------------------------------------------- value functions and predicates
@@ -177,6 +187,9 @@ last_amount() -> num                             The amount the previous effect 
 cost_on(what: obj, on: obj) -> num               What a spell would cost to cast and reveal on a given object (Magebind and similar included).
 entered_this_round(what: obj) -> bool            Whether an object came into play this round.
 mana_spent(what: obj) -> num                     The mana actually paid to cast a spell, after reductions and extra costs.
+upkeep_paid(what?: obj) -> bool                  Whether the upkeep of this object (or of the object named) was paid in this Upkeep Phase.
+glyph_active(who: obj, school: name) -> bool     Whether an object's Glyph of a school is active.
+trained_in(who: obj, what: obj) -> bool          Whether a mage is trained in a spell's school (any of its schools).
 """
 
 # ---------------------------------------------------------------- events

@@ -32,8 +32,9 @@ BASE_NAMES = set(M.SCHOOLS) | set(M.DAMAGE_TYPES) | {
     "Mage", "Creature", "Conjuration", "Enchantment", "Equipment", "Incantation", "Attack", "Wall",
     "Terrain", "Vine", "Spell", "Object", "Zone", "Level", "Epic", "Legendary", "Unique", "Novice",
     "Arena", "Friendly", "Enemy", "Non",
-    # subtypes that card text names although no Arena card carries them
-    "Sprite",
+    # subtypes and token names that card text uses although no Arena card or codex entry defines them
+    # (Glyph: the Elementalist's school glyphs; a codex keyword entry should take it over)
+    "Sprite", "Glyph",
 }
 
 
@@ -524,12 +525,17 @@ class Checker:
         params = list(sig.params)
         rest = next((p for p in params if p.rest), None)
         fixed = [p for p in params if not p.rest]
-        if len(positional) > len(fixed) and rest is None:
+        if rest is not None:
+            # parameters after a *rest parameter can only be given by keyword
+            fixed_pos = [p for p in params[:params.index(rest)]]
+        else:
+            fixed_pos = fixed
+        if len(positional) > len(fixed_pos) and rest is None:
             self.err("E203", f"{call.name}() takes at most {len(fixed)} argument(s), got {len(positional)}",
                      call.span, f"signature: {sig.render()}")
             return
         bound = {}
-        for p, a in zip(fixed, positional):
+        for p, a in zip(fixed_pos, positional):
             bound[p.name] = a
         for k, a in keyed.items():
             if k not in {p.name for p in params}:
@@ -547,7 +553,7 @@ class Checker:
             if p.name in bound:
                 self.check_value(bound[p.name].value, p.kind, uns, bound[p.name].span, p.name)
         if rest is not None:
-            for a in positional[len(fixed):]:
+            for a in positional[len(fixed_pos):]:
                 self.check_value(a.value, rest.kind, uns, a.span, rest.name)
 
     def check_value(self, v, kind: str, uns: list, span: Optional[A.Span] = None, param_name: str = ""):
@@ -580,6 +586,11 @@ class Checker:
                      did_you_mean(v.value, self.current_attacks) or
                      (f"its attacks: {', '.join(sorted(self.current_attacks))}" if self.current_attacks
                       else "it has no attack bars"))
+            return
+        if kind == "step" and isinstance(v, A.StringLit):
+            # a quoted step or phase name: checked against the steps the engine knows
+            if v.value not in V.STEPS:
+                self.err("E102", f"unknown step '{v.value}'", span, did_you_mean(v.value, V.STEPS))
             return
         if kind in ("obj", "name", "step"):
             if isinstance(v, A.Phrase):

@@ -121,7 +121,8 @@ follow_up_attack(what: obj, after: any, kind?: any) The next time this round the
 redirect_spell(what: obj, to: obj)               A spell being cast gets a new target; its controller may remake its other choices, paying any cost increase or canceling it.
 remove_paying(what: obj, kind?: any, count?: num) Remove any number of condition markers (only of a kind, e.g. Poison, if given) from an object, paying each removal cost.
 spellbook_cost(what: obj, factor: num)           During spellbook building, spells matching the phrase cost this many points per level (1 trained, 3 opposed).
-cast_only(who: obj, *spells: obj)                Casting restriction: the object may cast only spells matching one of the phrases.
+cast_only(who: obj, *spells: obj, school_of?: obj) Casting restriction: the object may cast only spells matching one of the phrases (and, if school_of is given, only of the school of that object, e.g. a Glyph).
+unlimited_per_round(what: obj, rule: traits)    A trait that normally works once per round (Trample...) works every time for this object.
 cast_limit(what: obj, per_round: num, by?: obj)  Casting restriction: a spell (or the spells matching the phrase) may be cast at most this many times a round (by one caster, if given).
 cannot_reveal(what: obj, during: step)           The enchantment cannot be revealed during a phase or step (or during any action, with "action").
 next_attack_gains(who: obj, traits: traits, kind?: any) The next attack (of a kind: melee or ranged) the object makes this round gains traits until that attack ends.
@@ -190,6 +191,7 @@ mana_spent(what: obj) -> num                     The mana actually paid to cast 
 upkeep_paid(what?: obj) -> bool                  Whether the upkeep of this object (or of the object named) was paid in this Upkeep Phase.
 glyph_active(who: obj, school: name) -> bool     Whether an object's Glyph of a school is active.
 trained_in(who: obj, what: obj) -> bool          Whether a mage is trained in a spell's school (any of its schools).
+crossed_border_with(what: obj, kind: obj) -> bool Whether the object's last move crossed a border that holds an object matching the phrase (a wall with Passage Attacks...).
 """
 
 # ---------------------------------------------------------------- events

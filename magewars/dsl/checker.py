@@ -613,6 +613,10 @@ class Checker:
                 return
             self.err("E203", f"expected {_KIND_WORDS[kind]}, got {_describe(v)}", span,
                      "write traits and conditions in brackets, e.g. [Burn]")
+        elif kind == "bool":
+            if isinstance(v, A.Call):
+                return  # a predicate call: checked above
+            self.err("E203", f"expected {_KIND_WORDS[kind]}, got {_describe(v)}", span)
         elif kind == "str":
             if not isinstance(v, A.StringLit):
                 self.err("E203", f"expected {_KIND_WORDS[kind]}, got {_describe(v)}", span)

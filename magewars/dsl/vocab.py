@@ -42,7 +42,7 @@ move_enchantment(what: obj, to: obj)             Move an attached enchantment to
 reveal(what: obj)                                Reveal a hidden enchantment (paying its reveal cost unless stated).
 flip_hidden(what: obj)                           Turn a revealed enchantment face down again.
 look_at(what: obj)                               The controller looks at a hidden card and leaves it hidden.
-make_attack(attacker: obj, target?: obj, attack?: str) The object makes an attack outside the normal action sequence.
+make_attack(attacker: obj, target?: obj, attack?: str, with?: obj, kind?: any) The object makes an attack outside the normal action sequence (with the attack bar of an object, e.g. an equipment, and of a kind such as "quick melee", if given).
 attack_each(targets: obj, attack?: str)          Make the named attack against each object of a set, in the attacker's order.
 avoid_attack()                                   The current attack is avoided.
 cancel_attack()                                  The current attack is canceled: it ends at once with no further steps.
@@ -98,7 +98,7 @@ prevent_unless_paid(who: obj, amount: num)       The pending event does not happ
 bind_spell(what: obj, to: obj)                   Bind a spell card from the spellbook to an object, replacing any spell bound to it.
 modify_defense_roll(amount: num)                 Add to the roll of a defense.
 attacks_gain(what: obj, traits: traits, kind?: any, until?: any) The object's attacks (only melee or ranged ones if kind says so) gain traits (until a duration ends, if given).
-grant_defense(what: obj, roll: num, uses: num, detail?: any, limit?: any, conditions?: any) The object gains a Defense: avoids on roll+ this many times a round (limit: no melee or no ranged; conditions: "unaffected" when conditions that disable defenses do not stop it).
+grant_defense(what: obj, roll: num, uses: num, detail?: any, limit?: any, conditions?: any, until?: any) The object gains a Defense: avoids on roll+ this many times a round (limit: "no melee" or "no ranged"; conditions: "unaffected" when conditions that disable defenses do not stop it; until: a duration such as "attack" when granted by an effect).
 hinder(what: obj)                                The object counts as hindered: it may take only one move action in its action phase.
 lose_life(who: obj, amount: num)                 The object loses life outright; this is not damage and cannot be prevented.
 miss_attack()                                    The current attack misses: it fails to hit, as if the roll to miss had failed.
@@ -125,7 +125,7 @@ cast_only(who: obj, *spells: obj, school_of?: obj) Casting restriction: the obje
 unlimited_per_round(what: obj, rule: traits)    A trait that normally works once per round (Trample...) works every time for this object.
 cast_limit(what: obj, per_round: num, by?: obj)  Casting restriction: a spell (or the spells matching the phrase) may be cast at most this many times a round (by one caster, if given).
 cannot_reveal(what: obj, during: step)           The enchantment cannot be revealed during a phase or step (or during any action, with "action").
-next_attack_gains(who: obj, traits: traits, kind?: any) The next attack (of a kind: melee or ranged) the object makes this round gains traits until that attack ends.
+next_attack_gains(who: obj, traits: traits, kind?: any, dice?: num, against?: obj, provided?: bool, counterstrike?: any) The next attack (of a kind: melee or ranged; a counterstrike counts only if counterstrike says so) the object makes this round gains traits (and extra dice) until that attack ends; only an attack against a matching object, and only if the provided condition holds when it is declared.
 tunnel(what: obj, between: obj, other: obj, distance: num) One move action of the objects may carry them straight from one place to another matching place up to this many zones away, ignoring walls and zones in between.
 not_counted(what: obj, as: name, rule: any)      The object does not count as a kind of object for a rule (e.g. adjacency between outposts).
 spend_only(who: obj, on: obj, cost?: any)        Mana in the object's own supply can pay only for spells matching the phrase (only their casting or reveal cost if cost says so).
@@ -190,6 +190,7 @@ entered_this_round(what: obj) -> bool            Whether an object came into pla
 mana_spent(what: obj) -> num                     The mana actually paid to cast a spell, after reductions and extra costs.
 upkeep_paid(what?: obj) -> bool                  Whether the upkeep of this object (or of the object named) was paid in this Upkeep Phase.
 glyph_active(who: obj, school: name) -> bool     Whether an object's Glyph of a school is active.
+could_attach(what: obj, to: obj) -> bool         Whether an object could now legally target or be placed on another object (e.g. after it gains Uncontainable).
 trained_in(who: obj, what: obj) -> bool          Whether a mage is trained in a spell's school (any of its schools).
 crossed_border_with(what: obj, kind: obj) -> bool Whether the object's last move crossed a border that holds an object matching the phrase (a wall with Passage Attacks...).
 """
@@ -205,7 +206,7 @@ discarded(what?: obj)                            An object is discarded.
 attacked(what?: obj, by?: any)                   An object is declared as the target of an attack.
 attacks(what?: obj, target?: obj)                An object declares an attack.
 hit(what?: obj, by?: any)                        An attack reaches Damage and Effects against an object.
-damaged(what?: obj, by?: any)                    An object receives damage.
+damaged(what?: obj, by?: any, kind?: any)        An object receives damage (from an attack of a kind, e.g. melee, if given).
 deals_damage(what?: obj, to?: obj)               An object deals damage.
 avoided(what?: obj)                              An attack against an object is avoided.
 moves(what?: obj, into?: obj)                    An object moves (optionally, into a zone).

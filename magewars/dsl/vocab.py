@@ -99,7 +99,7 @@ bind_spell(what: obj, to: obj)                   Bind a spell card from the spel
 modify_defense_roll(amount: num)                 Add to the roll of a defense.
 attacks_gain(what: obj, traits: traits, kind?: any, until?: any) The object's attacks (only melee or ranged ones if kind says so) gain traits (until a duration ends, if given).
 grant_defense(what: obj, roll: num, uses: num, detail?: any, limit?: any, conditions?: any, until?: any) The object gains a Defense: avoids on roll+ this many times a round (limit: "no melee" or "no ranged"; conditions: "unaffected" when conditions that disable defenses do not stop it; until: a duration such as "attack" when granted by an effect).
-hinder(what: obj)                                The object counts as hindered: it may take only one move action in its action phase.
+hinder(what: obj, until?: any)                   The object counts as hindered: it may take only one move action in its action phase (while the effect lasts, or until a stated time such as "end of round").
 lose_life(who: obj, amount: num)                 The object loses life outright; this is not damage and cannot be prevented.
 miss_attack()                                    The current attack misses: it fails to hit, as if the roll to miss had failed.
 modify_healing(amount: num)                      Change the amount of the healing being applied.
@@ -109,7 +109,9 @@ spend_action(who: obj, kind?: any)               Another object uses up its quic
 action_cost(what: obj, action: any, amount: num) Each such action the object takes first costs its controller this much extra mana.
 reanimate(what: obj)                             Reanimate a just-destroyed creature: it waits face down where it died and is summoned at the end of the round.
 obliterate(what: obj)                            Remove an object or card from the game; it is not destroyed and goes to no discard pile.
+remove_from_arena(what: obj, tokens?: name, count?: num) The object leaves the arena but stays in play: it takes no actions, its action marker stays as it is, it is out of range and LoS of everything, and only attached spells, its conditions and its own traits and abilities affect it. With tokens, that many are placed on it, one is removed each Upkeep Phase, and when the last goes it returns to the zone it left.
 convert_critical(amount: num)                    Turn up to this much critical damage of the current attack into normal damage.
+convert_to_critical(amount: num)                 Turn up to this much normal damage of the current attack into critical damage.
 attack_with(targets: obj, dice: num, traits?: traits) The source makes an unnamed attack of this many dice against each object.
 remove_condition(what: obj, count?: num)         Remove conditions of the controller's choice from an object, paying each removal cost.
 cancel_action()                                  The action being declared or taken is canceled.

@@ -133,7 +133,10 @@ not_counted(what: obj, as: name, rule: any)      The object does not count as a 
 spend_only(who: obj, on: obj, cost?: any)        Mana in the object's own supply can pay only for spells matching the phrase (only their casting or reveal cost if cost says so).
 act_as_defender(who: obj, defense_of: obj)       The object uses its own Defense against the current attack as if it were the defender; the attack's target does not change.
 action_swap(what: obj, from: any, to: any, except?: any) Actions of one kind (quick or full) the object takes count as the other kind (except move actions, if said).
-glyph(who: obj, school: name, state: any)        Turn one of an object's school Glyphs active or inactive.
+glyph(who: obj, school: name, state: any)        Turn one of an object's school Glyphs "active" or "inactive".
+borrow_bars(who: obj, from: obj, until?: any)    The object may use the action and attack bars of another object (until a stated time, e.g. "end of action").
+modify_range(what: obj, amount: num)             The maximum range of a spell being cast changes by this much.
+extra_prepared(who: obj, count: num)             In the Planning Phase the object prepares this many spells more than usual.
 """
 
 # ---------------------------------------------------------------- value functions and predicates

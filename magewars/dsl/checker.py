@@ -33,8 +33,9 @@ BASE_NAMES = set(M.SCHOOLS) | set(M.DAMAGE_TYPES) | {
     "Terrain", "Vine", "Spell", "Object", "Zone", "Level", "Epic", "Legendary", "Unique", "Novice",
     "Arena", "Friendly", "Enemy", "Non",
     # subtypes and token names that card text uses although no Arena card or codex entry defines them
-    # (Glyph: the Elementalist's school glyphs; a codex keyword entry should take it over)
-    "Sprite", "Glyph",
+    # (Glyph: the Elementalist's school glyphs; Hate and Love: tokens of two Siren-side curses;
+    # codex keyword entries should take them over)
+    "Sprite", "Glyph", "Hate", "Love",
 }
 
 

@@ -74,8 +74,8 @@ guard(what: obj)                                 Place a guard marker.
 remove_guard(what: obj)                          Remove a guard marker.
 cast_spell(who: obj, what: obj, free?: any)      Cast a spell outside the normal casting sequence.
 copy_spell(what: obj)                            Copy a spell being cast.
-cannot(what: obj, action: any, detail?: any, target?: obj, except?: obj, by?: obj, during?: step, into?: obj, out_of?: obj) Restriction: the object cannot do something (move, attack, be attacked, guard, cast...): only aimed at target, not when except matches, only by a source, only during a step or phase, only into or out of a place.
-can(what: obj, action: any, detail?: any, target?: obj, by?: obj, during?: step, into?: obj, instead_of?: any, ignoring?: any) Permission: the object may do something it otherwise could not (aimed at target, by a source, during a step, into a place, in place of another action, ignoring a rule such as range or LoS).
+cannot(what: obj, action: any, detail?: any, target?: obj, except?: obj, by?: obj, during?: step, into?: obj, out_of?: obj, attack?: str) Restriction: the object cannot do something (move, attack, be attacked, guard, cast...): only aimed at target, not when except matches, only by a source, only during a step or phase, only into or out of a place, only with the named attack bar of this card.
+can(what: obj, action: any, detail?: any, target?: obj, by?: obj, during?: step, into?: obj, instead_of?: any, ignoring?: any, until?: any) Permission: the object may do something it otherwise could not (aimed at target, by a source, during a step, into a place, in place of another action, ignoring a rule such as range or LoS, until a stated time when granted by an effect).
 must(what: obj, action: any, detail?: any, target?: obj, to?: any, during?: step, before?: any, toward?: obj, out_of?: obj, into?: obj) Obligation: the object must do something when able (aimed at target, for a purpose such as moving out of a zone, during a step, before another event, toward an object).
 costs(what: obj, amount: num, detail?: any, only?: any, minimum?: num, on?: obj, by?: obj, uses?: num, shared?: any, into?: obj, optional?: any) Casting-cost change for spells matching a phrase: only the casting or the reveal cost if only says so, never below a minimum, a spell cast with the change must be placed into a zone if into says so, the caster may decline it if optional, only when the spell targets on, only when cast by a caster matching by, at most uses times a round (shared with the other costs() lines naming the same shared key).
 immune(what: obj, to: any)                       The object is immune to a kind of effect or condition.
@@ -117,7 +117,7 @@ remove_condition(what: obj, count?: num)         Remove conditions of the contro
 cancel_action()                                  The action being declared or taken is canceled.
 lose_until(what: obj, traits: traits, until: any) The object loses these traits until the end of a duration (round, attack...).
 redirect_mana(to: obj)                           Mana being lost, paid or transferred by the current event goes to this object instead.
-cannot_until(what: obj, action: any, until: any, detail?: any) A restriction like cannot() that lasts only until a stated time (end_of_round, start_of_action_phase...).
+cannot_until(what: obj, action: any, until: any, detail?: any, target?: obj, except?: obj) A restriction like cannot() that lasts only until a stated time (end_of_round, start_of_action_phase...); only aimed at target, not when except matches.
 incapacitate(what: obj, until?: any)             The object is incapacitated (no actions, no defenses, no guarding) while the effect lasts or until a stated time.
 follow_up_attack(what: obj, after: any, kind?: any) The next time this round the object ends a matching attack action, it may make one more attack of a kind within that action.
 redirect_spell(what: obj, to: obj)               A spell being cast gets a new target; its controller may remake its other choices, paying any cost increase or canceling it.
@@ -136,6 +136,9 @@ action_swap(what: obj, from: any, to: any, except?: any) Actions of one kind (qu
 glyph(who: obj, school: name, state: any)        Turn one of an object's school Glyphs "active" or "inactive".
 borrow_bars(who: obj, from: obj, until?: any)    The object may use the action and attack bars of another object (until a stated time, e.g. "end of action").
 modify_range(what: obj, amount: num)             The maximum range of a spell being cast changes by this much.
+cast_as(who: obj, action: any, max_range: num)   The object casts every spell as this kind of action and at a range of at most this many zones.
+one_way(what: obj)                               A wall works (its attacks, its Passage traits) only against objects crossing it from the side its front faces.
+upkeep_first(what: obj)                          This object's upkeep is paid before any other upkeep on the object it is attached to.
 extra_prepared(who: obj, count: num)             In the Planning Phase the object prepares this many spells more than usual.
 """
 
@@ -195,6 +198,8 @@ entered_this_round(what: obj) -> bool            Whether an object came into pla
 mana_spent(what: obj) -> num                     The mana actually paid to cast a spell, after reductions and extra costs.
 upkeep_paid(what?: obj) -> bool                  Whether the upkeep of this object (or of the object named) was paid in this Upkeep Phase.
 glyph_active(who: obj, school: name) -> bool     Whether an object's Glyph of a school is active.
+used_this_round(what: obj, kind: any) -> bool    Whether the object has already used its attack or its defense ("attack", "defense") this round.
+able(what: obj, action: any, target?: obj) -> bool Whether the object could take that action now (against target, if given).
 could_attach(what: obj, to: obj) -> bool         Whether an object could now legally target or be placed on another object (e.g. after it gains Uncontainable).
 trained_in(who: obj, what: obj) -> bool          Whether a mage is trained in a spell's school (any of its schools).
 crossed_border_with(what: obj, kind: obj) -> bool Whether the object's last move crossed a border that holds an object matching the phrase (a wall with Passage Attacks...).

@@ -6,6 +6,7 @@ against every known subtype, and definitions must be unique.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
@@ -32,11 +33,25 @@ BASE_NAMES = set(M.SCHOOLS) | set(M.DAMAGE_TYPES) | {
     "Mage", "Creature", "Conjuration", "Enchantment", "Equipment", "Incantation", "Attack", "Wall",
     "Terrain", "Vine", "Spell", "Object", "Zone", "Level", "Epic", "Legendary", "Unique", "Novice",
     "Arena", "Friendly", "Enemy", "Non",
-    # subtypes and token names that card text uses although no Arena card or codex entry defines them
-    # (Glyph: the Elementalist's school glyphs; Hate and Love: tokens of two Siren-side curses;
-    # codex keyword entries should take them over)
-    "Sprite", "Glyph", "Hate", "Love",
+    # a subtype that card text names although no Arena card carries it
+    "Sprite",
 }
+
+
+def _placed_token_names(node, out=None) -> set[str]:
+    """Names of the tokens a definition places with place_tokens(), found anywhere in its items."""
+    out = set() if out is None else out
+    if isinstance(node, A.Call) and node.name == "place_tokens":
+        pos = [a.value for a in node.args if a.key is None]
+        if len(pos) > 1 and isinstance(pos[1], A.Phrase):
+            out.add(pos[1].text)
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        for f in dataclasses.fields(node):
+            _placed_token_names(getattr(node, f.name), out)
+    elif isinstance(node, (list, tuple)):
+        for x in node:
+            _placed_token_names(x, out)
+    return out
 
 
 @dataclass
@@ -76,6 +91,8 @@ class Checker:
                 if isinstance(it, A.Subtypes):
                     for n in it.names:
                         self.names.add(n.text)
+            # a token a card places (place_tokens(x, Pet, 1)) is a name other phrases may use
+            self.names.update(_placed_token_names(d))
         self.names |= BASE_NAMES
         for d in codex_defs:
             corpus.codex[d.name] = self.compile_codex_header(d)

@@ -37,7 +37,7 @@ push(what: obj, distance?: num, direction?: any) Push an object into an adjacent
 move(what: obj, distance?: num, to?: obj)        Move an object as a move action would.
 teleport(what: obj, to: obj)                     Teleport an object to a zone; not a move, ignores walls.
 swap(first: obj, second: obj)                    Exchange the zones of two objects.
-attach(what: obj, to: obj)                       Attach an enchantment or conjuration to an object.
+attach(what: obj, to: obj, replacing?: any)      Attach an enchantment, conjuration or equipment to an object (an equipment already in that location goes where replacing says, e.g. "return_to_hand").
 move_enchantment(what: obj, to: obj)             Move an attached enchantment to a new legal object; it gets a new timestamp.
 reveal(what: obj)                                Reveal a hidden enchantment (paying its reveal cost unless stated).
 flip_hidden(what: obj)                           Turn a revealed enchantment face down again.

@@ -95,7 +95,7 @@ share_damage_and_effects(from: obj, to: obj)     Apply to an object the damage a
 set_x(value: num)                                X for this card or ability equals this value (worked out when it is used).
 push_direction(direction: any)                   Pushes this object or attack causes go this way (random, toward...) instead of the pusher's choice.
 prevent_unless_paid(who: obj, amount: num)       The pending event does not happen unless that player pays this much extra mana.
-bind_spell(what: obj, to: obj)                   Bind a spell card from the spellbook to an object, replacing any spell bound to it.
+bind_spell(what: obj, to: obj, action?: any)     Bind a spell card from the spellbook to an object, replacing any spell bound to it (only a spell cast with this action, e.g. "quick", if given).
 modify_defense_roll(amount: num)                 Add to the roll of a defense.
 attacks_gain(what: obj, traits: traits, kind?: any, until?: any) The object's attacks (only melee or ranged ones if kind says so) gain traits (until a duration ends, if given).
 grant_defense(what: obj, roll: num, uses: num, detail?: any, limit?: any, conditions?: any, until?: any) The object gains a Defense: avoids on roll+ this many times a round (limit: "no melee" or "no ranged"; conditions: "unaffected" when conditions that disable defenses do not stop it; until: a duration such as "attack" when granted by an effect).

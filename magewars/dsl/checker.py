@@ -7,6 +7,7 @@ against every known subtype, and definitions must be unique.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
@@ -38,6 +39,11 @@ BASE_NAMES = set(M.SCHOOLS) | set(M.DAMAGE_TYPES) | {
 }
 
 
+@functools.lru_cache(maxsize=None)
+def _field_names(cls) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def _placed_token_names(node, out=None) -> set[str]:
     """Names of the tokens a definition places with place_tokens(), found anywhere in its items."""
     out = set() if out is None else out
@@ -46,8 +52,8 @@ def _placed_token_names(node, out=None) -> set[str]:
         if len(pos) > 1 and isinstance(pos[1], A.Phrase):
             out.add(pos[1].text)
     if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        for f in dataclasses.fields(node):
-            _placed_token_names(getattr(node, f.name), out)
+        for name in _field_names(type(node)):
+            _placed_token_names(getattr(node, name), out)
     elif isinstance(node, (list, tuple)):
         for x in node:
             _placed_token_names(x, out)

@@ -201,7 +201,6 @@ glyph_active(who: obj, school: name) -> bool     Whether an object's Glyph of a 
 used_this_round(what: obj, kind: any) -> bool    Whether the object has already used its attack or its defense ("attack", "defense") this round.
 able(what: obj, action: any, target?: obj) -> bool Whether the object could take that action now (against target, if given).
 could_attach(what: obj, to: obj) -> bool         Whether an object could now legally target or be placed on another object (e.g. after it gains Uncontainable).
-trained_in(who: obj, what: obj) -> bool          Whether a mage is trained in a spell's school (any of its schools).
 crossed_border_with(what: obj, kind: obj) -> bool Whether the object's last move crossed a border that holds an object matching the phrase (a wall with Passage Attacks...).
 """
 

@@ -97,6 +97,7 @@ push_direction(direction: any)                   Pushes this object or attack ca
 prevent_unless_paid(who: obj, amount: num)       The pending event does not happen unless that player pays this much extra mana.
 bind_spell(what: obj, to: obj, action?: any)     Bind a spell card from the spellbook to an object, replacing any spell bound to it (only a spell cast with this action, e.g. "quick", if given).
 modify_defense_roll(amount: num)                 Add to the roll of a defense.
+defense_bonus(what: obj, amount: num, until?: any) The object adds this much to each of its defense rolls (until a stated time, e.g. "end of round").
 attacks_gain(what: obj, traits: traits, kind?: any, until?: any) The object's attacks (only melee or ranged ones if kind says so) gain traits (until a duration ends, if given).
 grant_defense(what: obj, roll: num, uses: num, detail?: any, limit?: any, conditions?: any, until?: any) The object gains a Defense: avoids on roll+ this many times a round (limit: "no melee" or "no ranged"; conditions: "unaffected" when conditions that disable defenses do not stop it; until: a duration such as "attack" when granted by an effect).
 hinder(what: obj, until?: any)                   The object counts as hindered: it may take only one move action in its action phase (while the effect lasts, or until a stated time such as "end of round").

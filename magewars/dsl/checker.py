@@ -44,9 +44,16 @@ def _field_names(cls) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls))
 
 
+# leaves that never hold a call: the walk does not enter them
+_LEAVES = (A.Span, A.Phrase, A.TraitGroup, A.TraitRef, A.StringLit, A.Name, A.XValue, A.Signed, str, int,
+           type(None), bool)
+
+
 def _placed_token_names(node, out=None) -> set[str]:
     """Names of the tokens a definition places with place_tokens(), found anywhere in its items."""
     out = set() if out is None else out
+    if isinstance(node, _LEAVES):
+        return out
     if isinstance(node, A.Call) and node.name == "place_tokens":
         pos = [a.value for a in node.args if a.key is None]
         if len(pos) > 1 and isinstance(pos[1], A.Phrase):

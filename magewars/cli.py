@@ -136,7 +136,10 @@ def export(as_json, output):
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--from", "sources", multiple=True, type=click.Path(path_type=Path),
               help="Read cards from these .mw files or folders instead of the shipped corpus.")
-def card(name, as_json, sources):
+@click.option("--compare", is_flag=True, help="Show the published text beside the generated text (read at run time).")
+@click.option("--shared", "shared", type=click.Path(path_type=Path), default=None,
+              help="Reference folder holding cards/cards.json (default: $MAGEWARS_SHARED or ../shared).")
+def card(name, as_json, sources, compare, shared):
     """Show a card (fuzzy name match), as text generated from its definition."""
     from .render import find_cards, render_card, card_to_json
     if sources:
@@ -163,7 +166,19 @@ def card(name, as_json, sources):
     c = corpus.cards[hits[0]]
     from .pages import card_notes, notes_text
     notes = card_notes(c.name)
-    if as_json:
+    if compare:
+        from .compare import CompareError, find_shared, published_texts, render_compare
+        folder = find_shared(shared)
+        if folder is None:
+            click.echo("no reference folder found: pass --shared PATH or set MAGEWARS_SHARED", err=True)
+            sys.exit(2)
+        try:
+            pub = published_texts(folder, c.name)
+        except CompareError as e:
+            click.echo(str(e), err=True)
+            sys.exit(2)
+        click.echo(render_compare(c.name, render_card(c, corpus), pub))
+    elif as_json:
         rec = card_to_json(c)
         rec.update(notes)
         click.echo(json.dumps(rec, indent=2, ensure_ascii=False))

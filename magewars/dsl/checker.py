@@ -6,6 +6,8 @@ against every known subtype, and definitions must be unique.
 """
 from __future__ import annotations
 
+import dataclasses
+import functools
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
@@ -33,7 +35,37 @@ BASE_NAMES = set(M.SCHOOLS) | set(M.DAMAGE_TYPES) | {
     "Mage", "Creature", "Conjuration", "Enchantment", "Equipment", "Incantation", "Attack", "Wall",
     "Terrain", "Vine", "Spell", "Object", "Zone", "Level", "Epic", "Legendary", "Unique", "Novice",
     "Arena", "Friendly", "Enemy", "Non",
+    # a subtype that card text names although no Arena card carries it
+    "Sprite",
 }
+
+
+@functools.lru_cache(maxsize=None)
+def _field_names(cls) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+# leaves that never hold a call: the walk does not enter them
+_LEAVES = (A.Span, A.Phrase, A.TraitGroup, A.TraitRef, A.StringLit, A.Name, A.XValue, A.Signed, str, int,
+           type(None), bool)
+
+
+def _placed_token_names(node, out=None) -> set[str]:
+    """Names of the tokens a definition places with place_tokens(), found anywhere in its items."""
+    out = set() if out is None else out
+    if isinstance(node, _LEAVES):
+        return out
+    if isinstance(node, A.Call) and node.name == "place_tokens":
+        pos = [a.value for a in node.args if a.key is None]
+        if len(pos) > 1 and isinstance(pos[1], A.Phrase):
+            out.add(pos[1].text)
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        for name in _field_names(type(node)):
+            _placed_token_names(getattr(node, name), out)
+    elif isinstance(node, (list, tuple)):
+        for x in node:
+            _placed_token_names(x, out)
+    return out
 
 
 @dataclass
@@ -74,6 +106,8 @@ class Checker:
                 if isinstance(it, A.Subtypes):
                     for n in it.names:
                         self.names.add(n.text)
+            # a token a card places (place_tokens(x, Pet, 1)) is a name other phrases may use
+            self.names.update(_placed_token_names(d))
         self.names |= BASE_NAMES
         for d in codex_defs:
             corpus.codex[d.name] = self.compile_codex_header(d)
@@ -529,12 +563,17 @@ class Checker:
         params = list(sig.params)
         rest = next((p for p in params if p.rest), None)
         fixed = [p for p in params if not p.rest]
-        if len(positional) > len(fixed) and rest is None:
+        if rest is not None:
+            # parameters after a *rest parameter can only be given by keyword
+            fixed_pos = [p for p in params[:params.index(rest)]]
+        else:
+            fixed_pos = fixed
+        if len(positional) > len(fixed_pos) and rest is None:
             self.err("E203", f"{call.name}() takes at most {len(fixed)} argument(s), got {len(positional)}",
                      call.span, f"signature: {sig.render()}")
             return
         bound = {}
-        for p, a in zip(fixed, positional):
+        for p, a in zip(fixed_pos, positional):
             bound[p.name] = a
         for k, a in keyed.items():
             if k not in {p.name for p in params}:
@@ -551,6 +590,9 @@ class Checker:
         for p in fixed:
             if p.name in bound:
                 self.check_value(bound[p.name].value, p.kind, uns, bound[p.name].span, p.name)
+        if rest is not None:
+            for a in positional[len(fixed_pos):]:
+                self.check_value(a.value, rest.kind, uns, a.span, rest.name)
 
     def check_value(self, v, kind: str, uns: list, span: Optional[A.Span] = None, param_name: str = ""):
         span = getattr(v, "span", None) or span or A.NOSPAN
@@ -583,6 +625,11 @@ class Checker:
                      (f"its attacks: {', '.join(sorted(self.current_attacks))}" if self.current_attacks
                       else "it has no attack bars"))
             return
+        if kind == "step" and isinstance(v, A.StringLit):
+            # a quoted step or phase name: checked against the steps the engine knows
+            if v.value not in V.STEPS:
+                self.err("E102", f"unknown step '{v.value}'", span, did_you_mean(v.value, V.STEPS))
+            return
         if kind in ("obj", "name", "step"):
             if isinstance(v, A.Phrase):
                 if kind == "obj":
@@ -609,6 +656,10 @@ class Checker:
                 return
             self.err("E203", f"expected {_KIND_WORDS[kind]}, got {_describe(v)}", span,
                      "write traits and conditions in brackets, e.g. [Burn]")
+        elif kind == "bool":
+            if isinstance(v, A.Call):
+                return  # a predicate call: checked above
+            self.err("E203", f"expected {_KIND_WORDS[kind]}, got {_describe(v)}", span)
         elif kind == "str":
             if not isinstance(v, A.StringLit):
                 self.err("E203", f"expected {_KIND_WORDS[kind]}, got {_describe(v)}", span)

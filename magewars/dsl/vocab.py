@@ -37,12 +37,12 @@ push(what: obj, distance?: num, direction?: any) Push an object into an adjacent
 move(what: obj, distance?: num, to?: obj)        Move an object as a move action would.
 teleport(what: obj, to: obj)                     Teleport an object to a zone; not a move, ignores walls.
 swap(first: obj, second: obj)                    Exchange the zones of two objects.
-attach(what: obj, to: obj)                       Attach an enchantment or conjuration to an object.
+attach(what: obj, to: obj, replacing?: any)      Attach an enchantment, conjuration or equipment to an object (an equipment already in that location goes where replacing says, e.g. "return_to_hand").
 move_enchantment(what: obj, to: obj)             Move an attached enchantment to a new legal object; it gets a new timestamp.
 reveal(what: obj)                                Reveal a hidden enchantment (paying its reveal cost unless stated).
 flip_hidden(what: obj)                           Turn a revealed enchantment face down again.
 look_at(what: obj)                               The controller looks at a hidden card and leaves it hidden.
-make_attack(attacker: obj, target?: obj, attack?: str) The object makes an attack outside the normal action sequence.
+make_attack(attacker: obj, target?: obj, attack?: str, with?: obj, kind?: any) The object makes an attack outside the normal action sequence (with the attack bar of an object, e.g. an equipment, and of a kind such as "quick melee", if given).
 attack_each(targets: obj, attack?: str)          Make the named attack against each object of a set, in the attacker's order.
 avoid_attack()                                   The current attack is avoided.
 cancel_attack()                                  The current attack is canceled: it ends at once with no further steps.
@@ -84,12 +84,12 @@ guard(what: obj)                                 Place a guard marker.
 remove_guard(what: obj)                          Remove a guard marker.
 cast_spell(who: obj, what: obj, free?: any)      Cast a spell outside the normal casting sequence.
 copy_spell(what: obj)                            Copy a spell being cast.
-cannot(what: obj, action: any, detail?: any)     Restriction: the object cannot do something (move, attack, be attacked, guard, cast...).
-can(what: obj, action: any, detail?: any)        Permission: the object may do something it otherwise could not.
-must(what: obj, action: any, detail?: any)       Obligation: the object must do something when able.
-costs(what: obj, amount: num, detail?: any)      Casting-cost change for spells matching a phrase.
+cannot(what: obj, action: any, detail?: any, target?: obj, except?: obj, by?: obj, during?: step, into?: obj, out_of?: obj, attack?: str) Restriction: the object cannot do something (move, attack, be attacked, guard, cast...): only aimed at target, not when except matches, only by a source, only during a step or phase, only into or out of a place, only with the named attack bar of this card.
+can(what: obj, action: any, detail?: any, target?: obj, by?: obj, during?: step, into?: obj, instead_of?: any, ignoring?: any, until?: any) Permission: the object may do something it otherwise could not (aimed at target, by a source, during a step, into a place, in place of another action, ignoring a rule such as range or LoS, until a stated time when granted by an effect).
+must(what: obj, action: any, detail?: any, target?: obj, to?: any, during?: step, before?: any, toward?: obj, out_of?: obj, into?: obj, at?: obj) Obligation: the object must do something when able (aimed at target, for a purpose such as moving out of a zone, during a step, before another event, toward an object).
+costs(what: obj, amount: num, detail?: any, only?: any, minimum?: num, on?: obj, by?: obj, uses?: num, shared?: any, into?: obj, optional?: any) Casting-cost change for spells matching a phrase: only the casting or the reveal cost if only says so, never below a minimum, a spell cast with the change must be placed into a zone if into says so, the caster may decline it if optional, only when the spell targets on, only when cast by a caster matching by, at most uses times a round (shared with the other costs() lines naming the same shared key).
 immune(what: obj, to: any)                       The object is immune to a kind of effect or condition.
-ignore(what: obj, rule: any)                     The object ignores a rule or effect (walls, guards, LoS...).
+ignore(what: obj, rule: any, against?: obj)      The object ignores a rule or effect (walls, guards, LoS...), only when acting against objects matching against, if given.
 set_stat(what: obj, stat: any, value: num)       Set a stat to a value (overrides modifiers of earlier timestamp).
 gain_attack(what: obj, attack: str)              The object gains an attack bar defined on this card.
 pay_upkeep(what: obj, amount: num)               The object's controller must pay upkeep or destroy it.
@@ -98,18 +98,19 @@ roll_attack_dice(count: num)                     Roll attack dice and remember t
 choose(who: obj, from: obj)                      A player chooses among objects; later effects refer to the choice.
 sacrifice(what: obj)                             The controller destroys one of their own objects as a cost.
 note(text: str)                                  A purely informative note for players; has no game effect.
-block_los(where: obj, detail?: any)              Line of sight through a place is blocked.
+block_los(where: obj, detail?: any, crossing?: num) Line of sight through a place is blocked (only for lines that cross this many of its borders, if given).
 set_source(what: obj, source: obj)               An object becomes the source of a spell or attack (range and LoS count from it).
 reorder_step(step: any, after: any)              In the current sequence, a step happens right after another step instead of its usual place.
 share_damage_and_effects(from: obj, to: obj)     Apply to an object the damage and effects another object just received (typeless, armor ignored).
 set_x(value: num)                                X for this card or ability equals this value (worked out when it is used).
 push_direction(direction: any)                   Pushes this object or attack causes go this way (random, toward...) instead of the pusher's choice.
 prevent_unless_paid(who: obj, amount: num)       The pending event does not happen unless that player pays this much extra mana.
-bind_spell(what: obj, to: obj)                   Bind a spell card from the spellbook to an object, replacing any spell bound to it.
+bind_spell(what: obj, to: obj, action?: any)     Bind a spell card from the spellbook to an object, replacing any spell bound to it (only a spell cast with this action, e.g. "quick", if given).
 modify_defense_roll(amount: num)                 Add to the roll of a defense.
+defense_bonus(what: obj, amount: num, until?: any) The object adds this much to each of its defense rolls (until a stated time, e.g. "end of round").
 attacks_gain(what: obj, traits: traits, kind?: any, until?: any) The object's attacks (only melee or ranged ones if kind says so) gain traits (until a duration ends, if given).
-grant_defense(what: obj, roll: num, uses: num, detail?: any) The object gains a Defense: avoids on roll+ this many times a round.
-hinder(what: obj)                                The object counts as hindered: it may take only one move action in its action phase.
+grant_defense(what: obj, roll: num, uses: num, detail?: any, limit?: any, conditions?: any, until?: any) The object gains a Defense: avoids on roll+ this many times a round (limit: "no melee" or "no ranged"; conditions: "unaffected" when conditions that disable defenses do not stop it; until: a duration such as "attack" when granted by an effect).
+hinder(what: obj, until?: any)                   The object counts as hindered: it may take only one move action in its action phase (while the effect lasts, or until a stated time such as "end of round").
 lose_life(who: obj, amount: num)                 The object loses life outright; this is not damage and cannot be prevented.
 miss_attack()                                    The current attack misses: it fails to hit, as if the roll to miss had failed.
 modify_healing(amount: num)                      Change the amount of the healing being applied.
@@ -119,18 +120,37 @@ spend_action(who: obj, kind?: any)               Another object uses up its quic
 action_cost(what: obj, action: any, amount: num) Each such action the object takes first costs its controller this much extra mana.
 reanimate(what: obj)                             Reanimate a just-destroyed creature: it waits face down where it died and is summoned at the end of the round.
 obliterate(what: obj)                            Remove an object or card from the game; it is not destroyed and goes to no discard pile.
+remove_from_arena(what: obj, tokens?: name, count?: num) The object leaves the arena but stays in play: it takes no actions, its action marker stays as it is, it is out of range and LoS of everything, and only attached spells, its conditions and its own traits and abilities affect it. With tokens, that many are placed on it, one is removed each Upkeep Phase, and when the last goes it returns to the zone it left.
 convert_critical(amount: num)                    Turn up to this much critical damage of the current attack into normal damage.
+convert_to_critical(amount: num)                 Turn up to this much normal damage of the current attack into critical damage.
 attack_with(targets: obj, dice: num, traits?: traits) The source makes an unnamed attack of this many dice against each object.
 remove_condition(what: obj, count?: num)         Remove conditions of the controller's choice from an object, paying each removal cost.
 cancel_action()                                  The action being declared or taken is canceled.
 lose_until(what: obj, traits: traits, until: any) The object loses these traits until the end of a duration (round, attack...).
 redirect_mana(to: obj)                           Mana being lost, paid or transferred by the current event goes to this object instead.
-cannot_until(what: obj, action: any, until: any, detail?: any) A restriction like cannot() that lasts only until a stated time (end_of_round, start_of_action_phase...).
+cannot_until(what: obj, action: any, until: any, detail?: any, target?: obj, except?: obj, by?: obj) A restriction like cannot() that lasts only until a stated time (end_of_round, start_of_action_phase...); only aimed at target, not when except matches.
 incapacitate(what: obj, until?: any)             The object is incapacitated (no actions, no defenses, no guarding) while the effect lasts or until a stated time.
 follow_up_attack(what: obj, after: any, kind?: any) The next time this round the object ends a matching attack action, it may make one more attack of a kind within that action.
 redirect_spell(what: obj, to: obj)               A spell being cast gets a new target; its controller may remake its other choices, paying any cost increase or canceling it.
 remove_paying(what: obj, kind?: any, count?: num) Remove any number of condition markers (only of a kind, e.g. Poison, if given) from an object, paying each removal cost.
 spellbook_cost(what: obj, factor: num)           During spellbook building, spells matching the phrase cost this many points per level (1 trained, 3 opposed).
+cast_only(who: obj, *spells: obj, school_of?: obj) Casting restriction: the object may cast only spells matching one of the phrases (and, if school_of is given, only of the school of that object, e.g. a Glyph).
+unlimited_per_round(what: obj, rule: traits)    A trait that normally works once per round (Trample...) works every time for this object.
+cast_limit(what: obj, per_round: num, by?: obj)  Casting restriction: a spell (or the spells matching the phrase) may be cast at most this many times a round (by one caster, if given).
+cannot_reveal(what: obj, during: step)           The enchantment cannot be revealed during a phase or step (or during any action, with "action").
+next_attack_gains(who: obj, traits: traits, kind?: any, dice?: num, against?: obj, provided?: bool, counterstrike?: any) The next attack (of a kind: melee or ranged; a counterstrike counts only if counterstrike says so) the object makes this round gains traits (and extra dice) until that attack ends; only an attack against a matching object, and only if the provided condition holds when it is declared.
+tunnel(what: obj, between: obj, other: obj, distance: num) One move action of the objects may carry them straight from one place to another matching place up to this many zones away, ignoring walls and zones in between.
+not_counted(what: obj, as: name, rule: any)      The object does not count as a kind of object for a rule (e.g. adjacency between outposts).
+spend_only(who: obj, on: obj, cost?: any)        Mana in the object's own supply can pay only for spells matching the phrase (only their casting or reveal cost if cost says so).
+act_as_defender(who: obj, defense_of: obj)       The object uses its own Defense against the current attack as if it were the defender; the attack's target does not change.
+action_swap(what: obj, from: any, to: any, except?: any) Actions of one kind (quick or full) the object takes count as the other kind (except move actions, if said).
+glyph(who: obj, school: name, state: any)        Turn one of an object's school Glyphs "active" or "inactive".
+borrow_bars(who: obj, from: obj, until?: any)    The object may use the action and attack bars of another object (until a stated time, e.g. "end of action").
+modify_range(what: obj, amount: num)             The maximum range of a spell being cast changes by this much.
+cast_as(who: obj, action: any, max_range: num)   The object casts every spell as this kind of action and at a range of at most this many zones.
+one_way(what: obj)                               A wall works (its attacks, its Passage traits) only against objects crossing it from the side its front faces.
+upkeep_first(what: obj)                          This object's upkeep is paid before any other upkeep on the object it is attached to.
+extra_prepared(who: obj, count: num)             In the Planning Phase the object prepares this many spells more than usual.
 """
 
 # ---------------------------------------------------------------- value functions and predicates
@@ -187,6 +207,12 @@ last_amount() -> num                             The amount the previous effect 
 cost_on(what: obj, on: obj) -> num               What a spell would cost to cast and reveal on a given object (Magebind and similar included).
 entered_this_round(what: obj) -> bool            Whether an object came into play this round.
 mana_spent(what: obj) -> num                     The mana actually paid to cast a spell, after reductions and extra costs.
+upkeep_paid(what?: obj) -> bool                  Whether the upkeep of this object (or of the object named) was paid in this Upkeep Phase.
+glyph_active(who: obj, school: name) -> bool     Whether an object's Glyph of a school is active.
+used_this_round(what: obj, kind: any) -> bool    Whether the object has already used its attack or its defense ("attack", "defense") this round.
+able(what: obj, action: any, target?: obj) -> bool Whether the object could take that action now (against target, if given).
+could_attach(what: obj, to: obj) -> bool         Whether an object could now legally target or be placed on another object (e.g. after it gains Uncontainable).
+crossed_border_with(what: obj, kind: obj) -> bool Whether the object's last move crossed a border that holds an object matching the phrase (a wall with Passage Attacks...).
 """
 
 # ---------------------------------------------------------------- events
@@ -200,7 +226,7 @@ discarded(what?: obj)                            An object is discarded.
 attacked(what?: obj, by?: any)                   An object is declared as the target of an attack.
 attacks(what?: obj, target?: obj)                An object declares an attack.
 hit(what?: obj, by?: any)                        An attack reaches Damage and Effects against an object.
-damaged(what?: obj, by?: any)                    An object receives damage.
+damaged(what?: obj, by?: any, kind?: any)        An object receives damage (from an attack of a kind, e.g. melee, if given).
 deals_damage(what?: obj, to?: obj)               An object deals damage.
 avoided(what?: obj)                              An attack against an object is avoided.
 moves(what?: obj, into?: obj)                    An object moves (optionally, into a zone).

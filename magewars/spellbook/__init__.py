@@ -41,7 +41,7 @@ def shipped_books() -> dict[str, Path]:
     root = spellbooks_dir()
     if not root.is_dir():
         return {}
-    return {p.stem: p for p in sorted(root.iterdir()) if p.suffix in SUFFIXES}
+    return {p.stem: p for p in sorted(root.iterdir(), key=lambda p: p.stem) if p.suffix in SUFFIXES}
 
 
 def find_book(path_or_name: Union[str, Path]) -> Path:

@@ -83,7 +83,7 @@ def render_show(book: Spellbook, width: int = 100) -> str:
     t.add_column("spells", justify="right")
     t.add_column("")
     for lv, n in s["levels"].items():
-        t.add_row(lv, str(n), "#" * n)
+        t.add_row(lv, str(n), "#" * min(n, 60))
     con.print(t)
     t = Table(title="Spell types", title_justify="left")
     t.add_column("type")

@@ -34,7 +34,7 @@ CODES: dict[str, str] = {
     "B002": "malformed spellbook line: count, heading or order",
     "B003": "unknown card in a spellbook",
     "B004": "spellbook names no Mage, an unknown one, or one without a stats card",
-    "B005": "card name read approximately (another tool's spelling)",
+    "B005": "an .o8d card read by its OCTGN id or approximately, not as its label says",
     "B006": "card listed twice in a spellbook; the counts are added",
     "B007": "a Mage or stats card listed among the spells",
     "B008": "the stats card belongs to another Mage",

@@ -50,7 +50,7 @@ def book():
 @click.argument("files", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--ids", type=click.Path(dir_okay=False, path_type=Path),
-              help="OCTGN id table (GUID -> name) for .o8d cards that carry no name.")
+              help="OCTGN id table (JSON, GUID -> name) replacing the packaged one for .o8d files.")
 @click.option("--no-source", is_flag=True, help="Do not echo the source line and caret.")
 def check(files, as_json, ids, no_source):
     """Check spellbook files (or shipped books by name). Exit 0 all legal, 1 any illegal, 2 usage error."""
@@ -84,7 +84,7 @@ def check(files, as_json, ids, no_source):
 @click.argument("file")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--ids", type=click.Path(dir_okay=False, path_type=Path),
-              help="OCTGN id table (GUID -> name) for .o8d cards that carry no name.")
+              help="OCTGN id table (JSON, GUID -> name) replacing the packaged one for .o8d files.")
 def show(file, as_json, ids):
     """Show a spellbook: points per school, level curve, card types, every spell with its cost."""
     from .report import render_show, summary
@@ -100,7 +100,7 @@ def show(file, as_json, ids):
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the text format here (default: standard output).")
 @click.option("--ids", type=click.Path(dir_okay=False, path_type=Path),
-              help="OCTGN id table (GUID -> name) for cards that carry no name.")
+              help="OCTGN id table (JSON, GUID -> name) replacing the packaged one.")
 def import_(file, output, ids):
     """Convert a spellbook (an OCTGN .o8d deck) to the plain text format; reading problems go to stderr."""
     from .report import to_text

@@ -256,14 +256,21 @@ def read_o8d(data: bytes, path: str, corpus: Corpus, index: Optional[NameIndex] 
         book.problems.append(Diagnostic("B001", f"not an OCTGN deck: {exc}", first))
         return book
 
+    from .names import normalize
     for section, qty, gid, name, line, col in rows:
         name = " ".join(name.split())
         span = _span(path, line, col, len("<card"))
-        if not name and ids and gid in ids:
-            name = ids[gid]
+        by_id = ids.get(gid) if ids else None
+        if by_id and index.exact(by_id):
+            # OCTGN loads a deck's cards by id; the text beside the id is only a label
+            if name and normalize(name) != normalize(by_id):
+                book.problems.append(Diagnostic(
+                    "B005", f"'{name}' is OCTGN card {gid}: read as the card '{index.exact(by_id)}'", span,
+                    severity="warning"))
+            name = by_id
         if not name:
-            book.problems.append(Diagnostic("B003", f"a card with no name (OCTGN id {gid or 'missing'})", span,
-                                            hint="give an OCTGN id table (book check --ids FILE) to read it by its id"))
+            book.problems.append(Diagnostic("B003", f"a card with no name and an unknown OCTGN id ({gid or 'none'})",
+                                            span, hint="give an OCTGN id table that has it (--ids FILE)"))
             continue
         if len(name) > MAX_NAME_CHARS:
             book.problems.append(Diagnostic("B002", f"card name longer than {MAX_NAME_CHARS} characters", span))
@@ -289,15 +296,30 @@ def read_o8d(data: bytes, path: str, corpus: Corpus, index: Optional[NameIndex] 
     return book
 
 
+_IDS: dict[str, str] = {}
+
+
+def octgn_ids() -> dict[str, str]:
+    """The packaged table of OCTGN card ids (GUID -> OCTGN's name), read once."""
+    if not _IDS:
+        table = Path(__file__).resolve().parent.parent / "data" / "octgn-ids.tsv"
+        for line in table.read_text(encoding="utf-8").splitlines():
+            if line and not line.startswith("#"):
+                gid, _, name = line.partition("\t")
+                _IDS[gid] = name
+    return _IDS
+
+
 def read_file(path: Path, corpus: Corpus, ids: Optional[dict[str, str]] = None) -> Spellbook:
-    """A spellbook file of either format (chosen by the `.o8d` suffix)."""
+    """A spellbook file of either format (chosen by the `.o8d` suffix).  `.o8d` cards are read by
+    their OCTGN id through `ids`, by default the packaged table; their names are the fallback."""
     fmt = "o8d" if path.suffix.lower() == ".o8d" else "text"
     book = Spellbook(path=str(path), format=fmt, corpus=corpus)
     data = _read_bytes(path, book)
     if data is None:
         return book
     if fmt == "o8d":
-        return read_o8d(data, str(path), corpus, ids=ids)
+        return read_o8d(data, str(path), corpus, ids=octgn_ids() if ids is None else ids)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

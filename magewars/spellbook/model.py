@@ -41,6 +41,10 @@ class Spellbook:
     problems: list[Diagnostic] = field(default_factory=list)
     text: Optional[str] = None  # the source text, for echoing lines in diagnostics
 
+    def entry_of(self, card: CardDefinition) -> Optional[Entry]:
+        """The entry holding this card, if any."""
+        return next((e for e in self.entries if e.card is card), None)
+
     @property
     def cards(self) -> list[tuple[CardDefinition, int]]:
         """The resolved spells with their counts (entries whose name resolved to a spell)."""

@@ -86,13 +86,13 @@ def _add_entry(book: Spellbook, index: NameIndex, name: str, count: int, span: S
             hint="name the Mage on the 'mage:' line; its stats card comes with it"))
         book.entries.append(Entry(name, count, span, None))
         return
-    for e in book.entries:
-        if e.card is card:
-            book.problems.append(Diagnostic(
-                "B006", f"'{found}' is listed again (first at line {e.span.line}); the counts are added",
-                span, severity="warning"))
-            e.count += count
-            return
+    e = book.entry_of(card)
+    if e is not None:
+        book.problems.append(Diagnostic(
+            "B006", f"'{found}' is listed again (first at line {e.span.line}); the counts are added",
+            span, severity="warning"))
+        e.count += count
+        return
     book.entries.append(Entry(name, count, span, card))
 
 
@@ -126,13 +126,15 @@ def read_text(text: str, path: str, corpus: Corpus, index: Optional[NameIndex] =
     index = index or NameIndex(corpus)
     book = Spellbook(path=path, format="text", corpus=corpus, text=text)
     first = _span(path, 1, 1, 1)
+    seen = 0
     for lineno, raw in enumerate(text.splitlines(), start=1):
         body = raw.split("#", 1)[0].rstrip()
         stripped = body.lstrip()
         if not stripped:
             continue
         col = len(body) - len(stripped) + 1
-        if len(book.entries) >= MAX_ENTRIES:
+        seen += 1
+        if seen > MAX_ENTRIES:
             book.problems.append(Diagnostic("B002", f"too many lines (the limit is {MAX_ENTRIES} cards)",
                                             _span(path, lineno, col, len(stripped))))
             break

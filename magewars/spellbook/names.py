@@ -52,3 +52,16 @@ class NameIndex:
         if not close:
             return None
         return "did you mean " + " or ".join(f"'{self.by_norm[c]}'" for c in close) + "?"
+
+
+_INDEXES: dict[int, NameIndex] = {}
+
+
+def index_for(corpus: Corpus) -> NameIndex:
+    """The name index of a corpus, built once per corpus object."""
+    idx = _INDEXES.get(id(corpus))
+    if idx is None or idx.corpus is not corpus:
+        if len(_INDEXES) > 8:
+            _INDEXES.clear()
+        idx = _INDEXES[id(corpus)] = NameIndex(corpus)
+    return idx

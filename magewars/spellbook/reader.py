@@ -13,7 +13,7 @@ from ..dsl.ast import Span
 from ..dsl.diagnostics import Diagnostic
 from ..dsl.model import Corpus
 from .model import MAGE_KINDS, MAX_COPIES, MAX_ENTRIES, MAX_FILE_BYTES, MAX_NAME_CHARS, Entry, Spellbook
-from .names import NameIndex
+from .names import NameIndex, index_for
 
 _HEADING = re.compile(r"^(?P<key>[A-Za-z][A-Za-z ]*?)\s*:\s*(?P<value>.*)$")
 _CARD = re.compile(r"^(?:(?P<count>\d+)\s*[xX×]?\s+)?(?P<name>\S.*?)$")
@@ -123,7 +123,7 @@ def _finish(book: Spellbook, first: Span) -> None:
 # ---------------------------------------------------------------- plain text
 def read_text(text: str, path: str, corpus: Corpus, index: Optional[NameIndex] = None) -> Spellbook:
     """Parse the plain spellbook format; every problem becomes a located diagnostic on the book."""
-    index = index or NameIndex(corpus)
+    index = index or index_for(corpus)
     book = Spellbook(path=path, format="text", corpus=corpus, text=text)
     first = _span(path, 1, 1, 1)
     seen = 0
@@ -199,7 +199,7 @@ def read_o8d(data: bytes, path: str, corpus: Corpus, index: Optional[NameIndex] 
     import defusedxml.sax
     from defusedxml import DefusedXmlException
 
-    index = index or NameIndex(corpus)
+    index = index or index_for(corpus)
     book = Spellbook(path=path, format="o8d", corpus=corpus)
     first = _span(path, 1, 1, 1)
     rows: list[tuple[str, str, str, str, int, int]] = []  # section, qty, id, name, line, col

@@ -14,6 +14,7 @@ from ..dsl.diagnostics import Diagnostic
 from ..dsl.model import Corpus
 from .model import MAGE_KINDS, MAX_COPIES, MAX_ENTRIES, MAX_FILE_BYTES, MAX_NAME_CHARS, Entry, Spellbook
 from .names import NameIndex, index_for
+from .rules import mage_for, stats_for
 
 _HEADING = re.compile(r"^(?P<key>[A-Za-z][A-Za-z ]*?)\s*:\s*(?P<value>.*)$")
 _CARD = re.compile(r"^(?:(?P<count>\d+)\s*[xX×]?\s+)?(?P<name>\S.*?)$")
@@ -98,7 +99,6 @@ def _add_entry(book: Spellbook, index: NameIndex, name: str, count: int, span: S
 
 def _finish(book: Spellbook, first: Span) -> None:
     """The mage and its own stats card: both must be there and belong together."""
-    from .rules import stats_for, mage_for
     if book.mage is None and book.stats is not None:
         book.mage = mage_for(book.corpus, book.stats)
         book.mage_span = book.stats_span

@@ -13,6 +13,7 @@ MAX_FILE_BYTES = 512 * 1024
 MAX_ENTRIES = 2000
 MAX_COPIES = 99
 MAX_NAME_CHARS = 120
+MAX_LINE_CHARS = 200  # checked before any pattern runs on a line
 
 # Card kinds that are never spells: they describe the mage, not its book.
 MAGE_KINDS = ("mage", "magestats")

@@ -12,7 +12,7 @@ from typing import Optional
 from ..dsl.ast import Span
 from ..dsl.diagnostics import Diagnostic
 from ..dsl.model import Corpus
-from .model import MAGE_KINDS, MAX_COPIES, MAX_ENTRIES, MAX_FILE_BYTES, MAX_NAME_CHARS, Entry, Spellbook
+from .model import MAGE_KINDS, MAX_COPIES, MAX_ENTRIES, MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_NAME_CHARS, Entry, Spellbook
 from .names import NameIndex, index_for
 from .rules import mage_for, stats_for
 
@@ -138,6 +138,10 @@ def read_text(text: str, path: str, corpus: Corpus, index: Optional[NameIndex] =
             book.problems.append(Diagnostic("B002", f"too many lines (the limit is {MAX_ENTRIES} cards)",
                                             _span(path, lineno, col, len(stripped))))
             break
+        if len(stripped) > MAX_LINE_CHARS:
+            book.problems.append(Diagnostic("B002", f"line longer than {MAX_LINE_CHARS} characters",
+                                            _span(path, lineno, col, 1)))
+            continue
         m = _HEADING.match(stripped)
         if m:
             key, value = m["key"].strip().lower(), m["value"].strip()

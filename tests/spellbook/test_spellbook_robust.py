@@ -42,3 +42,8 @@ def test_too_many_lines_is_bounded(check):
     _, diags = check("mage: Druid\n" + "1 Timber Wolf\n" * (MAX_ENTRIES + 5))
     # the repeats are merged (warnings), so the book stays small; the line limit is still enforced
     assert any(d.code == "B002" and "too many" in d.message for d in diags)
+
+
+def test_long_lines_are_refused_before_any_pattern_runs(check):
+    _, diags = check("mage: Druid\n" + "a" + " " * 250_000 + "b\n" + "1" * 200_000 + "\n")
+    assert [(d.code, d.span.line) for d in diags] == [("B002", 2), ("B002", 3)]

@@ -10,12 +10,19 @@ The format is described in docs/spellbooks.md; the rules live in the cards and t
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional, Union
+from typing import TYPE_CHECKING, Optional, Union
 
-from ..dsl.diagnostics import Diagnostic
-from ..dsl.model import Corpus
-from .model import Entry, Spellbook
-from .rules import validate
+if TYPE_CHECKING:  # the language package loads Lark; `magewars --help` should not pay for it
+    from ..dsl.diagnostics import Diagnostic
+    from ..dsl.model import Corpus
+    from .model import Entry, Spellbook
+
+
+def __getattr__(name: str):
+    if name in ("Entry", "Spellbook"):
+        from . import model
+        return getattr(model, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["Entry", "Spellbook", "SpellbookNotFound", "load_spellbook", "validate", "shipped_books",
            "spellbooks_dir", "is_legal"]
@@ -58,8 +65,8 @@ def find_book(path_or_name: Union[str, Path]) -> Path:
     raise SpellbookNotFound(str(path_or_name), hint)
 
 
-def load_spellbook(path_or_name: Union[str, Path], corpus: Optional[Corpus] = None,
-                   ids: Optional[dict[str, str]] = None) -> Spellbook:
+def load_spellbook(path_or_name: Union[str, Path], corpus: "Optional[Corpus]" = None,
+                   ids: Optional[dict[str, str]] = None) -> "Spellbook":
     """A spellbook from a file (`.o8d` read as OCTGN, anything else as the text format) or from the
     shipped books by name.  Problems reading it are kept on the book; `validate` reports them with
     the rule checks.  `ids` (OCTGN GUID -> name) fills in `.o8d` cards whose name is missing.
@@ -71,5 +78,11 @@ def load_spellbook(path_or_name: Union[str, Path], corpus: Optional[Corpus] = No
     return read_file(find_book(path_or_name), corpus, ids=ids)
 
 
-def is_legal(book: Spellbook) -> bool:
+def validate(book: "Spellbook") -> "list[Diagnostic]":
+    """Every problem of a spellbook as located diagnostics (see rules.validate)."""
+    from .rules import validate as run
+    return run(book)
+
+
+def is_legal(book: "Spellbook") -> bool:
     return not any(d.severity == "error" for d in validate(book))

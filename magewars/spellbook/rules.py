@@ -253,14 +253,28 @@ def restrictions(corpus: Corpus, card: CardDefinition) -> list[tuple[str, str]]:
     return out
 
 
-def allowed(rules: MageRules, who: str, text: str, schools: frozenset[str]) -> bool:
+def trained_for(rules: MageRules, card: CardDefinition, school: str, schools: frozenset[str]) -> bool:
+    """Whether the Mage is trained in a school for this spell: the school is in its training, or
+    one of its stats card's exceptions prices this spell's part in that school at the trained rate
+    (the Paladin is trained in Holy up to level 3 that way)."""
+    if school in rules.trained:
+        return True
+    level = dict(card.schools).get(school)
+    if level is None:
+        return False
+    part = Part(school, level, UNTRAINED_FACTOR)
+    return any(m.factor == TRAINED_FACTOR and matches(m.what, card, part, None, schools)
+               for m in rules.modifiers)
+
+
+def allowed(rules: MageRules, card: CardDefinition, who: str, text: str, schools: frozenset[str]) -> bool:
     """Whether the Mage is the kind `who` names: its class (the Mage's name or its last words),
-    or "<School> <subtype>" for a Mage of that subtype trained in that school."""
+    or "<School> <subtype>" for a Mage of that subtype trained in that school for this spell."""
     name = rules.mage.name
     if name == who or name.endswith(" " + who):
         return True
     head, _, tail = who.rpartition(" ")
-    if head in schools and tail in rules.stats.subtypes and head in rules.trained:
+    if head in schools and tail in rules.stats.subtypes and trained_for(rules, card, head, schools):
         return True
     return any(g == text or g.startswith(text + " ") for g in rules.granted_only)
 
@@ -292,7 +306,7 @@ def validate(book: Spellbook) -> list[Diagnostic]:
             diags.append(Diagnostic(
                 "B102", f"{e.count} copies of '{e.card.name}'; a book may hold {limit[0]} ({limit[1]})", e.span))
         for who, text in only:
-            if not allowed(rules, who, text, schools):
+            if not allowed(rules, e.card, who, text, schools):
                 diags.append(Diagnostic(
                     "B103", f"'{e.card.name}' is {text}: the {book.mage.name} may not include it", e.span))
     if total > rules.limit:

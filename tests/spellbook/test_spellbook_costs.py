@@ -79,3 +79,12 @@ def test_school_mage_only_by_training(check):
     assert diags == []
     _, diags = check("mage: Forcemaster\n1 Huginn, Raven Familiar\n")
     assert [d.code for d in diags] == ["B103"]
+
+
+def test_training_by_exception_counts_for_school_restrictions(check):
+    # the Paladin's stats card trains him through exceptions: Holy up to level 3, War up to level 2
+    _, diags = check("mage: Paladin\n1 Lay Hands\n1 Steadfast Boots\n")  # Holy 3, War 1
+    assert diags == []
+    _, diags = check("mage: Paladin\n1 Conquer\n")  # War 4: above his War training
+    assert [(d.code, d.span.line) for d in diags] == [("B103", 2)]
+    assert "War Mage Only" in diags[0].message

@@ -296,6 +296,12 @@ def simulate_scenario(file, as_json):
     sys.exit(run_cli(str(file), as_json))
 
 
+# ---------------------------------------------------------------- book (magewars/spellbook/cli.py)
+from .spellbook.cli import book as _book  # noqa: E402
+
+main.add_command(_book)
+
+
 def run():  # pragma: no cover - console entry point alias
     main()
 

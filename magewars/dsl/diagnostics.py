@@ -30,6 +30,19 @@ CODES: dict[str, str] = {
     "E403": "item given twice",
     "E501": "duplicate definition",
     "W601": "clause marked unsupported",
+    # spellbooks (magewars/spellbook, docs/spellbooks.md)
+    "B001": "spellbook file cannot be read, is too large or is not well-formed",
+    "B002": "malformed spellbook line: count, heading or order",
+    "B003": "unknown card in a spellbook",
+    "B004": "spellbook names no Mage, an unknown one, or one without a stats card",
+    "B005": "an .o8d card read by its OCTGN id or approximately, not as its label says",
+    "B006": "card listed twice in a spellbook; the counts are added",
+    "B007": "a Mage or stats card listed among the spells",
+    "B008": "the stats card belongs to another Mage",
+    "B101": "the spells cost more spellbook points than the Mage has",
+    "B102": "more copies of a spell than it allows (Epic)",
+    "B103": "a restricted spell ('X Only') the Mage may not include",
+    "B104": "a spellbook rule of a card, trait or Mage that cannot be read",
 }
 
 

@@ -151,6 +151,8 @@ cast_as(who: obj, action: any, max_range: num)   The object casts every spell as
 one_way(what: obj)                               A wall works (its attacks, its Passage traits) only against objects crossing it from the side its front faces.
 upkeep_first(what: obj)                          This object's upkeep is paid before any other upkeep on the object it is attached to.
 extra_prepared(who: obj, count: num)             In the Planning Phase the object prepares this many spells more than usual.
+spellbook_copies(what: obj, count: num)          During spellbook building, a book may hold at most this many copies of each spell matching the phrase.
+spellbook_only(what: obj, who: any)              During spellbook building, only the kind of Mage named (a class, or a school's Mage: trained in it) may include spells matching the phrase.
 """
 
 # ---------------------------------------------------------------- value functions and predicates

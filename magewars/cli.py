@@ -276,6 +276,12 @@ def simulate_scenario(file, as_json):
     sys.exit(run_cli(str(file), as_json))
 
 
+# ---------------------------------------------------------------- web codex (magewars/site/)
+from .site.cli import site as _site_group  # noqa: E402 - light: the builder is imported when a command runs
+
+main.add_command(_site_group)
+
+
 def run():  # pragma: no cover - console entry point alias
     main()
 

@@ -111,13 +111,11 @@ def test_card_page_shows_the_definition(built_site, corpus):
     card = next(c for c in sorted(corpus.cards.values(), key=lambda c: c.name)
                 if c.life is not None and any(a.dice is not None and a.effect_die for a in c.attacks))
     html = (built_site.out / site.cards[card.name]).read_text(encoding="utf-8")
-    assert f"<dt>Life</dt><dd>{card.life}</dd>" in html
+    assert f"<dt>Life</dt> <dd>{card.life}</dd>" in html
     attack = next(a for a in card.attacks if a.dice is not None and a.effect_die)
-    assert f"<dt>Dice</dt><dd>{attack.dice}</dd>" in html
-    for _, outcome_count in attack.effect_die[0].outcomes:
-        assert outcome_count >= 1
+    assert f"<dt>Dice</dt> <dd>{attack.dice}</dd>" in html
     outcome = attack.effect_die[0].outcomes[0][0]
-    assert f">{outcome}</a>" in html or outcome in html
+    assert f">{outcome}</a>" in html
     for s, _ in card.printings:
         assert s in html
 

@@ -34,6 +34,7 @@ class BuildReport:
     counts: dict = field(default_factory=dict)
     warnings: list = field(default_factory=list)
     indexed: Optional[int] = None  # pages Pagefind indexed (None: search skipped)
+    site: Optional[Site] = None  # the records the pages were rendered from
 
 
 # ------------------------------------------------------------------ view helpers
@@ -325,7 +326,8 @@ def build_site(out: Path, corpus: Corpus, search: bool = True, scenarios_dir: Op
         copy_assets(out)
     except OSError as exc:
         raise SiteError(f"{out}: cannot write the site: {exc}") from exc
-    report = BuildReport(out=out, pages=w.pages, bytes=w.bytes, counts=w.counts, warnings=site.warnings)
+    report = BuildReport(out=out, pages=w.pages, bytes=w.bytes, counts=w.counts, warnings=site.warnings,
+                         site=site)
     if search:
         t1 = time.perf_counter()
         report.indexed = index_search(out)

@@ -22,6 +22,7 @@ from ..lookup import Entry, Note, Section, load_rules
 from ..lookup.book import RulesBook
 from ..lookup.loader import slug
 from ..pages import cards_with_term
+from ..resources import data_dir
 
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the same safe subset, faster
 TERM_CATEGORIES = ("trait", "condition", "term", "ability", "rule")
@@ -231,6 +232,14 @@ def load_scenarios(folder: Path, warnings: list[Diagnostic]) -> list[Scenario]:
     return out
 
 
+def _source_root() -> Optional[Path]:
+    """The folder that holds spells/ (a checkout's top level, or the wheel's _data), for short source paths."""
+    try:
+        return data_dir("spells").resolve().parent
+    except FileNotFoundError:
+        return None
+
+
 def default_scenarios_dir() -> Optional[Path]:
     """tests/scenarios of a source checkout, when the package runs from one."""
     here = Path(__file__).resolve().parents[2] / "tests" / "scenarios"
@@ -275,7 +284,7 @@ def collect(corpus: Corpus, scenarios_dir: Optional[Path] = None) -> Site:
     site = Site(corpus=corpus, book=book, cards=cards, note_cards=note_cards,
                 terms=sorted(pages.values(), key=lambda p: p.name.lower()), term_by_codex=term_by_codex,
                 rulings=[], rulings_by_card=defaultdict(list), scenarios=[], scenarios_by_card=defaultdict(list),
-                warnings=warnings, repo_root=Path(__file__).resolve().parents[2])
+                warnings=warnings, repo_root=_source_root())
 
     # rulings: every clarification and erratum in the rules content, one page each
     names = sorted(cards, key=len, reverse=True)

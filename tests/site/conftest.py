@@ -7,6 +7,7 @@ import pytest
 from magewars.dsl import load_corpus
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
 
 @pytest.fixture(scope="session")
@@ -18,7 +19,7 @@ def corpus():
 def built_site(tmp_path_factory, corpus):
     from magewars.site import build_site
     out = tmp_path_factory.mktemp("site") / "site"
-    report = build_site(out, corpus, search=True)
+    report = build_site(out, corpus, search=True, scenarios_dir=SCENARIOS)
     return report
 
 

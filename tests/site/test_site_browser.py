@@ -1,4 +1,5 @@
 """Drive the built web codex in a real headless Chromium (Debian's, through Playwright)."""
+import os
 import shutil
 from pathlib import Path
 
@@ -9,6 +10,8 @@ from magewars.pages import cards_with_term
 
 CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser", shutil.which("chromium") or "")
                  if p and Path(p).is_file()), None)
+if os.environ.get("MAGEWARS_REQUIRE_BROWSER") and CHROMIUM is None:  # CI sets this: never skip there
+    raise RuntimeError("MAGEWARS_REQUIRE_BROWSER is set but Chromium is not installed")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install '.[test]')")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed "
                                 "(apt-get install chromium chromium-driver; CI installs it)")

@@ -1,4 +1,5 @@
 """The built web codex: every card, term, rule and ruling has a page, and no internal link is broken."""
+import posixpath
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -54,8 +55,7 @@ def pages(built_site):
 
 def test_every_card_term_rule_and_ruling_has_a_page(built_site, pages, corpus):
     book = load_rules()
-    from magewars.site.collect import collect
-    site = collect(corpus)
+    site = built_site.site
     assert set(corpus.cards) <= set(site.cards)
     for name, url in site.cards.items():
         assert "".join(pages[url].h1).strip() == name.strip()
@@ -71,29 +71,42 @@ def test_every_card_term_rule_and_ruling_has_a_page(built_site, pages, corpus):
     assert not built_site.warnings, [w.format() for w in built_site.warnings]
 
 
-def test_no_broken_internal_link(built_site, pages):
-    """Every href/src that stays on the site names an existing file, and every #fragment an existing id."""
+def broken_links(out: Path, pages: dict) -> tuple[int, list[str]]:
+    """(links checked, broken ones): every href/src that stays on the site must name an existing file,
+    and every #fragment an existing id on that page."""
+    files = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
     broken = []
     checked = 0
     for rel, page in pages.items():
         for link in page.links:
             parts = urlsplit(link)
-            if parts.scheme or parts.netloc or link.startswith("mailto:"):
+            if parts.scheme or parts.netloc:
                 continue
-            target = (Path(rel).parent / unquote(parts.path)).as_posix() if parts.path else rel
-            target = str(Path(target)).replace("\\", "/")
-            norm = Path(*[p for p in Path(target).parts])
-            resolved = (built_site.out / norm).resolve()
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), unquote(parts.path))) \
+                if parts.path else rel
             checked += 1
-            if not resolved.is_file():
+            if target not in files:
                 broken.append(f"{rel}: {link}")
-                continue
-            if parts.fragment and resolved.suffix == ".html":
-                key = resolved.relative_to(built_site.out.resolve()).as_posix()
-                if parts.fragment not in pages[key].ids:
-                    broken.append(f"{rel}: {link} (no such anchor)")
+            elif parts.fragment and target.endswith(".html") and parts.fragment not in pages[target].ids:
+                broken.append(f"{rel}: {link} (no such anchor)")
+    return checked, broken
+
+
+def test_no_broken_internal_link(built_site, pages):
+    checked, broken = broken_links(built_site.out, pages)
     assert checked > 10000
     assert not broken, broken[:20]
+
+
+def test_the_link_checker_sees_a_broken_link(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "x.html").write_text('<a href="../b.html">b</a><a href="y.html#top">y</a>'
+                                           '<a href="#here">h</a><p id="here"></p>')
+    (tmp_path / "a" / "y.html").write_text("<p id='other'></p>")
+    pages = {p.relative_to(tmp_path).as_posix(): _parse(p) for p in tmp_path.rglob("*.html")}
+    checked, broken = broken_links(tmp_path, pages)
+    assert checked == 3
+    assert broken == ["a/x.html: ../b.html", "a/x.html: y.html#top (no such anchor)"]
 
 
 def test_every_page_has_landmarks_a_title_and_labelled_inputs(pages):
@@ -106,8 +119,7 @@ def test_every_page_has_landmarks_a_title_and_labelled_inputs(pages):
 
 def test_card_page_shows_the_definition(built_site, corpus):
     """A card's stats, attack dice and effect-die outcomes come from its compiled definition."""
-    from magewars.site.collect import collect
-    site = collect(corpus)
+    site = built_site.site
     card = next(c for c in sorted(corpus.cards.values(), key=lambda c: c.name)
                 if c.life is not None and any(a.dice is not None and a.effect_die for a in c.attacks))
     html = (built_site.out / site.cards[card.name]).read_text(encoding="utf-8")
@@ -149,3 +161,35 @@ def test_serve_without_a_build_is_a_usage_error(tmp_path):
     res = CliRunner().invoke(main, ["site", "serve", "-d", str(tmp_path)])
     assert res.exit_code == 2
     assert "site build" in res.output
+
+
+def test_preview_server_listens_on_localhost_only(tmp_path):
+    from magewars.site.serve import make_server
+    server = make_server(tmp_path, 0, quiet=True)
+    try:
+        assert server.server_address[0] == "127.0.0.1"
+    finally:
+        server.server_close()
+
+
+def test_cards_list_the_scenarios_that_use_them(built_site, corpus):
+    """Scenario files are read from tests/scenarios; each card they place shows the file by name."""
+    import yaml
+    from conftest import SCENARIOS
+    site = built_site.site
+    files = sorted(SCENARIOS.glob("*.yaml"))
+    assert len(site.scenarios) == len(files) > 0
+    raw = yaml.safe_load(files[0].read_text(encoding="utf-8"))
+    card = next(o["card"] for o in raw["objects"] if o.get("card") in corpus.cards)
+    html = (built_site.out / site.cards[card]).read_text(encoding="utf-8")
+    assert f"tests/scenarios/{files[0].name}" in html
+
+
+def test_a_broken_scenario_file_is_reported_with_its_location(tmp_path, corpus):
+    from magewars.site.collect import load_scenarios
+    (tmp_path / "bad.yaml").write_text("name: x\nobjects: [\n")
+    warnings = []
+    assert load_scenarios(tmp_path, warnings) == []
+    assert len(warnings) == 1
+    text = warnings[0].format(with_source=False)
+    assert text.startswith(str(tmp_path / "bad.yaml") + ":3:1: W901")

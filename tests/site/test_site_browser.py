@@ -124,3 +124,45 @@ def test_keyboard_and_phone(browser, site_url, artifacts):
     page.screenshot(path=str(artifacts / "site-phone-home.png"), full_page=True)
     assert not console.errors, console.errors
     ctx.close()
+
+
+CONTRAST_JS = """() => {
+  const parse = c => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+    const p = m[1].split(',').map(Number); return {r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1}; };
+  const lum = c => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b); };
+  const bgOf = el => { for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor);
+    if (c && c.a > 0.9) return c; } return {r: 255, g: 255, b: 255, a: 1}; };
+  const bad = [];
+  for (const el of document.querySelectorAll('body *')) {
+    if (!el.offsetParent && getComputedStyle(el).position !== 'fixed') continue;
+    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const st = getComputedStyle(el);
+    const fg = parse(st.color), bg = bgOf(el);
+    const l1 = lum(fg), l2 = lum(bg);
+    const ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+    const large = parseFloat(st.fontSize) >= 24 || (parseFloat(st.fontSize) >= 18.66 && parseInt(st.fontWeight) >= 700);
+    if (ratio < (large ? 3 : 4.5)) bad.push(el.tagName + ' "' + el.textContent.trim().slice(0, 30) + '" ' + ratio.toFixed(2));
+  }
+  return bad;
+}"""
+
+
+def test_text_contrast_meets_wcag_aa(page, site_url, corpus):
+    """Every visible text run on the main kinds of page has at least 4.5:1 contrast (3:1 when large)."""
+    term = _searchable_trait(corpus)
+    card = cards_with_term(corpus, term.name)[0]
+    page.goto(site_url + f"search.html?q={term.name}")
+    page.locator(".pagefind-ui__result-link").first.wait_for(timeout=15000)
+    problems = {"search.html": page.evaluate(CONTRAST_JS)}
+    page.goto(site_url + f"terms/{term.id}.html")
+    page.get_by_role("link", name=card, exact=True).first.click()
+    page.wait_for_load_state()
+    problems["card"] = page.evaluate(CONTRAST_JS)
+    for path in ("index.html", f"terms/{term.id}.html", "rules/index.html", "cards/index.html",
+                 "rulings/index.html", "browse/index.html"):
+        page.goto(site_url + path)
+        problems[path] = page.evaluate(CONTRAST_JS)
+    problems = {k: v for k, v in problems.items() if v}
+    assert not problems, problems

@@ -267,8 +267,13 @@ def simulate():
 @simulate.command("scenario")
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the structured event log and final state.")
-def simulate_scenario(file, as_json):
+@click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write a self-contained page of the final board and the event log (magewars/site/).")
+def simulate_scenario(file, as_json, html_out):
     """Run a YAML scenario and print its step-by-step log (docs/scenarios.md)."""
+    if html_out is not None:
+        from .site.scenario_page import write_cli
+        sys.exit(write_cli(str(file), html_out))
     try:
         from .scenario import run_cli
     except ImportError as exc:

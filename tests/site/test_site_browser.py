@@ -32,7 +32,9 @@ class Console:
         self.errors = []
         page.on("console", lambda m: self.errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
         page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
-        page.on("requestfailed", lambda r: self.errors.append(f"requestfailed: {r.url}"))
+        # a request the browser abandons because the page moved on (net::ERR_ABORTED) is not a failure
+        page.on("requestfailed", lambda r: None if "ERR_ABORTED" in (r.failure or "")
+                else self.errors.append(f"requestfailed: {r.url} ({r.failure})"))
         page.on("response", lambda r: self.errors.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
 
 

@@ -17,7 +17,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from .. import render as R
 from ..dsl.model import AttackDefinition, CardDefinition, Corpus
 from ..lookup.loader import slug
-from .collect import CATEGORY_LABEL, Site, collect, text_blocks
+from .collect import CATEGORY_LABEL, CATEGORY_PLURAL, Site, collect, text_blocks
 
 
 class SiteError(Exception):
@@ -134,6 +134,7 @@ def _env() -> Environment:
     env.filters["blocks"] = text_blocks
     env.filters["slug"] = slug
     env.globals["category_label"] = lambda c: CATEGORY_LABEL.get(c, c.capitalize())
+    env.globals["category_plural"] = lambda c: CATEGORY_PLURAL.get(c, c.capitalize() + "s")
     env.globals["kind_label"] = _kind_label
     env.globals["ability_text"] = R.ability_text
     return env
@@ -167,9 +168,9 @@ def _facet_pages(site: Site, rows: list[dict]) -> dict[str, list[dict]]:
             counts["school"][s] += 1
     facets = {}
     for facet, ctr in counts.items():
-        facets[facet] = [{"value": v, "label": _kind_label(v) if facet == "type" else v,
-                          "url": f"browse/{facet}-{slug(v)}.html", "count": n}
-                         for v, n in sorted(ctr.items(), key=lambda kv: kv[0].lower())]
+        items = [{"value": v, "label": _kind_label(v) if facet == "type" else v,
+                  "url": f"browse/{facet}-{slug(v)}.html", "count": n} for v, n in ctr.items()]
+        facets[facet] = sorted(items, key=lambda f: f["label"].lower())
     return facets
 
 

@@ -28,6 +28,8 @@ _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when pre
 TERM_CATEGORIES = ("trait", "condition", "term", "ability", "rule")
 CATEGORY_LABEL = {"trait": "Trait", "condition": "Condition", "term": "Game term", "ability": "Mage ability",
                   "rule": "Rules topic", "keyword": "Keyword", "card": "Card"}
+CATEGORY_PLURAL = {"trait": "Traits", "condition": "Conditions", "term": "Game terms", "ability": "Mage abilities",
+                   "rule": "Rules topics", "keyword": "Keywords", "card": "Cards"}
 _ITEM = re.compile(r"^(\s*)(?:- |\* |(\d+)[.)] )")
 
 

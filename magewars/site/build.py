@@ -2,9 +2,9 @@
 Pagefind search index over the written pages."""
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
-import sys
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -15,6 +15,7 @@ from typing import Optional
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from .. import render as R
+from ..dsl import printer
 from ..dsl.model import AttackDefinition, CardDefinition, Corpus
 from ..lookup.loader import slug
 from .collect import CATEGORY_LABEL, CATEGORY_PLURAL, Site, collect, text_blocks
@@ -39,7 +40,7 @@ class BuildReport:
 
 # ------------------------------------------------------------------ view helpers
 def _amount(v) -> str:
-    return "" if v is None else R._amount(v)
+    return "" if v is None else printer.amount(v)
 
 
 def _kind_label(kind: str) -> str:
@@ -301,7 +302,6 @@ def index_search(out: Path) -> int:
         raise SiteError(f"Pagefind did not run: {exc}") from exc
     if proc.returncode != 0:
         raise SiteError(f"Pagefind failed (exit {proc.returncode}): {(proc.stderr or proc.stdout).strip()[-800:]}")
-    import re
     m = re.search(r"Indexed (\d+) pages?", proc.stdout)
     if not m:
         raise SiteError(f"Pagefind did not report what it indexed: {proc.stdout.strip()[-400:]}")

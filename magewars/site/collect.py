@@ -14,11 +14,10 @@ from typing import Optional
 
 import yaml
 
-from .. import render as R
 from ..dsl.ast import Span
 from ..dsl.diagnostics import Diagnostic
 from ..dsl.model import CardDefinition, CodexDefinition, Corpus
-from ..lookup import Entry, Note, Section, load_rules
+from ..lookup import Entry, load_rules
 from ..lookup.book import RulesBook
 from ..lookup.loader import slug
 from ..pages import cards_with_term

@@ -287,8 +287,13 @@ def simulate():
 @simulate.command("scenario")
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the structured event log and final state.")
-def simulate_scenario(file, as_json):
+@click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write a self-contained page of the final board and the event log (magewars/site/).")
+def simulate_scenario(file, as_json, html_out):
     """Run a YAML scenario and print its step-by-step log (docs/scenarios.md)."""
+    if html_out is not None:
+        from .site.scenario_page import write_cli
+        sys.exit(write_cli(str(file), html_out))
     try:
         from .scenario import run_cli
     except ImportError as exc:
@@ -300,6 +305,11 @@ def simulate_scenario(file, as_json):
 from .spellbook.cli import book as _book  # noqa: E402
 
 main.add_command(_book)
+
+# ---------------------------------------------------------------- web codex (magewars/site/)
+from .site.cli import site as _site_group  # noqa: E402 - light: the builder is imported when a command runs
+
+main.add_command(_site_group)
 
 
 def run():  # pragma: no cover - console entry point alias

@@ -317,3 +317,31 @@ def clear() -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     print(cache_dir() if enabled() else "cache disabled", file=sys.stdout)
+
+
+# ---------------------------------------------------------------- YAML data
+def _yaml_plain(value: Any) -> bool:
+    t = type(value)
+    if t in _SCALARS:
+        return True
+    if t is list:
+        return all(_yaml_plain(v) for v in value)
+    if t is dict:
+        return all(type(k) in _SCALARS and _yaml_plain(v) for k, v in value.items())
+    return False
+
+
+def load_yaml(text: str) -> Any:
+    """`yaml.safe_load(text)`, through the cache: the parsed document is stored as plain msgpack,
+    keyed by the text.  Documents holding anything but scalars, lists and mappings (dates...)
+    are parsed every time.  Parse errors propagate as `yaml.YAMLError`."""
+    key = key_of("yaml", file_hash(text.encode("utf-8")))
+    hit = get("yaml", key, None)
+    if hit is not None and type(hit) is list and len(hit) == 1:
+        return hit[0]
+    import yaml
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: same result, faster
+    doc = yaml.load(text, Loader=loader)
+    if _yaml_plain(doc):
+        put("yaml", key, [doc], None)
+    return doc

@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from math import comb, factorial
+from math import comb, factorial, lcm
 from typing import Iterator, Optional
 
 from ..engine.dice import ATTACK_FACES, BLANK
@@ -275,27 +275,53 @@ def compute(spec: Spec, cap: int = 10) -> OddsReport:
     if view["life"] is None:
         raise OddsError(f"{spec.defender.name} has no life value: it cannot be destroyed by damage", 1)
     cache: dict = {}
-    k0, _, _ = _key(spec, spec.defender_damage)
+    keys: dict = {}  # damage on the defender -> (key, shape, view): asked of the engine once per value
+
+    def key_at(dd):
+        if dd not in keys:
+            keys[dd] = _key(spec, dd)
+        return keys[dd]
+
+    k0, _, _ = key_at(spec.defender_damage)
     cache[k0] = first
-    states = {spec.defender_damage: Fraction(1)}
+    # Exact integer arithmetic: each attack's distribution as numerators over one denominator,
+    # the states of round k as numerators over the product of those denominators (one Fraction
+    # per round at the end, instead of a gcd on every step).
+    as_ints: dict[int, tuple[list, int]] = {}
+
+    def ints(ao: AttackOdds) -> tuple[list, int]:
+        r = as_ints.get(id(ao))
+        if r is None:
+            dist = ao.damage
+            den = lcm(*(p.denominator for p in dist.values())) if dist else 1
+            r = as_ints[id(ao)] = ([(d, p.numerator * (den // p.denominator)) for d, p in dist.items()], den)
+        return r
+
+    states: dict[int, int] = {spec.defender_damage: 1}
+    den = 1
     needed: dict[int, Fraction] = {}
     for k in range(1, cap + 1):
-        nxt: dict[int, Fraction] = {}
-        killed = Fraction(0)
+        round_ = []
         for dd, p in states.items():
-            key, shape, v = _key(spec, dd)
+            key, shape, v = key_at(dd)
             ao = cache.get(key)
             if ao is None:
                 ao = cache[key] = attack_odds(spec, dd, shape)
-            remaining = v["remaining"]
-            for dmg, q in ao.damage.items():
+            round_.append((dd, p, ints(ao), v["remaining"]))
+        step = lcm(*(d for _, _, (_, d), _ in round_))
+        nxt: dict[int, int] = {}
+        killed = 0
+        for dd, p, (items, d), remaining in round_:
+            f = p * (step // d)
+            for dmg, q in items:
                 if dmg >= remaining:
-                    killed += p * q
+                    killed += f * q
                 else:
-                    nxt[dd + dmg] = nxt.get(dd + dmg, Fraction(0)) + p * q
-        needed[k] = killed
+                    nxt[dd + dmg] = nxt.get(dd + dmg, 0) + f * q
+        den *= step
+        needed[k] = Fraction(killed, den)
         states = nxt
         if not states:
             break
-    beyond = sum(states.values(), Fraction(0))
+    beyond = Fraction(sum(states.values()), den)
     return OddsReport(spec, first, needed, beyond, cap, first.attack_name, view)

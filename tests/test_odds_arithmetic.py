@@ -97,3 +97,12 @@ def test_model_refused_where_the_engine_disagrees(corpus):
     fast = attack_odds(bolt)
     assert fast.method == "arithmetic"
     assert fast.damage_given_hit == attack_odds(bolt, method="enumeration").damage_given_hit
+
+
+def test_json_says_which_method_ran():
+    import json
+    from click.testing import CliRunner
+    from magewars.cli import main
+    r = CliRunner().invoke(main, ["odds", "Timber Wolf", "Iron Golem", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["method"] == "arithmetic"

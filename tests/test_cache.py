@@ -229,3 +229,30 @@ def test_cached_yaml_equals_safe_load(cache_in):
             assert cache.load_yaml(text) == want
             assert cache.load_yaml(text) == want  # the second one comes from the cache
     assert list((cache_in / f"v{cache.FORMAT}" / "yaml").iterdir())
+
+
+def test_only_spans_are_shared_objects_in_a_compiled_corpus():
+    """The cache stores values, not object identity: a decoded corpus has one object per place.
+    That is only faithful while the compiler shares no node between two places (the engine keys
+    once-per-round abilities by identity); spans, which nothing compares by identity, may be."""
+    from magewars.dsl import load_corpus
+    seen: dict[int, int] = {}
+    shared: set[str] = set()
+
+    def walk(x):
+        if dataclasses.is_dataclass(x) and not isinstance(x, type):
+            if id(x) in seen:
+                shared.add(type(x).__name__)
+                return
+            seen[id(x)] = 1
+            for f in dataclasses.fields(x):
+                walk(getattr(x, f.name))
+        elif isinstance(x, (list, tuple)):
+            for v in x:
+                walk(v)
+        elif isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+
+    walk(load_corpus())
+    assert shared <= {"Span"}

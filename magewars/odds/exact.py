@@ -174,9 +174,9 @@ def attack_odds(spec: Spec, defender_damage: Optional[int] = None, _shape=None,
     else enumeration), "enumeration" (every roll through the engine) or "arithmetic" (OddsError
     when the engine does not confirm the model)."""
     dd = spec.defender_damage if defender_damage is None else defender_damage
-    view = defender_view(spec, dd)
     d12: dict = {}
-    shape = _shape or probe(spec, _blanks, d12, dd)
+    shape = _shape if _shape is not None and _shape.view is not None else probe(spec, _blanks, d12, dd, with_view=True)
+    view = shape.view
     res = AttackOdds(dd, view["remaining"], view["armor"], shape.dice, shape.dice_mods)
     res.attack_name = shape.attack_name
     # The d12 gates before damage: Roll to Miss (Daze), then Avoid Attack (a defense).
@@ -261,8 +261,8 @@ class OddsReport:
 
 
 def _key(spec: Spec, dd: int):
-    shape = probe(spec, _blanks, {}, dd)
-    view = defender_view(spec, dd)
+    shape = probe(spec, _blanks, {}, dd, with_view=True)  # one board: the attack and the defender before it
+    view = shape.view
     return (shape.dice, tuple(m[0] for m in shape.dice_mods), tuple(sorted(shape.asked)),
             view["armor"], view["traits"]), shape, view
 
@@ -270,11 +270,6 @@ def _key(spec: Spec, dd: int):
 def compute(spec: Spec, cap: int = 10) -> OddsReport:
     if cap < 1:
         raise OddsError("--max-attacks must be at least 1", 2)
-    first = attack_odds(spec)
-    view = defender_view(spec)
-    if view["life"] is None:
-        raise OddsError(f"{spec.defender.name} has no life value: it cannot be destroyed by damage", 1)
-    cache: dict = {}
     keys: dict = {}  # damage on the defender -> (key, shape, view): asked of the engine once per value
 
     def key_at(dd):
@@ -282,8 +277,11 @@ def compute(spec: Spec, cap: int = 10) -> OddsReport:
             keys[dd] = _key(spec, dd)
         return keys[dd]
 
-    k0, _, _ = key_at(spec.defender_damage)
-    cache[k0] = first
+    k0, shape0, view = key_at(spec.defender_damage)
+    first = attack_odds(spec, None, shape0)
+    if view["life"] is None:
+        raise OddsError(f"{spec.defender.name} has no life value: it cannot be destroyed by damage", 1)
+    cache: dict = {k0: first}
     # Exact integer arithmetic: each attack's distribution as numerators over one denominator,
     # the states of round k as numerators over the product of those denominators (one Fraction
     # per round at the end, instead of a gcd on every step).

@@ -65,6 +65,7 @@ def cache_dir() -> Path:
 _TUPLE, _LIST, _DICT, _SET, _FROZENSET, _BIGINT = -1, -2, -3, -4, -5, -6
 _INT_MIN, _INT_MAX = -(2 ** 63), 2 ** 63 - 1
 _SCALARS = frozenset({type(None), bool, int, float, str})
+_PLAIN_SCALARS = frozenset({type(None), bool, float, str})  # ints are range-checked when encoded
 
 
 class Codec:
@@ -80,29 +81,39 @@ class Codec:
 
     # ---- encode
     def encode(self, value: Any) -> Any:
-        t = type(value)
-        if value is None or t is str or t is bool or t is float:
-            return value
-        if t is int:
-            return value if _INT_MIN <= value <= _INT_MAX else [_BIGINT, str(value)]
-        if t is tuple:
-            return [_TUPLE, *map(self.encode, value)]
-        if t is list:
-            return [_LIST, *map(self.encode, value)]
-        if t is dict:
-            out: list = [_DICT]
-            for k, v in value.items():
-                out.append(self.encode(k))
-                out.append(self.encode(v))
-            return out
-        if t is set or t is frozenset:
-            items = sorted(value, key=repr)
-            return [_SET if t is set else _FROZENSET, *map(self.encode, items)]
-        i = self.index.get(t)
-        if i is None:
+        """Plain data for msgpack; CacheError for anything outside the registry."""
+        index, fields = self.index, self.fields
+        plain = _PLAIN_SCALARS
+
+        def enc(value):
+            t = type(value)
+            if t in plain:
+                return value
+            if t is int:
+                return value if _INT_MIN <= value <= _INT_MAX else [_BIGINT, str(value)]
+            if t is tuple or t is list:
+                out = [_TUPLE if t is tuple else _LIST]
+                out.extend(v if type(v) in plain else enc(v) for v in value)
+                return out
+            i = index.get(t)
+            if i is not None:
+                d = value.__dict__
+                out = [i]
+                for name in fields[i]:
+                    v = d[name]
+                    out.append(v if type(v) in plain else enc(v))
+                return out
+            if t is dict:
+                out = [_DICT]
+                for k, v in value.items():
+                    out.append(enc(k))
+                    out.append(enc(v))
+                return out
+            if t is set or t is frozenset:
+                return [_SET if t is set else _FROZENSET, *map(enc, sorted(value, key=repr))]
             raise CacheError(f"cannot store a {t.__module__}.{t.__qualname__} in the cache")
-        d = value.__dict__
-        return [i, *(self.encode(d[name]) for name in self.fields[i])]
+
+        return enc(value)
 
     # ---- decode
     def decode(self, data: Any) -> Any:

@@ -256,3 +256,18 @@ def test_only_spans_are_shared_objects_in_a_compiled_corpus():
 
     walk(load_corpus())
     assert shared <= {"Span"}
+
+
+def test_an_edited_compiler_misses_the_cache(cache_in, count_parses, monkeypatch):
+    """The key covers the compiler's source too: a changed checker must not reuse old results."""
+    import magewars.dsl as dsl
+    files = sorted(data_dir("codex").rglob("*.mw"))
+    compile_paths(files, with_codex=False)
+    count_parses.clear()
+    compile_paths(files, with_codex=False)
+    assert count_parses == []
+    monkeypatch.setattr(dsl, "_grammar_hash", lambda: "a checker edited since")
+    compile_paths(files, with_codex=False)
+    assert len(count_parses) == len(files)
+    names = {p.name for p in dsl._compiler_sources()}
+    assert {"magewars.lark", "parser.py", "transform.py", "checker.py", "vocab.py", "cache.py"} <= names

@@ -54,13 +54,23 @@ def _codec() -> cache.Codec:
     return cache.Codec(cache.module_dataclasses(ast, model, diagnostics))
 
 
+def _compiler_sources() -> list[Path]:
+    from ..resources import grammar_path
+    return [grammar_path()] + sorted(Path(__file__).parent.glob("*.py")) + [Path(cache.__file__)]
+
+
 @functools.lru_cache(maxsize=1)
 def _grammar_hash() -> str:
-    from ..resources import grammar_path
-    try:
-        return cache.file_hash(grammar_path().read_bytes())
-    except OSError:
-        return "no-grammar"
+    """The grammar's text and the compiler's own source (this package and the cache module):
+    a checkout whose parser, transformer or checker was edited must not reuse old results,
+    even while the package version stays the same."""
+    h = []
+    for p in _compiler_sources():
+        try:
+            h.append(cache.file_hash(p.read_bytes()))
+        except OSError:
+            h.append(f"missing:{p.name}")
+    return cache.file_hash("".join(h).encode())
 
 
 def _declared_names(tree: Optional[SourceFile]) -> tuple[list[str], list[str]]:

@@ -13,6 +13,7 @@ from typing import Optional
 import click
 
 from . import __version__
+from .bounds import MAX_ATTACHED, MAX_ATTACKS, MAX_DEFENDER_DAMAGE, click_count, click_range
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -245,18 +246,20 @@ def completion(shell):
 @click.argument("attacker", shell_complete=_complete_terms)
 @click.argument("defender", shell_complete=_complete_terms)
 @click.option("--attack", "attack", metavar="NAME", help="Which of the attacker's attacks (default: its first).")
-@click.option("--with", "attacker_with", multiple=True, metavar="CARD",
+@click.option("--with", "attacker_with", multiple=True, metavar="CARD", callback=click_count(MAX_ATTACHED),
               help="Attach an enchantment or equipment to the attacker (or the caster); repeatable.")
-@click.option("--defender-with", "defender_with", multiple=True, metavar="CARD",
+@click.option("--defender-with", "defender_with", multiple=True, metavar="CARD", callback=click_count(MAX_ATTACHED),
               help="Attach an enchantment or equipment to the defender; repeatable.")
 @click.option("--defender-damage", type=int, default=0, show_default=True, metavar="N",
+              callback=click_range(0, MAX_DEFENDER_DAMAGE),
               help="Damage already on the defender.")
 @click.option("--caster", default=None, metavar="MAGE",
               help="The mage who casts an attack spell or bears a weapon "
                    "(default: the first mage trained in the spell's school).")
 @click.option("--charge", is_flag=True, help="The attacker charged (Charge +X applies).")
 @click.option("--max-attacks", type=int, default=10, show_default=True, metavar="N",
-              help="Cap for the attacks-needed distribution.")
+              callback=click_range(1, MAX_ATTACKS),
+              help=f"Cap for the attacks-needed distribution (1-{MAX_ATTACKS}).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def odds(attacker, defender, attack, attacker_with, defender_with, defender_damage, caster, charge,
          max_attacks, as_json):

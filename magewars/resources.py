@@ -35,3 +35,8 @@ def shipped_sources() -> list[Path]:
             continue
         out.extend(sorted(root.rglob("*.mw")))
     return out
+
+
+def parse_table_path() -> Path:
+    """The LALR tables of the grammar, computed ahead of time (see magewars/dsl/parsetable.py)."""
+    return _PKG / "data" / "parse_table.mwc"

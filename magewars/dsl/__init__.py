@@ -3,6 +3,13 @@
 Entry points:
 - :func:`compile_paths` compiles files or folders of `.mw` sources.
 - :func:`load_corpus` compiles the shipped codex and spells once (cached).
+
+Compiling goes through the content-keyed cache of :mod:`magewars.cache`: a
+whole compilation is stored under a key over every input file's content, and
+each file's parse (AST, syntax diagnostics, declared names) under a key over
+that file alone, so an edited card file costs one parse and one check, and an
+unchanged corpus costs one read of the stored result.  The parser (and Lark)
+is only imported when something has to be parsed.
 """
 from __future__ import annotations
 
@@ -10,11 +17,10 @@ import functools
 from pathlib import Path
 from typing import Iterable, Optional
 
+from .. import cache
 from .ast import SourceFile
-from .checker import Checker
 from .diagnostics import Diagnostic, attach_sources
 from .model import Corpus
-from .parser import parse_file, parse_text
 
 __all__ = ["compile_paths", "compile_sources", "load_corpus", "expand_paths", "CorpusError"]
 
@@ -42,20 +48,96 @@ def expand_paths(paths: Iterable) -> tuple[list[Path], list[Diagnostic]]:
     return out, diags
 
 
-def _known_names(paths: list[Path]) -> tuple[set[str], set[str]]:
-    """Subtype and card names declared in other files (for linting a subset of the corpus)."""
+@functools.lru_cache(maxsize=1)
+def _codec() -> cache.Codec:
+    from . import ast, diagnostics, model
+    return cache.Codec(cache.module_dataclasses(ast, model, diagnostics))
+
+
+def _compiler_sources() -> list[Path]:
+    from ..resources import grammar_path
+    return [grammar_path()] + sorted(Path(__file__).parent.glob("*.py")) + [Path(cache.__file__)]
+
+
+@functools.lru_cache(maxsize=1)
+def _grammar_hash() -> str:
+    """The grammar's text and the compiler's own source (this package and the cache module):
+    a checkout whose parser, transformer or checker was edited must not reuse old results,
+    even while the package version stays the same."""
+    h = []
+    for p in _compiler_sources():
+        try:
+            h.append(cache.file_hash(p.read_bytes()))
+        except OSError:
+            h.append(f"missing:{p.name}")
+    return cache.file_hash("".join(h).encode())
+
+
+def _declared_names(tree: Optional[SourceFile]) -> tuple[list[str], list[str]]:
+    """Subtype names and card names a parsed file declares."""
     from . import ast as A
     names, cards = set(), set()
+    for d in (tree.definitions if tree is not None else ()):
+        if isinstance(d, A.CardDef):
+            cards.add(d.name)
+            for it in d.items:
+                if isinstance(it, A.Subtypes):
+                    names.update(n.text for n in it.names)
+    return sorted(names), sorted(cards)
+
+
+def _parse_key(path: str, text: str) -> str:
+    return cache.key_of("parse", _codec().schema, _grammar_hash(), path, cache.file_hash(text.encode("utf-8")))
+
+
+def _parse_cached(path: str, text: str) -> tuple[Optional[SourceFile], list[Diagnostic]]:
+    """Parse one file's text, through the per-file cache (AST + syntax diagnostics + names)."""
+    key = _parse_key(path, text)
+    hit = cache.get("ast", key, _codec())
+    if (isinstance(hit, list) and len(hit) == 2 and (hit[0] is None or isinstance(hit[0], SourceFile))
+            and isinstance(hit[1], list) and all(isinstance(d, Diagnostic) for d in hit[1])):
+        return hit[0], hit[1]
+    from .parser import parse_text
+    tree, diags = parse_text(text, path)
+    cache.put("ast", key, [tree, diags], _codec())
+    cache.put("names", key, list(_declared_names(tree)), None)
+    return tree, diags
+
+
+def _names_cached(path: str, text: str) -> tuple[list[str], list[str]]:
+    """The names one file declares: a small per-file entry, so a subset of the corpus can be
+    checked against the rest without loading (or parsing) the rest."""
+    key = _parse_key(path, text)
+    hit = cache.get("names", key, None)
+    if (isinstance(hit, list) and len(hit) == 2
+            and all(isinstance(x, list) and all(isinstance(n, str) for n in x) for x in hit)):
+        return hit[0], hit[1]
+    tree, _ = _parse_cached(path, text)
+    names = _declared_names(tree)
+    cache.put("names", key, list(names), None)
+    return names
+
+
+def _read(path) -> tuple[Optional[str], list[Diagnostic]]:
+    from .ast import Span
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read(), []
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [Diagnostic("E004", f"cannot read file: {exc.__class__.__name__}: {exc}",
+                                 Span(str(path), 1, 1, 1, 1))]
+
+
+def _known_names(paths: list[Path]) -> tuple[set[str], set[str]]:
+    """Subtype and card names declared in other files (for linting a subset of the corpus)."""
+    names, cards = set(), set()
     for p in paths:
-        tree, _, _ = parse_file(p)
-        if tree is None:
+        text, _ = _read(p)
+        if text is None:
             continue
-        for d in tree.definitions:
-            if isinstance(d, A.CardDef):
-                cards.add(d.name)
-                for it in d.items:
-                    if isinstance(it, A.Subtypes):
-                        names.update(n.text for n in it.names)
+        n, c = _names_cached(str(p), text)
+        names.update(n)
+        cards.update(c)
     return names, cards
 
 
@@ -65,30 +147,53 @@ def compile_sources(sources: list[tuple[str, str]], base: Optional[list[Path]] =
 
     `context` files are only read for the names they declare (subtypes, card names),
     so that a subset of the corpus can be checked on its own.
+
+    The result is cached under a key over the content of every input; on a miss,
+    each file's parse comes from the per-file cache where it can.
     """
-    files: list[SourceFile] = []
     diags: list[Diagnostic] = []
     texts: dict[str, str] = {}
+    inputs: list[tuple[str, str]] = []  # (path, text) in compile order: base files, then sources
     for path in base or []:
-        ast, d, text = parse_file(path)
-        texts[str(path)] = text
+        text, d = _read(path)
         diags.extend(d)
-        if ast is not None:
-            files.append(ast)
-    for path, text in sources:
+        if text is not None:
+            inputs.append((str(path), text))
+    inputs.extend(sources)
+    ctx: list[tuple[str, str]] = []
+    for path in context or []:
+        text, _ = _read(path)
+        if text is not None:
+            ctx.append((str(path), text))
+
+    def digest(pairs):
+        return tuple((p, cache.file_hash(t.encode("utf-8"))) for p, t in pairs)
+
+    key = cache.key_of("compile", _codec().schema, _grammar_hash(), digest(inputs), digest(ctx))
+    hit = cache.get("compiled", key, _codec())
+    if (isinstance(hit, list) and len(hit) == 2 and isinstance(hit[0], Corpus)
+            and isinstance(hit[1], list) and all(isinstance(d, Diagnostic) for d in hit[1])):
+        return hit[0], diags + hit[1]
+
+    from .checker import Checker
+    files: list[SourceFile] = []
+    found: list[Diagnostic] = []
+    for path, text in inputs:
         texts[path] = text
-        ast, d = parse_text(text, path)
-        diags.extend(d)
-        if ast is not None:
-            files.append(ast)
+        tree, d = _parse_cached(path, text)
+        found.extend(d)
+        if tree is not None:
+            files.append(tree)
     checker = Checker()
-    if context:
-        names, cards = _known_names(context)
-        checker.names |= names
-        checker.card_names |= cards
+    for path, text in ctx:
+        n, c = _names_cached(path, text)
+        checker.names.update(n)
+        checker.card_names.update(c)
     corpus = checker.check(files)
-    diags.extend(checker.diags)
-    return corpus, attach_sources(diags, texts)
+    found.extend(checker.diags)
+    found = attach_sources(found, texts)
+    cache.put("compiled", key, [corpus, found], _codec())
+    return corpus, diags + found
 
 
 def compile_paths(paths: Iterable, with_codex: bool = True) -> tuple[Corpus, list[Diagnostic]]:
@@ -111,11 +216,11 @@ def compile_paths(paths: Iterable, with_codex: bool = True) -> tuple[Corpus, lis
             context = []
     sources = []
     for f in files:
-        try:
-            sources.append((str(f), f.read_text(encoding="utf-8")))
-        except (OSError, UnicodeDecodeError) as exc:
-            from .ast import Span
-            diags.append(Diagnostic("E004", f"cannot read file: {exc}", Span(str(f), 1, 1, 1, 1)))
+        text, d = _read(f)
+        if text is None:
+            diags.extend(d)
+        else:
+            sources.append((str(f), text))
     corpus, more = compile_sources(sources, base, context)
     return corpus, diags + more
 

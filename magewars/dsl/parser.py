@@ -13,7 +13,7 @@ from typing import Optional
 from lark import Lark, Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.lexer import PatternStr
 
-from ..resources import grammar_path
+from ..resources import grammar_path  # noqa: F401
 from .ast import SourceFile, Span
 from .diagnostics import Diagnostic, did_you_mean
 from .transform import to_ast
@@ -21,16 +21,9 @@ from .transform import to_ast
 
 @functools.lru_cache(maxsize=1)
 def get_parser() -> Lark:
-    path = grammar_path()
-    return Lark(
-        path.read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="contextual",
-        strict=True,
-        maybe_placeholders=True,
-        propagate_positions=True,
-        cache=True,
-    )
+    # LALR tables shipped with the package (or cached); built from the grammar if stale.
+    from .parsetable import load_parser
+    return load_parser()
 
 
 @functools.lru_cache(maxsize=1)

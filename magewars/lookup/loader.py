@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 import yaml
 
+from ..cache import load_yaml
 from .model import CATEGORIES, Entry, Note, Section
 
 RULES_FILE = "rules.yaml"
@@ -43,7 +44,7 @@ def _read_yaml_files(root) -> list[tuple[str, Any]]:
     for item in sorted(root.iterdir(), key=lambda p: p.name):
         if item.name.endswith((".yaml", ".yml")) and item.is_file():
             try:
-                out.append((item.name, yaml.safe_load(item.read_text(encoding="utf-8"))))
+                out.append((item.name, load_yaml(item.read_text(encoding="utf-8"))))
             except yaml.YAMLError as exc:  # pragma: no cover - reported with file name
                 raise RulesDataError(f"{item.name}: invalid YAML: {exc}") from exc
     return out

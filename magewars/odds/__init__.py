@@ -100,6 +100,14 @@ def make_spec(corpus: Corpus, attacker: str, defender: str, attack: Optional[str
 
 
 def odds(corpus: Corpus, attacker: str, defender: str, cap: int = 10, **kw) -> OddsReport:
+    from ..bounds import MAX_ATTACHED, MAX_ATTACKS, MAX_DEFENDER_DAMAGE, check_int
+    try:
+        check_int(cap, 1, MAX_ATTACKS, "--max-attacks")
+        check_int(kw.get("defender_damage", 0), 0, MAX_DEFENDER_DAMAGE, "--defender-damage")
+        for opt in ("attacker_with", "defender_with"):
+            check_int(len(tuple(kw.get(opt) or ())), 0, MAX_ATTACHED, f"the number of {opt} cards")
+    except ValueError as exc:
+        raise OddsError(str(exc), 2) from None
     spec = make_spec(corpus, attacker, defender, **kw)
     view = defender_view(spec)
     if view["remaining"] <= 0:

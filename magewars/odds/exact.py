@@ -7,6 +7,16 @@ Rolls of attack dice are grouped by how many of each face they show (the
 engine cannot tell two orders of the same faces apart), so n dice cost
 C(n+4, 4) runs of the sequence, each weighted by its multinomial probability.
 
+With two or more dice there is a faster path, used whenever the engine
+confirms it: the damage of a roll is asked of the engine for a handful of
+rolls (all blanks, all 1s, all 2s, all criticals, mixed), and if every answer
+equals max(0, normal - A) + critical for one armor value A (read off the
+all-normal roll) and the engine destroys the defender exactly when that
+damage reaches its remaining life, the distribution is computed by exact
+integer arithmetic over the (normal, critical) sums of n dice (a table built
+once per dice count).  Any disagreement (Incorporeal, damage added or
+prevented, ...) falls back to enumerating every roll through the engine.
+
 Repeated attacks: a Markov chain over the damage on the defender; the
 per-attack distribution is recomputed whenever the engine's inputs change
 with that damage (e.g. Bloodthirsty once it is damaged).
@@ -16,7 +26,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import factorial
+from functools import lru_cache
+from math import comb, factorial, lcm
 from typing import Iterator, Optional
 
 from ..engine.dice import ATTACK_FACES, BLANK
@@ -53,6 +64,64 @@ def signatures(n: int) -> Iterator[tuple[list, Fraction]]:
         yield faces, p
 
 
+@lru_cache(maxsize=None)
+def sum_table(n: int) -> tuple[dict, int]:
+    """({(normal, critical): number of rolls}, number of rolls) for n attack dice, exact integers.
+
+    Built from the engine's die (`ATTACK_FACES`) one die at a time, from the table of n-1."""
+    if n <= 0:
+        return {(0, 0): 1}, 1
+    prev, total = sum_table(n - 1)
+    faces = Counter((f.value if not f.critical else 0, f.value if f.critical else 0) for f in ATTACK_FACES)
+    out: dict = {}
+    for (a, b), k in prev.items():
+        for (da, db), m in faces.items():
+            key = (a + da, b + db)
+            out[key] = out.get(key, 0) + k * m
+    return out, total * len(ATTACK_FACES)
+
+
+def _armor_model(spec: Spec, n: int, base: dict, dd: int, remaining: int):
+    """The armor value A if the engine's damage on n dice is max(0, normal - A) + critical for every
+    roll it is asked about (and it destroys the defender exactly when that reaches `remaining`);
+    None if any answer disagrees.  Asks the engine about six rolls."""
+    by = {}
+    for f in ATTACK_FACES:
+        by.setdefault((f.value, f.critical), f)
+    if not all(k in by for k in ((0, False), (1, False), (2, False), (1, True), (2, True))):
+        return None
+    blank, one, two, c1, c2 = (by[(0, False)], by[(1, False)], by[(2, False)], by[(1, True)], by[(2, True)])
+    cyc = [one, c2, blank, two, c1]
+    rolls = [[two] * n, [blank] * n, [one] * n, [c1] * n, [c2] * n, [cyc[i % 5] for i in range(n)]]
+    armor = None
+    for faces in rolls:
+        o = probe(spec, lambda c, f=faces: f if c == len(f) else [BLANK] * c, base, dd)
+        if o.status != "hit" or o.dice != n:
+            return None
+        normal = sum(f.value for f in faces if not f.critical)
+        crit = sum(f.value for f in faces if f.critical)
+        if armor is None:  # the all-normal roll: A is how much of 2n the armor stopped
+            armor = normal - o.damage if o.damage > 0 else normal
+            if armor < 0:
+                return None
+        if o.damage != max(0, normal - armor) + crit:
+            return None
+        if o.destroyed != (o.damage >= remaining):
+            return None
+    return armor
+
+
+def _arithmetic(n: int, armor: int, remaining: int) -> tuple[dict, Fraction]:
+    table, total = sum_table(n)
+    counts: dict[int, int] = {}
+    for (normal, crit), k in table.items():
+        d = (normal - armor if normal > armor else 0) + crit
+        counts[d] = counts.get(d, 0) + k
+    dist = {d: Fraction(k, total) for d, k in sorted(counts.items())}
+    destroy = Fraction(sum(k for d, k in counts.items() if d >= remaining), total)
+    return dist, destroy
+
+
 @dataclass
 class AttackOdds:
     """One attack against the defender with a given damage on it."""
@@ -71,6 +140,7 @@ class AttackOdds:
     effect_die: bool = False
     example: list = field(default_factory=list)  # engine log lines of one roll
     attack_name: str = ""
+    method: str = "enumeration"  # or "arithmetic": how the damage distribution was computed
 
     @property
     def p_hit(self) -> Fraction:
@@ -98,11 +168,15 @@ def _blanks(n):
     return [BLANK] * n
 
 
-def attack_odds(spec: Spec, defender_damage: Optional[int] = None, _shape=None) -> AttackOdds:
+def attack_odds(spec: Spec, defender_damage: Optional[int] = None, _shape=None,
+                method: str = "auto") -> AttackOdds:
+    """One attack's odds.  `method`: "auto" (arithmetic when the engine confirms the armor model,
+    else enumeration), "enumeration" (every roll through the engine) or "arithmetic" (OddsError
+    when the engine does not confirm the model)."""
     dd = spec.defender_damage if defender_damage is None else defender_damage
-    view = defender_view(spec, dd)
     d12: dict = {}
-    shape = _shape or probe(spec, _blanks, d12, dd)
+    shape = _shape if _shape is not None and _shape.view is not None else probe(spec, _blanks, d12, dd, with_view=True)
+    view = shape.view
     res = AttackOdds(dd, view["remaining"], view["armor"], shape.dice, shape.dice_mods)
     res.attack_name = shape.attack_name
     # The d12 gates before damage: Roll to Miss (Daze), then Avoid Attack (a defense).
@@ -130,11 +204,20 @@ def attack_odds(spec: Spec, defender_damage: Optional[int] = None, _shape=None) 
     dist: dict[int, Fraction] = {}
     destroy = Fraction(0)
     base = {**d12, "effect": 1}
-    for faces, p in signatures(n):
-        o = probe(spec, lambda c, f=faces: f, base, dd)
-        dist[o.damage] = dist.get(o.damage, Fraction(0)) + p
-        if o.destroyed:
-            destroy += p
+    armor = None
+    if method == "arithmetic" or (method == "auto" and comb(n + 4, 4) > 6):
+        armor = _armor_model(spec, n, base, dd, view["remaining"]) if n else None
+        if armor is None and method == "arithmetic":
+            raise OddsError("the engine's damage for this attack is not max(0, normal - armor) + critical", 2)
+    if armor is not None:
+        dist, destroy = _arithmetic(n, armor, view["remaining"])
+        res.method = "arithmetic"
+    else:
+        for faces, p in signatures(n):
+            o = probe(spec, lambda c, f=faces: f, base, dd)
+            dist[o.damage] = dist.get(o.damage, Fraction(0)) + p
+            if o.destroyed:
+                destroy += p
     res.damage_given_hit = dict(sorted(dist.items()))
     res.destroy_given_hit = destroy
     # the effect die (rolled with no damage, so the defender is still there to receive conditions)
@@ -178,8 +261,8 @@ class OddsReport:
 
 
 def _key(spec: Spec, dd: int):
-    shape = probe(spec, _blanks, {}, dd)
-    view = defender_view(spec, dd)
+    shape = probe(spec, _blanks, {}, dd, with_view=True)  # one board: the attack and the defender before it
+    view = shape.view
     return (shape.dice, tuple(m[0] for m in shape.dice_mods), tuple(sorted(shape.asked)),
             view["armor"], view["traits"]), shape, view
 
@@ -187,32 +270,56 @@ def _key(spec: Spec, dd: int):
 def compute(spec: Spec, cap: int = 10) -> OddsReport:
     if cap < 1:
         raise OddsError("--max-attacks must be at least 1", 2)
-    first = attack_odds(spec)
-    view = defender_view(spec)
+    keys: dict = {}  # damage on the defender -> (key, shape, view): asked of the engine once per value
+
+    def key_at(dd):
+        if dd not in keys:
+            keys[dd] = _key(spec, dd)
+        return keys[dd]
+
+    k0, shape0, view = key_at(spec.defender_damage)
+    first = attack_odds(spec, None, shape0)
     if view["life"] is None:
         raise OddsError(f"{spec.defender.name} has no life value: it cannot be destroyed by damage", 1)
-    cache: dict = {}
-    k0, _, _ = _key(spec, spec.defender_damage)
-    cache[k0] = first
-    states = {spec.defender_damage: Fraction(1)}
+    cache: dict = {k0: first}
+    # Exact integer arithmetic: each attack's distribution as numerators over one denominator,
+    # the states of round k as numerators over the product of those denominators (one Fraction
+    # per round at the end, instead of a gcd on every step).
+    as_ints: dict[int, tuple[list, int]] = {}
+
+    def ints(ao: AttackOdds) -> tuple[list, int]:
+        r = as_ints.get(id(ao))
+        if r is None:
+            dist = ao.damage
+            den = lcm(*(p.denominator for p in dist.values())) if dist else 1
+            r = as_ints[id(ao)] = ([(d, p.numerator * (den // p.denominator)) for d, p in dist.items()], den)
+        return r
+
+    states: dict[int, int] = {spec.defender_damage: 1}
+    den = 1
     needed: dict[int, Fraction] = {}
     for k in range(1, cap + 1):
-        nxt: dict[int, Fraction] = {}
-        killed = Fraction(0)
+        round_ = []
         for dd, p in states.items():
-            key, shape, v = _key(spec, dd)
+            key, shape, v = key_at(dd)
             ao = cache.get(key)
             if ao is None:
                 ao = cache[key] = attack_odds(spec, dd, shape)
-            remaining = v["remaining"]
-            for dmg, q in ao.damage.items():
+            round_.append((dd, p, ints(ao), v["remaining"]))
+        step = lcm(*(d for _, _, (_, d), _ in round_))
+        nxt: dict[int, int] = {}
+        killed = 0
+        for dd, p, (items, d), remaining in round_:
+            f = p * (step // d)
+            for dmg, q in items:
                 if dmg >= remaining:
-                    killed += p * q
+                    killed += f * q
                 else:
-                    nxt[dd + dmg] = nxt.get(dd + dmg, Fraction(0)) + p * q
-        needed[k] = killed
+                    nxt[dd + dmg] = nxt.get(dd + dmg, 0) + f * q
+        den *= step
+        needed[k] = Fraction(killed, den)
         states = nxt
         if not states:
             break
-    beyond = sum(states.values(), Fraction(0))
+    beyond = Fraction(sum(states.values()), den)
     return OddsReport(spec, first, needed, beyond, cap, first.attack_name, view)

@@ -104,6 +104,7 @@ class Outcome:
     asked: dict
     attack_name: str
     log: list = field(default_factory=list)
+    view: Optional[dict] = None  # the defender before the attack (see defender_view), when asked for
 
 
 def build(spec: Spec, dice: Dice, defender_damage: Optional[int] = None):
@@ -129,9 +130,12 @@ def build(spec: Spec, dice: Dice, defender_damage: Optional[int] = None):
     return g, a, d, spell
 
 
-def run(spec: Spec, dice: Dice, defender_damage: Optional[int] = None):
-    """Run the engine's real attack sequence once on a fresh board; returns (game, attacker, defender)."""
+def run(spec: Spec, dice: Dice, defender_damage: Optional[int] = None, before=None):
+    """Run the engine's real attack sequence once on a fresh board; returns (game, attacker, defender).
+    `before(game, attacker, defender)` is called on the board before the attack."""
     g, a, d, spell = build(spec, dice, defender_damage)
+    if before is not None:
+        before(g, a, d)
     if isinstance(dice, ProbeDice):
         dice.game = g
     if spec.charge:
@@ -154,10 +158,14 @@ def run(spec: Spec, dice: Dice, defender_damage: Optional[int] = None):
     return g, a, d
 
 
-def probe(spec: Spec, faces=None, d12=None, defender_damage: Optional[int] = None) -> Outcome:
-    """One run of the real sequence with chosen rolls; what the engine made of them."""
+def probe(spec: Spec, faces=None, d12=None, defender_damage: Optional[int] = None,
+          with_view: bool = False) -> Outcome:
+    """One run of the real sequence with chosen rolls; what the engine made of them
+    (and, with `with_view`, the defender as `defender_view` gives it, read on the same board)."""
     pd = ProbeDice(faces, d12)
-    g, a, d = run(spec, pd, defender_damage)
+    seen: dict = {}
+    g, a, d = run(spec, pd, defender_damage,
+                  before=(lambda g, a, d: seen.update(_view(g, a, d))) if with_view else None)
     hist = g.attacks.history
     atk = hist[0] if hist else None
     if atk is None or not atk.declared:
@@ -170,12 +178,17 @@ def probe(spec: Spec, faces=None, d12=None, defender_damage: Optional[int] = Non
                    damage=atk.damage if status == "hit" else 0, destroyed=not d.in_play,
                    effect_natural=atk.effect_natural, effect_roll=atk.effect_roll,
                    effect_mods=list(atk.effect_mods), conditions=tuple(sorted(atk.conditions)),
-                   asked=dict(pd.asked), attack_name=atk.action.definition.name, log=g.log.events)
+                   asked=dict(pd.asked), attack_name=atk.action.definition.name, log=g.log.events,
+                   view=seen if with_view else None)
 
 
 def defender_view(spec: Spec, defender_damage: Optional[int] = None) -> dict:
     """The defender before the attack, as the engine derives it (Game.remaining_health, armor, traits)."""
     g, a, d, _ = build(spec, ProbeDice(), defender_damage)
+    return _view(g, a, d)
+
+
+def _view(g, a, d) -> dict:
     return {"remaining": g.remaining_health(d), "life": g.life(d), "armor": g.armor(d),
             "damage": d.damage, "traits": tuple(g.d(d).trait_names()),
             "attacker_traits": tuple(g.d(a).trait_names())}

@@ -122,6 +122,7 @@ def render_json(r) -> dict:
         "damage": [{"damage": k, **_frac(p)} for k, p in a.damage.items()],
         "mean_damage": float(a.mean),
         "destroy": _frac(a.p_destroy),
+        "method": a.method,
         "effect_die": ([{"naturals": sorted(g["naturals"]), "conditions": g["conditions"],
                          **_frac(g["p"] * a.p_hit)} for g in _effects(a)] if a.effect_die else None),
         "attacks_needed": {"cap": r.cap,

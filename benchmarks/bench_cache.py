@@ -1,0 +1,117 @@
+"""Benchmark: whole-process time of the read commands and of lint, with and without the corpus cache.
+
+Each command runs as its own process (`python -m magewars ...`), as a user runs it, in
+three settings measured side by side in one run:
+
+- no cache   MAGEWARS_NO_CACHE=1: every call compiles the corpus (what every call did before the cache);
+- cold       an empty cache folder for every call: a fresh machine's first run (the shipped
+             parse tables are used; the corpus is compiled once and stored);
+- warm       the cache filled by an earlier call: the everyday case.
+
+Also `lint` of one card file against `lint` of the whole corpus, warm.  Medians of --repeat runs.
+
+Run: python benchmarks/bench_cache.py [--repeat N] [--only lookup,card,...]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Optional
+
+ROOT = Path(__file__).resolve().parents[1]
+
+COMMANDS = {
+    "lookup": ["lookup", "aegis"],
+    "card": ["card", "bear strength"],
+    "odds": ["odds", "Timber Wolf", "Iron Golem"],
+    "rules": ["rules", "5.2"],
+    "coverage": ["coverage"],
+}
+
+
+def one_file() -> Path:
+    files = sorted((ROOT / "spells").rglob("*.mw"))
+    return min(files, key=lambda p: p.stat().st_size)  # a small card file: the author's inner loop
+
+
+EDITS = [0]
+
+
+def run(args: list[str], env: dict, edit: Optional[Path] = None) -> float:
+    if edit is not None:  # a new version of the file each time: it must be parsed and checked again
+        EDITS[0] += 1
+        text = edit.read_text(encoding="utf-8").split("\n// edit ")[0]
+        edit.write_text(f"{text}\n// edit {EDITS[0]}\n", encoding="utf-8")
+    t0 = time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "magewars", *args], cwd=ROOT, env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    t = time.perf_counter() - t0
+    if r.returncode not in (0, 1):
+        raise SystemExit(f"magewars {' '.join(args)} failed ({r.returncode}): {r.stderr[-500:]}")
+    return t
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--only", default="", help="comma-separated subset of: " + ", ".join(COMMANDS))
+    args = ap.parse_args(argv)
+    if not 1 <= args.repeat <= 50:
+        ap.error("--repeat must be between 1 and 50")
+    names = [n for n in (args.only.split(",") if args.only else COMMANDS) if n]
+    unknown = [n for n in names if n not in COMMANDS]
+    if unknown:
+        ap.error(f"unknown command(s): {', '.join(unknown)}")
+
+    base = {k: v for k, v in os.environ.items() if not k.startswith("MAGEWARS_")}
+    tmp = Path(tempfile.mkdtemp(prefix="mw-bench-"))
+    warm_dir = tmp / "warm"
+    try:
+        nocache = {**base, "MAGEWARS_NO_CACHE": "1"}
+        warm = {**base, "MAGEWARS_CACHE_DIR": str(warm_dir)}
+
+        def cold_env(i):
+            d = tmp / f"cold{i}"
+            shutil.rmtree(d, ignore_errors=True)
+            return {**base, "MAGEWARS_CACHE_DIR": str(d)}
+
+        rows = []
+        edited = tmp / "edited.mw"
+        shutil.copy(one_file(), edited)
+        jobs = [(n, COMMANDS[n], None) for n in names] + [
+            ("lint one file", ["lint", str(one_file().relative_to(ROOT))], None),
+            ("lint edited", ["lint", str(edited)], edited),  # the author's loop: edit, lint, edit...
+            ("lint corpus", ["lint"], None)]
+        for label, cmd, edit in jobs:
+            run(cmd, warm)  # fill the warm cache for this command
+            t_no = statistics.median(run(cmd, nocache, edit) for _ in range(args.repeat))
+            t_cold = statistics.median(run(cmd, cold_env(i), edit) for i in range(args.repeat))
+            t_warm = statistics.median(run(cmd, warm, edit) for _ in range(args.repeat))
+            rows.append((label, t_no, t_cold, t_warm))
+
+        t_start = statistics.median(
+            (lambda t0: (subprocess.run([sys.executable, "-c", "pass"]), time.perf_counter() - t0)[1])(
+                time.perf_counter()) for _ in range(args.repeat))
+        print(f"whole-process medians of {args.repeat} runs (python startup alone: {t_start:.3f} s)")
+        print(f"{'command':16} {'no cache':>9} {'cold':>9} {'warm':>9} {'no cache/warm':>14} {'cold/warm':>10}")
+        for label, t_no, t_cold, t_warm in rows:
+            print(f"{label:16} {t_no:8.3f}s {t_cold:8.3f}s {t_warm:8.3f}s {t_no / t_warm:13.1f}x "
+                  f"{t_cold / t_warm:9.1f}x")
+        lint = {r[0]: r for r in rows}
+        one, edit, whole = lint["lint one file"], lint["lint edited"], lint["lint corpus"]
+        print(f"lint one file / lint corpus, warm: {one[3] / whole[3]:.2f}; an edited file / corpus, warm: "
+              f"{edit[3] / whole[3]:.2f}; without the cache: {one[1] / whole[1]:.2f}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

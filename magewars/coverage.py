@@ -81,11 +81,12 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
         return (R.SILENT, f"attack bar '{clause.bar}': {_label(ab)}",
                 "the attack sequence never reads this clause of an attack bar")
     if clause.holder == "codex":
-        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, R.STATIC_NODES) and not clause.once \
-                and defn.marker in R.CODEX_MARKERS and _subject_word(ab.effect) in R.CODEX_STATIC_SUBJECTS:
+        if not clause.once and _codex_static_runs(defn, ab):
             return R.RUNS, "", ""
-        return (R.SILENT, _label(ab), "the engine never runs this clause of a codex entry "
-                                      "(Python keyed by the entry's name does the work, or nothing does)")
+        if isinstance(ab, A.TriggeredAbility):
+            st = R.event_status(ab.event.name)
+            return st, _label(ab), "" if st == R.RUNS else "the engine never fires this event"
+        return (R.SILENT, _label(ab), "the engine does not run this clause of a codex entry yet")
     if isinstance(ab, A.StaticAbility):
         if clause.once:
             return (R.SILENT, f"once per round {_label(ab)}",
@@ -122,6 +123,36 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
         return (st, f"reveal must {ab.step_rel or 'during'} {ab.step}",
                 "" if st == R.RUNS else "no mandatory reveal is checked at this point")
     raise TypeError(f"coverage: unknown ability {type(ab).__name__}")
+
+
+def _codex_static_runs(defn, ab) -> bool:
+    """Does the engine apply this static of a codex entry (registry: CODEX_*)?"""
+    if not isinstance(ab, A.StaticAbility):
+        return False
+    eff = ab.effect
+    marker = defn.marker in R.CODEX_MARKERS
+    if isinstance(eff, R.STATIC_NODES):
+        if _subject_word(eff) not in R.CODEX_STATIC_SUBJECTS:
+            return False
+        return marker or isinstance(eff, (A.Gain, A.Lose))
+    if isinstance(eff, A.ForEach):
+        return all(isinstance(b, (A.Gain, A.Lose)) and _subject_word(b) in R.CODEX_STATIC_SUBJECTS for b in eff.body)
+    if not isinstance(eff, A.Call):
+        return False
+    if eff.name in R.CODEX_ATTACK_SHAPE:
+        return "Attack" in defn.categories
+    first = eff.args[0].value if eff.args else None
+    second = eff.args[1].value if len(eff.args) > 1 else None
+    this = isinstance(first, A.Phrase) and [w.text.lower() for w in first.words] == ["this"]
+    if eff.name == "counts_as_damage":
+        return marker
+    if eff.name == "immune":
+        if this:
+            return isinstance(second, (A.TraitGroup, A.Phrase))
+        return marker and isinstance(second, A.TraitGroup) and any(r.name.text == defn.name for r in second.traits)
+    if eff.name in ("cannot", "can") and this and isinstance(second, A.StringLit):
+        return second.value in (R.CODEX_CANNOT_READ if eff.name == "cannot" else R.CODEX_CAN_READ)
+    return False
 
 
 def _label(ab) -> str:

@@ -14,10 +14,9 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "magewars"
 
-# Known cycles (issue 9, item 5): the engine's six-file knot and the lookup book/render pair.
+# Known cycles (issue 9, item 5): the lookup book/render pair (a type-only import).  The engine's
+# six-file knot is split: game imports the procedures and nothing in the engine imports game.
 KNOWN = {
-    "engine": {"magewars.engine.attack", "magewars.engine.effects", "magewars.engine.game",
-               "magewars.engine.phrases", "magewars.engine.primitives", "magewars.engine.reveal"},
     "lookup": {"magewars.lookup.book", "magewars.lookup.render"},
 }
 

@@ -50,7 +50,7 @@ STATIC_NODES: tuple[type, ...] = (A.Gain, A.Lose, A.StatChange)
 #: tests/test_coverage.py greps the engine source and fails when this drifts
 FIRED_EVENTS: tuple[str, ...] = (
     "action_ends", "attack_step", "attacked", "attacks", "avoided", "condition_placed", "counterstrike",
-    "damaged", "deals_damage", "destroyed", "hit", "rolls", "token_removed",
+    "damaged", "deals_damage", "destroyed", "healed", "hit", "rolls", "token_removed",
 )
 #: events the engine runs without `fire`: a `when revealed` ability resolves when its enchantment
 #: is revealed (engine/reveal.py, `Reveals.reveal`)
@@ -80,12 +80,25 @@ ACTIONS_RUN: bool = False
 DURATIONS_END: frozenset[str] = frozenset({"round"})
 #: stats a `gets STAT +N` change is applied to (effects.Effects._compute); any other stat is skipped
 STATS_CHANGED: frozenset[str] = frozenset({"armor", "life"})
-#: which clauses of a codex entry the engine runs, and for which holder.  A condition or token
-#: marker's `static` gain, lose or stat change about the marked object (`this`/`it`) applies
-#: (Effects.collect); no trigger, timing, action or other static of a codex entry is ever run:
-#: the rules they state are carried out (where they are) by Python of engine/attack.py and game.py.
+#: which clauses of a codex entry the engine runs, and for which holder:
+#: - triggers (`when EVENT`) of every trait an object has, every condition or token on it, and every
+#:   trait of the attack being resolved (Game.fire: carried_listeners, attack_listeners), when the
+#:   engine fires that event;
+#: - a marker's `static` gain, lose or stat change about the marked object (`this`/`it`, once per
+#:   marker: Effects.collect); a trait's `static this gains/loses [...]` and
+#:   `static for each <Name> token on this: ...` (Effects._codex_static, until nothing new comes);
+#: - a trait's `static immune(this, ...)`, `cannot(this, "ACTION")`, `can(this, "ACTION")` for the
+#:   actions the engine consults (CODEX_CANNOT_READ, CODEX_CAN_READ);
+#: - a condition's `immune(PHRASE, [itself])` and `counts_as_damage(N)` (Game.immune_to_condition,
+#:   Game.marker_damage), and an attack trait's shape statics (AttackEngine.shape_one).
+#: Timings and action abilities of codex entries do not run yet (no round).
 CODEX_STATIC_SUBJECTS: frozenset[str] = frozenset({"this", "it"})
 CODEX_MARKERS: frozenset[str] = frozenset({"condition", "token"})
+CODEX_CANNOT_READ: frozenset[str] = frozenset({"heal", "use_defense", "attack", "counterstrike", "force attacks"})
+CODEX_CAN_READ: frozenset[str] = frozenset({"ignore guards"})
+CODEX_ATTACK_SHAPE: frozenset[str] = frozenset({"attack_strikes", "attack_targets", "attack_zone",
+                                                "attack_unavoidable", "attack_gains"})
+CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune"})
 #: pronouns a static `immune(...)` may start with; immunity granted to other objects is refused loudly
 STATIC_IMMUNE_SUBJECTS: frozenset[str] = frozenset({"this", "enchanted", "attached", "bearer"})
 #: the one action a static `cannot(...)` is applied for; every other restriction is refused loudly

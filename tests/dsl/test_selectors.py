@@ -27,9 +27,16 @@ def corpus():
 
 @pytest.fixture(scope="module")
 def names(corpus):
+    from magewars.dsl.checker import _placed_token_names
     out = set(BASE_NAMES) | set(corpus.codex) | set(corpus.cards)
     for c in corpus.cards.values():
         out.update(c.subtypes)
+    # tokens a card places are names other phrases may use, as the checker knows them
+    files, _ = expand_paths(shipped_sources())
+    for f in files:
+        tree, _, _ = parse_file(f)
+        for d in (tree.definitions if tree is not None else ()):
+            out.update(_placed_token_names(d))
     return out
 
 

@@ -4,24 +4,35 @@
 2. the same against a defender carrying three hidden enchantments (every window
    offers them to their controller, who passes).
 
-Run: python benchmarks/bench_engine.py [--seconds N]
+Run: python benchmarks/bench_engine.py [--seconds N] [--baseline REF [--rounds K]]
+
+With --baseline, the same cases also run on another commit (checked out into a temporary git
+worktree), alternating the two trees round by round in separate processes, and the ratio of the
+medians is printed: the side-by-side comparison a performance claim needs.
 """
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+# the tree whose engine is measured: this one, or a baseline checkout (side-by-side runs)
+TREE = Path(os.environ.get("MAGEWARS_BENCH_TREE", ROOT))
+sys.path.insert(0, str(TREE))
 
 from magewars.dsl import compile_paths  # noqa: E402
 from magewars.dsl.model import Corpus  # noqa: E402
 from magewars.engine import FirstLegalAgent, Game, SeededDice  # noqa: E402
 from magewars.scenario.runner import base_corpus  # noqa: E402
 
-CARDS = ROOT / "tests" / "engine" / "cards"
+CARDS = TREE / "tests" / "engine" / "cards"
 
 
 def corpus() -> Corpus:
@@ -54,14 +65,61 @@ def bench(c: Corpus, hidden: int, seconds: float) -> tuple[int, float, int]:
     return n, dt, windows
 
 
+CASES = (("melee attack, all windows polled, nothing hidden", 0),
+         ("melee attack vs defender with 3 hidden enchantments", 3))
+
+
+def worker(seconds: float) -> None:
+    c = corpus()
+    bench(c, 0, min(0.5, seconds))  # warm-up
+    rates = []
+    for _, hidden in CASES:
+        n, dt, _w = bench(c, hidden, seconds)
+        rates.append(n / dt)
+    print(json.dumps(rates))
+
+
+def side_by_side(ref: str, seconds: float, rounds: int) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "baseline"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), ref], check=True)
+        try:
+            trees = {"this tree": ROOT, f"baseline {ref}": base}
+            rates = {k: [] for k in trees}
+            for r in range(rounds):
+                for label, tree in trees.items():
+                    env = dict(os.environ, MAGEWARS_BENCH_TREE=str(tree), MAGEWARS_NO_CACHE="1")
+                    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker",
+                                          "--seconds", str(seconds)],
+                                         capture_output=True, text=True, cwd=tree, env=env, check=True)
+                    rates[label].append(json.loads(out.stdout.strip().splitlines()[-1]))
+            print(f"engine benchmark, side by side: {rounds} alternating rounds of {seconds:.0f}s per case "
+                  f"(medians, sequences/s; Python {sys.version.split()[0]})")
+            now, then = list(trees)
+            for i, (label, _) in enumerate(CASES):
+                a = statistics.median(x[i] for x in rates[now])
+                b = statistics.median(x[i] for x in rates[then])
+                print(f"  {label:55s} {a:8.0f} vs {b:8.0f}   ratio {a / b:5.2f}x")
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=False)
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--baseline", help="a git commit to compare with, side by side (e.g. HEAD~5)")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.worker:
+        worker(args.seconds)
+        return 0
+    if args.baseline:
+        return side_by_side(args.baseline, args.seconds, args.rounds)
     c = corpus()
     print(f"magewars engine benchmark ({args.seconds:.0f}s per case; Python {sys.version.split()[0]})")
-    for label, hidden in (("melee attack, all windows polled, nothing hidden", 0),
-                          ("melee attack vs defender with 3 hidden enchantments", 3)):
+    for label, hidden in CASES:
         n, dt, windows = bench(c, hidden, args.seconds)
         print(f"  {label:55s} {n / dt:9.0f} sequences/s   "
               f"({windows / n:.0f} windows per sequence, {1e6 * dt / n:.0f} µs each, incl. setup)")

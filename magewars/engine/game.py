@@ -41,6 +41,7 @@ class Game:
         self.pending_notes: list = []
         self.restrictions: list = []
         self._checked_version = -1
+        self._listeners: Optional[dict] = None  # codex triggers by event and entry (_codex_index)
         self.just_moved: set = set()  # creatures whose last action was a move (Charge)  # (object id, action, detail, source id, round)
         self.attacks = AttackEngine(self)
         self.reveals = Reveals(self)
@@ -288,16 +289,25 @@ class Game:
 
     # ------------------------------------------------------------ triggers
     def _codex_index(self) -> dict:
-        """Triggered abilities written in codex entries, by event name: (entry, ability, inner)."""
-        idx = self.__dict__.get("_codex_listeners")
+        """Triggered abilities written in codex entries, by event name, then by entry name."""
+        idx = self._listeners
         if idx is None:
-            idx = {}
-            for name, cd in self.codex.items():
-                for ab in cd.abilities:
-                    inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
-                    if isinstance(inner, A.TriggeredAbility):
-                        idx.setdefault(inner.event.name, []).append((cd, ab, inner))
-            self._codex_listeners = idx
+            # built once per corpus (games of a duel or a benchmark share it)
+            cached = getattr(self.corpus, "_codex_listeners", None)
+            if cached is not None and cached[0] == len(self.codex):
+                idx = cached[1]
+            else:
+                idx = {}
+                for name, cd in self.codex.items():
+                    for ab in cd.abilities:
+                        inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
+                        if isinstance(inner, A.TriggeredAbility):
+                            idx.setdefault(inner.event.name, {}).setdefault(name, []).append((cd, ab, inner))
+                try:
+                    self.corpus._codex_listeners = (len(self.codex), idx)
+                except AttributeError:
+                    pass
+            self._listeners = idx
         return idx
 
     def carried_listeners(self, src: GameObject, event: str) -> list:
@@ -308,29 +318,31 @@ class Game:
         if not entries:
             return out
         d = self.effects.derived(src)
-        for (cd, ab, inner) in entries:
-            if cd.name in d.traits:
+        for key in d.traits:
+            for (cd, ab, inner) in entries.get(key, ()):
                 x = d.value(cd.name, cd.stacking or "add")
                 out.append((src, ab, inner, x, f"{cd.name}{f' {x:+d}' if x else ''} ({src.label()})"))
-            elif src.markers.get(cd.name):
-                n = src.markers[cd.name]
-                out.append((src, ab, inner, n, cd.name))
+        for key, n in src.markers.items():
+            if n and key not in d.traits:
+                for (cd, ab, inner) in entries.get(key, ()):
+                    out.append((src, ab, inner, n, cd.name))
         return out
 
     def attack_listeners(self, atk, event: str) -> list:
-        """Codex abilities of the traits of the attack being resolved (Vampiric, Doublestrike...):
+        """Codex abilities of the traits of the attack being resolved (Vampiric, Piercing...):
         `this` is the attacker; X is the trait's value."""
         out = []
         entries = self._codex_index().get(event)
         if not entries or atk is None:
             return out
-        keys = {}
+        seen = set()
         for t in tuple(atk.traits) + tuple(atk.gained):
-            keys.setdefault(t.key, t)
-        for (cd, ab, inner) in entries:
-            t = keys.get(cd.name)
-            if t is not None and "Attack" in cd.categories:
-                out.append((atk.attacker, ab, inner, t.value if isinstance(t.value, int) else 0, str(t)))
+            if t.key in seen:
+                continue
+            seen.add(t.key)
+            for (cd, ab, inner) in entries.get(t.key, ()):
+                if "Attack" in cd.categories:
+                    out.append((atk.attacker, ab, inner, t.value if isinstance(t.value, int) else 0, str(t)))
         return out
 
     def fire(self, event: str, subject: Optional[GameObject], ctx: Ctx, exclude=(), **info) -> None:

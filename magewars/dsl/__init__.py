@@ -50,8 +50,8 @@ def expand_paths(paths: Iterable) -> tuple[list[Path], list[Diagnostic]]:
 
 @functools.lru_cache(maxsize=1)
 def _codec() -> cache.Codec:
-    from . import ast, diagnostics, model
-    return cache.Codec(cache.module_dataclasses(ast, model, diagnostics))
+    from . import ast, diagnostics, model, selectors
+    return cache.Codec(cache.module_dataclasses(ast, model, diagnostics, selectors))
 
 
 def _compiler_sources() -> list[Path]:

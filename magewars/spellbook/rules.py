@@ -117,16 +117,19 @@ def mage_rules(corpus: Corpus, mage: CardDefinition, stats: CardDefinition) -> M
                 problems.append(f"'{call.name}' on a Mage's stats card")
     except RuleError as exc:
         problems.append(str(exc))
-    # a permission on the stats card to cast "<X Only> spells" lets the Mage include them too
+    # a permission on the stats card to cast "<X Only> spells" (its target) lets the Mage include them too
     for ab in stats.abilities:
         eff = getattr(ab, "effect", None)
         if isinstance(ab, A.StaticAbility) and isinstance(eff, A.Call) and eff.name == "can":
             args = {a.key: a.value for a in eff.args}
             pos = [a.value for a in eff.args if a.key is None]
             act = pos[1] if len(pos) > 1 else None
-            detail = args.get("detail")
-            if isinstance(act, A.StringLit) and act.value == "cast" and isinstance(detail, A.StringLit):
-                granted.append(detail.value)
+            what = args.get("target", args.get("detail"))
+            if isinstance(act, A.StringLit) and act.value == "cast":
+                if isinstance(what, A.Phrase):
+                    granted.append(what.text)
+                elif isinstance(what, A.StringLit):
+                    granted.append(what.value)
     return MageRules(mage, stats, stats.spellbook or 0, factors, frozenset(stats.training), tuple(mods),
                      tuple(granted), problems)
 

@@ -175,7 +175,8 @@ def test_preview_server_listens_on_localhost_only(tmp_path):
 def test_cards_list_the_scenarios_that_use_them(built_site, corpus):
     """Scenario files are read from tests/scenarios; each card they place shows the file by name."""
     import yaml
-    from conftest import SCENARIOS
+    # the folder conftest.py builds the site from (not imported: test folders share module names)
+    SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
     site = built_site.site
     files = sorted(SCENARIOS.glob("*.yaml"))
     assert len(site.scenarios) == len(files) > 0

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 from collections import defaultdict
 from typing import Iterable, Union
 
+from ..matching import closest, ranked
 from .loader import load_data, slug
 from .model import Entry, LookupResult, Section
 
@@ -143,7 +143,7 @@ class RulesBook:
         """Resolve a query to entries.
 
         Order: rule number; exact name or id; alias; section title; the name without its numeric
-        parameter ("aegis 2" -> "Aegis X"); token/prefix matching; difflib similarity.
+        parameter ("aegis 2" -> "Aegis X"); token/prefix matching; fuzzy similarity (magewars.matching).
         extra_names (card name -> card id) lets card names take part; card-only hits have kind "card".
         """
         q = norm(query)
@@ -198,11 +198,11 @@ class RulesBook:
         if not found:
             found = self._token_match(self._corrected_tokens(base_tokens(q), labels), labels)
         if not found:
-            found = self._difflib_match(q, labels)
+            found = self._fuzzy_match(q, labels)
         if found:
             return self._result("fuzzy", query, found, extra_names)
 
-        close = difflib.get_close_matches(q, list(labels), n=6, cutoff=0.5)
+        close = closest(q, labels, limit=6, cutoff=50)
         cands: list[str] = []
         for label in close:
             for t in labels[label]:
@@ -278,27 +278,17 @@ class RulesBook:
             if t in vocab:
                 out.append(t)
                 continue
-            close = difflib.get_close_matches(t, vocab, n=1, cutoff=0.8)
+            close = closest(t, vocab, limit=1, cutoff=80)
             if not close:
                 return []
             out.append(close[0])
         return out if out != qtok else []
 
     @staticmethod
-    def _difflib_match(q: str, labels: dict[str, list[Target]]) -> list[Target]:
-        scored = []
-        for label in labels:
-            r = difflib.SequenceMatcher(None, q, label).ratio()
-            if r >= 0.75:
-                scored.append((r, label))
-        if not scored:
-            return []
-        scored.sort(reverse=True)
-        best = scored[0][0]
+    def _fuzzy_match(q: str, labels: dict[str, list[Target]]) -> list[Target]:
         out: list[Target] = []
-        for r, label in scored:
-            if r >= best - 0.05:
-                out.extend(labels[label])
+        for label, _ in ranked(q, labels, limit=10, cutoff=75, spread=5):
+            out.extend(labels[label])
         return out
 
     # ------------------------------------------------------------------ completion / rendering

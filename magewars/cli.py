@@ -45,24 +45,23 @@ def main():
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text",
               show_default=True, help="Output format.")
+@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @click.option("--no-source", is_flag=True, help="Text format: do not echo the source line and caret.")
 @click.option("--warnings/--no-warnings", default=False, show_default=True,
               help="Also report clauses marked unsupported (W601).")
-def lint(paths, fmt, no_source, warnings):
+def lint(paths, fmt, as_json, no_source, warnings):
     """Check card, trait and condition files (default: the shipped codex and spells).
 
+    `-` reads a file from standard input (reported as `-:line:col`).
     Exit status: 0 clean, 1 findings, 2 usage or I/O error.
     """
-    from .dsl import compile_paths
-    from .lint import collect_warnings, to_sarif
-    from .resources import shipped_sources
+    from .lint import collect_warnings, given_paths, lint_inputs, to_sarif
 
-    if paths:
-        corpus, diags = compile_paths(paths)
-    else:
-        corpus, diags = compile_paths(shipped_sources(), with_codex=False)
+    if as_json:
+        fmt = "json"
+    corpus, diags = lint_inputs(paths, lambda: click.get_text_stream("stdin").read())
     if warnings:
-        diags = diags + collect_warnings(corpus)
+        diags = diags + collect_warnings(corpus, given_paths(paths))
     io_errors = [d for d in diags if d.code == "E004"]
     if fmt == "json":
         click.echo(json.dumps({"diagnostics": [d.to_json() for d in diags],

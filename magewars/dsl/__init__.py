@@ -91,9 +91,11 @@ def compile_sources(sources: list[tuple[str, str]], base: Optional[list[Path]] =
     return corpus, attach_sources(diags, texts)
 
 
-def compile_paths(paths: Iterable, with_codex: bool = True) -> tuple[Corpus, list[Diagnostic]]:
-    """Compile `.mw` files and folders.  Unless the paths include a codex, the
-    shipped codex is compiled alongside so that traits and conditions resolve."""
+def compile_paths(paths: Iterable, with_codex: bool = True,
+                  texts: Iterable[tuple[str, str]] = ()) -> tuple[Corpus, list[Diagnostic]]:
+    """Compile `.mw` files and folders, plus (name, text) sources already read (e.g. stdin as "-").
+    Unless the paths include a codex, the shipped codex is compiled alongside so that
+    traits and conditions resolve."""
     files, diags = expand_paths(paths)
     base: list[Path] = []
     context: list[Path] = []
@@ -116,6 +118,7 @@ def compile_paths(paths: Iterable, with_codex: bool = True) -> tuple[Corpus, lis
         except (OSError, UnicodeDecodeError) as exc:
             from .ast import Span
             diags.append(Diagnostic("E004", f"cannot read file: {exc}", Span(str(f), 1, 1, 1, 1)))
+    sources.extend(texts)
     corpus, more = compile_sources(sources, base, context)
     return corpus, diags + more
 

@@ -257,6 +257,14 @@ def odds(attacker, defender, attack, attacker_with, defender_with, defender_dama
         click.echo(render_text(report))
 
 
+# ---------------------------------------------------------------- language server
+@main.command()
+def lsp():
+    """Run the language server over stdio (diagnostics, hover, completion, definitions; editors/README.md)."""
+    from .lsp import serve
+    serve()
+
+
 # ---------------------------------------------------------------- simulate
 @main.group()
 def simulate():

@@ -83,6 +83,15 @@ def lint(paths, fmt, as_json, no_source, warnings):
     sys.exit(EXIT_FINDINGS if any(d.severity == "error" for d in diags) else EXIT_OK)
 
 
+def _fail(as_json: bool, message: str, code: int):
+    """Report an error as text on stderr, or as JSON on stdout with --json; exit with code."""
+    if as_json:
+        click.echo(json.dumps({"error": message, "exit": code}, indent=2, ensure_ascii=False))
+    else:
+        click.echo(f"magewars: {message}", err=True)
+    sys.exit(code)
+
+
 # ---------------------------------------------------------------- corpus views
 def _corpus_or_exit():
     from .dsl import CorpusError, load_corpus
@@ -180,20 +189,31 @@ def _complete_terms(ctx, param, incomplete):
 
 
 @main.command()
-@click.argument("query", nargs=-1, required=True, shell_complete=_complete_terms)
+@click.argument("query", nargs=-1, required=False, shell_complete=_complete_terms)
+@click.option("--search", "search", metavar="TEXT", help="Find TEXT inside entries, rulings and card text.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def lookup(query, as_json):
-    """Look up a rules term, a rule number (6.2) or a card, with clarifications and errata.
+def lookup(query, search, as_json):
+    """Look up a rules term, a rule number (6.2), a card, or ask a question in plain words
+    ("guard vs flying", "what is aegis", "can a guarding creature fly").
 
-    Exact, alias and fuzzy matches; an ambiguous query lists the candidates;
-    no match exits 1.  Shell completion: see `magewars completion --help`.
+    Shows the rule number, summary, rules, clarifications and errata; a question also shows the
+    rulings that mention its terms together.  An ambiguous query lists the candidates; no match
+    exits 1.  Shell completion: see `magewars completion --help`.
     """
-    from .pages import lookup_page
-    text, data, code = lookup_page(" ".join(query), _corpus_or_exit())
+    from .console import echo_page
+    from .pages import lookup_page, search_page
+    if search is not None and query:
+        search = " ".join((search, *query))
+    if search is None and not query:
+        _fail(as_json, "give a term, a rule number, a card, a question, or --search TEXT", EXIT_USAGE)
+    if search is not None:
+        text, data, code = search_page(search, _corpus_or_exit())
+    else:
+        text, data, code = lookup_page(" ".join(query), _corpus_or_exit())
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:
-        click.echo(text, err=(code != 0))
+        echo_page(text, err=(code != 0), emphasise=(search or "").split())
     sys.exit(code)
 
 

@@ -110,3 +110,65 @@ def lookup_page(query: str, corpus: Corpus) -> tuple[str, dict, int]:
         elif len(res.entries) > 1:
             texts.append(f"No ruling mentions {named} together; each entry is shown above.")
     return "\n\n".join(t.rstrip("\n") for t in texts) + "\n", data, 0
+
+
+# ---------------------------------------------------------------- search inside entries and cards
+SEARCH_LIMIT = 25
+
+
+def _documents(corpus: Corpus):
+    """(name, category, rule, text) for every rules entry, rules section and card (card text is
+    generated from its definition, then its clarifications and errata)."""
+    book = load_rules()
+    for e in book.entries:
+        if e.category == "card" and e.name in corpus.cards:
+            continue  # searched with the card's own text below
+        parts = [e.summary, e.rules, *(n.text for n in e.errata), *(n.text for n in e.clarifications)]
+        yield e.name, e.category, e.rule, "\n".join(p for p in parts if p)
+    for s in book.sections:
+        yield f"{s.number} {s.title}", "rule", s.number, s.text
+    for c in corpus.cards.values():
+        notes = card_notes(c.name)
+        extra = [n["text"] for n in notes["clarifications"] + notes["errata_notes"]]
+        yield c.name, "card", "", "\n".join([render_card(c, corpus), *extra])
+
+
+def _snippet(text: str, words: list[str], width: int = 100) -> str:
+    """The line of text where the first word occurs, cut around it."""
+    low = text.lower()
+    at = min((low.find(w) for w in words if low.find(w) >= 0), default=0)
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    line = " ".join(text[start:end if end >= 0 else len(text)].split())
+    if len(line) > width:
+        pos = max(line.lower().find(words[0]), 0)
+        a = max(0, pos - width // 3)
+        line = ("…" if a else "") + line[a:a + width] + "…"
+    return line
+
+
+def search_page(query: str, corpus: Corpus) -> tuple[str, dict, int]:
+    """(text, json, exit code) for `magewars lookup --search TEXT`: every entry, rules section and
+    card whose text contains all the words of the query (case-insensitive); names first."""
+    words = [w for w in query.lower().split() if w]
+    if not words:
+        return "nothing to search for", {"query": query, "kind": "search", "results": []}, 1
+    hits = []
+    for name, category, rule, text in _documents(corpus):
+        hay = (name + "\n" + text).lower()
+        if all(w in hay for w in words):
+            phrase = " ".join(words) in " ".join(hay.split())
+            in_name = sum(w in name.lower() for w in words)
+            count = sum(hay.count(w) for w in words)
+            hits.append((-(phrase * 100 + in_name), -count, name, category, rule, text))
+    hits.sort(key=lambda h: (h[0], h[1], h[2].lower()))
+    results = [{"name": n, "category": c, "rule": r or None, "snippet": _snippet(t, words)}
+               for _, _, n, c, r, t in hits]
+    data = {"query": query, "kind": "search", "total": len(results), "results": results[:SEARCH_LIMIT]}
+    if not results:
+        return f"no entry, rule or card contains '{query}'", data, 1
+    lines = [f"{len(results)} match(es) for '{query}'" + (f"; the first {SEARCH_LIMIT}:" if len(results) > SEARCH_LIMIT else ":")]
+    for r in results[:SEARCH_LIMIT]:
+        rule = f"  (rule {r['rule']})" if r["rule"] and not r["name"].startswith(r["rule"] + " ") else ""
+        lines += ["", f"{r['name']}  [{r['category']}]{rule}", f"    {r['snippet']}"]
+    return "\n".join(lines) + "\n", data, 0

@@ -37,6 +37,15 @@ def make_safe(stream) -> None:
             pass
 
 
+def _shows(chars: str) -> bool:
+    """Whether stdout's encoding can show these characters (a cp1252 console cannot show '─')."""
+    try:
+        chars.encode(getattr(sys.stdout, "encoding", None) or "utf-8")
+        return True
+    except (UnicodeEncodeError, LookupError):
+        return False
+
+
 def console(stderr: bool = False) -> Console:
     """A console on the current stdout/stderr.  rich turns colour off when the stream is not a
     terminal and when NO_COLOR is set; nothing is re-wrapped (soft_wrap) or read as markup."""
@@ -70,7 +79,7 @@ def echo_page(text: str, err: bool = False, emphasise: Iterable[str] = ()) -> No
 def make_table(*columns: str, title: Optional[str] = None, right: Iterable[str] = ()) -> Table:
     """The one table style of the command line (rich; plain characters when piped)."""
     right = set(right)
-    table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+    table = Table(title=title, box=box.SIMPLE_HEAD if _shows("─") else box.ASCII2, show_edge=False, pad_edge=False,
                   title_justify="left", title_style="bold", header_style="bold")
     for c in columns:
         table.add_column(c, justify="right" if c in right else "left", overflow="fold")
@@ -82,7 +91,7 @@ def table_text(table: Table, width: int = 100) -> str:
     buf = io.StringIO()
     Console(file=buf, width=width, color_system=None, force_terminal=False, legacy_windows=False,
             safe_box=True).print(table)
-    return buf.getvalue().rstrip("\n")
+    return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").splitlines())
 
 
 def echo_table(table: Table, err: bool = False) -> None:

@@ -66,11 +66,13 @@ def render_coverage(report: dict, by: str = "both") -> str:
     lines = []
 
     def table(title, rows):
-        w = max([len(r["name"]) for r in rows] + [len(title)])
-        lines.append(f"{title:<{w}}  {'cards':>5}  {'parsed':>6}  {'checked':>7}  {'full':>5}  {'% full':>6}")
+        from .console import make_table, table_text
+        numbers = ("cards", "parsed", "checked", "full", "% full")
+        t = make_table(title, *numbers, right=numbers)
         for r in rows:
-            lines.append(f"{r['name']:<{w}}  {r['cards']:>5}  {r['parsed']:>6}  {r['checked']:>7}  "
-                         f"{r['full']:>5}  {r['percent_full']:>6.1f}")
+            t.add_row(r["name"], str(r["cards"]), str(r["parsed"]), str(r["checked"]), str(r["full"]),
+                      f"{r['percent_full']:.1f}")
+        lines.append(table_text(t))
         lines.append("")
 
     if by in ("set", "both"):

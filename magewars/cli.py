@@ -35,9 +35,16 @@ class Group(click.Group):
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="magewars")
+@click.version_option(__version__, "-V", "--version", prog_name="magewars")
 def main():
-    """magewars: the Mage Wars Arena rules language and reference interpreter."""
+    """magewars: the Mage Wars Arena rules language and reference interpreter.
+
+    Every command that prints data takes --json (errors too, as JSON).  Shell completion of
+    commands, options, rules terms and card names: eval "$(magewars completion bash)".
+    """
+    from .console import make_safe
+    make_safe(sys.stdout)  # never die on a console that cannot show a character (cp1252)
+    make_safe(sys.stderr)
 
 
 # ---------------------------------------------------------------- lint
@@ -118,7 +125,7 @@ def coverage(as_json, by):
 
 
 @main.command()
-@click.option("--json", "as_json", is_flag=True, required=True, help="Export as JSON (the only format).")
+@click.option("--json", "as_json", is_flag=True, help="Export as JSON (the only format; accepted for uniformity).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
 def export(as_json, output):
     """Export the compiled corpus as data (schema: docs/export.md)."""
@@ -135,7 +142,7 @@ def export(as_json, output):
 
 
 @main.command()
-@click.argument("name", nargs=-1, required=True)
+@click.argument("name", nargs=-1, required=True, shell_complete=lambda c, p, i: _complete_cards(i))
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--from", "sources", multiple=True, type=click.Path(path_type=Path),
               help="Read cards from these .mw files or folders instead of the shipped corpus.")
@@ -156,9 +163,12 @@ def card(name, as_json, sources):
     query = " ".join(name)
     hits = find_cards(corpus, query)
     if not hits:
-        click.echo(f"no card matches '{query}'", err=True)
-        sys.exit(EXIT_FINDINGS)
+        _fail(as_json, f"no card matches '{query}'", EXIT_FINDINGS)
     if len(hits) > 1 and hits[0].lower() != query.lower():
+        if as_json:
+            click.echo(json.dumps({"error": f"'{query}' matches several cards", "exit": EXIT_FINDINGS,
+                                   "candidates": hits[:10]}, indent=2, ensure_ascii=False))
+            sys.exit(EXIT_FINDINGS)
         click.echo(f"'{query}' matches several cards:", err=True)
         for h in hits[:10]:
             click.echo(f"  {h}", err=True)
@@ -175,6 +185,20 @@ def card(name, as_json, sources):
 
 
 # ---------------------------------------------------------------- lookup and rules
+def _complete_cards(incomplete):
+    """Card names for shell completion: prefix matches first, then names containing the text."""
+    from click.shell_completion import CompletionItem
+    try:
+        from .dsl import load_corpus
+        low = incomplete.lower()
+        names = list(load_corpus().cards)
+    except Exception:  # completion must never break the shell
+        return []
+    first = sorted(n for n in names if n.lower().startswith(low))
+    more = sorted(n for n in names if low in n.lower() and n not in first)
+    return [CompletionItem(n) for n in (first + more)[:200]]
+
+
 def _complete_terms(ctx, param, incomplete):
     from click.shell_completion import CompletionItem
     try:
@@ -219,14 +243,23 @@ def lookup(query, search, as_json):
 
 @main.command()
 @click.argument("section", required=False)
-def rules(section):
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def rules(section, as_json):
     """Print the numbered rules document, or one section of it (e.g. `magewars rules 5.2`)."""
-    from .lookup import render_rules
+    from .console import echo_page
+    from .lookup import load_rules, render_rules
     try:
-        click.echo(render_rules(section))
+        text = render_rules(section)
     except KeyError:
-        click.echo(f"no rules section '{section}'; `magewars rules` lists them all", err=True)
-        sys.exit(EXIT_FINDINGS)
+        _fail(as_json, f"no rules section '{section}'; `magewars rules` lists them all", EXIT_FINDINGS)
+    if as_json:
+        from .lookup import to_json
+        book = load_rules()
+        key = (section or "").strip().rstrip(".")
+        chosen = [s for s in book.sections if not key or s.number == key or s.number.startswith(key + ".")]
+        click.echo(json.dumps({"sections": [to_json(s) for s in chosen]}, indent=2, ensure_ascii=False))
+    else:
+        echo_page(text)
 
 
 @main.command()
@@ -269,6 +302,8 @@ def odds(attacker, defender, attack, attacker_with, defender_with, defender_dama
                               attacker_with=attacker_with, defender_with=defender_with,
                               defender_damage=defender_damage, caster=caster, charge=charge)
     except OddsError as exc:
+        if as_json:
+            _fail(True, str(exc), exc.code)
         click.echo(f"magewars odds: {exc}", err=True)
         sys.exit(exc.code)
     if as_json:
@@ -292,15 +327,15 @@ def simulate():
 
 
 @simulate.command("scenario")
-@click.argument("file", type=click.Path(path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the structured event log and final state.")
-def simulate_scenario(file, as_json):
-    """Run a YAML scenario and print its step-by-step log (docs/scenarios.md)."""
-    try:
-        from .scenario import run_cli
-    except ImportError as exc:
-        raise click.ClickException(f"the scenario runner is not available: {exc}")
-    sys.exit(run_cli(str(file), as_json))
+def simulate_scenario(files, as_json):
+    """Run YAML scenarios (files or folders) and print their step-by-step logs (docs/scenarios.md).
+
+    With several scenarios, a summary table follows; the exit status is the worst one.
+    """
+    from .batch import run_many
+    sys.exit(run_many(files, as_json, click.echo))
 
 
 def run():  # pragma: no cover - console entry point alias

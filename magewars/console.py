@@ -95,4 +95,8 @@ def table_text(table: Table, width: int = 100) -> str:
 
 
 def echo_table(table: Table, err: bool = False) -> None:
-    console(stderr=err).print(table)
+    con = console(stderr=err)
+    if con.is_terminal:
+        con.print(table)
+    else:  # piped: plain text without the padding rich adds for a terminal
+        print(table_text(table), file=sys.stderr if err else sys.stdout)

@@ -84,9 +84,12 @@ def render_coverage(report: dict, by: str = "both") -> str:
                  f"{t['full']} fully expressed ({t['percent_full']:.1f}%)")
     if report["unsupported_reasons"]:
         lines.append("")
-        lines.append("unsupported clauses, by reason (cards affected):")
+        from .console import make_table, table_text
+        t = make_table("cards", "reason", "e.g.", right=("cards",),
+                       title="unsupported clauses, by reason (cards affected):")
         for r in report["unsupported_reasons"]:
-            lines.append(f"  {r['cards']:>4}  {r['reason']}   e.g. {', '.join(r['examples'][:3])}")
+            t.add_row(str(r["cards"]), r["reason"], ", ".join(r["examples"][:3]))
+        lines.append(table_text(t, width=160))
     c = report["codex"]
     lines.append("")
     lines.append(f"codex: {c['entries']} entries, {c['with_unsupported']} with unsupported clauses")

@@ -67,3 +67,14 @@ def test_editor_manifest_points_at_the_grammar():
     path = pkg["contributes"]["grammars"][0]["path"]
     assert (ROOT / "editors" / "vscode" / path).resolve() == TM.resolve()
     assert ".mw" in pkg["contributes"]["languages"][0]["extensions"]
+
+
+def test_magewars_blocks_in_the_docs_highlight_cleanly():
+    lexer = get_lexer_by_name("magewars")
+    blocks = []
+    for doc in sorted((ROOT / "docs").glob("*.md")):
+        blocks += [(doc.name, b) for b in re.findall(r"```magewars\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)]
+    assert len(blocks) >= 3
+    for name, block in blocks:
+        bad = [v for t, v in lexer.get_tokens(block) if t in Error]
+        assert bad == [], f"{name}: {bad[:5]}"

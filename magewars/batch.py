@@ -9,18 +9,17 @@ from typing import Iterable
 SUFFIXES = (".yaml", ".yml")
 
 
-def expand(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
-    """Scenario files named or inside the given folders (sorted), and the paths that do not exist."""
-    files, missing = [], []
+def expand(paths: Iterable[Path]) -> list[Path]:
+    """Scenario files named, or inside the given folders (sorted).  A path that does not exist
+    is kept: the scenario runner reports it as a located error."""
+    files = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
             files.extend(sorted(f for f in p.rglob("*") if f.suffix in SUFFIXES and f.is_file()))
-        elif p.is_file():
-            files.append(p)
         else:
-            missing.append(str(p))
-    return files, missing
+            files.append(p)
+    return files
 
 
 def run_many(paths: Iterable[Path], as_json: bool, echo) -> int:
@@ -28,10 +27,8 @@ def run_many(paths: Iterable[Path], as_json: bool, echo) -> int:
     The exit status is the worst of the scenarios' (0 ok, 1 expectations failed, 2 errors)."""
     from .scenario import run_cli
 
-    files, missing = expand(paths)
+    files = expand(paths)
     results = []
-    for m in missing:
-        results.append({"path": m, "exit": 2, "output": f"{m}:1:1: E004 no such file or folder"})
     for f in files:
         buf = io.StringIO()
         code = run_cli(str(f), as_json, out=buf)
@@ -46,7 +43,7 @@ def run_many(paths: Iterable[Path], as_json: bool, echo) -> int:
             try:
                 doc = json.loads(r["output"])
             except ValueError:
-                doc = {"ok": False, "errors": [{"path": r["path"], "line": 1, "column": 1, "code": "E004",
+                doc = {"ok": False, "errors": [{"path": r["path"], "line": 1, "column": 1, "code": "S099",
                                                 "message": r["output"].strip()}]}
             docs.append({"path": r["path"], "exit": r["exit"], "result": doc})
         summary = {s: sum(r["exit"] == c for r in results) for c, s in status.items()}

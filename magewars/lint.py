@@ -1,4 +1,4 @@
-"""Lint helpers: warnings from compiled definitions and SARIF output."""
+"""Lint helpers: what to compile (files, folders, stdin), warnings for the given paths, SARIF output."""
 from __future__ import annotations
 
 from .dsl.diagnostics import CODES, Diagnostic
@@ -9,12 +9,9 @@ STDIN = "-"
 
 
 def lint_inputs(paths, read_stdin) -> tuple[Corpus, list[Diagnostic]]:
-    """Compile what `magewars lint` was given: files, folders and `-` (stdin, reported as `-:line:col`).
-
-    With no paths, the shipped codex and spells.  Warnings (W601) are reported only for
-    the definitions in the given paths, never for the shipped codex compiled alongside.
-    """
-    from .dsl import compile_paths, expand_paths
+    """Compile what `magewars lint` was given: files, folders and `-` (stdin, reported as
+    `-:line:col`); with no paths, the shipped codex and spells."""
+    from .dsl import compile_paths
     from .resources import shipped_sources
 
     if not paths:

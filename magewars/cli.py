@@ -36,9 +36,16 @@ class Group(click.Group):
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="magewars")
+@click.version_option(__version__, "-V", "--version", prog_name="magewars")
 def main():
-    """magewars: the Mage Wars Arena rules language and reference interpreter."""
+    """magewars: the Mage Wars Arena rules language and reference interpreter.
+
+    Every command that prints data takes --json (errors too, as JSON).  Shell completion of
+    commands, options, rules terms and card names: eval "$(magewars completion bash)".
+    """
+    from .console import make_safe
+    make_safe(sys.stdout)  # never die on a console that cannot show a character (cp1252)
+    make_safe(sys.stderr)
 
 
 # ---------------------------------------------------------------- lint
@@ -46,24 +53,23 @@ def main():
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text",
               show_default=True, help="Output format.")
+@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @click.option("--no-source", is_flag=True, help="Text format: do not echo the source line and caret.")
 @click.option("--warnings/--no-warnings", default=False, show_default=True,
               help="Also report clauses marked unsupported (W601).")
-def lint(paths, fmt, no_source, warnings):
+def lint(paths, fmt, as_json, no_source, warnings):
     """Check card, trait and condition files (default: the shipped codex and spells).
 
+    `-` reads a file from standard input (reported as `-:line:col`).
     Exit status: 0 clean, 1 findings, 2 usage or I/O error.
     """
-    from .dsl import compile_paths
-    from .lint import collect_warnings, to_sarif
-    from .resources import shipped_sources
+    from .lint import collect_warnings, given_paths, lint_inputs, to_sarif
 
-    if paths:
-        corpus, diags = compile_paths(paths)
-    else:
-        corpus, diags = compile_paths(shipped_sources(), with_codex=False)
+    if as_json:
+        fmt = "json"
+    corpus, diags = lint_inputs(paths, lambda: click.get_text_stream("stdin").read())
     if warnings:
-        diags = diags + collect_warnings(corpus)
+        diags = diags + collect_warnings(corpus, given_paths(paths))
     io_errors = [d for d in diags if d.code == "E004"]
     if fmt == "json":
         click.echo(json.dumps({"diagnostics": [d.to_json() for d in diags],
@@ -83,6 +89,15 @@ def lint(paths, fmt, no_source, warnings):
     if io_errors and len(io_errors) == len([d for d in diags if d.severity == "error"]):
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if any(d.severity == "error" for d in diags) else EXIT_OK)
+
+
+def _fail(as_json: bool, message: str, code: int):
+    """Report an error as text on stderr, or as JSON on stdout with --json; exit with code."""
+    if as_json:
+        click.echo(json.dumps({"error": message, "exit": code}, indent=2, ensure_ascii=False))
+    else:
+        click.echo(f"magewars: {message}", err=True)
+    sys.exit(code)
 
 
 # ---------------------------------------------------------------- corpus views
@@ -116,7 +131,7 @@ def coverage(as_json, by, silent):
 
 
 @main.command()
-@click.option("--json", "as_json", is_flag=True, required=True, help="Export as JSON (the only format).")
+@click.option("--json", "as_json", is_flag=True, help="Export as JSON (the only format; accepted for uniformity).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
 def export(as_json, output):
     """Export the compiled corpus as data (schema: docs/export.md)."""
@@ -133,7 +148,7 @@ def export(as_json, output):
 
 
 @main.command()
-@click.argument("name", nargs=-1, required=True)
+@click.argument("name", nargs=-1, required=True, shell_complete=lambda c, p, i: _complete_cards(i))
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--from", "sources", multiple=True, type=click.Path(path_type=Path),
               help="Read cards from these .mw files or folders instead of the shipped corpus.")
@@ -157,9 +172,12 @@ def card(name, as_json, sources, compare, shared):
     query = " ".join(name)
     hits = find_cards(corpus, query)
     if not hits:
-        click.echo(f"no card matches '{query}'", err=True)
-        sys.exit(EXIT_FINDINGS)
+        _fail(as_json, f"no card matches '{query}'", EXIT_FINDINGS)
     if len(hits) > 1 and hits[0].lower() != query.lower():
+        if as_json:
+            click.echo(json.dumps({"error": f"'{query}' matches several cards", "exit": EXIT_FINDINGS,
+                                   "candidates": hits[:10]}, indent=2, ensure_ascii=False))
+            sys.exit(EXIT_FINDINGS)
         click.echo(f"'{query}' matches several cards:", err=True)
         for h in hits[:10]:
             click.echo(f"  {h}", err=True)
@@ -188,6 +206,20 @@ def card(name, as_json, sources, compare, shared):
 
 
 # ---------------------------------------------------------------- lookup and rules
+def _complete_cards(incomplete):
+    """Card names for shell completion: prefix matches first, then names containing the text."""
+    from click.shell_completion import CompletionItem
+    try:
+        from .dsl import load_corpus
+        low = incomplete.lower()
+        names = list(load_corpus().cards)
+    except Exception:  # completion must never break the shell
+        return []
+    first = sorted(n for n in names if n.lower().startswith(low))
+    more = sorted(n for n in names if low in n.lower() and n not in first)
+    return [CompletionItem(n) for n in (first + more)[:200]]
+
+
 def _complete_terms(ctx, param, incomplete):
     from click.shell_completion import CompletionItem
     try:
@@ -202,33 +234,53 @@ def _complete_terms(ctx, param, incomplete):
 
 
 @main.command()
-@click.argument("query", nargs=-1, required=True, shell_complete=_complete_terms)
+@click.argument("query", nargs=-1, required=False, shell_complete=_complete_terms)
+@click.option("--search", "search", metavar="TEXT", help="Find TEXT inside entries, rulings and card text.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def lookup(query, as_json):
-    """Look up a rules term, a rule number (6.2) or a card, with clarifications and errata.
+def lookup(query, search, as_json):
+    """Look up a rules term, a rule number (6.2), a card, or ask a question in plain words
+    ("guard vs flying", "what is aegis", "can a guarding creature fly").
 
-    Exact, alias and fuzzy matches; an ambiguous query lists the candidates;
-    no match exits 1.  Shell completion: see `magewars completion --help`.
+    Shows the rule number, summary, rules, clarifications and errata; a question also shows the
+    rulings that mention its terms together.  An ambiguous query lists the candidates; no match
+    exits 1.  Shell completion: see `magewars completion --help`.
     """
-    from .pages import lookup_page
-    text, data, code = lookup_page(" ".join(query), _corpus_or_exit())
+    from .console import echo_page
+    from .pages import lookup_page, search_page
+    if search is not None and query:
+        search = " ".join((search, *query))
+    if search is None and not query:
+        _fail(as_json, "give a term, a rule number, a card, a question, or --search TEXT", EXIT_USAGE)
+    if search is not None:
+        text, data, code = search_page(search, _corpus_or_exit())
+    else:
+        text, data, code = lookup_page(" ".join(query), _corpus_or_exit())
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:
-        click.echo(text, err=(code != 0))
+        echo_page(text, err=(code != 0), emphasise=(search or "").split())
     sys.exit(code)
 
 
 @main.command()
 @click.argument("section", required=False)
-def rules(section):
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def rules(section, as_json):
     """Print the numbered rules document, or one section of it (e.g. `magewars rules 5.2`)."""
-    from .lookup import render_rules
+    from .console import echo_page
+    from .lookup import load_rules, render_rules
     try:
-        click.echo(render_rules(section))
+        text = render_rules(section)
     except KeyError:
-        click.echo(f"no rules section '{section}'; `magewars rules` lists them all", err=True)
-        sys.exit(EXIT_FINDINGS)
+        _fail(as_json, f"no rules section '{section}'; `magewars rules` lists them all", EXIT_FINDINGS)
+    if as_json:
+        from .lookup import to_json
+        book = load_rules()
+        key = (section or "").strip().rstrip(".")
+        chosen = [s for s in book.sections if not key or s.number == key or s.number.startswith(key + ".")]
+        click.echo(json.dumps({"sections": [to_json(s) for s in chosen]}, indent=2, ensure_ascii=False))
+    else:
+        echo_page(text)
 
 
 @main.command()
@@ -273,12 +325,22 @@ def odds(attacker, defender, attack, attacker_with, defender_with, defender_dama
                               attacker_with=attacker_with, defender_with=defender_with,
                               defender_damage=defender_damage, caster=caster, charge=charge)
     except OddsError as exc:
+        if as_json:
+            _fail(True, str(exc), exc.code)
         click.echo(f"magewars odds: {exc}", err=True)
         sys.exit(exc.code)
     if as_json:
         click.echo(json.dumps(render_json(report), indent=2, ensure_ascii=False))
     else:
         click.echo(render_text(report))
+
+
+# ---------------------------------------------------------------- language server
+@main.command()
+def lsp():
+    """Run the language server over stdio (diagnostics, hover, completion, definitions; editors/README.md)."""
+    from .lsp import serve
+    serve()
 
 
 # ---------------------------------------------------------------- simulate
@@ -288,20 +350,23 @@ def simulate():
 
 
 @simulate.command("scenario")
-@click.argument("file", type=click.Path(path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the structured event log and final state.")
 @click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write a self-contained page of the final board and the event log (magewars/site/).")
-def simulate_scenario(file, as_json, html_out):
-    """Run a YAML scenario and print its step-by-step log (docs/scenarios.md)."""
+              help="Write a self-contained page of the final board and the event log (magewars/site/); "
+                   "one scenario file only.")
+def simulate_scenario(files, as_json, html_out):
+    """Run YAML scenarios (files or folders) and print their step-by-step logs (docs/scenarios.md).
+
+    With several scenarios, a summary table follows; the exit status is the worst one.
+    """
     if html_out is not None:
+        if len(files) != 1 or Path(files[0]).is_dir():
+            raise click.UsageError("--html writes the page of one scenario file")
         from .site.scenario_page import write_cli
-        sys.exit(write_cli(str(file), html_out))
-    try:
-        from .scenario import run_cli
-    except ImportError as exc:
-        raise click.ClickException(f"the scenario runner is not available: {exc}")
-    sys.exit(run_cli(str(file), as_json))
+        sys.exit(write_cli(str(files[0]), html_out))
+    from .batch import run_many
+    sys.exit(run_many(files, as_json, click.echo))
 
 
 # ---------------------------------------------------------------- book (magewars/spellbook/cli.py)

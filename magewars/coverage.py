@@ -351,13 +351,13 @@ def render_coverage(report: dict, by: str = "both") -> str:
     lines = []
 
     def table(title, rows):
-        w = max([len(r["name"]) for r in rows] + [len(title)])
-        lines.append(f"{title:<{w}}  {'cards':>5}  {'parsed':>6}  {'checked':>7}  {'full':>5}  {'% full':>6}"
-                     f"  {'executes':>8}  {'% exec':>6}")
+        from .console import make_table, table_text
+        numbers = ("cards", "parsed", "checked", "full", "% full", "executes", "% exec")
+        t = make_table(title, *numbers, right=numbers)
         for r in rows:
-            lines.append(f"{r['name']:<{w}}  {r['cards']:>5}  {r['parsed']:>6}  {r['checked']:>7}  "
-                         f"{r['full']:>5}  {r['percent_full']:>6.1f}  {r['executes']:>8}  "
-                         f"{r['percent_executes']:>6.1f}")
+            t.add_row(r["name"], str(r["cards"]), str(r["parsed"]), str(r["checked"]), str(r["full"]),
+                      f"{r['percent_full']:.1f}", str(r["executes"]), f"{r['percent_executes']:.1f}")
+        lines.append(table_text(t))
         lines.append("")
 
     if by in ("set", "both"):
@@ -374,14 +374,20 @@ def render_coverage(report: dict, by: str = "both") -> str:
                  + f"; {report['silent_drops']} constructs dropped silently")
     if report["unsupported_reasons"]:
         lines.append("")
-        lines.append("unsupported clauses, by reason (cards affected):")
+        from .console import make_table, table_text
+        t = make_table("cards", "reason", "e.g.", right=("cards",),
+                       title="unsupported clauses, by reason (cards affected):")
         for r in report["unsupported_reasons"]:
-            lines.append(f"  {r['cards']:>4}  {r['reason']}   e.g. {', '.join(r['examples'][:3])}")
+            t.add_row(str(r["cards"]), r["reason"], ", ".join(r["examples"][:3]))
+        lines.append(table_text(t, width=160))
     if report["not_executing_by_construct"]:
         lines.append("")
-        lines.append("what keeps cards from executing (cards affected, top 25; --json lists each card):")
+        from .console import make_table, table_text
+        t = make_table("cards", "construct", right=("cards",),
+                       title="what keeps cards from executing (cards affected, top 25; --json lists each card):")
         for r in report["not_executing_by_construct"][:25]:
-            lines.append(f"  {r['cards']:>4}  {r['construct']}")
+            t.add_row(str(r["cards"]), r["construct"])
+        lines.append(table_text(t, width=160))
     c = report["codex"]
     lines.append("")
     lines.append(f"codex: {c['entries']} entries, {c['with_unsupported']} with unsupported clauses, "

@@ -1,12 +1,42 @@
-"""Lint helpers: warnings from compiled definitions and SARIF output."""
+"""Lint helpers: what to compile (files, folders, stdin), warnings for the given paths, SARIF output."""
 from __future__ import annotations
 
 from .dsl.diagnostics import CODES, Diagnostic
 from .dsl.model import Corpus
 
 
-def collect_warnings(corpus: Corpus) -> list[Diagnostic]:
-    """One W601 per clause a card or codex entry marks unsupported."""
+STDIN = "-"
+
+
+def lint_inputs(paths, read_stdin) -> tuple[Corpus, list[Diagnostic]]:
+    """Compile what `magewars lint` was given: files, folders and `-` (stdin, reported as
+    `-:line:col`); with no paths, the shipped codex and spells."""
+    from .dsl import compile_paths
+    from .resources import shipped_sources
+
+    if not paths:
+        corpus, diags = compile_paths(shipped_sources(), with_codex=False)
+        return corpus, diags
+    files = [p for p in paths if str(p) != STDIN]
+    texts = [(STDIN, read_stdin())] if len(files) < len(paths) else []
+    corpus, diags = compile_paths(files, texts=texts)
+    return corpus, diags
+
+
+def given_paths(paths) -> set[str] | None:
+    """The source paths (as spans name them) that `paths` stand for; None for "everything"."""
+    if not paths:
+        return None
+    from .dsl import expand_paths
+    files, _ = expand_paths([p for p in paths if str(p) != STDIN])
+    out = {str(f) for f in files}
+    if any(str(p) == STDIN for p in paths):
+        out.add(STDIN)
+    return out
+
+
+def collect_warnings(corpus: Corpus, only: set[str] | None = None) -> list[Diagnostic]:
+    """One W601 per clause a card or codex entry marks unsupported (only in files `only`, if given)."""
     out = []
     for defs in (corpus.codex.values(), corpus.cards.values()):
         for d in defs:
@@ -14,6 +44,8 @@ def collect_warnings(corpus: Corpus) -> list[Diagnostic]:
             for a in getattr(d, "attacks", ()):
                 clauses.extend(a.unsupported)
             for u in clauses:
+                if only is not None and u.span.path not in only:
+                    continue
                 out.append(Diagnostic("W601", f"'{d.name}': clause unsupported ({u.reason})", u.span,
                                       None, "warning"))
     return out

@@ -1,7 +1,6 @@
 """Readable card text generated from compiled definitions, in the project's own words."""
 from __future__ import annotations
 
-import difflib
 from typing import Optional
 
 from .dsl import ast as A
@@ -25,8 +24,8 @@ def find_cards(corpus: Corpus, query: str) -> list[str]:
     sub = sorted((n for n in names if q in n.lower()), key=lambda n: (not n.lower().startswith(q), len(n)))
     if sub:
         return sub
-    lowered = {n.lower(): n for n in names}
-    return [lowered[m] for m in difflib.get_close_matches(q, list(lowered), n=5, cutoff=0.6)]
+    from .matching import closest
+    return closest(q, names, limit=5)
 
 
 def _amount(v) -> str:

@@ -196,9 +196,11 @@ def compile_sources(sources: list[tuple[str, str]], base: Optional[list[Path]] =
     return corpus, diags + found
 
 
-def compile_paths(paths: Iterable, with_codex: bool = True) -> tuple[Corpus, list[Diagnostic]]:
-    """Compile `.mw` files and folders.  Unless the paths include a codex, the
-    shipped codex is compiled alongside so that traits and conditions resolve."""
+def compile_paths(paths: Iterable, with_codex: bool = True,
+                  texts: Iterable[tuple[str, str]] = ()) -> tuple[Corpus, list[Diagnostic]]:
+    """Compile `.mw` files and folders, plus (name, text) sources already read (e.g. stdin as "-").
+    Unless the paths include a codex, the shipped codex is compiled alongside so that
+    traits and conditions resolve."""
     files, diags = expand_paths(paths)
     base: list[Path] = []
     context: list[Path] = []
@@ -221,6 +223,7 @@ def compile_paths(paths: Iterable, with_codex: bool = True) -> tuple[Corpus, lis
             diags.extend(d)
         else:
             sources.append((str(f), text))
+    sources.extend(texts)
     corpus, more = compile_sources(sources, base, context)
     return corpus, diags + more
 

@@ -561,3 +561,6 @@ Definition = Union[CardDef, CodexDef]
 class SourceFile:
     path: str
     definitions: tuple[Definition, ...]
+    # Text the parser skipped to recover from syntax errors: (line, skipped text).  The checker
+    # uses it never to report as missing a field that was written but could not be parsed.
+    skipped: tuple[tuple[int, str], ...] = ()

@@ -14,6 +14,7 @@ from typing import Iterable, Optional
 from . import ast as A
 from . import model as M
 from . import vocab as V
+from ..matching import closest
 from .diagnostics import Diagnostic, did_you_mean
 from .selectors import Selector, compile_phrase
 
@@ -83,10 +84,12 @@ class Checker:
     # ------------------------------------------------------------ corpus
     def check(self, files: Iterable[A.SourceFile]) -> M.Corpus:
         files = list(files)
+        self._skipped = {f.path: f.skipped for f in files if getattr(f, "skipped", ())}
         corpus = M.Corpus()
         seen: dict[tuple[str, str], A.Span] = {}
         codex_defs: list[A.CodexDef] = []
         card_defs: list[A.CardDef] = []
+        dupes: list[A.Definition] = []  # still checked, so a duplicate name hides no other mistake
         for f in files:
             for d in f.definitions:
                 family = "codex" if isinstance(d, A.CodexDef) else "card"
@@ -94,6 +97,7 @@ class Checker:
                 if key in seen:
                     self.err("E501", f"duplicate definition of {d.kind} '{d.name}'", d.name_span,
                              f"first defined at {seen[key]}")
+                    dupes.append(d)
                     continue
                 seen[key] = d.name_span
                 (codex_defs if family == "codex" else card_defs).append(d)
@@ -119,8 +123,21 @@ class Checker:
             c = self.compile_card(d)
             if c is not None:
                 corpus.cards[c.name] = c
+        for d in dupes:  # checked for their own errors; the first definition is the one kept
+            if isinstance(d, A.CodexDef):
+                self.compile_codex(d, self.compile_codex_header(d))
+            else:
+                self.compile_card(d)
         corpus.selectors = self.selectors
         return corpus
+
+    def _written_but_skipped(self, d, word: str) -> bool:
+        """True if the parser skipped text naming `word` inside definition d (a syntax error
+        there is already reported; the field is present, only unreadable)."""
+        for line, text in getattr(self, "_skipped", {}).get(d.span.path, ()):
+            if d.span.line <= line <= d.span.end_line and closest(word, text.split(), cutoff=75):
+                return True
+        return False
 
     @staticmethod
     def _name_forms(name: str) -> set[str]:
@@ -251,12 +268,12 @@ class Checker:
             key = {"spellbook": "spellbook", "mana": "starting_mana"}.get(s, s)
             f[key] = st.value if not (s == "armor" and st.value is None) else 0
         for need in REQUIRED_STATS.get(d.kind, ()):
-            if need not in stats:
+            if need not in stats and not self._written_but_skipped(d, need):
                 self.err("E401", f"a {d.kind} needs '{need}'", d.name_span,
                          f"add '{need} N' to '{d.name}'")
         if d.kind in SPELL_KINDS and any(cid for _, cid in printings):
             for need, key in (("school", "schools"), ("cost", "cast_cost"), ("cast", "action")):
-                if key not in f:
+                if key not in f and not self._written_but_skipped(d, need):
                     self.err("E401", f"a {d.kind} spell needs '{need}'", d.name_span,
                              f"add '{need} ...' to '{d.name}'")
         f["printings"] = tuple(printings)

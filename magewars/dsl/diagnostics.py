@@ -1,10 +1,10 @@
 """Located diagnostics: every problem the language tools report is one of these."""
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
+from ..matching import did_you_mean as _did_you_mean
 from .ast import Span
 
 # Every code the tools can emit, with a one-line description.  docs/dsl.md
@@ -82,13 +82,8 @@ class Diagnostic:
 
 
 def did_you_mean(word: str, choices: Iterable[str], n: int = 3) -> Optional[str]:
-    """A 'did you mean' hint, case-insensitive, or None."""
-    choices = list(choices)
-    lowered = {c.lower(): c for c in choices}
-    got = difflib.get_close_matches(word.lower(), list(lowered), n=n, cutoff=0.6)
-    if not got:
-        return None
-    return "did you mean " + " or ".join(f"'{lowered[g]}'" for g in got) + "?"
+    """A 'did you mean' hint naming the best few choices (the shared matcher), or None."""
+    return _did_you_mean(word, choices, limit=n)
 
 
 def attach_sources(diags: list[Diagnostic], texts: dict[str, str]) -> list[Diagnostic]:

@@ -15,6 +15,7 @@ from lark.lexer import PatternStr
 
 from ..resources import grammar_path  # noqa: F401
 from .ast import SourceFile, Span
+from ..matching import closest
 from .diagnostics import Diagnostic, did_you_mean
 from .transform import to_ast
 
@@ -49,12 +50,51 @@ def _keywords() -> list[str]:
             if isinstance(t.pattern, PatternStr) and t.pattern.value.isalpha()]
 
 
-def describe_expected(names) -> str:
+_WORD = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
+# How many keywords / symbols an "expected" list names before it says how many more there are.
+SHOW_KEYWORDS = 5
+SHOW_SYMBOLS = 6
+
+
+def describe_expected(names, near: str | None = None) -> str:
+    """A short, grouped description of what the parser would accept.
+
+    Keywords, symbols and kinds of token are listed apart ("a keyword such as 'armor', 'life', ...
+    (28 in all), a number, or one of '+', '-'"); keywords closest to `near` (the word that was
+    written) come first, so the likely fix is in view.
+    """
     labels = _terminal_labels()
-    shown = sorted({labels.get(n, n) for n in names})
-    if len(shown) > 12:
-        return ", ".join(shown[:12]) + f" (and {len(shown) - 12} more)"
-    return ", ".join(shown)
+    keywords, symbols, kinds = set(), set(), set()
+    for n in names:
+        label = labels.get(n, n)
+        if label.startswith("'") and _WORD.match(label.strip("'")):
+            keywords.add(label.strip("'"))
+        elif label.startswith("'"):
+            symbols.add(label.strip("'"))
+        else:
+            kinds.add(label)
+    parts: list[str] = []
+    if keywords:
+        ordered = sorted(keywords)
+        if near and len(keywords) > SHOW_KEYWORDS:
+            first = closest(near, ordered, limit=SHOW_KEYWORDS)
+            ordered = first + [k for k in ordered if k not in first]
+        shown = ", ".join(f"'{k}'" for k in ordered[:SHOW_KEYWORDS])
+        if len(keywords) == 1:
+            parts.append(f"the keyword {shown}")
+        elif len(keywords) <= SHOW_KEYWORDS:
+            parts.append(f"a keyword ({shown})")
+        else:
+            parts.append(f"a keyword such as {shown}, ... ({len(keywords)} in all)")
+    parts.extend(sorted(kinds))
+    if symbols:
+        syms = sorted(symbols)
+        shown = " ".join(f"'{x}'" for x in syms[:SHOW_SYMBOLS])
+        more = f" ... ({len(syms)} in all)" if len(syms) > SHOW_SYMBOLS else ""
+        parts.append(f"'{syms[0]}'" if len(syms) == 1 else f"one of {shown}{more}")
+    if len(parts) > 1:
+        return ", ".join(parts[:-1]) + " or " + parts[-1]
+    return parts[0] if parts else "nothing more"
 
 
 def _token_text(tok: Token) -> str:
@@ -79,8 +119,10 @@ def _syntax_diag(e: UnexpectedInput, path: str) -> Diagnostic:
         if tok is not None and getattr(tok, "line", None):
             line, col = tok.line, tok.column
         span = Span(path, max(line, 1), max(col, 1), max(line, 1), max(col, 1) + 1)
-        return Diagnostic("E003", "unexpected end of file", span,
-                          f"expected {describe_expected(expected)}" if expected else None)
+        hint = f"expected {describe_expected(expected)}" if expected else None
+        if "RBRACE" in expected:
+            hint = "a '}' is missing: a definition or attack is not closed; " + (hint or "")
+        return Diagnostic("E003", "unexpected end of file", span, hint)
     assert isinstance(e, UnexpectedToken)
     tok = e.token
     expected = e.accepts or e.expected
@@ -93,7 +135,7 @@ def _syntax_diag(e: UnexpectedInput, path: str) -> Diagnostic:
     if tok.type in ("LNAME", "CNAME") or str(tok).isalpha():
         expected_words = [labels[n].strip("'") for n in expected if n in labels and labels[n].startswith("'")]
         hint = did_you_mean(str(tok), [w for w in expected_words if w.isalpha()])
-    exp = f"expected {describe_expected(expected)}"
+    exp = f"expected {describe_expected(expected, str(tok) if str(tok).isalpha() else None)}"
     hint = f"{hint} ({exp})" if hint else exp
     return Diagnostic("E001", msg, span, hint)
 
@@ -118,27 +160,72 @@ def _chunks(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def _parse_chunk(parser: Lark, text: str, path: str, diags: list[Diagnostic]):
-    last = {"line": -1, "expected": None}
+# Recovery budget: at most this many repairs per definition, so bad input stays linear.
+MAX_REPAIRS = 25
 
-    def on_error(e: UnexpectedInput) -> bool:
-        d = _syntax_diag(e, path)
-        expected = frozenset(getattr(e, "accepts", None) or getattr(e, "expected", None) or ())
-        # One report per line, and none while the parser stays stuck in the same
-        # state (the same expectation, token after token): that is one mistake.
-        if d.span.line != last["line"] and expected != last["expected"]:
-            diags.append(d)
-        last["line"], last["expected"] = d.span.line, expected
-        return True
 
-    try:
-        return parser.parse(text, on_error=on_error)
-    except UnexpectedInput as e:  # unrecoverable, e.g. end of file inside a block
-        d = _syntax_diag(e, path)
-        expected = frozenset(getattr(e, "accepts", None) or getattr(e, "expected", None) or ())
-        if expected != last["expected"] and (not diags or diags[-1].span.line != d.span.line):
-            diags.append(d)
+def _blank(text: str, start: int, end: int) -> str:
+    """Replace text[start:end] with spaces, keeping newlines and braces (so lines and nesting stay)."""
+    kept = "".join(c if c in "\n{}" else " " for c in text[start:end])
+    return text[:start] + kept + text[end:]
+
+
+def _error_offset(text: str, e: UnexpectedInput) -> int | None:
+    """Character offset of the token or character that failed, or None at end of input."""
+    tok = getattr(e, "token", None)
+    if isinstance(e, UnexpectedCharacters):
+        return e.pos_in_stream
+    if tok is None or tok.type == "$END" or tok.start_pos is None:
         return None
+    return tok.start_pos
+
+
+def _repair(text: str, e: UnexpectedInput) -> tuple[str, str] | None:
+    """A repaired text that skips the failing item, and the text skipped; None if no repair is left.
+
+    The item is the rest of its line from the line's start, or from the last '{' before the
+    error on that line: `armor two` is skipped whole, so the `life 5` below it is still read.
+    At end of input a missing '}' is supplied.
+    """
+    pos = _error_offset(text, e)
+    if pos is None:
+        expected = set(getattr(e, "expected", None) or getattr(e, "accepts", None) or ())
+        if "RBRACE" in expected and not text.endswith("\n}\n"):
+            return text + "\n}\n", ""
+        return None
+    line_start = text.rfind("\n", 0, pos) + 1
+    line_end = text.find("\n", pos)
+    line_end = len(text) if line_end < 0 else line_end
+    brace = text.rfind("{", line_start, pos)
+    start = brace + 1 if brace >= 0 else line_start
+    repaired = _blank(text, start, line_end)
+    if repaired == text:  # only braces were left on the line: skip the failing brace itself
+        repaired = text[:pos] + " " + text[pos + 1:]
+    if repaired == text:
+        return None
+    return repaired, text[start:line_end]
+
+
+def _parse_recovering(parser: Lark, text: str, path: str, diags: list[Diagnostic],
+                      skipped: list[tuple[int, str]]):
+    """Parse one definition; on a syntax error report it, skip the failing item and parse again,
+    so every later item of the definition is still read and checked.  One report per line."""
+    reported: set[int] = set()
+    for _ in range(MAX_REPAIRS + 1):
+        try:
+            return parser.parse(text)
+        except UnexpectedInput as e:
+            d = _syntax_diag(e, path)
+            if d.span.line not in reported:
+                diags.append(d)
+                reported.add(d.span.line)
+            fix = _repair(text, e)
+            if fix is None:
+                return None
+            text, gone = fix
+            if gone.strip():
+                skipped.append((d.span.line, gone))
+    return None
 
 
 def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile], list[Diagnostic]]:
@@ -148,25 +235,22 @@ def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile],
     """
     parser = get_parser()
     diags: list[Diagnostic] = []
+    skipped: list[tuple[int, str]] = []
     definitions = []
     any_tree = False
     for offset, chunk in _chunks(text):
-        before = len(diags)
-        tree = _parse_chunk(parser, "\n" * offset + chunk, path, diags)
+        tree = _parse_recovering(parser, "\n" * offset + chunk, path, diags, skipped)
         if tree is None:
             continue
         any_tree = True
-        if len(diags) > before:
-            # A recovered tree is a best effort: keep it only if it builds cleanly.
-            try:
-                definitions.extend(to_ast(tree, path).definitions)
-            except Exception:
-                pass
-        else:
+        try:
             definitions.extend(to_ast(tree, path).definitions)
+        except Exception:  # a repaired tree that does not build: its errors are already reported
+            if not diags:
+                raise
     if not any_tree and diags:
         return None, diags
-    return SourceFile(path, tuple(definitions)), diags
+    return SourceFile(path, tuple(definitions), tuple(skipped)), diags
 
 
 def parse_file(path) -> tuple[Optional[SourceFile], list[Diagnostic], str]:

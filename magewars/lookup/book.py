@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 from collections import defaultdict
 from typing import Iterable, Union
 
+from ..matching import closest, ranked
 from .loader import load_data, slug
-from .model import Entry, LookupResult, Section
+from .model import Entry, LookupResult, Note, Section
 
 # Something a query can resolve to: an entry, a rules section, or a bare card (name, card id).
 Target = Union[Entry, Section, tuple]
@@ -16,6 +16,23 @@ Target = Union[Entry, Section, tuple]
 _NUMBER_QUERY = re.compile(r"^(?:rule\s*|§\s*)?(\d+(?:\.\d+)*)\.?$")
 _TOKEN = re.compile(r"[a-z0-9']+")
 _PARAM = re.compile(r"^(\d+x?|x|2x|n)$")
+# Words that carry no term in a question ("what is aegis", "can a guarding creature fly"), and
+# the words that join the terms of a question ("guard vs flying", "finite life and bull endurance").
+STOP_WORDS = frozenset("""
+a an the is are was be been being am do does did doing can could may might must shall should will would
+what whats what's which who whom whose why how when where if then than else so such i me my we our you
+your it its it's they them their this that these those there here to of in on at by for from into onto
+about as any some each every all no not only just still also ever even get gets got happen happens
+mean means meaning work works rule rules explain tell define definition question ruling rulings
+""".split())
+JOINERS = frozenset({"vs", "versus", "v", "and", "or", "with", "while", "against", "plus", "both"})
+# Generic nouns a question uses around the terms ("a guarding creature"): a term only if nothing
+# else is named.
+GENERIC = frozenset({"creature", "creatures", "attack", "attacks", "spell", "spells", "mage", "mages",
+                     "object", "objects", "card", "cards", "damage", "zone", "action", "actions"})
+_SUFFIXES = ("", "ing", "s", "es", "ed", "d")
+MAX_GRAM = 6
+
 # Printed forms that name a parametrised trait in free wording: "+2 vs. Flying" -> "+X vs. <type>".
 _PATTERNS = [
     (re.compile(r"^[+-]?\s*(\d+|x)\s*vs\b"), "x-vs"),
@@ -143,7 +160,7 @@ class RulesBook:
         """Resolve a query to entries.
 
         Order: rule number; exact name or id; alias; section title; the name without its numeric
-        parameter ("aegis 2" -> "Aegis X"); token/prefix matching; difflib similarity.
+        parameter ("aegis 2" -> "Aegis X"); token/prefix matching; fuzzy similarity (magewars.matching).
         extra_names (card name -> card id) lets card names take part; card-only hits have kind "card".
         """
         q = norm(query)
@@ -194,21 +211,101 @@ class RulesBook:
                 return self._result("fuzzy", query, list(hits), extra_names)
 
         labels = self._labels(extra_names)
+        asked = self.question(q, labels, extra_names)
+        if asked is not None:
+            return asked
         found = self._token_match(base_tokens(q), labels)
         if not found:
             found = self._token_match(self._corrected_tokens(base_tokens(q), labels), labels)
         if not found:
-            found = self._difflib_match(q, labels)
+            found = self._fuzzy_match(q, labels)
         if found:
             return self._result("fuzzy", query, found, extra_names)
 
-        close = difflib.get_close_matches(q, list(labels), n=6, cutoff=0.5)
+        close = closest(q, labels, limit=6, cutoff=50)
         cands: list[str] = []
         for label in close:
             for t in labels[label]:
                 if _label(t) not in cands:
                     cands.append(_label(t))
         return LookupResult("none", query, candidates=cands[:6])
+
+    # ------------------------------------------------------------------ questions
+    def question(self, query: str, labels: dict[str, list[Target]],
+                 extra_names: dict[str, str] | None = None) -> LookupResult | None:
+        """A question in plain words: find every term and card it names and the rulings that
+        mention them together.  None unless the query reads as a question or names two things."""
+        toks = tokens(query)
+        if len(toks) < 2:
+            return None
+        found: list[Target] = []
+        i = 0
+        while i < len(toks):
+            step = 1
+            for n in range(min(MAX_GRAM, len(toks) - i), 0, -1):
+                gram = toks[i:i + n]
+                if n == 1 and (gram[0] in STOP_WORDS or gram[0] in JOINERS):
+                    break
+                if gram[0] in STOP_WORDS or gram[-1] in STOP_WORDS or gram[0] in JOINERS:
+                    continue
+                hit = self._gram_targets(gram, labels)
+                if hit:
+                    for t in hit:
+                        if all(_key(t) != _key(f) for f in found):
+                            found.append(t)
+                    step = n
+                    break
+            i += step
+        asked_like = any(t in STOP_WORDS or t in JOINERS for t in toks)
+        specific = [t for t in found if base(_label(t)) not in GENERIC]
+        if specific:
+            found = specific
+        if not found or (len(found) < 2 and not asked_like):
+            return None
+        ids = {norm(n): cid for n, cid in (extra_names or {}).items()}
+        entries = [self._as_entry(t, ids) for t in found]
+        return LookupResult("question", query, entries, together=self.rulings_together(entries))
+
+    def _gram_targets(self, gram: list[str], labels: dict[str, list[Target]]) -> list[Target]:
+        """Targets named by these words: exactly, without a numeric parameter, with a common
+        ending added or removed (guarding/guard, fly/flying), or with a small typo."""
+        text = " ".join(gram)
+        last = gram[-1]
+        stems = {last}
+        for suf in _SUFFIXES[1:]:
+            stems.add(last + suf)
+            if last.endswith(suf) and len(last) - len(suf) >= 3:
+                stems.add(last[: -len(suf)])
+        for stem in sorted(stems, key=lambda w: (w != last, len(w))):
+            key = " ".join(gram[:-1] + [stem])
+            if key in labels:
+                return list(labels[key])
+            if key in self._bases:
+                return list(self._bases[key])
+        if len(gram) <= 3 and all(len(t) >= 4 for t in gram):
+            close = ranked(text, [*labels, *self._bases], limit=2, cutoff=85, spread=0)
+            if len(close) == 1:
+                return list(labels.get(close[0][0]) or self._bases[close[0][0]])
+        return []
+
+    def rulings_together(self, entries: list[Entry]) -> list[tuple[str, Note]]:
+        """Clarifications and errata, in any entry, that mention two or more of these entries."""
+        if len(entries) < 2:
+            return []
+        words = []
+        for e in entries:
+            forms = {base(label) for label in (e.name, *e.aliases)} - {""}
+            words.append([re.compile(r"\b" + re.escape(f) + r"\w*", re.I) for f in forms])
+        out: list[tuple[str, Note]] = []
+        seen = set()
+        for owner in self.entries:
+            for note in (*owner.errata, *owner.clarifications):
+                mentioned = sum(1 for i, pats in enumerate(words)
+                                if entries[i].id == owner.id or any(p.search(note.text) for p in pats))
+                if mentioned >= 2 and (owner.id, note.text) not in seen:
+                    seen.add((owner.id, note.text))
+                    out.append((owner.name, note))
+        return out
 
     def _result(self, kind: str, query: str, targets: list[Target],
                 extra_names: dict[str, str] | None) -> LookupResult:
@@ -278,27 +375,17 @@ class RulesBook:
             if t in vocab:
                 out.append(t)
                 continue
-            close = difflib.get_close_matches(t, vocab, n=1, cutoff=0.8)
+            close = closest(t, vocab, limit=1, cutoff=80)
             if not close:
                 return []
             out.append(close[0])
         return out if out != qtok else []
 
     @staticmethod
-    def _difflib_match(q: str, labels: dict[str, list[Target]]) -> list[Target]:
-        scored = []
-        for label in labels:
-            r = difflib.SequenceMatcher(None, q, label).ratio()
-            if r >= 0.75:
-                scored.append((r, label))
-        if not scored:
-            return []
-        scored.sort(reverse=True)
-        best = scored[0][0]
+    def _fuzzy_match(q: str, labels: dict[str, list[Target]]) -> list[Target]:
         out: list[Target] = []
-        for r, label in scored:
-            if r >= best - 0.05:
-                out.extend(labels[label])
+        for label, _ in ranked(q, labels, limit=10, cutoff=75, spread=5):
+            out.extend(labels[label])
         return out
 
     # ------------------------------------------------------------------ completion / rendering

@@ -69,7 +69,9 @@ class LookupResult:
     """Outcome of RulesBook.lookup.
 
     kind: "exact" (name or id), "alias", "fuzzy", "rule" (a section number), "card" (only card
-    hits), "ambiguous" (several equally good matches; see candidates) or "none" (see candidates).
+    hits), "ambiguous" (several equally good matches; see candidates), "question" (a question in
+    plain words: every term and card it names, with the rulings that mention them together) or
+    "none" (see candidates).
     """
 
     kind: str
@@ -77,6 +79,9 @@ class LookupResult:
     entries: list[Entry] = field(default_factory=list)
     candidates: list[str] = field(default_factory=list)
     section: Section | None = None
+    # kind "question": rulings that mention two or more of the terms asked about, as
+    # (name of the entry the ruling belongs to, the ruling)
+    together: list[tuple[str, Note]] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return bool(self.entries)

@@ -67,12 +67,13 @@ def render_text(entry: Entry | Section) -> str:
     if isinstance(entry, Section):
         entry = entry.as_entry()
     head = f"{entry.name}  [{entry.category}]"
-    if entry.rule and entry.category != "rule":
+    is_section = entry.category == "rule" and entry.name.startswith(entry.rule + " ")
+    if entry.rule and not is_section:
         head += f"  (rule {entry.rule})"
     lines = [head]
     if entry.aliases:
         lines.append("Also: " + ", ".join(entry.aliases))
-    if entry.summary and entry.category != "rule":
+    if entry.summary and not is_section:
         lines.append(textwrap.fill(entry.summary, width=WIDTH))
     if entry.rules:
         lines += ["", _wrap_block(entry.rules)]

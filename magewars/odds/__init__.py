@@ -7,7 +7,6 @@ See docs/odds.md.  The engine functions it relies on are listed in probe.py.
 """
 from __future__ import annotations
 
-import difflib
 from typing import Iterable, Optional
 
 from ..dsl.model import CardDefinition, Corpus
@@ -38,9 +37,9 @@ def resolve_card(corpus: Corpus, name: str, role: str) -> CardDefinition:
         raise OddsError(f"{role} '{name}' matches several cards: {', '.join(hits[:8])}"
                         + (" …" if len(hits) > 8 else "") + "; give the full name", 1)
     else:
-        close = difflib.get_close_matches(q.lower(), [n.lower() for n in corpus.cards], n=3, cutoff=0.5)
-        lowered = {n.lower(): n for n in corpus.cards}
-        hint = f"; did you mean {' or '.join(repr(lowered[c]) for c in close)}?" if close else ""
+        from ..matching import closest
+        close = closest(q, corpus.cards)
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         raise OddsError(f"no card named '{name}' ({role}){hint}", 1)
     if cd.kind == "mage":  # a mage's numbers are on its stats card
         stats = corpus.cards.get(f"{cd.name} Stats")

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..console import make_table, table_text
+
 BAR = 40
 
 
@@ -74,20 +76,23 @@ def render_text(r) -> str:
     out.append("")
     dist = a.damage
     top = max(dist.values()) if dist else Fraction(0)
-    out.append("Damage   P(exact)   P(at least)")
+    table = make_table("Damage", "P(exact)", "P(at least)", "", right=("Damage", "P(exact)", "P(at least)"))
     cum = Fraction(1)
     for k, p in dist.items():
-        out.append(f"  {k:>4}   {_pct(p)}   {_pct(cum)}  {_bar(p, top)}")
+        table.add_row(str(k), _pct(p), _pct(cum), _bar(p, top))
         cum -= p
+    out.append(table_text(table))
     out.append(f"  mean {float(a.mean):.3f} damage; destroys it: {_pct(a.p_destroy).strip()}"
                f"  ({a.remaining} or more damage needed)")
     out.append("")
     if a.effect_die:
         mods = ", ".join(f"{m[1]:+d} {m[0]}" for m in a.effect_mods)
-        out.append("Effect die (d12" + (f"; {mods}" if mods else "") + "), if the defender survives")
+        table = make_table("d12", "P", "effect", right=("d12", "P"),
+                           title="Effect die (d12" + (f"; {mods}" if mods else "") + "), if the defender survives")
         for g in _effects(a):
             what = ", ".join(f"{n} {c}" for c, n in g["conditions"]) or "no effect"
-            out.append(f"  {_rolls(g['naturals']):>6}   {_pct(g['p'] * a.p_hit)}   {what}")
+            table.add_row(_rolls(g["naturals"]), _pct(g["p"] * a.p_hit), what)
+        out.append(table_text(table))
         out.append("")
     elif s.attacker.kind == "attack" or any(x.effect_die for x in s.attacker.attacks):
         out.append("Effect die: not rolled against this defender")
@@ -97,12 +102,15 @@ def render_text(r) -> str:
     cum = Fraction(0)
     if not any(r.attacks_needed.values()):
         out.append(f"  never destroyed within {r.cap} attacks")
+    table = make_table("attacks", "P(exactly)", "P(by then)", "", right=("attacks", "P(exactly)", "P(by then)"))
     for k, p in r.attacks_needed.items():
         cum += p
         if p or 0 < cum < 1:
-            out.append(f"  {k:>4}   {_pct(p)}   by then {_pct(cum)}  {_bar(p, top)}")
+            table.add_row(str(k), _pct(p), _pct(cum), _bar(p, top))
     if r.beyond:
-        out.append(f"  >{r.cap:<3}   {_pct(r.beyond)}")
+        table.add_row(f">{r.cap}", _pct(r.beyond), "", "")
+    if table.row_count:
+        out.append(table_text(table))
     return "\n".join(out)
 
 

@@ -107,10 +107,10 @@ class _V:
         return v
 
     def keys(self, m: LDict, allowed: set, what: str):
-        import difflib
+        from ..matching import closest
         for k in m:
             if k not in allowed:
-                close = difflib.get_close_matches(str(k), sorted(allowed), 1)
+                close = closest(str(k), sorted(allowed), limit=1)
                 self.err(_at(m, k, key=True), "S003",
                          f"unknown key {k!r} in {what}" + (f" (did you mean {close[0]!r}?)" if close else "")
                          + f"; allowed: {', '.join(sorted(allowed))}")
@@ -326,8 +326,8 @@ def build(sc: Scenario) -> tuple[Game, dict]:
         try:
             card = _resolve_card(game, str(m["card"]))
         except KeyError:
-            import difflib
-            close = difflib.get_close_matches(str(m["card"]), list(game.corpus.cards), 1)
+            from ..matching import closest
+            close = closest(str(m["card"]), game.corpus.cards, limit=1)
             v.err(_at(m, "card"), "S004", f"unknown card {m['card']!r}"
                   + (f" (did you mean {close[0]!r}?)" if close else "") + "; add a card file with `cards:`")
             return

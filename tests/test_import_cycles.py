@@ -14,11 +14,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "magewars"
 
-# Known cycles (issue 9, item 5): the lookup book/render pair (a type-only import).  The engine's
-# six-file knot is split: game imports the procedures and nothing in the engine imports game.
-KNOWN = {
-    "lookup": {"magewars.lookup.book", "magewars.lookup.render"},
-}
+# The engine's former six-file knot is split (game imports the procedures and nothing in the engine
+# imports game) and lookup/render no longer imports lookup/book for its types: no cycle is allowed.
 
 
 def _modules(root: Path) -> dict[str, Path]:
@@ -131,16 +128,7 @@ def test_the_finder_sees_a_function_level_cycle(tmp_path):
     assert cycles(import_graph(pkg)) == [{"pkg.a", "pkg.b"}]
 
 
-def test_no_cycle_outside_the_known_ones():
+def test_no_import_cycle_in_the_package():
+    """No cycle at all inside magewars/, function-level and type-checking imports included."""
     found = cycles(import_graph())
-    unknown = [c for c in found if not any(c <= k for k in KNOWN.values())]
-    assert not unknown, "import cycle(s) inside magewars/: " + "; ".join(_fmt(c) for c in unknown)
-
-
-@pytest.mark.parametrize("name", sorted(KNOWN))
-@pytest.mark.xfail(strict=True, reason="known cycle (issue 9 item 5): the engine's six-file knot "
-                                       "(attack, game, primitives, effects, phrases, reveal) and "
-                                       "lookup/book <-> lookup/render are being split")
-def test_known_cycle_is_split(name):
-    found = [c for c in cycles(import_graph()) if c & KNOWN[name]]
-    assert not found, f"still a cycle: {'; '.join(_fmt(c) for c in found)}"
+    assert not found, "import cycle(s) inside magewars/: " + "; ".join(_fmt(c) for c in found)

@@ -3,12 +3,9 @@ from __future__ import annotations
 
 import re
 import textwrap
-from typing import TYPE_CHECKING
 
 from .model import Entry, Note, Section
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .book import RulesBook
 
 WIDTH = 88
 
@@ -123,7 +120,7 @@ def render_section(section: Section) -> str:
     return "\n".join(parts)
 
 
-def render_rules_doc(book: "RulesBook", section: str | None = None) -> str:
+def render_rules_doc(book, section: str | None = None) -> str:  # book: lookup.book.RulesBook
     """The whole numbered document, or one section with all its subsections."""
     if section is None:
         chosen = book.sections

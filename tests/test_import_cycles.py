@@ -2,8 +2,7 @@
 (module level, inside functions, under TYPE_CHECKING): a cycle hidden in a function is still a knot in
 the design.  The graph is built from the source with `ast`; cycles are its strongly connected components.
 
-Two cycles are known and being split; each is an xfail(strict) case of its own, so the test turns into a
-plain failure for any other cycle and into an XPASS failure (to be unmarked) once a known one is gone.
+No cycle is allowed (the engine's former six-file knot and the lookup book/render pair are split).
 """
 from __future__ import annotations
 

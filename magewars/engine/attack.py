@@ -136,6 +136,7 @@ class Attack:
     barrier: Optional[tuple] = None
     events: set = field(default_factory=set)
     declared: bool = False
+    engaged: bool = False  # the Declare Attack step completed: a melee attack now costs the guard its marker
     gained: list = field(default_factory=list)  # traits gained while resolving (attack_gains)
     defense_mods: list = field(default_factory=list)
     miss_roll: Optional[int] = None
@@ -207,6 +208,7 @@ class DeclareAttack(Step):
             g.emit("info", f"{atk.attacker.label()} declares a zone attack with {a.definition.name} "
                            f"against zone {a.zone} [{', '.join(sorted(atk.kinds()))}]")
             atk.declared = True
+            atk.engaged = True
             g.fire("attacks", atk.attacker, Ctx(attack=atk, it=atk.attacker))
             return
         g.emit("info", f"{atk.attacker.label()} attacks {atk.target.label()} with {a.definition.name}"
@@ -220,6 +222,8 @@ class DeclareAttack(Step):
         atk.events.add(("attacked", atk.target.id))
         g.fire("attacked", atk.target, Ctx(attack=atk, it=atk.target))
         g.fire("attacks", atk.attacker, Ctx(attack=atk, it=atk.attacker))
+        # the step is complete only now: a cancel during it (Helm of Fear) engaged no guard
+        atk.engaged = atk.status != "canceled"
 
 
 class PayCosts(Step):
@@ -550,6 +554,7 @@ class AttackEngine:
                     break
                 atk = self._new(action, target, s, source)
                 atk.declared = True
+                atk.engaged = True
                 seq.append(atk)
             if atk.status == "canceled":
                 pass
@@ -618,6 +623,7 @@ class AttackEngine:
                 continue
             atk = self._new(action, nxt, 1)
             atk.declared = True
+            atk.engaged = True
             atk.events.add(("attacked", nxt.id))
             g.fire("attacked", nxt, Ctx(attack=atk, it=nxt))
             self.step("avoid_attack", atk)
@@ -686,7 +692,7 @@ class AttackEngine:
             return
         atk.status = "canceled"
         g.emit("canceled", f"the attack is canceled: {why}", why=why)
-        if not before_declared and atk.declared and atk.action.kind == "melee" and not self.is_self_attack(atk):
+        if not before_declared and atk.engaged and atk.action.kind == "melee" and not self.is_self_attack(atk):
             # an attack canceled before its declaration is complete never engaged the guard
             self.remove_guard(atk)
 

@@ -28,17 +28,40 @@ class CorpusError(Exception):
 
 
 def expand_paths(paths: Iterable) -> tuple[list[Path], list[Diagnostic]]:
-    """Files and folders -> `.mw` files (sorted), plus diagnostics for missing paths."""
+    """Files and folders -> `.mw` files (sorted), plus diagnostics for missing paths.
+
+    Folders are walked following symlinks, but a folder reached twice (a symlink
+    loop) is walked once; devices, pipes and other non-regular files are refused.
+    """
     from .ast import Span
+    from ..limits import MAX_FILES_PER_WALK, is_regular_file, walk_sources
     out, diags = [], []
     for p in paths:
         p = Path(p)
-        if p.is_dir():
-            out.extend(sorted(p.rglob("*.mw")))
-        elif p.is_file():
+        try:
+            is_dir = p.is_dir()
+            exists = is_dir or p.exists()
+        except (OSError, ValueError) as exc:  # too long a name, a loop of links, NUL in the path
+            diags.append(Diagnostic("E004", f"cannot use this path: {getattr(exc, 'strerror', None) or exc}",
+                                    Span(str(p)[:300], 1, 1, 1, 1)))
+            continue
+        if is_dir:
+            files, problems = walk_sources(p)
+            out.extend(files)
+            for msg in problems:
+                diags.append(Diagnostic("E004", msg, Span(str(p), 1, 1, 1, 1), None, "warning"))
+        elif exists and is_regular_file(p):
             out.append(p)
+        elif exists:
+            diags.append(Diagnostic("E004", "not a regular file (device, pipe or socket): refused",
+                                    Span(str(p), 1, 1, 1, 1)))
         else:
-            diags.append(Diagnostic("E004", "no such file or folder", Span(str(p), 1, 1, 1, 1)))
+            diags.append(Diagnostic("E004", "no such file or folder", Span(str(p)[:300], 1, 1, 1, 1)))
+        if len(out) > MAX_FILES_PER_WALK:
+            diags.append(Diagnostic("E004", f"more than {MAX_FILES_PER_WALK} source files: the rest are skipped",
+                                    Span(str(p), 1, 1, 1, 1)))
+            del out[MAX_FILES_PER_WALK:]
+            break
     return out, diags
 
 
@@ -112,8 +135,9 @@ def compile_paths(paths: Iterable, with_codex: bool = True) -> tuple[Corpus, lis
     sources = []
     for f in files:
         try:
-            sources.append((str(f), f.read_text(encoding="utf-8")))
-        except (OSError, UnicodeDecodeError) as exc:
+            from ..limits import MAX_SOURCE_BYTES, LimitError, read_bounded
+            sources.append((str(f), read_bounded(f, MAX_SOURCE_BYTES)))
+        except (OSError, UnicodeDecodeError, LimitError) as exc:
             from .ast import Span
             diags.append(Diagnostic("E004", f"cannot read file: {exc}", Span(str(f), 1, 1, 1, 1)))
     corpus, more = compile_sources(sources, base, context)

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from typing import Optional
 
 from lark import Lark, Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.lexer import PatternStr
 
+from ..limits import MAX_NESTING, MAX_RECOVERIES, MAX_SYNTAX_ERRORS
+from ..limits import MAX_INT_DIGITS
 from ..resources import grammar_path
 from .ast import SourceFile, Span
 from .diagnostics import Diagnostic, did_you_mean
@@ -30,7 +33,26 @@ def get_parser() -> Lark:
         maybe_placeholders=True,
         propagate_positions=True,
         cache=True,
+        lexer_callbacks={"INT": _bounded_int},
     )
+
+
+# Numbers in card files are small (stats, costs, die faces).  A longer run of
+# digits is reported where it stands and read as 0, so that nothing downstream
+# ever converts a 4,300-digit string (Python refuses those) or computes with it.
+_SINK = threading.local()
+
+
+def _bounded_int(tok: Token) -> Token:
+    if len(tok) > MAX_INT_DIGITS:
+        sink = getattr(_SINK, "diags", None)
+        if sink is not None:
+            sink.append(Diagnostic(
+                "E202", f"number too large: {len(tok)} digits (at most {MAX_INT_DIGITS})",
+                Span(getattr(_SINK, "path", "<string>"), tok.line, tok.column, tok.end_line or tok.line,
+                     tok.end_column or tok.column + 1)))
+        return Token.new_borrow_pos(tok.type, "0", tok)
+    return tok
 
 
 @functools.lru_cache(maxsize=1)
@@ -125,52 +147,115 @@ def _chunks(text: str) -> list[tuple[int, str]]:
     return out
 
 
+def _expected_key(e: UnexpectedInput) -> frozenset:
+    # The parse table's expectation: cheap, unlike `accepts` (which copies the
+    # parser once per terminal), so it is safe to compute for every skipped token.
+    return frozenset(getattr(e, "expected", None) or getattr(e, "allowed", None) or ())
+
+
+def _error_line(e: UnexpectedInput) -> int:
+    tok = getattr(e, "token", None)
+    if tok is not None and getattr(tok, "line", None):
+        return tok.line
+    return getattr(e, "line", -1)
+
+
 def _parse_chunk(parser: Lark, text: str, path: str, diags: list[Diagnostic]):
-    last = {"line": -1, "expected": None}
+    last = {"line": -1, "expected": None, "skipped": 0}
 
     def on_error(e: UnexpectedInput) -> bool:
-        d = _syntax_diag(e, path)
-        expected = frozenset(getattr(e, "accepts", None) or getattr(e, "expected", None) or ())
+        expected = _expected_key(e)
+        line = _error_line(e)
         # One report per line, and none while the parser stays stuck in the same
         # state (the same expectation, token after token): that is one mistake.
-        if d.span.line != last["line"] and expected != last["expected"]:
-            diags.append(d)
-        last["line"], last["expected"] = d.span.line, expected
+        # The full diagnostic is built only for what is reported, so a run of
+        # junk costs the same small amount per token (linear time).
+        if line != last["line"] and expected != last["expected"]:
+            diags.append(_syntax_diag(e, path))
+        last["line"], last["expected"] = line, expected
+        last["skipped"] += 1
+        if last["skipped"] >= MAX_RECOVERIES:
+            last["gave_up"] = line
+            return False
         return True
 
     try:
         return parser.parse(text, on_error=on_error)
     except UnexpectedInput as e:  # unrecoverable, e.g. end of file inside a block
-        d = _syntax_diag(e, path)
-        expected = frozenset(getattr(e, "accepts", None) or getattr(e, "expected", None) or ())
-        if expected != last["expected"] and (not diags or diags[-1].span.line != d.span.line):
-            diags.append(d)
+        if "gave_up" in last:
+            diags.append(Diagnostic("E001", f"too many syntax errors in this definition ({MAX_RECOVERIES} "
+                                            f"tokens skipped): the rest of it is not read",
+                                    Span(path, max(last["gave_up"], 1), 1, max(last["gave_up"], 1), 2)))
+            return None
+        expected = _expected_key(e)
+        line = _error_line(e)
+        if expected != last["expected"] and (not diags or diags[-1].span.line != line):
+            diags.append(_syntax_diag(e, path))
         return None
+
+
+_NEST_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[()\[\]{}]')
+
+
+def _too_deep(text: str, offset: int, path: str) -> Optional[Diagnostic]:
+    """Brackets nested deeper than MAX_NESTING (outside strings and comments), located.
+
+    One regular-expression pass: linear in the text, so it runs before the parser
+    and keeps a pathological nest from reaching it.
+    """
+    depth = 0
+    for m in _NEST_TOKENS.finditer(text):
+        c = m.group()
+        if c in "([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                line = offset + text.count("\n", 0, m.start()) + 1
+                col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+                return Diagnostic("E001", f"nesting too deep: more than {MAX_NESTING} brackets open at once",
+                                  Span(path, line, col, line, col + 1))
+        elif c in ")]}":
+            depth = max(depth - 1, 0)
+    return None
 
 
 def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile], list[Diagnostic]]:
     """Parse one file.  Returns the AST of every definition that parsed, and diagnostics.
 
-    The AST is None only when nothing in the file could be parsed.
+    The AST is None only when nothing in the file could be parsed.  At most
+    MAX_SYNTAX_ERRORS syntax errors are reported per file, then one summary.
     """
     parser = get_parser()
     diags: list[Diagnostic] = []
     definitions = []
     any_tree = False
-    for offset, chunk in _chunks(text):
-        before = len(diags)
-        tree = _parse_chunk(parser, "\n" * offset + chunk, path, diags)
-        if tree is None:
-            continue
-        any_tree = True
-        if len(diags) > before:
-            # A recovered tree is a best effort: keep it only if it builds cleanly.
-            try:
+    _SINK.diags, _SINK.path = diags, path
+    try:
+        for offset, chunk in _chunks(text):
+            before = len(diags)
+            deep = _too_deep(chunk, offset, path)
+            if deep is not None:
+                diags.append(deep)
+                continue
+            tree = _parse_chunk(parser, "\n" * offset + chunk, path, diags)
+            if tree is None:
+                continue
+            any_tree = True
+            if len(diags) > before:
+                # A recovered tree is a best effort: keep it only if it builds cleanly.
+                try:
+                    definitions.extend(to_ast(tree, path).definitions)
+                except Exception:
+                    pass
+            else:
                 definitions.extend(to_ast(tree, path).definitions)
-            except Exception:
-                pass
-        else:
-            definitions.extend(to_ast(tree, path).definitions)
+    finally:
+        _SINK.diags = None
+    if len(diags) > MAX_SYNTAX_ERRORS:
+        more = len(diags) - MAX_SYNTAX_ERRORS
+        last = diags[MAX_SYNTAX_ERRORS - 1].span
+        diags = diags[:MAX_SYNTAX_ERRORS] + [Diagnostic(
+            "E001", f"{more} more syntax error(s) in this file not shown (at most {MAX_SYNTAX_ERRORS} are)",
+            Span(path, last.line, last.col, last.line, last.col + 1), None, "error")]
     if not any_tree and diags:
         return None, diags
     return SourceFile(path, tuple(definitions)), diags
@@ -179,10 +264,10 @@ def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile],
 def parse_file(path) -> tuple[Optional[SourceFile], list[Diagnostic], str]:
     """Read and parse a file; I/O problems become an E004 diagnostic."""
     spath = str(path)
+    from ..limits import MAX_SOURCE_BYTES, LimitError, read_bounded
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_bounded(path, MAX_SOURCE_BYTES)
+    except (OSError, UnicodeDecodeError, LimitError) as exc:
         return None, [Diagnostic("E004", f"cannot read file: {exc.__class__.__name__}: {exc}",
                                  Span(spath, 1, 1, 1, 1))], ""
     ast, diags = parse_text(text, spath)

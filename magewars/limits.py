@@ -25,7 +25,7 @@ MAX_RECOVERIES = 200              # tokens the parser skips per definition befor
 
 # scenarios
 MAX_YAML_DEPTH = 32               # nested mappings/sequences
-MAX_YAML_NODES = 200_000          # nodes after alias expansion (the "billion laughs" bound)
+MAX_YAML_NODES = 20_000           # nodes after alias expansion (the "billion laughs" bound)
 MAX_YAML_ALIASES = 1_000          # `*alias` uses in one file
 MAX_DIAGNOSTICS = 50              # problems reported per scenario file before a summary
 MAX_SCENARIO_NUMBER = 10_000      # any count, amount, mana... in a scenario

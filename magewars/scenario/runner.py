@@ -127,12 +127,18 @@ def _at(m, k, key=False) -> tuple:
 
 
 def load_scenario(path: str) -> Scenario:
+    from ..limits import MAX_SCENARIO_BYTES, LimitError, read_bounded
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ScenarioError([ScenarioDiagnostic(str(path), 1, 1, "S000", f"cannot read the file: {e}")])
+        text = read_bounded(p, MAX_SCENARIO_BYTES)
+    except (OSError, UnicodeDecodeError, LimitError, ValueError) as e:
+        why = getattr(e, "strerror", None) or (e.reason if isinstance(e, UnicodeDecodeError) else str(e))
+        raise ScenarioError([ScenarioDiagnostic(str(path)[:300], 1, 1, "S000", f"cannot read the file: {why}")])
     data = load_yaml(text, str(path))
+    from .schema import validate
+    problems = validate(data, str(path))
+    if problems:
+        raise ScenarioError(problems)
     v = _V(str(path))
     if not isinstance(data, dict):
         v.err((1, 1), "S002", "a scenario must be a mapping with at least `objects` and `actions`")

@@ -267,13 +267,16 @@ def simulate():
 @simulate.command("scenario")
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the structured event log and final state.")
-def simulate_scenario(file, as_json):
+@click.option("--cards-root", "cards_roots", multiple=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Also allow the scenario's `cards:` from this folder (default: only its own folder).")
+@click.option("--as", "viewer", metavar="PLAYER", help="Show only what this player may see.")
+def simulate_scenario(file, as_json, cards_roots, viewer):
     """Run a YAML scenario and print its step-by-step log (docs/scenarios.md)."""
     try:
         from .scenario import run_cli
     except ImportError as exc:
         raise click.ClickException(f"the scenario runner is not available: {exc}")
-    sys.exit(run_cli(str(file), as_json))
+    sys.exit(run_cli(str(file), as_json, cards_roots=tuple(cards_roots), viewer=viewer))
 
 
 def run():  # pragma: no cover - console entry point alias

@@ -99,11 +99,14 @@ class Game:
             raise EngineError(f"agent chose {choice!r}, not an option of {kind}")
         if kind == "reveal" and choice.value is None:
             return choice  # a pass: the window's own line says nothing was revealed (and names nothing)
-        secret = False
+        # Only the option taken is logged (never the other candidates: a reveal
+        # window's candidates are the player's hidden cards).  A choice that is
+        # itself a face-down object is named only to its controller.
+        hidden = getattr(choice.value, "hidden", False) is True
         self.emit("decision", f"{player} decides ({kind}): {choice.label}", kind=kind, player=player,
-                  choice=choice.label, options=[o.label for o in options],
-                  secret_for=player if secret else None,
-                  public_text=f"{player} does not reveal anything" if secret else None)
+                  choice=choice.label,
+                  secret_for=choice.value.controller if hidden else None,
+                  public_text=f"{player} decides ({kind}): {choice.value.public_label()}" if hidden else None)
         return choice
 
     # ------------------------------------------------------------ derived

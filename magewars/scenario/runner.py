@@ -40,6 +40,7 @@ class Scenario:
     name: str = ""
     cite: str = ""
     description: str = ""
+    cards_roots: tuple = ()  # folders the user allowed card files from (besides the scenario's own)
 
 
 @dataclass
@@ -126,7 +127,7 @@ def _at(m, k, key=False) -> tuple:
     return (1, 1)
 
 
-def load_scenario(path: str) -> Scenario:
+def load_scenario(path: str, cards_roots: tuple = ()) -> Scenario:
     from ..limits import MAX_SCENARIO_BYTES, LimitError, read_bounded
     p = Path(path)
     try:
@@ -150,7 +151,7 @@ def load_scenario(path: str) -> Scenario:
     if v.diags:
         raise ScenarioError(v.diags)
     return Scenario(str(path), data, str(data.get("name", p.stem)), str(data.get("cite", "")),
-                    str(data.get("description", "")))
+                    str(data.get("description", "")), tuple(cards_roots))
 
 
 # ---------------------------------------------------------------- building the game
@@ -184,22 +185,21 @@ def _corpus_for(sc: Scenario, v: _V):
     lst = v.seq(cards, _at(sc.data, "cards"), "`cards`")
     if lst is None:
         return corpus
+    from .sandbox import Sandbox
+    box = Sandbox.for_scenario(sc.path, sc.cards_roots)
     paths = []
     for i, c in enumerate(lst):
         if not isinstance(c, str):
             v.err(_at(lst, i), "S002", "each entry of `cards` is a path to a .mw file or folder")
             continue
-        fp = (Path(sc.path).parent / c)
-        if not fp.exists():
-            v.err(_at(lst, i), "S004", f"card file {c!r} not found (paths are relative to the scenario file)")
+        files, refused = box.resolve(c)
+        if refused:
+            v.err(_at(lst, i), *refused)
             continue
-        paths.append(fp)
+        paths.extend(files)
     if paths:
         extra, diags = compile_paths(paths)
-        mine = set()
-        for fp in paths:
-            from ..dsl import expand_paths
-            mine.update(str(f) for f in expand_paths([fp])[0])
+        mine = {str(f) for f in paths}
         for d in diags:
             if d.severity == "error" and d.span.path in mine:
                 v.diags.append(d)
@@ -423,8 +423,8 @@ class _Stop(Exception):
     pass
 
 
-def run_scenario(path: str) -> ScenarioResult:
-    sc = load_scenario(path)
+def run_scenario(path: str, cards_roots: tuple = ()) -> ScenarioResult:
+    sc = load_scenario(path, cards_roots)
     game, _ = build(sc)
     result = ScenarioResult(sc, game)
     v = _V(sc.path)
@@ -718,10 +718,11 @@ def _check(game: Game, v: _V, body: LDict, where, result: ScenarioResult):
 
 
 # ---------------------------------------------------------------- CLI
-def run_cli(path: str, json_out: bool = False, out=None) -> int:
+def run_cli(path: str, json_out: bool = False, out=None, cards_roots: tuple = (),
+            viewer: Optional[str] = None) -> int:
     out = out or sys.stdout
     try:
-        result = run_scenario(path)
+        result = run_scenario(path, cards_roots)
     except ScenarioError as e:
         if json_out:
             print(json.dumps({"ok": False, "errors": [d.to_json() for d in e.diags]}, indent=2), file=out)
@@ -738,6 +739,25 @@ def run_cli(path: str, json_out: bool = False, out=None) -> int:
             print(msg, file=out)
         return 2
     game = result.game
+    from ..engine import views
+    try:
+        viewer = views.check_viewer(game, viewer)
+    except views.UnknownViewer as e:
+        print(f"error: --as: {e}", file=out)
+        return 2
+    if viewer is not None:  # a player's view: only what that player may see (engine/views.py)
+        doc = {"scenario": result.scenario.name, "cite": result.scenario.cite, **views.document(game, viewer)}
+        if json_out:
+            print(json.dumps(doc, indent=2, default=str), file=out)
+        else:
+            print(f"Scenario: {result.scenario.name} (as seen by {viewer})", file=out)
+            print("", file=out)
+            print(views.render(game, viewer), file=out)
+        if result.error:  # its message may list a player's hidden options: location and code only
+            sp = result.error.span
+            print(f"{sp.path}:{sp.line}:{sp.col}: {result.error.code} the scenario stopped here "
+                  f"(run without --as for the details)", file=out)
+        return result.exit_code
     if json_out:
         doc = {
             "scenario": result.scenario.name, "cite": result.scenario.cite, "ok": result.ok,

@@ -257,8 +257,11 @@ class Game:
         st = self.state
         obj.destroyed_by_damage = by_damage
         st.remove_from_play(obj)
-        self.emit("destroyed", f"{obj.label()} is destroyed" + (" by damage" if by_damage else "")
-                  + (f" ({why})" if why else ""), target=obj.id, by_damage=by_damage)
+        tail = (" by damage" if by_damage else "") + (f" ({why})" if why else "")
+        # A face-down card leaves play unnamed to anyone but its controller.
+        self.emit("destroyed", f"{obj.label()} is destroyed" + tail, target=obj.id, by_damage=by_damage,
+                  secret_for=obj.controller if obj.hidden else None,
+                  public_text=f"{obj.public_label()} is destroyed{tail}" if obj.hidden else None)
         for att in list(st.attachments(obj)):
             self.destroy(att, why=f"attached to {obj.label()}")
         self.fire("destroyed", obj, Ctx(this=obj, it=obj))
@@ -267,7 +270,10 @@ class Game:
         if not obj.in_play:
             return
         self.state.remove_from_play(obj)
-        self.emit("discarded", f"{obj.label()} is discarded" + (f" ({why})" if why else ""), target=obj.id)
+        tail = f" ({why})" if why else ""
+        self.emit("discarded", f"{obj.label()} is discarded" + tail, target=obj.id,
+                  secret_for=obj.controller if obj.hidden else None,
+                  public_text=f"{obj.public_label()} is discarded{tail}" if obj.hidden else None)
 
     # ------------------------------------------------------------ triggers
     def fire(self, event: str, subject: Optional[GameObject], ctx: Ctx, exclude=(), **info) -> None:

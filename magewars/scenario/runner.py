@@ -198,7 +198,7 @@ def _corpus_for(sc: Scenario, v: _V):
             continue
         paths.extend(files)
     if paths:
-        extra, diags = compile_paths(paths)
+        extra, diags = _compile_cached(paths)
         mine = {str(f) for f in paths}
         for d in diags:
             if d.severity == "error" and d.span.path in mine:
@@ -206,6 +206,24 @@ def _corpus_for(sc: Scenario, v: _V):
         corpus.cards.update(extra.cards)
         corpus.codex.update({k: c for k, c in extra.codex.items() if k not in corpus.codex})
     return corpus
+
+
+_EXTRA: dict = {}
+
+
+def _compile_cached(paths: list) -> tuple:
+    """compile_paths for a scenario's own card files, reused while the files are unchanged
+    (the codex is compiled alongside, which costs seconds: many scenarios share one file)."""
+    from ..dsl import compile_paths
+    try:
+        key = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in paths)
+    except OSError:
+        return compile_paths(paths)
+    if key not in _EXTRA:
+        if len(_EXTRA) >= 32:
+            _EXTRA.pop(next(iter(_EXTRA)))
+        _EXTRA[key] = compile_paths(paths)
+    return _EXTRA[key]
 
 
 def _resolve_card(game: Game, name: str):

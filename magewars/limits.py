@@ -12,7 +12,7 @@ import stat
 from pathlib import Path
 
 # files
-MAX_SOURCE_BYTES = 2_000_000      # a card (.mw) file
+MAX_SOURCE_BYTES = 512_000        # a card (.mw) file
 MAX_SCENARIO_BYTES = 1_000_000    # a scenario (.yaml) file
 MAX_FILES_PER_WALK = 20_000       # .mw files gathered from the folders of one command
 MAX_WALK_DIRS = 20_000            # folders visited by one walk

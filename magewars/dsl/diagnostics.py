@@ -69,6 +69,8 @@ class Diagnostic:
 
 def did_you_mean(word: str, choices: Iterable[str], n: int = 3) -> Optional[str]:
     """A 'did you mean' hint, case-insensitive, or None."""
+    if len(word) > 64:  # no name is that long; difflib's cost grows with the product of lengths
+        return None
     choices = list(choices)
     lowered = {c.lower(): c for c in choices}
     got = difflib.get_close_matches(word.lower(), list(lowered), n=n, cutoff=0.6)

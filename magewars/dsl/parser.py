@@ -194,7 +194,7 @@ def _parse_chunk(parser: Lark, text: str, path: str, diags: list[Diagnostic]):
         return None
 
 
-_NEST_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[()\[\]{}]')
+_NEST_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[()\[\]{}]|[^()\[\]{}"#]+|.', re.S)
 
 
 def _too_deep(text: str, offset: int, path: str) -> Optional[Diagnostic]:
@@ -206,6 +206,8 @@ def _too_deep(text: str, offset: int, path: str) -> Optional[Diagnostic]:
     depth = 0
     for m in _NEST_TOKENS.finditer(text):
         c = m.group()
+        if len(c) != 1:
+            continue
         if c in "([{":
             depth += 1
             if depth > MAX_NESTING:

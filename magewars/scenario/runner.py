@@ -350,7 +350,8 @@ def build(sc: Scenario) -> tuple[Game, dict]:
             card = _resolve_card(game, str(m["card"]))
         except KeyError:
             import difflib
-            close = difflib.get_close_matches(str(m["card"]), list(game.corpus.cards), 1)
+            close = difflib.get_close_matches(str(m["card"]), list(game.corpus.cards), 1) \
+                if len(str(m["card"])) <= 64 else []
             v.err(_at(m, "card"), "S004", f"unknown card {m['card']!r}"
                   + (f" (did you mean {close[0]!r}?)" if close else "") + "; add a card file with `cards:`")
             return

@@ -272,7 +272,7 @@ def _convert(path: str, data, errors: list[dict], prefix=(), root=None) -> list[
         if kind == "extra_forbidden":
             bad = dpath[-1] if dpath else "?"
             allowed = _allowed_keys(root, e["loc"]) if root is not None else []
-            close = difflib.get_close_matches(str(bad), allowed, 1)
+            close = difflib.get_close_matches(str(bad), allowed, 1) if len(str(bad)) <= 64 else []
             kpos = parent.key_at(bad) if isinstance(parent, LDict) else pos
             out.append(ScenarioDiagnostic(path, kpos[0], kpos[1], "S003",
                                           f"unknown key {bad!r} in {_dotted(list(prefix) + list(dpath[:-1]))}"
@@ -381,7 +381,7 @@ def _action(path: str, acts, i: int, a) -> list[Diagnostic]:
     for kind, body in a_map.items():
         kpos = a_map.key_at(kind) if isinstance(a_map, LDict) else pos
         if kind not in ACTIONS:
-            close = difflib.get_close_matches(str(kind), sorted(ACTIONS), 1)
+            close = difflib.get_close_matches(str(kind), sorted(ACTIONS), 1) if len(str(kind)) <= 64 else []
             out.append(ScenarioDiagnostic(path, kpos[0], kpos[1], "S003",
                                           f"unknown key {kind!r} in an action"
                                           + (f" (did you mean {close[0]!r}?)" if close else "")

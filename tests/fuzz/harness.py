@@ -40,6 +40,8 @@ def card_chunks() -> list[str]:
     return out
 
 
+MAX_INPUT = 100_000  # characters: the size of the junk line that took over 90 s before the bounds
+
 JUNK = ["[", "]", "{", "}", "(", ")", '"', "#", "\n", "-", "+", "*", "X", "0", "99999999999",
         "9" * 5000, "if", "then", "else", "attack", "creature", "trait", "=", ":", ",", "\\", "\t",
         "\u00e9", "\x00", "\ufeff", "life", "armor", "cost", "on", "when", "range", "1-", "12+"]
@@ -64,7 +66,7 @@ def mutate_card(rng: random.Random, text: str) -> str:
             text = text[:a] + "".join(chr(rng.randint(1, 0x2FF)) for _ in range(rng.randint(1, 8))) + text[b:]
         else:
             text = text[:a]  # truncated
-    return text
+    return text[:MAX_INPUT]
 
 
 def card_input(rng: random.Random) -> str:

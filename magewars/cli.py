@@ -13,6 +13,7 @@ from typing import Optional
 import click
 
 from . import __version__
+from .limits import MAX_CLI_NUMBER
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -229,13 +230,13 @@ def completion(shell):
               help="Attach an enchantment or equipment to the attacker (or the caster); repeatable.")
 @click.option("--defender-with", "defender_with", multiple=True, metavar="CARD",
               help="Attach an enchantment or equipment to the defender; repeatable.")
-@click.option("--defender-damage", type=int, default=0, show_default=True, metavar="N",
+@click.option("--defender-damage", type=click.IntRange(0, MAX_CLI_NUMBER), default=0, show_default=True, metavar="N",
               help="Damage already on the defender.")
 @click.option("--caster", default=None, metavar="MAGE",
               help="The mage who casts an attack spell or bears a weapon "
                    "(default: the first mage trained in the spell's school).")
 @click.option("--charge", is_flag=True, help="The attacker charged (Charge +X applies).")
-@click.option("--max-attacks", type=int, default=10, show_default=True, metavar="N",
+@click.option("--max-attacks", type=click.IntRange(1, 100), default=10, show_default=True, metavar="N",
               help="Cap for the attacks-needed distribution.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def odds(attacker, defender, attack, attacker_with, defender_with, defender_damage, caster, charge,

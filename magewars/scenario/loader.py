@@ -17,6 +17,7 @@ Safety and bounds, in order:
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Any
 
 from ruamel.yaml import YAML
@@ -70,8 +71,34 @@ def _mark(m) -> tuple:
     return (m.line + 1, m.column + 1) if m is not None else (1, 1)
 
 
+_FLOW = re.compile(r"""'(?:[^'\n]|'')*'|"(?:[^"\\\n]|\\.)*"|#[^\n]*|[\[\]{}]|[^\[\]{}'"#]+|.""", re.S)
+
+
+def _check_flow_depth(text: str, path: str) -> None:
+    """Bracket nesting, by a linear scan of the raw text (outside quotes and comments).
+
+    ruamel's scanner looks ahead through a whole flow collection, so its cost grows with
+    the square of the nesting: a deep `[[[[...` is refused before it reaches the scanner.
+    """
+    depth = 0
+    for m in _FLOW.finditer(text):
+        c = m.group()
+        if len(c) != 1:
+            continue
+        if c in "[{":
+            depth += 1
+            if depth > MAX_YAML_DEPTH:
+                line = text.count("\n", 0, m.start()) + 1
+                col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+                raise ScenarioError([ScenarioDiagnostic(path, line, col, "S001",
+                                                        f"nesting too deep (more than {MAX_YAML_DEPTH} levels)")])
+        elif c in "]}":
+            depth = max(depth - 1, 0)
+
+
 def _check_events(text: str, path: str) -> None:
     """Depth and alias bounds, from the event stream (constant memory)."""
+    _check_flow_depth(text, path)
     depth = aliases = 0
     for ev in _yaml().parse(text):
         if isinstance(ev, CollectionStartEvent):

@@ -151,7 +151,7 @@ def test_alias_bomb_is_stopped(tmp_path):
 
 def test_deep_nesting_is_stopped(tmp_path):
     rc, out = run(write(tmp_path, "a: " + "[" * 1000 + "]" * 1000 + "\n"))
-    assert rc == 2 and codes(out) == [("S001", 1, 35)] and "nesting too deep" in out
+    assert rc == 2 and codes(out) == [("S001", 1, 36)] and "nesting too deep" in out
 
 
 def test_unsafe_tags_never_run(tmp_path):

@@ -23,6 +23,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent
+from ruamel.yaml.scalarbool import ScalarBoolean
 
 from ..dsl.ast import Span
 from ..dsl.diagnostics import Diagnostic
@@ -182,7 +183,7 @@ def _plain(v, where: tuple, budget: _Budget, path: str):
 def _plain_scalar(v):
     if v is None or type(v) in (str, int, float, bool):
         return v
-    if isinstance(v, bool):
+    if isinstance(v, (bool, ScalarBoolean)):  # an anchored true/false is a ScalarBoolean (an int)
         return bool(v)
     if isinstance(v, int):
         return int(v)

@@ -260,7 +260,8 @@ def _convert(path: str, data, errors: list[dict], prefix=(), root=None) -> list[
         if any(o != k and o[:len(k)] == k for o in keys) and \
                 all(i[0]["type"] not in ("extra_forbidden", "missing") for i in grouped[k]):
             del grouped[k]
-    ranged = {"greater_than_equal", "less_than_equal", "greater_than", "less_than", "too_short", "too_long"}
+    ranged = {"greater_than_equal", "less_than_equal", "greater_than", "less_than", "too_short", "too_long",
+              "string_too_short", "string_too_long"}
     out = []
     for dpath, items in grouped.items():
         rng = [i for i in items if i[0]["type"] in ranged]
@@ -275,7 +276,7 @@ def _convert(path: str, data, errors: list[dict], prefix=(), root=None) -> list[
             close = difflib.get_close_matches(str(bad), allowed, 1) if len(str(bad)) <= 64 else []
             kpos = parent.key_at(bad) if isinstance(parent, LDict) else pos
             out.append(ScenarioDiagnostic(path, kpos[0], kpos[1], "S003",
-                                          f"unknown key {bad!r} in {_dotted(list(prefix) + list(dpath[:-1]))}"
+                                          f"unknown key {_short(bad)} in {_dotted(list(prefix) + list(dpath[:-1]))}"
                                           + (f" (did you mean {close[0]!r}?)" if close else "")
                                           + (f"; allowed: {', '.join(allowed)}" if allowed else "")))
             continue
@@ -286,9 +287,9 @@ def _convert(path: str, data, errors: list[dict], prefix=(), root=None) -> list[
             continue
         if all(i[0]["type"] in ranged for i in items) and kind in ranged:
             code = "S008" if dpath and dpath[0] == "dice" else "S007"
-            shown = value if not isinstance(value, (dict, list)) else f"{len(value)} entries"
+            shown = _short(value) if not isinstance(value, (dict, list)) else f"{len(value)} entries"
             out.append(ScenarioDiagnostic(path, pos[0], pos[1], code,
-                                          f"`{where}`: {shown!r} is out of range: {_lower(e['msg'])}"))
+                                          f"`{where}`: {shown} is out of range: {_lower(e['msg'])}"))
             continue
         msgs = []
         for it in items:
@@ -298,6 +299,11 @@ def _convert(path: str, data, errors: list[dict], prefix=(), root=None) -> list[
         out.append(ScenarioDiagnostic(path, pos[0], pos[1], "S002",
                                       f"`{where}`: {' or '.join(msgs)} (got {_tname(value)})"))
     return out
+
+
+def _short(v, n: int = 60) -> str:
+    r = repr(v)
+    return r if len(r) <= n else r[:n] + f"… ({len(r)} characters)"
 
 
 def _lower(msg: str) -> str:
@@ -383,7 +389,7 @@ def _action(path: str, acts, i: int, a) -> list[Diagnostic]:
         if kind not in ACTIONS:
             close = difflib.get_close_matches(str(kind), sorted(ACTIONS), 1) if len(str(kind)) <= 64 else []
             out.append(ScenarioDiagnostic(path, kpos[0], kpos[1], "S003",
-                                          f"unknown key {kind!r} in an action"
+                                          f"unknown key {_short(kind)} in an action"
                                           + (f" (did you mean {close[0]!r}?)" if close else "")
                                           + f"; allowed: {', '.join(sorted(ACTIONS))}"))
             continue

@@ -220,3 +220,10 @@ def test_long_and_odd_paths_are_located(tmp_path):
     assert rc == 2 and codes(out)[0][0] == "S000" and len(out) < 1000
     _, diags = expand_paths(["a\x00b"])
     assert diags and diags[0].code == "E004"
+
+
+def test_lint_never_reads_a_file_that_is_not_a_card_source(tmp_path):
+    secret = tmp_path / "passwd"
+    secret.write_text("root:x:0:0:SECRET-LINE\n")
+    r = CliRunner().invoke(main, ["lint", str(secret)])
+    assert "SECRET" not in r.output and "not a .mw card file" in r.output

@@ -50,6 +50,10 @@ def expand_paths(paths: Iterable) -> tuple[list[Path], list[Diagnostic]]:
             out.extend(files)
             for msg in problems:
                 diags.append(Diagnostic("E004", msg, Span(str(p), 1, 1, 1, 1), None, "warning"))
+        elif exists and is_regular_file(p) and not p.name.endswith(".mw"):
+            # never parse (and so never echo a line of) a file that is not a card source
+            diags.append(Diagnostic("E004", "not a .mw card file: refused (it is not read)",
+                                    Span(str(p), 1, 1, 1, 1)))
         elif exists and is_regular_file(p):
             out.append(p)
         elif exists:

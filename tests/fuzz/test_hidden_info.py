@@ -49,3 +49,25 @@ def test_decisions_log_only_the_option_taken():
         game = play(seed)
         for e in game.log.of_kind("decision"):
             assert set(e.data) <= {"kind", "player", "choice"}, e.data
+
+
+def test_a_passed_counter_window_is_not_announced_to_the_opponent(tmp_path):
+    # the shipped countering scenario, with the counter passed instead of revealed
+    from pathlib import Path
+    from magewars.scenario import run_scenario
+    root = Path(__file__).resolve().parents[1]
+    src = (root / "tests/scenarios/mind_shield_counter.yaml".split("tests/", 1)[1]).read_text()
+    text = "\n".join(ln for ln in src.splitlines() if "step: counter_reveal" not in ln) + "\n"
+    p = tmp_path / "passed.yaml"
+    p.write_text(text)
+    game = run_scenario(str(p), (root / "engine" / "cards",)).game
+    windows = [e for e in game.log.events if e.data.get("step") == "counter_reveal" and e.kind == "window"]
+    assert windows, "the scenario no longer opens a counter window"
+    holders = set(windows[0].audience)
+    others = [p for p in game.state.order if p not in holders]
+    assert holders and others
+    for viewer in others:
+        assert "counter window" not in views.render(game, viewer)
+        assert all(r.get("data", {}).get("step") != "counter_reveal" for r in game.log.to_json(viewer))
+    for viewer in holders:
+        assert "counter window" in views.render(game, viewer)

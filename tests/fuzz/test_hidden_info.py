@@ -56,7 +56,7 @@ def test_a_passed_counter_window_is_not_announced_to_the_opponent(tmp_path):
     from pathlib import Path
     from magewars.scenario import run_scenario
     root = Path(__file__).resolve().parents[1]
-    src = (root / "tests/scenarios/mind_shield_counter.yaml".split("tests/", 1)[1]).read_text()
+    src = (root / "scenarios" / "mind_shield_counter.yaml").read_text()
     text = "\n".join(ln for ln in src.splitlines() if "step: counter_reveal" not in ln) + "\n"
     p = tmp_path / "passed.yaml"
     p.write_text(text)

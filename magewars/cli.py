@@ -236,7 +236,7 @@ def completion(shell):
               help="The mage who casts an attack spell or bears a weapon "
                    "(default: the first mage trained in the spell's school).")
 @click.option("--charge", is_flag=True, help="The attacker charged (Charge +X applies).")
-@click.option("--max-attacks", type=click.IntRange(1, 100), default=10, show_default=True, metavar="N",
+@click.option("--max-attacks", type=click.IntRange(max=100), default=10, show_default=True, metavar="N",
               help="Cap for the attacks-needed distribution.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def odds(attacker, defender, attack, attacker_with, defender_with, defender_damage, caster, charge,

@@ -227,3 +227,10 @@ def test_lint_never_reads_a_file_that_is_not_a_card_source(tmp_path):
     secret.write_text("root:x:0:0:SECRET-LINE\n")
     r = CliRunner().invoke(main, ["lint", str(secret)])
     assert "SECRET" not in r.output and "not a .mw card file" in r.output
+
+
+def test_a_very_long_operator_chain_is_a_located_error():
+    # found by scripts/fuzz.py: a chain of hundreds of `-` built a tree too deep to transform
+    text = (ROOT / "tests" / "fuzz" / "crash_operator_chain.mw").read_text()
+    _, diags = parse_text(text, "x.mw")
+    assert diags and all(d.span.line >= 1 for d in diags)

@@ -249,7 +249,12 @@ def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile],
                 except Exception:
                     pass
             else:
-                definitions.extend(to_ast(tree, path).definitions)
+                try:
+                    definitions.extend(to_ast(tree, path).definitions)
+                except RecursionError:  # e.g. `1-1-1-...` hundreds of operators long: one deep tree
+                    line = offset + 1
+                    diags.append(Diagnostic("E001", "definition nested too deeply to read (an expression of "
+                                                    "hundreds of operators?)", Span(path, line, 1, line, 2)))
     finally:
         _SINK.diags = None
     if len(diags) > MAX_SYNTAX_ERRORS:

@@ -22,16 +22,17 @@ def expand(paths: Iterable[Path]) -> list[Path]:
     return files
 
 
-def run_many(paths: Iterable[Path], as_json: bool, echo) -> int:
+def run_many(paths: Iterable[Path], as_json: bool, echo, **options) -> int:
     """Run every scenario; print each one's output (or one JSON document) and a summary.
-    The exit status is the worst of the scenarios' (0 ok, 1 expectations failed, 2 errors)."""
+    The exit status is the worst of the scenarios' (0 ok, 1 expectations failed, 2 errors).
+    `options` go to each run (cards_roots, viewer, seed)."""
     from .scenario import run_cli
 
     files = expand(paths)
     results = []
     for f in files:
         buf = io.StringIO()
-        code = run_cli(str(f), as_json, out=buf)
+        code = run_cli(str(f), as_json, out=buf, **options)
         results.append({"path": str(f), "exit": code, "output": buf.getvalue()})
     worst = max((r["exit"] for r in results), default=2)
     if not results:

@@ -14,6 +14,7 @@ import click
 
 from . import __version__
 from .bounds import MAX_ATTACHED, MAX_ATTACKS, MAX_DEFENDER_DAMAGE, click_count, click_range
+from .limits import MAX_CLI_NUMBER  # noqa: F401  (every CLI number is capped)
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -355,7 +356,12 @@ def simulate():
 @click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write a self-contained page of the final board and the event log (magewars/site/); "
                    "one scenario file only.")
-def simulate_scenario(files, as_json, html_out):
+@click.option("--cards-root", "cards_roots", multiple=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Also allow the scenarios' `cards:` from this folder (default: only each one's own folder).")
+@click.option("--as", "viewer", metavar="PLAYER", help="Show only what this player may see.")
+@click.option("--seed", type=click.IntRange(0, MAX_CLI_NUMBER), default=None, metavar="S",
+              help="Seed for the dice a scenario does not script (overrides its own `seed`).")
+def simulate_scenario(files, as_json, html_out, cards_roots, viewer, seed):
     """Run YAML scenarios (files or folders) and print their step-by-step logs (docs/scenarios.md).
 
     With several scenarios, a summary table follows; the exit status is the worst one.
@@ -366,7 +372,7 @@ def simulate_scenario(files, as_json, html_out):
         from .site.scenario_page import write_cli
         sys.exit(write_cli(str(files[0]), html_out))
     from .batch import run_many
-    sys.exit(run_many(files, as_json, click.echo))
+    sys.exit(run_many(files, as_json, click.echo, cards_roots=tuple(cards_roots), viewer=viewer, seed=seed))
 
 
 # ---------------------------------------------------------------- book (magewars/spellbook/cli.py)

@@ -34,17 +34,44 @@ class CorpusError(Exception):
 
 
 def expand_paths(paths: Iterable) -> tuple[list[Path], list[Diagnostic]]:
-    """Files and folders -> `.mw` files (sorted), plus diagnostics for missing paths."""
+    """Files and folders -> `.mw` files (sorted), plus diagnostics for missing paths.
+
+    Folders are walked following symlinks, but a folder reached twice (a symlink
+    loop) is walked once; devices, pipes and other non-regular files are refused.
+    """
     from .ast import Span
+    from ..limits import MAX_FILES_PER_WALK, is_regular_file, walk_sources
     out, diags = [], []
     for p in paths:
         p = Path(p)
-        if p.is_dir():
-            out.extend(sorted(p.rglob("*.mw")))
-        elif p.is_file():
+        try:
+            is_dir = p.is_dir()
+            exists = is_dir or p.exists()
+        except (OSError, ValueError) as exc:  # too long a name, a loop of links, NUL in the path
+            diags.append(Diagnostic("E004", f"cannot use this path: {getattr(exc, 'strerror', None) or exc}",
+                                    Span(str(p)[:300], 1, 1, 1, 1)))
+            continue
+        if is_dir:
+            files, problems = walk_sources(p)
+            out.extend(files)
+            for msg in problems:
+                diags.append(Diagnostic("E004", msg, Span(str(p), 1, 1, 1, 1), None, "warning"))
+        elif exists and is_regular_file(p) and not p.name.endswith(".mw"):
+            # never parse (and so never echo a line of) a file that is not a card source
+            diags.append(Diagnostic("E004", "not a .mw card file: refused (it is not read)",
+                                    Span(str(p), 1, 1, 1, 1)))
+        elif exists and is_regular_file(p):
             out.append(p)
+        elif exists:
+            diags.append(Diagnostic("E004", "not a regular file (device, pipe or socket): refused",
+                                    Span(str(p), 1, 1, 1, 1)))
         else:
-            diags.append(Diagnostic("E004", "no such file or folder", Span(str(p), 1, 1, 1, 1)))
+            diags.append(Diagnostic("E004", "no such file or folder", Span(str(p)[:300], 1, 1, 1, 1)))
+        if len(out) > MAX_FILES_PER_WALK:
+            diags.append(Diagnostic("E004", f"more than {MAX_FILES_PER_WALK} source files: the rest are skipped",
+                                    Span(str(p), 1, 1, 1, 1)))
+            del out[MAX_FILES_PER_WALK:]
+            break
     return out, diags
 
 
@@ -119,11 +146,12 @@ def _names_cached(path: str, text: str) -> tuple[list[str], list[str]]:
 
 
 def _read(path) -> tuple[Optional[str], list[Diagnostic]]:
+    """A source file's text (bounded in size: magewars/limits.py), or an E004 diagnostic."""
+    from ..limits import MAX_SOURCE_BYTES, LimitError, read_bounded
     from .ast import Span
     try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read(), []
-    except (OSError, UnicodeDecodeError) as exc:
+        return read_bounded(path, MAX_SOURCE_BYTES), []
+    except (OSError, UnicodeDecodeError, LimitError) as exc:
         return None, [Diagnostic("E004", f"cannot read file: {exc.__class__.__name__}: {exc}",
                                  Span(str(path), 1, 1, 1, 1))]
 

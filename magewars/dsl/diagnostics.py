@@ -83,6 +83,8 @@ class Diagnostic:
 
 def did_you_mean(word: str, choices: Iterable[str], n: int = 3) -> Optional[str]:
     """A 'did you mean' hint naming the best few choices (the shared matcher), or None."""
+    if len(word) > 64:  # no name is that long: no suggestion (and no cost)
+        return None
     return _did_you_mean(word, choices, limit=n)
 
 

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from typing import Optional
 
 from lark import Lark, Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.lexer import PatternStr
 
+from ..limits import MAX_INT_DIGITS, MAX_NESTING, MAX_RECOVERIES, MAX_SYNTAX_ERRORS  # noqa: F401
 from ..resources import grammar_path  # noqa: F401
 from .ast import SourceFile, Span
 from ..matching import closest
@@ -25,6 +27,33 @@ def get_parser() -> Lark:
     # LALR tables shipped with the package (or cached); built from the grammar if stale.
     from .parsetable import load_parser
     return load_parser()
+
+
+# Numbers in card files are small (stats, costs, die faces).  A longer run of
+# digits is reported where it stands and read as 0, so that nothing downstream
+# ever converts a 4,300-digit string (Python refuses those) or computes with it.
+_SINK = threading.local()
+
+
+_LONG_INT = re.compile(r"\d{%d,}" % (MAX_INT_DIGITS + 1))
+
+
+def _bound_ints(chunk: str, offset: int, path: str, diags: list) -> str:
+    """Report each run of more than MAX_INT_DIGITS digits where it stands and read it as 0 (padded
+    with spaces, so every later column stays where it was).  One linear scan, before the parser."""
+    if not _LONG_INT.search(chunk):
+        return chunk
+    out, last = [], 0
+    for m in _LONG_INT.finditer(chunk):
+        line = offset + chunk.count("\n", 0, m.start()) + 1
+        col = m.start() - (chunk.rfind("\n", 0, m.start()) + 1) + 1
+        diags.append(Diagnostic("E202", f"number too large: {len(m.group())} digits (at most {MAX_INT_DIGITS})",
+                                Span(path, line, col, line, col + len(m.group()))))
+        out.append(chunk[last:m.start()])
+        out.append("0" + " " * (len(m.group()) - 1))
+        last = m.end()
+    out.append(chunk[last:])
+    return "".join(out)
 
 
 @functools.lru_cache(maxsize=1)
@@ -228,26 +257,72 @@ def _parse_recovering(parser: Lark, text: str, path: str, diags: list[Diagnostic
     return None
 
 
+_NEST_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[()\[\]{}]|[^()\[\]{}"#]+|.', re.S)
+
+
+def _too_deep(text: str, offset: int, path: str) -> Optional[Diagnostic]:
+    """Brackets nested deeper than MAX_NESTING (outside strings and comments), located.
+
+    One regular-expression pass: linear in the text, so it runs before the parser
+    and keeps a pathological nest from reaching it.
+    """
+    depth = 0
+    for m in _NEST_TOKENS.finditer(text):
+        c = m.group()
+        if len(c) != 1:
+            continue
+        if c in "([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                line = offset + text.count("\n", 0, m.start()) + 1
+                col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+                return Diagnostic("E001", f"nesting too deep: more than {MAX_NESTING} brackets open at once",
+                                  Span(path, line, col, line, col + 1))
+        elif c in ")]}":
+            depth = max(depth - 1, 0)
+    return None
+
+
 def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile], list[Diagnostic]]:
     """Parse one file.  Returns the AST of every definition that parsed, and diagnostics.
 
-    The AST is None only when nothing in the file could be parsed.
+    The AST is None only when nothing in the file could be parsed.  At most
+    MAX_SYNTAX_ERRORS syntax errors are reported per file, then one summary.
     """
     parser = get_parser()
     diags: list[Diagnostic] = []
     skipped: list[tuple[int, str]] = []
     definitions = []
     any_tree = False
-    for offset, chunk in _chunks(text):
-        tree = _parse_recovering(parser, "\n" * offset + chunk, path, diags, skipped)
-        if tree is None:
-            continue
-        any_tree = True
-        try:
-            definitions.extend(to_ast(tree, path).definitions)
-        except Exception:  # a repaired tree that does not build: its errors are already reported
-            if not diags:
-                raise
+    _SINK.diags, _SINK.path = diags, path
+    try:
+        for offset, chunk in _chunks(text):
+            deep = _too_deep(chunk, offset, path)
+            if deep is not None:
+                diags.append(deep)
+                continue
+            chunk = _bound_ints(chunk, offset, path, diags)
+            tree = _parse_recovering(parser, "\n" * offset + chunk, path, diags, skipped)
+            if tree is None:
+                continue
+            any_tree = True
+            try:
+                definitions.extend(to_ast(tree, path).definitions)
+            except RecursionError:  # e.g. `1-1-1-...` hundreds of operators long: one deep tree
+                line = offset + 1
+                diags.append(Diagnostic("E001", "definition nested too deeply to read (an expression of "
+                                                "hundreds of operators?)", Span(path, line, 1, line, 2)))
+            except Exception:  # a repaired tree that does not build: its errors are already reported
+                if not diags:
+                    raise
+    finally:
+        _SINK.diags = None
+    if len(diags) > MAX_SYNTAX_ERRORS:
+        more = len(diags) - MAX_SYNTAX_ERRORS
+        last_span = diags[MAX_SYNTAX_ERRORS - 1].span
+        diags[:] = diags[:MAX_SYNTAX_ERRORS] + [Diagnostic(
+            "E001", f"{more} more syntax error(s) in this file not shown (at most {MAX_SYNTAX_ERRORS} are)",
+            Span(path, last_span.line, last_span.col, last_span.line, last_span.col + 1), None, "error")]
     if not any_tree and diags:
         return None, diags
     return SourceFile(path, tuple(definitions), tuple(skipped)), diags
@@ -256,10 +331,10 @@ def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile],
 def parse_file(path) -> tuple[Optional[SourceFile], list[Diagnostic], str]:
     """Read and parse a file; I/O problems become an E004 diagnostic."""
     spath = str(path)
+    from ..limits import MAX_SOURCE_BYTES, LimitError, read_bounded
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_bounded(path, MAX_SOURCE_BYTES)
+    except (OSError, UnicodeDecodeError, LimitError) as exc:
         return None, [Diagnostic("E004", f"cannot read file: {exc.__class__.__name__}: {exc}",
                                  Span(spath, 1, 1, 1, 1))], ""
     ast, diags = parse_text(text, spath)

@@ -7,6 +7,16 @@ from typing import Any, Optional
 
 @dataclass
 class Event:
+    """One log record, and who may see it.
+
+    Visibility, from most to least open:
+    * everyone sees `text` (the default);
+    * `secret_for` names the only player who may see `text`; every other player
+      sees `public_text` instead (hidden information: a face-down card's name);
+    * `audience` names the only players who may see the record at all; it does
+      not exist for anyone else (e.g. a window only a card's holder is offered).
+    A viewer of None is the omniscient view (the referee, the scenario author).
+    """
     seq: int
     kind: str  # step, window, reveal, roll, modifier, damage, condition, destroyed, ...
     text: str
@@ -14,6 +24,16 @@ class Event:
     depth: int = 0
     secret_for: Optional[str] = None  # the only player who may see `text` (hidden information)
     public_text: Optional[str] = None  # what everyone else sees
+    audience: Optional[tuple] = None  # the only players who may see the record at all (None: everyone)
+
+    def visible_to(self) -> dict:
+        """Who may see what, as data: {"record": "all" | [players], "text": "all" | [players]}."""
+        return {"record": "all" if self.audience is None else sorted(self.audience),
+                "text": "all" if self.secret_for is None and self.audience is None
+                else sorted({self.secret_for} if self.secret_for is not None else set(self.audience or ()))}
+
+    def shown_to(self, viewer: Optional[str]) -> bool:
+        return viewer is None or self.audience is None or viewer in self.audience
 
     def view(self, viewer: Optional[str]) -> tuple[str, dict]:
         if self.secret_for is not None and viewer is not None and viewer != self.secret_for:
@@ -23,6 +43,7 @@ class Event:
     def to_json(self, viewer: Optional[str] = None) -> dict:
         text, data = self.view(viewer)
         return {"seq": self.seq, "kind": self.kind, "depth": self.depth, "text": text,
+                "visible_to": self.visible_to(),
                 **({"data": _jsonable(data)} if data else {})}
 
 
@@ -44,8 +65,9 @@ class EventLog:
         self.depth = 0
 
     def emit(self, _kind: str, _text: str, *, secret_for: Optional[str] = None,
-             public_text: Optional[str] = None, **data) -> Event:
-        ev = Event(len(self.events) + 1, _kind, _text, data, self.depth, secret_for, public_text)
+             public_text: Optional[str] = None, audience: Optional[tuple] = None, **data) -> Event:
+        ev = Event(len(self.events) + 1, _kind, _text, data, self.depth, secret_for, public_text,
+                   tuple(audience) if audience is not None else None)
         self.events.append(ev)
         return ev
 
@@ -55,13 +77,15 @@ class EventLog:
     def render(self, viewer: Optional[str] = None) -> str:
         out = []
         for e in self.events:
+            if not e.shown_to(viewer):
+                continue
             text, _ = e.view(viewer)
             marker = {"step": "▸ ", "window": "  ⋯ ", "action": "■ "}.get(e.kind, "  ")
             out.append("  " * e.depth + marker + text)
         return "\n".join(out)
 
     def to_json(self, viewer: Optional[str] = None) -> list[dict]:
-        return [e.to_json(viewer) for e in self.events]
+        return [e.to_json(viewer) for e in self.events if e.shown_to(viewer)]
 
     def signature(self) -> list[tuple]:
         """A comparable digest (for determinism tests)."""

@@ -92,11 +92,14 @@ class Game:
             raise EngineError(f"agent chose {choice!r}, not an option of {kind}")
         if kind == "reveal" and choice.value is None:
             return choice  # a pass: the window's own line says nothing was revealed (and names nothing)
-        secret = False
+        # Only the option taken is logged (never the other candidates: a reveal
+        # window's candidates are the player's hidden cards).  A choice that is
+        # itself a face-down object is named only to its controller.
+        hidden = getattr(choice.value, "hidden", False) is True
         self.emit("decision", f"{player} decides ({kind}): {choice.label}", kind=kind, player=player,
-                  choice=choice.label, options=[o.label for o in options],
-                  secret_for=player if secret else None,
-                  public_text=f"{player} does not reveal anything" if secret else None)
+                  choice=choice.label,
+                  secret_for=choice.value.controller if hidden else None,
+                  public_text=f"{player} decides ({kind}): {choice.value.public_label()}" if hidden else None)
         return choice
 
     # ------------------------------------------------------------ derived
@@ -273,8 +276,11 @@ class Game:
         st = self.state
         obj.destroyed_by_damage = by_damage
         st.remove_from_play(obj)
-        self.emit("destroyed", f"{obj.label()} is destroyed" + (" by damage" if by_damage else "")
-                  + (f" ({why})" if why else ""), target=obj.id, by_damage=by_damage)
+        tail = (" by damage" if by_damage else "") + (f" ({why})" if why else "")
+        # A face-down card leaves play unnamed to anyone but its controller.
+        self.emit("destroyed", f"{obj.label()} is destroyed" + tail, target=obj.id, by_damage=by_damage,
+                  secret_for=obj.controller if obj.hidden else None,
+                  public_text=f"{obj.public_label()} is destroyed{tail}" if obj.hidden else None)
         for att in list(st.attachments(obj)):
             self.destroy(att, why=f"attached to {obj.label()}")
         self.fire("destroyed", obj, Ctx(this=obj, it=obj))
@@ -284,7 +290,10 @@ class Game:
         if not obj.in_play:
             return
         self.state.remove_from_play(obj)
-        self.emit("discarded", f"{obj.label()} is discarded" + (f" ({why})" if why else ""), target=obj.id)
+        tail = f" ({why})" if why else ""
+        self.emit("discarded", f"{obj.label()} is discarded" + tail, target=obj.id,
+                  secret_for=obj.controller if obj.hidden else None,
+                  public_text=f"{obj.public_label()} is discarded{tail}" if obj.hidden else None)
         self.check_state()
 
     # ------------------------------------------------------------ triggers

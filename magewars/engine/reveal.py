@@ -163,7 +163,10 @@ class Reveals:
                 if o is not obj and self.can_counter(o, obj):
                     counters.append(o)
         if counters:
-            g.emit("window", f"counter window for the reveal of {obj.label()}", step="counter_reveal")
+            # Only the players offered a counter see this window: announcing it to
+            # everyone would tell them a counter-capable card lies face down.
+            g.emit("window", f"counter window for the reveal of {obj.label()}", step="counter_reveal",
+                   audience=tuple(sorted({o.controller for o in counters})))
         for o in counters:
             if not o.hidden or not o.in_play:
                 continue

@@ -41,6 +41,7 @@ class Scenario:
     name: str = ""
     cite: str = ""
     description: str = ""
+    cards_roots: tuple = ()  # folders the user allowed card files from (besides the scenario's own)
 
 
 @dataclass
@@ -127,13 +128,19 @@ def _at(m, k, key=False) -> tuple:
     return (1, 1)
 
 
-def load_scenario(path: str) -> Scenario:
+def load_scenario(path: str, cards_roots: tuple = ()) -> Scenario:
+    from ..limits import MAX_SCENARIO_BYTES, LimitError, read_bounded
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ScenarioError([ScenarioDiagnostic(str(path), 1, 1, "S000", f"cannot read the file: {e}")])
+        text = read_bounded(p, MAX_SCENARIO_BYTES)
+    except (OSError, UnicodeDecodeError, LimitError, ValueError) as e:
+        why = getattr(e, "strerror", None) or (e.reason if isinstance(e, UnicodeDecodeError) else str(e))
+        raise ScenarioError([ScenarioDiagnostic(str(path)[:300], 1, 1, "S000", f"cannot read the file: {why}")])
     data = load_yaml(text, str(path))
+    from .schema import validate
+    problems = validate(data, str(path))
+    if problems:
+        raise ScenarioError(problems)
     v = _V(str(path))
     if not isinstance(data, dict):
         v.err((1, 1), "S002", "a scenario must be a mapping with at least `objects` and `actions`")
@@ -145,7 +152,7 @@ def load_scenario(path: str) -> Scenario:
     if v.diags:
         raise ScenarioError(v.diags)
     return Scenario(str(path), data, str(data.get("name", p.stem)), str(data.get("cite", "")),
-                    str(data.get("description", "")))
+                    str(data.get("description", "")), tuple(cards_roots))
 
 
 # ---------------------------------------------------------------- building the game
@@ -179,28 +186,45 @@ def _corpus_for(sc: Scenario, v: _V):
     lst = v.seq(cards, _at(sc.data, "cards"), "`cards`")
     if lst is None:
         return corpus
+    from .sandbox import Sandbox
+    box = Sandbox.for_scenario(sc.path, sc.cards_roots)
     paths = []
     for i, c in enumerate(lst):
         if not isinstance(c, str):
             v.err(_at(lst, i), "S002", "each entry of `cards` is a path to a .mw file or folder")
             continue
-        fp = (Path(sc.path).parent / c)
-        if not fp.exists():
-            v.err(_at(lst, i), "S004", f"card file {c!r} not found (paths are relative to the scenario file)")
+        files, refused = box.resolve(c)
+        if refused:
+            v.err(_at(lst, i), *refused)
             continue
-        paths.append(fp)
+        paths.extend(files)
     if paths:
-        extra, diags = compile_paths(paths)
-        mine = set()
-        for fp in paths:
-            from ..dsl import expand_paths
-            mine.update(str(f) for f in expand_paths([fp])[0])
+        extra, diags = _compile_cached(paths)
+        mine = {str(f) for f in paths}
         for d in diags:
             if d.severity == "error" and d.span.path in mine:
                 v.diags.append(d)
         corpus.cards.update(extra.cards)
         corpus.codex.update({k: c for k, c in extra.codex.items() if k not in corpus.codex})
     return corpus
+
+
+_EXTRA: dict = {}
+
+
+def _compile_cached(paths: list) -> tuple:
+    """compile_paths for a scenario's own card files, reused while the files are unchanged
+    (the codex is compiled alongside, which costs seconds: many scenarios share one file)."""
+    from ..dsl import compile_paths
+    try:
+        key = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in paths)
+    except OSError:
+        return compile_paths(paths)
+    if key not in _EXTRA:
+        if len(_EXTRA) >= 32:
+            _EXTRA.pop(next(iter(_EXTRA)))
+        _EXTRA[key] = compile_paths(paths)
+    return _EXTRA[key]
 
 
 def _resolve_card(game: Game, name: str):
@@ -244,9 +268,11 @@ def _choices(sc: Scenario, v: _V) -> list[ScriptedChoice]:
     return out
 
 
-def _dice(sc: Scenario, v: _V):
+def _dice(sc: Scenario, v: _V, seed_override: Optional[int] = None):
+    """The scenario's dice: its scripted rolls first, then seeded dice (the `seed` or `then_seed` it
+    gives, or the seed given on the command line, which overrides both)."""
     d = sc.data.get("dice")
-    seed = sc.data.get("seed")
+    seed = sc.data.get("seed") if seed_override is None else seed_override
     if d is None:
         return SeededDice(seed if isinstance(seed, int) else 0)
     m = v.mapping(d, _at(sc.data, "dice"), "`dice`")
@@ -273,6 +299,8 @@ def _dice(sc: Scenario, v: _V):
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 12:
             v.err(_at(d12, i), "S008", f"bad effect die value {n!r}: must be 1 to 12")
     fallback = SeededDice(m["then_seed"]) if isinstance(m.get("then_seed"), int) else None
+    if seed_override is not None:
+        fallback = SeededDice(seed_override)
     try:
         return ScriptedDice(flat, [n for n in d12 if isinstance(n, int) and not isinstance(n, bool)], fallback)
     except DiceError as e:
@@ -280,7 +308,7 @@ def _dice(sc: Scenario, v: _V):
         return SeededDice(0)
 
 
-def build(sc: Scenario) -> tuple[Game, dict]:
+def build(sc: Scenario, seed: Optional[int] = None) -> tuple[Game, dict]:
     v = _V(sc.path)
     data = sc.data
     corpus = _corpus_for(sc, v)
@@ -290,7 +318,7 @@ def build(sc: Scenario) -> tuple[Game, dict]:
         if am is not None:
             v.keys(am, {"rows", "cols"}, "`arena`")
             arena = Arena(int(am.get("rows", 3)), int(am.get("cols", 4)))
-    dice = _dice(sc, v)
+    dice = _dice(sc, v, seed)
     choices = _choices(sc, v)
     mode = data.get("unscripted", "defaults")
     if mode not in ("defaults", "fail"):
@@ -327,7 +355,7 @@ def build(sc: Scenario) -> tuple[Game, dict]:
             card = _resolve_card(game, str(m["card"]))
         except KeyError:
             from ..matching import closest
-            close = closest(str(m["card"]), game.corpus.cards, limit=1)
+            close = closest(str(m["card"]), game.corpus.cards, limit=1) if len(str(m["card"])) <= 64 else []
             v.err(_at(m, "card"), "S004", f"unknown card {m['card']!r}"
                   + (f" (did you mean {close[0]!r}?)" if close else "") + "; add a card file with `cards:`")
             return
@@ -418,9 +446,10 @@ class _Stop(Exception):
     pass
 
 
-def run_scenario(path: str) -> ScenarioResult:
-    sc = load_scenario(path)
-    game, _ = build(sc)
+def run_scenario(path: str, cards_roots: tuple = (), seed: Optional[int] = None) -> ScenarioResult:
+    """Run one scenario.  `seed` (the command line's --seed) seeds the dice it does not script."""
+    sc = load_scenario(path, cards_roots)
+    game, _ = build(sc, seed)
     result = ScenarioResult(sc, game)
     v = _V(sc.path)
     game.emit("info", f"scenario: {sc.name}" + (f" — {sc.cite}" if sc.cite else ""))
@@ -713,10 +742,11 @@ def _check(game: Game, v: _V, body: LDict, where, result: ScenarioResult):
 
 
 # ---------------------------------------------------------------- CLI
-def run_cli(path: str, json_out: bool = False, out=None) -> int:
+def run_cli(path: str, json_out: bool = False, out=None, cards_roots: tuple = (),
+            viewer: Optional[str] = None, seed: Optional[int] = None) -> int:
     out = out or sys.stdout
     try:
-        result = run_scenario(path)
+        result = run_scenario(path, cards_roots, seed)
     except ScenarioError as e:
         if json_out:
             print(json.dumps({"ok": False, "errors": [d.to_json() for d in e.diags]}, indent=2), file=out)
@@ -733,6 +763,25 @@ def run_cli(path: str, json_out: bool = False, out=None) -> int:
             print(msg, file=out)
         return 2
     game = result.game
+    from ..engine import views
+    try:
+        viewer = views.check_viewer(game, viewer)
+    except views.UnknownViewer as e:
+        print(f"error: --as: {e}", file=out)
+        return 2
+    if viewer is not None:  # a player's view: only what that player may see (engine/views.py)
+        doc = {"scenario": result.scenario.name, "cite": result.scenario.cite, **views.document(game, viewer)}
+        if json_out:
+            print(json.dumps(doc, indent=2, default=str), file=out)
+        else:
+            print(f"Scenario: {result.scenario.name} (as seen by {viewer})", file=out)
+            print("", file=out)
+            print(views.render(game, viewer), file=out)
+        if result.error:  # its message may list a player's hidden options: location and code only
+            sp = result.error.span
+            print(f"{sp.path}:{sp.line}:{sp.col}: {result.error.code} the scenario stopped here "
+                  f"(run without --as for the details)", file=out)
+        return result.exit_code
     if json_out:
         doc = {
             "scenario": result.scenario.name, "cite": result.scenario.cite, "ok": result.ok,

@@ -89,7 +89,7 @@ def test_primitives_are_vocabulary_names():
 
 
 def test_hidden_enchantment_never_named_to_opponent():
-    sc = load_scenario(str(SCEN / "block_avoids.yaml"))
+    sc = load_scenario(str(SCEN / "block_avoids.yaml"), (Path(__file__).resolve().parent / "cards",))
     game, _ = build(sc)
     view_alice = game.view("Alice")
     view_bob = game.view("Bob")
@@ -103,7 +103,7 @@ def test_unimplemented_primitive_is_recorded_not_skipped():
     from magewars.dsl import ast as A
     from magewars.engine.primitives import run_effect
     from magewars.engine.phrases import Ctx
-    sc = load_scenario(str(SCEN / "block_avoids.yaml"))
+    sc = load_scenario(str(SCEN / "block_avoids.yaml"), (Path(__file__).resolve().parent / "cards",))
     game, _ = build(sc)
     run_effect(game, A.Call("summon", ()), Ctx(this=game.state.objects["wolf"]))
     assert "summon" in game.unsupported
@@ -111,7 +111,7 @@ def test_unimplemented_primitive_is_recorded_not_skipped():
 
 
 def test_derived_values_cached_and_invalidated():
-    sc = load_scenario(str(SCEN / "corrode_bitterwood_fox.yaml"))
+    sc = load_scenario(str(SCEN / "corrode_bitterwood_fox.yaml"), (Path(__file__).resolve().parent / "cards",))
     game, _ = build(sc)
     fox = game.state.objects["fox"]
     d1 = game.effects.derived(fox)
@@ -123,7 +123,7 @@ def test_derived_values_cached_and_invalidated():
 
 def test_log_never_names_hidden_enchantment_to_opponent():
     from magewars.scenario import run_scenario
-    res = run_scenario(str(SCEN / "block_avoids.yaml"))
+    res = run_scenario(str(SCEN / "block_avoids.yaml"), (Path(__file__).resolve().parent / "cards",))
     events = res.game.log.events[1:]  # the first event is the scenario title
     first_reveal = next(i for i, e in enumerate(events) if e.kind == "reveal")
     alice_view = [e.view("Alice")[0] for e in events[:first_reveal]]

@@ -1,0 +1,236 @@
+"""Hostile input: every problem located and bounded, no file read outside its folder.
+
+(Speed is measured in benchmarks/bench_hardening.py, never here.)
+"""
+import io
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from magewars import limits
+from magewars.cli import main
+from magewars.dsl import compile_paths, expand_paths
+from magewars.dsl.parser import parse_text
+from magewars.scenario import run_cli
+
+ROOT = Path(__file__).resolve().parents[1]
+CARDS = ROOT / "tests" / "engine" / "cards"
+OK_SCENARIO = """\
+players: [{name: Alice}, {name: Bob}]
+objects:
+  - {id: wolf, card: Timber Wolf, controller: Alice, zone: B2}
+actions: []
+"""
+LOC = re.compile(r"^(?P<path>\S+):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]\d{3}) ", re.M)
+
+
+def run(path: Path, *roots, json_out=False, viewer=None) -> tuple[int, str]:
+    out = io.StringIO()
+    rc = run_cli(str(path), json_out, out=out, cards_roots=tuple(roots), viewer=viewer)
+    return rc, out.getvalue()
+
+
+def write(tmp_path, text, name="s.yaml") -> Path:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def codes(out: str) -> list[tuple[str, int, int]]:
+    return [(m["code"], int(m["line"]), int(m["col"])) for m in LOC.finditer(out)]
+
+
+# ---------------------------------------------------------------- sandbox
+@pytest.mark.parametrize("entry", ["/etc/passwd", "../outside/secret.mw", "/", "link/secret.mw", "linkdir"])
+def test_card_paths_outside_the_scenario_folder_are_refused(tmp_path, entry):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    secret = outside / "secret.mw"
+    secret.write_text("THE-SECRET-CONTENT\n")
+    scen = tmp_path / "scen"
+    scen.mkdir()
+    (scen / "link").symlink_to(outside)
+    (scen / "linkdir").symlink_to(outside)
+    p = write(scen, f"cards: [{json.dumps(entry)}]\n" + OK_SCENARIO)
+    rc, out = run(p)
+    assert rc == 2
+    assert codes(out) == [("S009", 1, 9)], out
+    assert "SECRET" not in out and "root:" not in out
+
+
+def test_a_folder_given_on_the_command_line_is_allowed(tmp_path):
+    scen = tmp_path / "scen"
+    scen.mkdir()
+    p = write(scen, f"cards: [{json.dumps(str(CARDS / 'homebrew.mw'))}]\n" + OK_SCENARIO)
+    assert run(p)[0] == 2
+    rc, out = run(p, CARDS)
+    assert rc == 0, out
+
+
+def test_a_non_card_file_inside_the_folder_is_not_read(tmp_path):
+    (tmp_path / "notes.txt").write_text("PRIVATE-NOTES\n")
+    p = write(tmp_path, "cards: [notes.txt]\n" + OK_SCENARIO)
+    rc, out = run(p)
+    assert rc == 2 and codes(out) == [("S009", 1, 9)] and "PRIVATE" not in out
+
+
+def test_card_errors_in_an_allowed_file_are_located(tmp_path):
+    (tmp_path / "mine.mw").write_text('creature "Zz" {\n  life 12345678901234567890\n}\n')
+    p = write(tmp_path, "cards: [mine.mw]\n" + OK_SCENARIO)
+    rc, out = run(p)
+    assert rc == 2
+    assert ("E202", 2, 8) in codes(out), out
+
+
+def test_simulate_cli_has_cards_root_and_as(tmp_path):
+    p = write(tmp_path, OK_SCENARIO)
+    r = CliRunner().invoke(main, ["simulate", "scenario", str(p), "--as", "bob", "--json"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert doc["viewer"] == "Bob" and all("visible_to" in e for e in doc["events"])
+    r = CliRunner().invoke(main, ["simulate", "scenario", str(p), "--as", "Carol"])
+    assert r.exit_code == 2 and "no player 'Carol'" in r.output
+
+
+# ---------------------------------------------------------------- schema
+BAD = """\
+arena: {rows: x, cols: 99}
+players:
+  - {name: Alice, mana: ten}
+  - {name: Bob, mana: -3, chanelling: 2}
+objects:
+  - {id: wolf, card: Timber Wolf, controller: Alice, zone: B2, damage: -50}
+  - {id: fox, card: Bitterwood Fox, controller: Bob, zone: B2, damage: [1, 2]}
+dice: {d12: [13]}
+actions:
+  - attack: {attacker: wolf, attack: 5, target: fox}
+  - remove: {object: fox, condition: Corrode, count: -2}
+  - explode: wolf
+expect:
+  attacks: 5
+  log_contains: true
+"""
+
+
+def test_schema_reports_every_problem_at_once(tmp_path):
+    rc, out = run(write(tmp_path, BAD))
+    assert rc == 2
+    assert codes(out) == [("S002", 1, 15), ("S007", 1, 24), ("S002", 3, 25), ("S007", 4, 23), ("S003", 4, 27),
+                          ("S007", 6, 72), ("S002", 7, 72), ("S008", 8, 14), ("S002", 10, 38), ("S007", 11, 54),
+                          ("S003", 12, 5), ("S002", 14, 12), ("S002", 15, 17)], out
+    assert "did you mean 'channeling'" in out
+
+
+def test_every_shipped_scenario_passes_the_schema():
+    from magewars.scenario.loader import load_yaml
+    from magewars.scenario.schema import validate
+    for p in sorted((ROOT / "tests" / "scenarios").glob("*.yaml")):
+        assert validate(load_yaml(p.read_text(), str(p)), str(p)) == [], p
+
+
+def test_too_many_problems_end_in_a_summary(tmp_path):
+    objs = "".join(f"  - {{id: o{i}, card: Timber Wolf, zone: B2, damage: -1}}\n" for i in range(80))
+    rc, out = run(write(tmp_path, "objects:\n" + objs + "actions: []\n"))
+    found = codes(out)
+    assert rc == 2 and len(found) == limits.MAX_DIAGNOSTICS + 1
+    assert "30 more problem(s)" in out
+
+
+# ---------------------------------------------------------------- YAML bounds
+def test_alias_bomb_is_stopped(tmp_path):
+    lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
+    for prev, cur in zip("abcdefg", "bcdefgh"):
+        lines.append(f"{cur}: &{cur} [" + ",".join([f"*{prev}"] * 9) + "]")
+    rc, out = run(write(tmp_path, "\n".join(lines) + "\n"))
+    assert rc == 2 and codes(out)[0][0] == "S001" and "expands to more than" in out
+
+
+def test_deep_nesting_is_stopped(tmp_path):
+    rc, out = run(write(tmp_path, "a: " + "[" * 1000 + "]" * 1000 + "\n"))
+    assert rc == 2 and codes(out) == [("S001", 1, 36)] and "nesting too deep" in out
+
+
+def test_unsafe_tags_never_run(tmp_path):
+    p = write(tmp_path, OK_SCENARIO + "name: !!python/object/apply:os.system ['touch PWNED']\n")
+    run(p)
+    assert not (tmp_path / "PWNED").exists() and not Path("PWNED").exists()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero on this system")
+def test_devices_are_refused_before_reading():
+    rc, out = run(Path("/dev/zero"))
+    assert rc == 2 and codes(out) == [("S000", 1, 1)] and "not a regular file" in out
+    r = CliRunner().invoke(main, ["lint", "/dev/zero"])
+    assert "not a regular file" in r.output and r.exit_code != 0
+
+
+def test_oversized_files_are_refused(tmp_path):
+    p = write(tmp_path, "# " + "x" * limits.MAX_SCENARIO_BYTES + "\n")
+    rc, out = run(p)
+    assert rc == 2 and "file too large" in out
+    big = tmp_path / "big.mw"
+    big.write_text("# " + "x" * limits.MAX_SOURCE_BYTES + "\n")
+    _, diags = compile_paths([big], with_codex=False)
+    assert any(d.code == "E004" and "too large" in d.message for d in diags)
+
+
+# ---------------------------------------------------------------- card language bounds
+def test_a_huge_number_is_a_located_error():
+    _, diags = parse_text('creature "X" {\n  life 1' + "9" * 5000 + "\n}\n", "x.mw")
+    assert [(d.code, d.span.line, d.span.col) for d in diags] == [("E202", 2, 8)]
+
+
+def test_deep_brackets_are_refused_where_they_start():
+    _, diags = parse_text("x\n" + "[" * 2000, "x.mw")
+    assert any(d.code == "E001" and "nesting too deep" in d.message and d.span.line == 2 for d in diags)
+
+
+def test_syntax_errors_are_capped_with_a_summary():
+    text = "".join(f'trait "T{i}" {{ @ }}\n' for i in range(200))
+    _, diags = parse_text(text, "x.mw")
+    assert len(diags) == limits.MAX_SYNTAX_ERRORS + 1
+    assert "more syntax error(s)" in diags[-1].message
+
+
+def test_a_junk_run_gives_up_after_a_bounded_number_of_tokens():
+    _, diags = parse_text("] " * 50_000, "x.mw")
+    assert len(diags) <= 3 and "tokens skipped" in diags[-1].message
+
+
+# ---------------------------------------------------------------- folder walk
+def test_symlink_loops_are_walked_once(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "t.mw").write_text('trait "Tt" { }\n')
+    (tmp_path / "a" / "self").symlink_to(tmp_path / "a")
+    (tmp_path / "l1").symlink_to(tmp_path / "l2")
+    (tmp_path / "l2").symlink_to(tmp_path / "l1")
+    files, diags = expand_paths([tmp_path])
+    assert files == [tmp_path / "a" / "t.mw"]
+    assert any("symlink loop" in d.message for d in diags)
+    r = CliRunner().invoke(main, ["lint", str(tmp_path)])
+    assert "Traceback" not in r.output and r.exception is None or isinstance(r.exception, SystemExit)
+
+
+def test_long_and_odd_paths_are_located(tmp_path):
+    rc, out = run(tmp_path / ("x" * 5000 + ".yaml"))
+    assert rc == 2 and codes(out)[0][0] == "S000" and len(out) < 1000
+    _, diags = expand_paths(["a\x00b"])
+    assert diags and diags[0].code == "E004"
+
+
+def test_lint_never_reads_a_file_that_is_not_a_card_source(tmp_path):
+    secret = tmp_path / "passwd"
+    secret.write_text("root:x:0:0:SECRET-LINE\n")
+    r = CliRunner().invoke(main, ["lint", str(secret)])
+    assert "SECRET" not in r.output and "not a .mw card file" in r.output
+
+
+def test_a_very_long_operator_chain_is_a_located_error():
+    # found by scripts/fuzz.py: a chain of hundreds of `-` built a tree too deep to transform
+    text = (ROOT / "tests" / "fuzz" / "crash_operator_chain.mw").read_text()
+    _, diags = parse_text(text, "x.mw")
+    assert diags and all(d.span.line >= 1 for d in diags)

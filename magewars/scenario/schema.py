@@ -13,7 +13,7 @@ docs/scenarios.md for the format).
 """
 from __future__ import annotations
 
-import difflib
+from ..matching import closest
 from typing import Annotated, Any, Literal, Optional, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
@@ -273,7 +273,7 @@ def _convert(path: str, data, errors: list[dict], prefix=(), root=None) -> list[
         if kind == "extra_forbidden":
             bad = dpath[-1] if dpath else "?"
             allowed = _allowed_keys(root, e["loc"]) if root is not None else []
-            close = difflib.get_close_matches(str(bad), allowed, 1) if len(str(bad)) <= 64 else []
+            close = closest(str(bad), allowed, limit=1) if len(str(bad)) <= 64 else []
             kpos = parent.key_at(bad) if isinstance(parent, LDict) else pos
             out.append(ScenarioDiagnostic(path, kpos[0], kpos[1], "S003",
                                           f"unknown key {_short(bad)} in {_dotted(list(prefix) + list(dpath[:-1]))}"
@@ -387,7 +387,7 @@ def _action(path: str, acts, i: int, a) -> list[Diagnostic]:
     for kind, body in a_map.items():
         kpos = a_map.key_at(kind) if isinstance(a_map, LDict) else pos
         if kind not in ACTIONS:
-            close = difflib.get_close_matches(str(kind), sorted(ACTIONS), 1) if len(str(kind)) <= 64 else []
+            close = closest(str(kind), sorted(ACTIONS), limit=1) if len(str(kind)) <= 64 else []
             out.append(ScenarioDiagnostic(path, kpos[0], kpos[1], "S003",
                                           f"unknown key {_short(kind)} in an action"
                                           + (f" (did you mean {close[0]!r}?)" if close else "")

@@ -1,7 +1,7 @@
 """Card names as people and other tools write them -> the corpus's card definitions."""
 from __future__ import annotations
 
-import difflib
+from ..matching import closest, ranked
 import re
 from typing import Optional
 
@@ -41,14 +41,13 @@ class NameIndex:
         key = normalize(name)
         if not key:
             return None
-        close = difflib.get_close_matches(key, list(self.by_norm), n=2, cutoff=0.85)
-        if len(close) == 1 or (len(close) == 2 and difflib.SequenceMatcher(None, key, close[0]).ratio()
-                                > difflib.SequenceMatcher(None, key, close[1]).ratio()):
-            return self.by_norm[close[0]]
+        close = ranked(key, list(self.by_norm), limit=2, cutoff=85.0)
+        if len(close) == 1 or (len(close) == 2 and close[0][1] > close[1][1]):
+            return self.by_norm[close[0][0]]
         return None
 
     def suggest(self, name: str) -> Optional[str]:
-        close = difflib.get_close_matches(normalize(name), list(self.by_norm), n=3, cutoff=0.6)
+        close = closest(normalize(name), list(self.by_norm), limit=3)
         if not close:
             return None
         return "did you mean " + " or ".join(f"'{self.by_norm[c]}'" for c in close) + "?"

@@ -312,7 +312,13 @@ def _prune(folder: Path) -> None:
         return
     if len(entries) <= limit:
         return
-    entries.sort(key=lambda e: e.stat().st_mtime_ns if e.is_file() else 0)
+    def age(e) -> int:
+        try:  # another process may prune the same folder at the same time
+            return e.stat().st_mtime_ns if e.is_file() else 0
+        except OSError:
+            return 0
+
+    entries.sort(key=age)
     for e in entries[:len(entries) - limit]:
         try:
             os.unlink(e.path)

@@ -6,6 +6,7 @@ diagnostic per line so that a single slip does not produce a cascade.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 import threading
@@ -240,11 +241,15 @@ def _parse_recovering(parser: Lark, text: str, path: str, diags: list[Diagnostic
     """Parse one definition; on a syntax error report it, skip the failing item and parse again,
     so every later item of the definition is still read and checked.  One report per line."""
     reported: set[int] = set()
+    last_line = text.count("\n") + 1  # repairs may add text: nothing is reported past the real end
+    last_col = len(text) - (text.rfind("\n") + 1) + 1
     for _ in range(MAX_REPAIRS + 1):
         try:
             return parser.parse(text)
         except UnexpectedInput as e:
             d = _syntax_diag(e, path)
+            if d.span.line > last_line or (d.span.line == last_line and d.span.col > last_col):
+                d = dataclasses.replace(d, span=Span(path, last_line, last_col, last_line, last_col + 1))
             if d.span.line not in reported:
                 diags.append(d)
                 reported.add(d.span.line)

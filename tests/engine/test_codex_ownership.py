@@ -20,13 +20,14 @@ from magewars.scenario import run_scenario
 from magewars.scenario import runner
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios").glob("*.yaml"))
+CARDS_ROOT = Path(__file__).resolve().parent / "cards"  # the shared test cards (as in test_scenarios)
 MISSING = Path(__file__).resolve().parents[1] / "data" / "codex_entries_without_scenario.txt"
 
 
 def _outcome(path: Path) -> tuple[str, set]:
     """(the outcome as text, the codex entries the run involved)."""
     try:
-        result = run_scenario(str(path))
+        result = run_scenario(str(path), (CARDS_ROOT,))
     except Exception as exc:  # a scenario that cannot even start without the rule
         return f"error: {type(exc).__name__}: {exc}", set()
     game = result.game

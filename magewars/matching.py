@@ -4,7 +4,7 @@ Built on rapidfuzz.  Matching is case-insensitive and ignores punctuation; resul
 are ranked best first and cut to the best few, so no message lists dozens of names.
 
     from magewars.matching import closest, did_you_mean
-    closest("bear strenght", card_names)        # -> ["Bear Strength"]
+    closest("bear strenght", card_names)        # -> the card named Bear Strength
     did_you_mean("armr", ["armor", "life"])     # -> "did you mean 'armor'?"
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ LIMIT = 3
 
 def _scorer(query: str, choice: str, **kw) -> float:
     """Plain edit-distance similarity, or whole-word similarity for multi-word names,
-    whichever is higher: "strenght bear" still finds "Bear Strength"."""
+    whichever is higher: "strenght bear" still finds the card named Bear Strength."""
     return max(fuzz.ratio(query, choice, **kw), fuzz.token_sort_ratio(query, choice, **kw))
 
 

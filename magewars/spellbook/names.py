@@ -32,7 +32,7 @@ class NameIndex:
 
     def approximate(self, name: str) -> Optional[str]:
         """A loose reading for other tools' spellings: a parenthesised qualifier moved to the front
-        ("Beastmaster (Johktari)" -> "Johktari Beastmaster"), then one clearly closest name."""
+        (a class with its qualifier in brackets names the qualified Mage), then one clearly closest name."""
         m = _PAREN.match(name)
         if m:  # "Beastmaster (Johktari)" names the Johktari Beastmaster; "Wizard(Air)" the Wizard
             got = self.exact(f"{m['qual']} {m['base']}{m['rest']}") or self.exact(f"{m['base']}{m['rest']}")

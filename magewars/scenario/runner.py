@@ -767,7 +767,11 @@ def run_cli(path: str, json_out: bool = False, out=None, cards_roots: tuple = ()
     try:
         viewer = views.check_viewer(game, viewer)
     except views.UnknownViewer as e:
-        print(f"error: --as: {e}", file=out)
+        if json_out:
+            print(json.dumps({"ok": False, "errors": [{"path": path, "line": 1, "column": 1, "code": "S002",
+                                                       "message": f"--as: {e}"}]}, indent=2), file=out)
+        else:
+            print(f"error: --as: {e}", file=out)
         return 2
     if viewer is not None:  # a player's view: only what that player may see (engine/views.py)
         doc = {"scenario": result.scenario.name, "cite": result.scenario.cite, **views.document(game, viewer)}

@@ -47,7 +47,8 @@ def test_mutated_scenarios(tmp_path_factory, seed):
 NUMBERS = st.one_of(st.integers(-10**30, 10**30), st.sampled_from(["-1", "0", "1e9", "nan", "", "9" * 5000]))
 NAMES = st.one_of(st.text(max_size=30), st.sampled_from(["Timber Wolf", "Iron Golem", "Fireball", "zzz", "\x00"]))
 # folders of scenarios run every file in them: the small ones keep the CI budget small
-PATHS = st.sampled_from(["/dev/null", "/nonexistent/x.yaml", "x" * 5000, "", "tests/engine/cards",
+# ("" is the current folder for click: the whole repository, too slow for this budget)
+PATHS = st.sampled_from(["/dev/null", "/nonexistent/x.yaml", "x" * 5000, "tests/engine/cards",
                          "tests/dsl", "tests/scenarios/block_avoids.yaml"])
 
 

@@ -28,6 +28,7 @@ def run_many(paths: Iterable[Path], as_json: bool, echo, **options) -> int:
     `options` go to each run (cards_roots, viewer, seed)."""
     from .scenario import run_cli
 
+    paths = list(paths)
     files = expand(paths)
     results = []
     for f in files:
@@ -38,6 +39,9 @@ def run_many(paths: Iterable[Path], as_json: bool, echo, **options) -> int:
     if not results:
         worst = 2
     status = {0: "ok", 1: "failed", 2: "error"}
+    if as_json and len(results) == 1 and len(paths) == 1 and not Path(paths[0]).is_dir():
+        echo(results[0]["output"].rstrip("\n"))  # one scenario file: its own document, as before
+        return worst
     if as_json:
         docs = []
         for r in results:

@@ -370,7 +370,7 @@ def simulate_scenario(files, as_json, html_out, cards_roots, viewer, seed):
         if len(files) != 1 or Path(files[0]).is_dir():
             raise click.UsageError("--html writes the page of one scenario file")
         from .site.scenario_page import write_cli
-        sys.exit(write_cli(str(files[0]), html_out))
+        sys.exit(write_cli(str(files[0]), html_out, cards_roots=tuple(cards_roots), seed=seed))
     from .batch import run_many
     sys.exit(run_many(files, as_json, click.echo, cards_roots=tuple(cards_roots), viewer=viewer, seed=seed))
 

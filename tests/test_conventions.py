@@ -51,10 +51,11 @@ def test_export_needs_no_flag():
 
 def test_simulate_many_files_and_folders():
     files = sorted(SCENARIOS.glob("*.yaml"))[:2]
-    r = run("simulate", "scenario", *map(str, files))
+    cards = str(SCENARIOS.parent / "engine" / "cards")  # the shared test cards some scenarios load
+    r = run("simulate", "scenario", *map(str, files), "--cards-root", cards)
     assert r.exit_code == 0, r.output
     assert "2 scenarios" in r.output and all(str(f) in r.output for f in files)
-    r = run("simulate", "scenario", "--json", str(SCENARIOS), str(SCENARIOS / "missing.yaml"))
+    r = run("simulate", "scenario", "--json", str(SCENARIOS), str(SCENARIOS / "missing.yaml"), "--cards-root", cards)
     data = json.loads(r.stdout)
     assert r.exit_code == 2  # the missing file is an error; the rest ran
     assert len(data["scenarios"]) == len(list(SCENARIOS.glob("*.yaml"))) + 1

@@ -197,8 +197,10 @@ def test_syntax_errors_are_capped_with_a_summary():
 
 
 def test_a_junk_run_gives_up_after_a_bounded_number_of_tokens():
+    """50,000 junk tokens: a bounded number of repairs (parser.MAX_REPAIRS per definition), so a
+    few located reports, not one per token (the time is measured in benchmarks/bench_hardening.py)."""
     _, diags = parse_text("] " * 50_000, "x.mw")
-    assert len(diags) <= 3 and "tokens skipped" in diags[-1].message
+    assert 1 <= len(diags) <= 3 and all(d.span.line == 1 and d.span.col >= 1 for d in diags)
 
 
 # ---------------------------------------------------------------- folder walk

@@ -79,13 +79,14 @@ def render_scenario_html(result) -> str:
         checks=result.checks, unsupported=sorted(set(game.unsupported)), css=css)
 
 
-def write_cli(path: str, out: Path, stream=None) -> int:
-    """Run the scenario and write its page; problems are printed as located diagnostics (exit 2)."""
+def write_cli(path: str, out: Path, stream=None, cards_roots: tuple = (), seed=None) -> int:
+    """Run the scenario and write its page; problems are printed as located diagnostics (exit 2).
+    `cards_roots` and `seed` are the command line's --cards-root and --seed."""
     from ..scenario.runner import ScenarioError, run_scenario
 
     stream = stream or sys.stdout
     try:
-        result = run_scenario(path)
+        result = run_scenario(path, cards_roots, seed)
     except ScenarioError as e:
         for d in e.diags:
             print(d.format(), file=stream)

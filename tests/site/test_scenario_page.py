@@ -9,11 +9,12 @@ from magewars.cli import main
 from magewars.scenario.runner import run_scenario
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+CARDS_ROOT = Path(__file__).resolve().parents[1] / "engine" / "cards"  # shared test cards
 
 
 def _scenario_with_attacks():
     for path in sorted(SCENARIOS.glob("*.yaml")):
-        result = run_scenario(str(path))
+        result = run_scenario(str(path), (CARDS_ROOT,))
         if result.ok and len(result.game.attacks.history) >= 2 and len(result.game.view()["objects"]) >= 3:
             return path, result
     pytest.fail("no shipped scenario with two attacks and three objects")
@@ -23,7 +24,8 @@ def _scenario_with_attacks():
 def page_file(tmp_path_factory):
     path, result = _scenario_with_attacks()
     out = tmp_path_factory.mktemp("scen") / "scenario.html"
-    res = CliRunner().invoke(main, ["simulate", "scenario", str(path), "--html", str(out)])
+    res = CliRunner().invoke(main, ["simulate", "scenario", str(path), "--html", str(out),
+                                    "--cards-root", str(CARDS_ROOT)])
     assert res.exit_code == 0, res.output
     return out, result
 

@@ -58,6 +58,7 @@ only_ones_count()                                Only the 1s on the current atta
 attack_zone()                                    Static on an attack trait: the attack is made against every object in a zone, one attack each.
 attack_unavoidable()                             Static on an attack trait: no defense can avoid the attack.
 counts_as_damage(amount: num)                    Static on a condition: each of its markers counts as this much damage that healing cannot remove.
+attack_usable_in(step: step)                     Static on an attack trait: an attack bar with it may be used in that step (a counterstrike).
 attack_strikes(count: num)                       Static on an attack trait: the attack strikes its target this many times in one attack action.
 attack_targets(count: num)                       Static on an attack trait: one attack action attacks up to this many different targets.
 modify_effect_roll(amount: num)                  Add to the effect die roll of the current attack.

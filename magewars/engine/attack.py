@@ -26,15 +26,17 @@ from .phrases import Ctx, has_name
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
 
-STEP_TITLES = {
-    "declare_attack": "Declare Attack", "pay_costs": "Pay Costs", "roll_to_miss": "Roll to Miss",
-    "avoid_attack": "Avoid Attack", "roll_dice": "Roll Dice", "damage_and_effects": "Damage and Effects",
-    "additional_strikes": "Additional Strikes", "damage_barrier": "Damage Barrier",
-    "counterstrike": "Counterstrike", "attack_ends": "Attack Ends",
-}
-
 _ALL = ("declare_attack", "pay_costs", "roll_to_miss", "avoid_attack", "roll_dice", "damage_and_effects",
         "additional_strikes", "damage_barrier", "counterstrike", "attack_ends")
+
+
+def step_title(key: str) -> str:
+    """The rulebook's name of a step, from its key: roll_to_miss -> Roll to Miss."""
+    return " ".join(w if w in ("to", "and") else w.capitalize() for w in key.split("_"))
+
+
+STEP_TITLES = {k: step_title(k) for k in _ALL}
+
 # The attack-procedure chart in one table: the steps each kind of attack goes through, in order
 # (supplement: ALL ABOUT ATTACKS, the chart and its notes).  A step missing from a column does not
 # exist for that kind of attack.  Damage Barrier attacks skip Avoid Attack (so they never force a
@@ -458,6 +460,18 @@ class AttackEngine:
             g.current_attack = prev
             g.log.depth -= 1
         return action
+
+    def usable_in(self, adef: AttackDefinition, step: str) -> bool:
+        """May this attack bar be used in `step` (e.g. the Counterstrike step)?  Its traits say so in
+        the codex: `static attack_usable_in("counterstrike")`."""
+        for t in adef.traits:
+            cd = self.game.codex.get(t.key)
+            for ab in (cd.abilities if cd is not None else ()):
+                if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) \
+                        and ab.effect.name == "attack_usable_in" and ab.effect.args \
+                        and isinstance(ab.effect.args[0].value, A.StringLit) and ab.effect.args[0].value.value == step:
+                    return True
+        return False
 
     def shape(self, action: AttackAction) -> None:
         """The attack's shape from the codex statics of its traits: strikes per target
@@ -1002,7 +1016,7 @@ class AttackEngine:
             for (adef, src_id) in g.d(defender).attacks:
                 if adef.kind != "melee":
                     continue
-                if adef.has_trait("Counterstrike") or "counterstrike" in adef.special or (
+                if self.usable_in(adef, "counterstrike") or "counterstrike" in adef.special or (
                         defender.guard and adef.action == "quick"):
                     opts.append(Option(adef.name, adef))
             if not opts:

@@ -97,7 +97,7 @@ CODEX_MARKERS: frozenset[str] = frozenset({"condition", "token"})
 CODEX_CANNOT_READ: frozenset[str] = frozenset({"heal", "use_defense", "attack", "counterstrike", "force attacks"})
 CODEX_CAN_READ: frozenset[str] = frozenset({"ignore guards"})
 CODEX_ATTACK_SHAPE: frozenset[str] = frozenset({"attack_strikes", "attack_targets", "attack_zone",
-                                                "attack_unavoidable", "attack_gains"})
+                                                "attack_unavoidable", "attack_gains", "attack_usable_in"})
 CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune"})
 #: pronouns a static `immune(...)` may start with; immunity granted to other objects is refused loudly
 STATIC_IMMUNE_SUBJECTS: frozenset[str] = frozenset({"this", "enchanted", "attached", "bearer"})

@@ -464,14 +464,9 @@ class AttackEngine:
     def usable_in(self, adef: AttackDefinition, step: str) -> bool:
         """May this attack bar be used in `step` (e.g. the Counterstrike step)?  Its traits say so in
         the codex: `static attack_usable_in("counterstrike")`."""
-        for t in adef.traits:
-            cd = self.game.codex.get(t.key)
-            for ab in (cd.abilities if cd is not None else ()):
-                if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) \
-                        and ab.effect.name == "attack_usable_in" and ab.effect.args \
-                        and isinstance(ab.effect.args[0].value, A.StringLit) and ab.effect.args[0].value.value == step:
-                    return True
-        return False
+        return any(ab.effect.args and isinstance(ab.effect.args[0].value, A.StringLit)
+                   and ab.effect.args[0].value.value == step
+                   for t in adef.traits for ab in self.game.codex_statics(t.key, "attack_usable_in"))
 
     def shape(self, action: AttackAction) -> None:
         """The attack's shape from the codex statics of its traits: strikes per target

@@ -42,6 +42,7 @@ class Game:
         self.restrictions: list = []
         self._checked_version = -1
         self._listeners: Optional[dict] = None  # codex triggers by event and entry (_codex_index)
+        self._lowers_armor: dict[str, bool] = {}  # codex entry -> lowers armor (lowers_armor)
         self.just_moved: set = set()  # creatures whose last action was a move (Charge)  # (object id, action, detail, source id, round)
         self.attacks = AttackEngine(self)
         self.reveals = Reveals(self)
@@ -164,8 +165,8 @@ class Game:
             self.fire("healed", obj, Ctx(this=obj, it=obj))
         return n
 
-    def marker_statics(self, name: str, fn: str) -> list:
-        """Static calls named `fn` in the codex entry of a condition or token."""
+    def codex_statics(self, name: str, fn: str) -> list:
+        """Static calls named `fn` in the codex entry `name` (a trait, condition or token)."""
         cd = self.codex.get(name)
         if cd is None:
             return []
@@ -176,14 +177,21 @@ class Game:
         """Damage its markers count as (`static counts_as_damage(N)` per marker: Tainted...)."""
         total = 0
         for name, n in obj.markers.items():
-            for ab in self.marker_statics(name, "counts_as_damage"):
+            for ab in self.codex_statics(name, "counts_as_damage"):
                 ctx = Ctx(this=obj, it=obj)
                 if ab.guard is None or self.evaluate(ab.guard, ctx):
                     total += n * self.evaluate(ab.effect.args[0].value, ctx)
         return total
 
     def lowers_armor(self, name: str) -> bool:
-        """A condition whose codex entry lowers armor (Corrode): it can never take armor below zero."""
+        """A condition whose codex entry lowers armor (Corrode): it can never take armor below zero.
+        Read once per entry (the codex does not change during a game); state checks ask often."""
+        got = self._lowers_armor.get(name)
+        if got is None:
+            got = self._lowers_armor[name] = self._entry_lowers_armor(name)
+        return got
+
+    def _entry_lowers_armor(self, name: str) -> bool:
         cd = self.codex.get(name)
         return cd is not None and any(
             isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.StatChange)
@@ -202,7 +210,7 @@ class Game:
             for cat in cd.categories:
                 if cat in d.immune_types:
                     return f"has {d.immune_by.get(cat, cat + ' immunity')} ({name} is a {cat} condition)"
-            for ab in self.marker_statics(name, "immune"):
+            for ab in self.codex_statics(name, "immune"):
                 args = ab.effect.args
                 if len(args) > 1 and isinstance(args[1].value, A.TraitGroup) \
                         and any(r.name.text == name for r in args[1].value.traits) \

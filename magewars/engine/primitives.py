@@ -306,6 +306,58 @@ def p_pay_mana(game, call, ctx):
         game.emit("mana", f"{p.name} pays {n} mana (now {p.mana})")
 
 
+def _supplies(game, v, ctx) -> list:
+    """The players whose mana supply a value names: a player, or a Mage (its controller's supply).
+    Mana kept on other objects is not a supply: refused loudly, never taken from the player."""
+    got = resolve(game, v, ctx) if isinstance(v, A.Phrase) else _objs(game, v, ctx)
+    out = []
+    for x in got:
+        if isinstance(x, str):
+            who = x if x in game.state.players else None
+        elif game.state.mage_of(x.controller) is x:
+            who = x.controller
+        else:
+            raise NotImplementedPrimitive("mana kept on an object", x.label())
+        if who is not None and who not in out:
+            out.append(who)
+    return out
+
+
+def _lose_mana(game, who: str, n: int, why: str) -> int:
+    p = game.state.players[who]
+    lost = max(0, min(n, p.mana))
+    if lost:
+        p.mana -= lost
+        game.state.touch()
+    game.emit("mana", f"{who} loses {lost} mana ({why}; now {p.mana})", player=who, amount=-lost)
+    return lost
+
+
+def p_drain_mana(game, call, ctx):
+    """The player loses up to N mana from their supply (as much as they have)."""
+    pos, kw = _args(call)
+    n = _num(game, kw.get("amount", pos[1] if len(pos) > 1 else None), ctx)
+    total = 0
+    for who in _supplies(game, kw.get("who", pos[0] if pos else None), ctx):
+        total += _lose_mana(game, who, n, _src(ctx))
+    ctx.extra["last_amount"] = total
+
+
+def p_transfer_mana(game, call, ctx):
+    """The first player loses up to N mana and the second gains exactly what was lost."""
+    pos, kw = _args(call)
+    frm = _supplies(game, kw.get("from", pos[0] if pos else None), ctx)
+    to = _supplies(game, kw.get("to", pos[1] if len(pos) > 1 else None), ctx)
+    n = _num(game, kw.get("amount", pos[2] if len(pos) > 2 else None), ctx)
+    lost = sum(_lose_mana(game, who, n, _src(ctx)) for who in frm)
+    for who in to[:1]:
+        p = game.state.players[who]
+        p.mana += lost
+        game.state.touch()
+        game.emit("mana", f"{who} gains the {lost} mana ({_src(ctx)}; now {p.mana})", player=who, amount=lost)
+    ctx.extra["last_amount"] = lost
+
+
 def p_move_enchantment(game, call, ctx):
     pos, kw = _args(call)
     to = _one(game, kw.get("to", pos[1] if len(pos) > 1 else None), ctx)
@@ -712,6 +764,7 @@ PRIMITIVES: dict[str, Callable] = {
     "only_ones_count": p_only_ones_count, "pierce_armor": p_pierce_armor,
     "modify_dice": p_modify_dice, "modify_dice_per_action": p_modify_dice_per_action, "modify_effect_roll": p_modify_effect_roll, "modify_damage": p_modify_damage,
     "prevent_damage": p_prevent_damage, "reroll": p_reroll, "gain_mana": p_gain_mana, "pay_mana": p_pay_mana,
+    "drain_mana": p_drain_mana, "transfer_mana": p_transfer_mana,
     "move_enchantment": p_move_enchantment, "attach": p_attach, "teleport": p_teleport, "guard": p_guard,
     "remove_guard": p_remove_guard, "ready": p_ready, "exhaust": p_exhaust, "note": p_note,
     "roll_effect_die": p_roll_effect_die, "roll_attack_dice": p_roll_attack_dice, "make_attack": p_make_attack,

@@ -95,6 +95,7 @@ class Effects:
         self._cache: dict[str, Derived] = {}
         self._version = -1
         self._computing: set[str] = set()
+        self._partial: dict[str, Derived] = {}  # objects being computed: their traits so far
         self.temporary: list[tuple] = []  # (timestamp, source label, target id, effect node, until)
 
     # ------------------------------------------------------------ cache
@@ -106,13 +107,14 @@ class Effects:
         d = self._cache.get(obj.id)
         if d is not None:
             return d
-        if obj.id in self._computing:  # a phrase asked about the object being computed: printed view
-            return self._printed(obj)
+        if obj.id in self._computing:  # a phrase asked about the object being computed: what is known so far
+            return self._partial.get(obj.id) or self._printed(obj)
         self._computing.add(obj.id)
         try:
             d = self._compute(obj)
         finally:
             self._computing.discard(obj.id)
+            self._partial.pop(obj.id, None)
         self._cache[obj.id] = d
         return d
 
@@ -311,6 +313,9 @@ class Effects:
 
         traits: dict[str, list] = {}
         gained_attacks: list = []
+        # a guard read while computing (`static if has(this, [Slow]) ...`) sees the traits gained so far
+        d.traits = traits
+        self._partial[obj.id] = d
 
         def gain(t: TraitInstance, label: str, ts: int):
             if t.key in d.cannot_gain:
@@ -341,15 +346,18 @@ class Effects:
             for _ in range(8):
                 new = False
                 for key in list(traits):
-                    if key in applied:
-                        continue
-                    applied.add(key)
                     cdef = codex.get(key)
                     if cdef is None:
                         continue
                     for ab in cdef.abilities:
-                        if isinstance(ab, A.StaticAbility):
-                            new |= self._codex_static(obj, key, ab, traits, d, gain)
+                        if not isinstance(ab, A.StaticAbility) or (key, id(ab)) in applied:
+                            continue
+                        # a guarded static whose guard does not hold yet is tried again once more
+                        # traits arrive (Fast meeting a Slow gained from a marker)
+                        if ab.guard is not None and not self._guard_ok(ab.guard, obj, obj):
+                            continue
+                        applied.add((key, id(ab)))
+                        new |= self._codex_static(obj, key, ab, traits, d, gain)
                 if not new:
                     return
 

@@ -473,6 +473,11 @@ class Game:
             n += 1
         return n
 
+    # steps whose defender is the new target once an attack is redirected (Intercept, Reverse Attack):
+    # its traits change the dice and the effect roll; the damage barrier and counterstrike stay the
+    # original defender's
+    REDIRECTED_STEPS = ("roll_dice", "damage_and_effects")
+
     def event_matches(self, call: A.Call, src: GameObject, subject, ctx: Ctx, info: Optional[dict] = None) -> bool:
         info = info or {}
         atk = ctx.attack
@@ -483,7 +488,10 @@ class Game:
                 return False
             if pos and isinstance(pos[0], A.Phrase) and pos[0].text.replace(" ", "_") != info.get("step"):
                 return False
-            for key, who in (("defending", atk.defender or atk.target if atk else None),
+            defending = atk.defender or atk.target if atk else None
+            if atk is not None and atk.redirected and info.get("step") in self.REDIRECTED_STEPS:
+                defending = atk.target  # an intercepted attack rolls and lands against its new target
+            for key, who in (("defending", defending),
                              ("attacking", atk.attacker if atk else None)):
                 if key in kw:
                     got = resolve(self, kw[key], Ctx(this=src, attack=atk))

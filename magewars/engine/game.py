@@ -573,8 +573,8 @@ class Game:
         here = self.state.zone_of(obj)
         if here is None:
             return
-        if self.has(obj, "Unmovable"):
-            self.emit("rule", f"{obj.label()} is Unmovable: it is not pushed")
+        if "be pushed" in self.d(obj).cannot_do:  # stated by the codex (Unmovable, and what implies it)
+            self.emit("rule", f"{obj.label()} cannot be pushed: it stays in {here}")
             return
         r, c = arena.coords(here)
         if direction in self.DIRECTIONS:

@@ -295,6 +295,76 @@ class Effects:
             return obj.markers.get(ws[0], 0)
         return None
 
+    # ------------------------------------------------------------ stat changes stated by trait entries
+    def _trait_stats(self, obj, traits: dict, d: Derived, armor: int, life):
+        """Armor and life changes the codex entries of its traits state (`static this gets life +X`:
+        Armor +X, Life +X, Innate Life +X), X being each instance's value.  A life gain is refused
+        while a trait of the object forbids gaining life (Finite Life), unless the entry says it
+        ignores that trait (Innate Life)."""
+        codex = self.game.codex
+        for key, insts in list(traits.items()):
+            cdef = codex.get(key)
+            if cdef is None:
+                continue
+            for ab in cdef.abilities:
+                eff = ab.effect if isinstance(ab, A.StaticAbility) else None
+                if not isinstance(eff, A.StatChange) or [w.lower() for w in words_of(eff.subject)] != ["this"]:
+                    continue
+                if ab.guard is not None and not self._guard_ok(ab.guard, obj, obj):
+                    continue
+                values = [self._trait_x(obj, t) for t in insts]
+                if cdef.stacking == "highest" and values:
+                    values = [max(values)]
+                for x in values:
+                    ctx = Ctx(this=obj, it=obj)
+                    ctx.extra["x"] = x
+                    for sm in eff.mods:
+                        amt = self.game.evaluate(sm.amount, ctx)
+                        if sm.stat == "armor":
+                            if d.no_armor and amt > 0:
+                                d.mods.append(Mod(key, obj.timestamp, f"armor {amt:+d}", False, "has no armor"))
+                                continue
+                            armor += amt
+                        elif sm.stat == "life" and life is not None:
+                            blocker = self._life_blocker(cdef, traits, d) if amt > 0 else None
+                            if blocker:
+                                d.mods.append(Mod(key, obj.timestamp, f"life {amt:+d}", False, blocker))
+                                continue
+                            life += amt
+                        else:
+                            continue  # other stats (channeling) are not derived values of an object
+                        d.mods.append(Mod(key, obj.timestamp, f"{sm.stat} {amt:+d}"))
+        return armor, life
+
+    def _trait_x(self, obj, t: TraitInstance) -> int:
+        if isinstance(t.value, int):
+            return t.value
+        if isinstance(t.value, A.XValue):  # Armor -X: the card's own X
+            return t.value.coef * self.game.x_value(obj)
+        return 0
+
+    def _life_blocker(self, cdef, traits: dict, d: Derived):
+        """The trait that stops this entry's life gain, or None: one whose entry states
+        cannot(this, "gain life"), unless this entry states ignore(this, [that trait])."""
+        if "gain life" not in d.cannot_do:
+            return None
+        ignored = set()
+        for ab in cdef.abilities:
+            eff = ab.effect if isinstance(ab, A.StaticAbility) else None
+            if isinstance(eff, A.Call) and eff.name == "ignore" and len(eff.args) > 1 \
+                    and isinstance(eff.args[1].value, A.TraitGroup):
+                ignored.update(r.name.text for r in eff.args[1].value.traits)
+        for key in traits:
+            if key in ignored:
+                continue
+            other = self.game.codex.get(key)
+            if other is not None and any(
+                    isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "cannot"
+                    and len(ab.effect.args) > 1 and isinstance(ab.effect.args[1].value, A.StringLit)
+                    and ab.effect.args[1].value.value == "gain life" for ab in other.abilities):
+                return key
+        return None
+
     # ------------------------------------------------------------ compute
     def _compute(self, obj: "GameObject") -> Derived:
         st = self.game.state
@@ -442,6 +512,7 @@ class Effects:
         implied()
         for k in d.cannot_gain:
             traits.pop(k, None)
+        armor, life = self._trait_stats(obj, traits, d, armor, life)
 
         d.traits = traits
         if d.no_armor:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, Defense, TraitInstance
+from .cardindex import index as card_index
 from .phrases import Ctx, matches, words_of, pronoun
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -145,16 +146,15 @@ class Effects:
         """Every continuous effect on `obj`: (timestamp, source label, node, multiplier)."""
         st = self.game.state
         out = []
-        for src in st.in_play():
-            if src.hidden:
+        for src in st.objects.values():
+            if src.hidden or not src.in_play:
+                continue
+            statics = card_index(src.card).statics
+            if not statics:
                 continue
             if src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
                 continue
-            for ab in src.card.abilities:
-                if isinstance(ab, A.OncePerRound):
-                    continue
-                if not isinstance(ab, A.StaticAbility):
-                    continue
+            for ab in statics:
                 eff = ab.effect
                 subject = getattr(eff, "subject", None)
                 if subject is None and isinstance(eff, A.Call):

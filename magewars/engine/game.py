@@ -11,6 +11,7 @@ from ..dsl.model import AttackDefinition, CardDefinition, CodexDefinition, Corpu
 from .decisions import Agent, Decision, FirstLegalAgent, Option
 from .dice import Dice, SeededDice
 from .attack import AttackAction, AttackEngine
+from .cardindex import index as card_index
 from .effects import CONJURATION_KINDS, Effects
 from .events import EventLog
 from .phrases import Ctx, matches, resolve, resolve_one
@@ -266,8 +267,10 @@ class Game:
                         self.emit("rule", f"{obj.label()}: {c - base} {name} marker(s) in excess of its armor "
                                           f"removed")
                         changed = True
+                if obj.kind in ("enchantment", "equipment"):
+                    continue  # not destroyed by damage (and its derived values are not needed here)
                 life = self.life(obj)
-                if life is not None and obj.kind not in ("enchantment", "equipment"):
+                if life is not None:
                     extra = self.marker_damage(obj)
                     if obj.damage + extra >= life:
                         self.destroy(obj, by_damage=by_damage,
@@ -330,10 +333,11 @@ class Game:
     def carried_listeners(self, src: GameObject, event: str) -> list:
         """Codex abilities an object carries for `event`: those of each trait it has (X = the trait's
         value) and of each condition or token on it (X = the number of markers)."""
-        out = []
         entries = self._codex_index().get(event)
-        if not entries:
-            return out
+        return self._carried(src, entries) if entries else []
+
+    def _carried(self, src: GameObject, entries: dict) -> list:
+        out = []
         d = self.effects.derived(src)
         for key in d.traits:
             for (cd, ab, inner) in entries.get(key, ()):
@@ -369,18 +373,16 @@ class Game:
 
         `info` carries event details matched against keyword arguments (step=..., by=...)."""
         rules, pending = [], []
+        entries = self._codex_index().get(event)  # codex entries listening for this event
         for src in list(self.state.objects.values()):
             if src.hidden or src in exclude:
                 continue
             if not src.in_play and not (event == "destroyed" and src is subject):
                 continue
-            for ab in src.card.abilities:
-                inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
-                if not isinstance(inner, A.TriggeredAbility) or inner.event.name != event:
-                    continue
+            for (ab, inner) in card_index(src.card).triggers.get(event, ()):
                 pending.append((src, ab, inner, None, None))
-            if src.in_play or src is subject:
-                rules.extend(self.carried_listeners(src, event))
+            if entries and (src.in_play or src is subject):
+                rules.extend(self._carried(src, entries))
         if ctx.attack is not None:
             rules.extend(self.attack_listeners(ctx.attack, event))
         # Codex rules carried by objects and attacks apply first, in a fixed order (they are rules of

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
+from .cardindex import index
 from .decisions import Option
 from .phrases import Ctx, matches, resolve
 
@@ -27,7 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def reveal_rules(obj: "GameObject") -> list[A.RevealRule]:
-    return [ab for ab in obj.card.abilities if isinstance(ab, A.RevealRule)]
+    return index(obj.card).reveal_rules
 
 
 def _destroys_itself(effects) -> bool:
@@ -72,8 +73,8 @@ class Reveals:
 
     # ------------------------------------------------------------ eligibility
     def hidden_of(self, player: str) -> list["GameObject"]:
-        return [o for o in self.game.state.in_play() if o.hidden and o.controller == player
-                and o.kind == "enchantment"]
+        return [o for o in self.game.state.objects.values() if o.hidden and o.in_play and o.controller == player
+                and o.card.kind == "enchantment"]
 
     def reveal_cost(self, obj: "GameObject") -> int:
         c = obj.card.reveal_cost

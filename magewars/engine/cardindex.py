@@ -1,0 +1,44 @@
+"""Per-card indexes of a card definition's abilities, built once per definition.
+
+The engine asks the same questions of a card many times an attack (which triggered abilities
+listen for this event, which static abilities it has, its reveal rules).  Card definitions are
+frozen, so the answers never change: they are computed on first use and kept, keyed by the
+definition's identity (the entry holds the definition, so an identity is never reused while its
+entry lives).  The table is bounded: past `LIMIT` definitions it starts afresh.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..dsl import ast as A
+
+LIMIT = 20_000
+_INDEX: dict[int, tuple[Any, "CardIndex"]] = {}
+
+
+class CardIndex:
+    __slots__ = ("triggers", "statics", "reveal_rules")
+
+    def __init__(self, card) -> None:
+        self.triggers: dict[str, list] = {}  # event name -> [(ability, inner triggered ability)]
+        self.statics: list = []  # static abilities (not once-per-round ones), in printed order
+        self.reveal_rules: list = []
+        for ab in card.abilities:
+            inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
+            if isinstance(inner, A.TriggeredAbility):
+                self.triggers.setdefault(inner.event.name, []).append((ab, inner))
+            if isinstance(ab, A.StaticAbility):
+                self.statics.append(ab)
+            elif isinstance(ab, A.RevealRule):
+                self.reveal_rules.append(ab)
+
+
+def index(card) -> CardIndex:
+    hit = _INDEX.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    if len(_INDEX) >= LIMIT:
+        _INDEX.clear()
+    ix = CardIndex(card)
+    _INDEX[id(card)] = (card, ix)
+    return ix

@@ -17,7 +17,7 @@ _INDEX: dict[int, tuple[Any, "CardIndex"]] = {}
 
 
 class CardIndex:
-    __slots__ = ("triggers", "statics", "reveal_rules")
+    __slots__ = ("triggers", "statics", "reveal_rules", "must_reveal")
 
     def __init__(self, card) -> None:
         self.triggers: dict[str, list] = {}  # event name -> [(ability, inner triggered ability)]
@@ -31,6 +31,7 @@ class CardIndex:
                 self.statics.append(ab)
             elif isinstance(ab, A.RevealRule):
                 self.reveal_rules.append(ab)
+        self.must_reveal = [r for r in self.reveal_rules if r.mode == "must"]  # mandatory reveals
 
 
 def index(card) -> CardIndex:

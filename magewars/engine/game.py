@@ -342,7 +342,9 @@ class Game:
         for key in d.traits:
             for (cd, ab, inner) in entries.get(key, ()):
                 x = d.value(cd.name, cd.stacking or "add")
-                out.append((src, ab, inner, x, f"{cd.name}{f' {x:+d}' if x else ''} ({src.label()})"))
+                # the label is written only if the trigger runs (most listeners do not match)
+                out.append((src, ab, inner, x,
+                            lambda cd=cd, x=x, src=src: f"{cd.name}{f' {x:+d}' if x else ''} ({src.label()})"))
         for key, n in src.markers.items():
             if n and key not in d.traits:
                 for (cd, ab, inner) in entries.get(key, ()):
@@ -421,7 +423,9 @@ class Game:
         return out
 
     def run_trigger(self, src, ab, inner, subject, ctx: Ctx, info: dict, x: Optional[int] = None,
-                    label: Optional[str] = None) -> bool:
+                    label=None) -> bool:
+        """Run one triggered ability if its event matches; `label` (a string, or a function making
+        one) names it in the log."""
         try:
             if not self.event_matches(inner.event, src, subject, ctx, info):
                 return False
@@ -429,6 +433,8 @@ class Game:
             self.unsupported.append(f"event {inner.event.name}")
             self.emit("unsupported", f"NOT IMPLEMENTED: cannot read the event of {src.label()}: {e}")
             return False
+        if callable(label):
+            label = label()
         once_key = ("once", id(ab), self.state.round)
         if isinstance(ab, A.OncePerRound) and once_key in src.uses:
             return False

@@ -56,6 +56,8 @@ class Reveals:
         self.game = game
         self.windows = 0
         self.countering: list = []  # enchantments whose reveal is being countered (innermost last)
+        self._hidden: dict = {}  # controller -> hidden enchantments, as of state version _hidden_version
+        self._hidden_version = -1
 
     def can_counter(self, o, revealing) -> bool:
         """A hidden enchantment whose reveal rule answers another enchantment being revealed."""
@@ -73,8 +75,16 @@ class Reveals:
 
     # ------------------------------------------------------------ eligibility
     def hidden_of(self, player: str) -> list["GameObject"]:
-        return [o for o in self.game.state.objects.values() if o.hidden and o.in_play and o.controller == player
-                and o.card.kind == "enchantment"]
+        """The face-down enchantments `player` controls (one pass over the objects per state
+        version: every change of what is hidden or in play bumps the version)."""
+        st = self.game.state
+        if self._hidden_version != st.version:
+            by: dict = {}
+            for o in st.objects.values():
+                if o.hidden and o.in_play and o.card.kind == "enchantment":
+                    by.setdefault(o.controller, []).append(o)
+            self._hidden, self._hidden_version = by, st.version
+        return list(self._hidden.get(player, ()))
 
     def reveal_cost(self, obj: "GameObject") -> int:
         c = obj.card.reveal_cost
@@ -107,8 +117,8 @@ class Reveals:
         g = self.game
         for player in g.state.order:
             for obj in self.hidden_of(player):
-                for rule in reveal_rules(obj):
-                    if rule.mode == "must" and self.rule_applies(obj, rule, rel, step, atk):
+                for rule in index(obj.card).must_reveal:
+                    if self.rule_applies(obj, rule, rel, step, atk):
                         g.emit("rule", f"{obj.label()} must be revealed {rel} {step.replace('_', ' ')}",
                                secret_for=obj.controller,
                                public_text=f"{obj.public_label()} must be revealed {rel} {step.replace('_', ' ')}")

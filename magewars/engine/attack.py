@@ -506,6 +506,36 @@ class DamageAndEffects(Step):
 
     def run(self, eng, atk):
         g = eng.game
+        target = atk.target
+        reason = self.no_longer_possible(eng, atk)
+        if reason:
+            eng.cancel(atk, reason)
+            return
+        atk.status = "hit"
+        atk.events.add(("hit", target.id))
+        self.meet_barrier(eng, atk)
+        dtype = atk.action.definition.damage_type
+        if dtype and dtype in g.d(target).immune_types:
+            g.emit("immune", f"{target.label()} has {dtype} Immunity: the attack deals no damage and no effects")
+            g.fire("hit", target, Ctx(attack=atk, it=target))
+            return
+        incorporeal = atk.only_ones  # only the 1s count, and no effects
+        self.deal_damage(eng, atk)
+        table = atk.action.definition.effect_die
+        if table and not incorporeal:
+            self.effect_die(eng, atk, table)
+        elif table:
+            g.emit("info", "no effect die: the Incorporeal target receives no effects from this attack")
+        # triggers once damage and effects are done (Eye for an Eye, chaining attacks...)
+        if atk.damage:
+            g.fire("damaged", target, Ctx(attack=atk, it=target))
+            g.fire("deals_damage", atk.attacker, Ctx(attack=atk, it=target))
+        g.fire("hit", target, Ctx(attack=atk, it=target))
+
+    @staticmethod
+    def no_longer_possible(eng, atk) -> Optional[str]:
+        """Why the attack cannot reach Damage and Effects after all (it is then canceled), or None."""
+        g = eng.game
         a = atk.action
         target = atk.target
         reason = None
@@ -518,28 +548,31 @@ class DamageAndEffects(Step):
         elif (not atk.attacker.in_play and g.is_creature(atk.attacker) and not a.is_barrier
               and not a.is_counterstrike and not a.is_zone and atk.source is atk.attacker):
             reason = "the attacker is gone"
-        if reason:
-            eng.cancel(atk, reason)
-            return
-        atk.status = "hit"
-        atk.events.add(("hit", target.id))
-        # the barrier is encountered with the attack itself: remember it even if the defender dies
-        defender = atk.defender or target
+        return reason
+
+    @staticmethod
+    def meet_barrier(eng, atk) -> None:
+        """The defender's damage barrier is met with the hit itself: remembered even if the defender
+        is destroyed by it (it still attacks in the Damage Barrier step)."""
+        g = eng.game
+        a = atk.action
+        defender = atk.defender or atk.target
         if not atk.redirected:
             atk.barrier = g.d(defender).barrier
             extra = g.d(defender).extra_barriers
             if extra and a.kind == "melee":
                 g.emit("rule", f"{defender.label()} already has a damage barrier: the one from "
                                f"{g.state.objects[extra[0][1]].label()} does not function")
+
+    @staticmethod
+    def deal_damage(eng, atk) -> None:
+        """The dice's normal and critical damage against armor, with every rule that changes them."""
+        g = eng.game
+        a = atk.action
+        target = atk.target
         dt = g.d(target)
-        dtype = a.definition.damage_type
-        if dtype and dtype in dt.immune_types:
-            g.emit("immune", f"{target.label()} has {dtype} Immunity: the attack deals no damage and no effects")
-            g.fire("hit", target, Ctx(attack=atk, it=target))
-            return
-        incorporeal = atk.only_ones
         normal, crit = atk.normal, atk.crit
-        if incorporeal:
+        if atk.only_ones:
             ones = sum(1 for f in atk.faces if f.value == 1)
             g.emit("rule", f"only the 1s count against {target.label()} ({ones} damage), and the attack "
                            f"places no effects")
@@ -577,52 +610,49 @@ class DamageAndEffects(Step):
             atk.dealt = min(dmg, remaining)
             g.deal_damage(target, dmg, f"{a.definition.name} ({atk.attacker.label()})", None, by_attack=True)
             atk.events.add(("damaged", target.id))
-        # effect die
-        table = a.definition.effect_die
-        if table and not incorporeal:
-            natural = g.dice.d12()
-            total = natural
-            mods = []
-            for t in a.traits:
-                if t.versus and any(has_name(g, target, n) for n in t.versus) and isinstance(t.value, int):
-                    mods.append((f"{t} (attack trait)", t.value))
-            for (label, amount) in eng.bar_mods(atk, "modify_effect_roll"):
-                mods.append((label, amount))
-            for (label, amount, ts) in atk.extra_effect:
-                mods.append((label, amount))
+
+    @staticmethod
+    def effect_die(eng, atk, table) -> None:
+        """Roll the effect die (with its modifiers and rerolls) and place the conditions of its row."""
+        g = eng.game
+        a = atk.action
+        target = atk.target
+        natural = g.dice.d12()
+        total = natural
+        mods = []
+        for t in a.traits:
+            if t.versus and any(has_name(g, target, n) for n in t.versus) and isinstance(t.value, int):
+                mods.append((f"{t} (attack trait)", t.value))
+        for (label, amount) in eng.bar_mods(atk, "modify_effect_roll"):
+            mods.append((label, amount))
+        for (label, amount, ts) in atk.extra_effect:
+            mods.append((label, amount))
+        total = natural + sum(m[1] for m in mods)
+        atk.effect_natural, atk.effect_roll, atk.effect_mods = natural, total, mods
+        if mods or atk.reroll_offers:
+            g.emit("roll", f"effect die rolled: {natural}", d12=natural, purpose="effect (natural)")
+        g.fire("rolls", atk.attacker, Ctx(attack=atk, it=atk.attacker), what="effect die")
+        if eng.offer_reroll(atk, "effect die"):
+            natural = atk.effect_natural
             total = natural + sum(m[1] for m in mods)
-            atk.effect_natural, atk.effect_roll, atk.effect_mods = natural, total, mods
-            if mods or atk.reroll_offers:
-                g.emit("roll", f"effect die rolled: {natural}", d12=natural, purpose="effect (natural)")
-            g.fire("rolls", atk.attacker, Ctx(attack=atk, it=atk.attacker), what="effect die")
-            if eng.offer_reroll(atk, "effect die"):
-                natural = atk.effect_natural
-                total = natural + sum(m[1] for m in mods)
-                atk.effect_roll = total
-            g.emit("roll", f"effect die: {natural}" + "".join(f" {m[1]:+d} ({m[0]})" for m in mods)
-                   + (f" = {total}" if mods else ""), d12=natural, total=total, purpose="effect")
-            row = next((r for r in table if total >= r.low and (r.high is None or total <= r.high)), None)
-            if row is None:
-                g.emit("info", "no effect")
-            else:
-                fresh = a.is_barrier or a.is_counterstrike
-                counts = Counter()
-                for (name, n) in row.outcomes:
-                    counts[name] += n
-                # conditions that lower armor (Corrode) are placed after the others
-                for name, n in sorted(counts.items(), key=lambda kv: g.lowers_armor(kv[0])):
-                    if target.in_play:
-                        placed = g.place_condition(target, name, n, a.definition.name, fresh=fresh, attack=atk)
-                        if placed:
-                            atk.conditions.append((name, placed))
-                            g.fire("condition_placed", target, Ctx(attack=atk, it=target))
-        elif table and incorporeal:
-            g.emit("info", "no effect die: the Incorporeal target receives no effects from this attack")
-        # triggers once damage and effects are done (Eye for an Eye, chaining attacks...)
-        if atk.damage:
-            g.fire("damaged", target, Ctx(attack=atk, it=target))
-            g.fire("deals_damage", atk.attacker, Ctx(attack=atk, it=target))
-        g.fire("hit", target, Ctx(attack=atk, it=target))
+            atk.effect_roll = total
+        g.emit("roll", f"effect die: {natural}" + "".join(f" {m[1]:+d} ({m[0]})" for m in mods)
+               + (f" = {total}" if mods else ""), d12=natural, total=total, purpose="effect")
+        row = next((r for r in table if total >= r.low and (r.high is None or total <= r.high)), None)
+        if row is None:
+            g.emit("info", "no effect")
+        else:
+            fresh = a.is_barrier or a.is_counterstrike
+            counts = Counter()
+            for (name, n) in row.outcomes:
+                counts[name] += n
+            # conditions that lower armor (Corrode) are placed after the others
+            for name, n in sorted(counts.items(), key=lambda kv: g.lowers_armor(kv[0])):
+                if target.in_play:
+                    placed = g.place_condition(target, name, n, a.definition.name, fresh=fresh, attack=atk)
+                    if placed:
+                        atk.conditions.append((name, placed))
+                        g.fire("condition_placed", target, Ctx(attack=atk, it=target))
 
     def then(self, eng, seq):
         """The individual attack is over: one that never hit is spent; the next object of a zone

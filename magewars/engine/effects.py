@@ -65,6 +65,7 @@ class Derived:
     cannot_be_attacked: list = field(default_factory=list)  # (detail, source label)
     barrier: Optional[tuple] = None  # (AttackDefinition, source obj id) — the one that functions
     extra_barriers: list = field(default_factory=list)
+    carried: dict = field(default_factory=dict)  # event -> codex listeners it carries (Game._carried)
 
     def has(self, key: str) -> bool:
         return key in self.traits

@@ -1,4 +1,5 @@
-"""Per-card indexes of a card definition's abilities, built once per definition.
+"""Per-card indexes of a card definition's abilities, built once per definition (and the
+lower-cased words of a phrase, once per phrase).
 
 The engine asks the same questions of a card many times an attack (which triggered abilities
 listen for this event, which static abilities it has, its reveal rules).  Card definitions are
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..dsl import ast as A
+from .phrases import words_of
 
 LIMIT = 20_000
 _INDEX: dict[int, tuple[Any, "CardIndex"]] = {}
@@ -43,3 +45,20 @@ def index(card) -> CardIndex:
     ix = CardIndex(card)
     _INDEX[id(card)] = (card, ix)
     return ix
+
+
+_WORDS: dict[int, tuple[Any, tuple]] = {}
+
+
+def lower_words(phrase) -> tuple:
+    """The words of a phrase of the language, lower-cased (phrases are frozen: computed once)."""
+    if not isinstance(phrase, A.Phrase):
+        return tuple(w.lower() for w in words_of(phrase))
+    hit = _WORDS.get(id(phrase))
+    if hit is not None and hit[0] is phrase:
+        return hit[1]
+    if len(_WORDS) >= LIMIT:
+        _WORDS.clear()
+    ws = tuple(w.text.lower() for w in phrase.words)
+    _WORDS[id(phrase)] = (phrase, ws)
+    return ws

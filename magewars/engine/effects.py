@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, Defense, TraitInstance
-from .cardindex import index as card_index
+from .cardindex import index as card_index, lower_words
 from .phrases import Ctx, matches, words_of, pronoun
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -126,7 +126,7 @@ class Effects:
 
     # ------------------------------------------------------------ sources
     def _affects(self, src: "GameObject", subject, obj: "GameObject") -> bool:
-        ws = [w.lower() for w in words_of(subject)]
+        ws = lower_words(subject)
         if not ws:
             return False
         if ws[0] in ("this", "enchanted", "attached", "bearer", "it", "controller", "you", "your") and (
@@ -173,7 +173,7 @@ class Effects:
                 continue
             for ab in cd.abilities:
                 if isinstance(ab, A.StaticAbility) and getattr(ab.effect, "subject", None) is not None:
-                    ws = [w.lower() for w in words_of(ab.effect.subject)]
+                    ws = lower_words(ab.effect.subject)
                     if ws and ws[0] in ("this", "it"):
                         out.append((obj.timestamp, self.marker_label(name, n), ab.effect, n))
         for (ts, label, target_id, node, _until) in self.temporary:
@@ -199,7 +199,7 @@ class Effects:
         if not call.args or not isinstance(call.args[0].value, A.Phrase):
             return
         if call.name == "immune":
-            ws = [w.lower() for w in words_of(call.args[0].value)]
+            ws = lower_words(call.args[0].value)
             if ws and ws[0] not in ("this", "enchanted", "attached", "bearer"):
                 key = (src.card.name, "immune (of other objects)")
                 if key not in g.static_unsupported:
@@ -245,10 +245,10 @@ class Effects:
             subj = getattr(node, 'subject', None)
             if isinstance(node, A.Call) and node.name in ("immune", "cannot", "can") and node.args \
                     and isinstance(node.args[0].value, A.Phrase) \
-                    and [w.lower() for w in words_of(node.args[0].value)] == ["this"]:
+                    and lower_words(node.args[0].value) == ("this",):
                 self._codex_call(node, d, key, obj)
                 continue
-            if subj is None or [w.lower() for w in words_of(subj)] != ['this']:
+            if subj is None or lower_words(subj) != ('this',):
                 continue  # statics about other objects are collected from their sources
             if isinstance(node, A.Gain):
                 for ref in node.traits.traits:
@@ -348,9 +348,8 @@ class Effects:
                     cdef = codex.get(key)
                     if cdef is None:
                         continue
-                    for ab in cdef.abilities:
-                        if isinstance(ab, A.StaticAbility):
-                            new |= self._codex_static(obj, key, ab, traits, d, gain)
+                    for ab in card_index(cdef).statics:
+                        new |= self._codex_static(obj, key, ab, traits, d, gain)
                 if not new:
                     return
 

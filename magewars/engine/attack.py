@@ -2,8 +2,16 @@
 
 Steps, each a class named after the chart: DeclareAttack, PayCosts, RollToMiss,
 AvoidAttack, RollDice, DamageAndEffects, AdditionalStrikes, DamageBarrier,
-Counterstrike, AttackEnds.  After every step each player in turn may reveal
-hidden enchantments (engine.reveal.Reveals.window).
+Counterstrike, AttackEnds.  Each owns its work: whether it applies to the attack
+in hand (`applies`), what it does (`run`) and, where the chart says so, where the
+sequence goes next (`then`: back to Roll to Miss for another strike, on to the
+next object of a zone, straight to Attack Ends when every attack was canceled).
+After every step each player in turn may reveal hidden enchantments
+(engine.reveal.Reveals.window).
+
+`STEP_ORDER` is the chart: for each kind of attack, the steps it goes through and
+the step a repeated attack goes back to.  `AttackEngine.run_sequence` walks it;
+no attack path sequences steps by hand.
 
 Attack kinds: melee single target, melee multiple strike (Doublestrike,
 Triplestrike), melee multiple target (Sweeping), counterstrike, ranged single
@@ -12,7 +20,6 @@ melee/ranged icon: walls, Bash, Explode-like attacks made by objects).
 """
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
@@ -20,7 +27,6 @@ from typing import TYPE_CHECKING, Optional
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, TraitInstance
 from .decisions import Option
-from .dice import Face
 from .phrases import Ctx, has_name
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,20 +43,41 @@ def step_title(key: str) -> str:
 
 STEP_TITLES = {k: step_title(k) for k in _ALL}
 
-# The attack-procedure chart in one table: the steps each kind of attack goes through, in order
-# (supplement: ALL ABOUT ATTACKS, the chart and its notes).  A step missing from a column does not
-# exist for that kind of attack.  Damage Barrier attacks skip Avoid Attack (so they never force a
-# hidden defense to be revealed); only melee attacks have Damage Barrier and Counterstrike steps; a
-# counterstrike is never answered by another.
+
+@dataclass(frozen=True)
+class Column:
+    """One column of the attack-procedure chart: the steps of one kind of attack, in order, and
+    where the sequence goes back to for the next individual attack of the same action (another
+    strike against the same defender, or the next object of a zone)."""
+    steps: tuple
+    again: Optional[str] = None  # the step a repeated attack goes back to
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.steps
+
+
+def _without(*skip: str) -> tuple:
+    return tuple(s for s in _ALL if s not in skip)
+
+
+# The attack-procedure chart in one table (supplement: ALL ABOUT ATTACKS, the chart and its notes).
+# A step missing from a column does not exist for that kind of attack.  Additional strikes go back
+# to Roll to Miss (step 3); a zone attack rolls to miss once and repeats Avoid Attack, Roll Dice and
+# Damage and Effects for each object in the zone (Avoid Attack stays: the attack is unavoidable, yet
+# a defense that must be revealed when its bearer is attacked is revealed); Damage Barrier attacks
+# skip Avoid Attack (so they never force a hidden defense to be revealed); only melee attacks have
+# Damage Barrier and Counterstrike steps; a counterstrike is never answered by another.  An action
+# against several targets (Sweeping) runs its column once per target.
 STEP_ORDER = {
-    "melee": _ALL,
-    "counterstrike": tuple(s for s in _ALL if s != "counterstrike"),
-    "ranged": tuple(s for s in _ALL if s not in ("damage_barrier", "counterstrike")),
-    "zone": tuple(s for s in _ALL if s not in ("additional_strikes", "damage_barrier", "counterstrike")),
-    "damage barrier": tuple(s for s in _ALL if s not in ("avoid_attack", "additional_strikes", "damage_barrier",
-                                                        "counterstrike")),
-    "other": tuple(s for s in _ALL if s not in ("additional_strikes", "damage_barrier", "counterstrike")),
+    "melee": Column(_ALL, again="roll_to_miss"),
+    "counterstrike": Column(_without("counterstrike"), again="roll_to_miss"),
+    "ranged": Column(_without("damage_barrier", "counterstrike"), again="roll_to_miss"),
+    "zone": Column(_without("additional_strikes", "damage_barrier", "counterstrike"), again="avoid_attack"),
+    "damage barrier": Column(_without("avoid_attack", "additional_strikes", "damage_barrier", "counterstrike")),
+    "other": Column(_without("additional_strikes", "damage_barrier", "counterstrike")),
 }
+
+END = "end"  # a step's `then`: the sequence stops here (not even Attack Ends follows)
 
 
 @dataclass
@@ -106,7 +133,6 @@ class AttackAction:
         return self.kind or "other"
 
 
-
 @dataclass
 class Attack:
     """One individual attack against one object."""
@@ -149,6 +175,7 @@ class Attack:
     ignore_normal: bool = False  # normal damage is ignored (ignore_normal_damage)
     only_ones: bool = False  # only 1s count, as critical damage; no effects (only_ones_count)
     reroll_offers: list = field(default_factory=list)  # (source object, what, once key)
+    reached: set = field(default_factory=set)  # keys of the steps this attack has entered
 
     @property
     def traits(self):
@@ -188,20 +215,91 @@ class Attack:
                 "kind": sorted(self.kinds())}
 
 
+@dataclass
+class Sequence:
+    """One run down a column of the chart: the attacks of an action against one target (each
+    strike of a multiple-strike attack), or against the objects of one zone."""
+    action: AttackAction
+    atk: Attack  # the individual attack in hand (the latest strike, or the zone's current object)
+    target: "GameObject"  # the object declared as the target (the zone's first object, for a zone)
+    source: Optional["GameObject"] = None  # a source other than the attacker (chained attacks)
+    attacks: list = field(default_factory=list)  # every individual attack of this run
+    strike: int = 1
+    first_strike: bool = False  # the defender counterstrikes right after Pay Costs
+    counterstruck: bool = False  # the Counterstrike step has been taken
+    remaining: Optional[list] = None  # zone attacks: objects of the zone not attacked yet
+
+    @property
+    def column(self) -> Column:
+        return STEP_ORDER[self.action.kind_key]
+
+    @property
+    def zone(self) -> bool:
+        return self.remaining is not None
+
+    def settle(self, eng: "AttackEngine") -> Optional[str]:
+        """No more strikes: if every attack against this target was canceled, neither a damage
+        barrier nor a counterstrike answers it (Rules: Avoiding, Canceling, or Missing Attacks)."""
+        if all(x.status == "canceled" for x in self.attacks):
+            eng.game.emit("rule", "every attack against this target was canceled: no damage barrier, "
+                                  "no counterstrike")
+            return "attack_ends"
+        return None
+
+    def next_object(self, eng: "AttackEngine") -> bool:
+        """A zone attack: the attacker picks the next object of the zone still in play, which is
+        attacked (one individual attack each).  False when none is left."""
+        g, a = eng.game, self.action
+        while self.remaining:
+            if len(self.remaining) == 1:
+                nxt = self.remaining[0]
+            else:
+                nxt = g.decide("zone_order", a.attacker.controller,
+                               [Option(o.label(), o) for o in self.remaining],
+                               prompt="which object does the zone attack attack next?", default=0).value
+            self.remaining.remove(nxt)
+            if not nxt.in_play:
+                continue
+            atk = eng._new(a, nxt, 1)
+            atk.declared = True
+            atk.engaged = True
+            atk.events.add(("attacked", nxt.id))
+            g.fire("attacked", nxt, Ctx(attack=atk, it=nxt))
+            self.atk = atk
+            self.attacks.append(atk)
+            return True
+        return False
+
+
 # ---------------------------------------------------------------- steps
 class Step:
+    """One step of the chart.  The runner (AttackEngine.run_sequence) asks `applies` (skipped
+    silently when not), takes the step (its title, the `attack_step` triggers, `run`, a state check,
+    the reveal window) and then asks `then` where the sequence goes."""
     key = ""
+    after_cancel = False  # taken even for a canceled attack: it settles what the attack action did
 
     @property
     def title(self) -> str:
         return STEP_TITLES[self.key]
 
-    def run(self, eng: "AttackEngine", atk: Attack) -> None:  # pragma: no cover
-        raise NotImplementedError
+    def applies(self, eng: "AttackEngine", seq: Sequence) -> bool:
+        return seq.atk.status != "canceled"
+
+    def run(self, eng: "AttackEngine", atk: Attack) -> None:
+        """What happens during the step beyond its triggers and reveal window (nothing, by default)."""
+
+    def then(self, eng: "AttackEngine", seq: Sequence) -> Optional[str]:
+        """After the step (taken or skipped): None for the column's next step, a step key to go
+        there, END to stop the sequence."""
+        return None
 
 
 class DeclareAttack(Step):
     key = "declare_attack"
+
+    def applies(self, eng, seq):
+        return True
 
     def run(self, eng, atk):
         g = eng.game
@@ -227,6 +325,10 @@ class DeclareAttack(Step):
         # the step is complete only now: a cancel during it (Helm of Fear) engaged no guard
         atk.engaged = atk.status != "canceled"
 
+    def then(self, eng, seq):
+        # an attack whose target was illegal when declared never began: no step follows
+        return None if seq.atk.declared else END
+
 
 class PayCosts(Step):
     key = "pay_costs"
@@ -244,6 +346,17 @@ class PayCosts(Step):
             g.emit("mana", f"{p.name} pays {cost} mana for {atk.action.definition.name} (now {p.mana})")
         else:
             g.emit("info", "no costs to pay")
+
+    def then(self, eng, seq):
+        """A defender that strikes first (codex: counterstrike_first) takes the Counterstrike step now."""
+        atk, a = seq.atk, seq.action
+        if ("counterstrike" in seq.column and atk.status != "canceled" and not a.is_counterstrike
+                and a.kind == "melee" and atk.target.id in a.first_strike and not eng.is_self_attack(atk)):
+            seq.first_strike = True
+            eng.game.emit("rule", f"{atk.target.label()}: the Counterstrike step comes right after Pay Costs "
+                                  f"(first strike)")
+            return "counterstrike"
+        return None
 
 
 class RollToMiss(Step):
@@ -264,9 +377,28 @@ class RollToMiss(Step):
         else:
             g.emit("info", f"roll to miss: {atk.miss_roll}: the attack continues")
 
+    def then(self, eng, seq):
+        """A zone attack rolls to miss once for the whole zone; then its objects are attacked one by
+        one (supplement: the chart's zone column)."""
+        if not seq.zone:
+            return None
+        head = seq.atk
+        seq.action.attacks.remove(head)  # the zone was declared, not an object: no attack of its own
+        if head.status == "missed":
+            eng.game.emit("rule", "the roll to miss failed: the whole zone attack misses; no object in the "
+                                  "zone is attacked")
+            return "attack_ends"
+        if head.status == "canceled":  # a canceled attack ends at once (Rules: Avoiding, Canceling)
+            return "attack_ends"
+        eng.history.remove(head)
+        return None if seq.next_object(eng) else "attack_ends"
+
 
 class AvoidAttack(Step):
     key = "avoid_attack"
+
+    def applies(self, eng, seq):
+        return seq.atk.status == "declared"
 
     def run(self, eng, atk):
         g = eng.game
@@ -318,13 +450,17 @@ class AvoidAttack(Step):
 class RollDice(Step):
     key = "roll_dice"
 
+    def applies(self, eng, seq):
+        atk = seq.atk
+        return atk.status == "declared" or (atk.redirected and atk.status != "canceled")
+
     def run(self, eng, atk):
         g = eng.game
         dtype = atk.action.definition.damage_type
         if dtype and atk.target.in_play and dtype in g.d(atk.target).immune_types:
             g.emit("immune", f"{atk.target.label()} has {dtype} Immunity: no dice are rolled against it")
             return
-        n, mods = eng.dice_for(atk)
+        n, mods = self.dice(eng, atk)
         atk.dice_count, atk.dice_mods = n, mods
         for (label, amount, ts) in mods[1:]:
             g.emit("modifier", f"{amount:+d} attack dice: {label}" + (f" (t{ts})" if ts else ""),
@@ -338,36 +474,327 @@ class RollDice(Step):
         eng.offer_reroll(atk, "attack dice")
 
 
+    def dice(self, eng, atk: Attack) -> tuple[int, list]:
+        """How many attack dice: the printed number and every modifier, each with its source."""
+        g = eng.game
+        a = atk.action
+        base = a.definition.dice
+        if not isinstance(base, int):
+            base = g.x_value(a.attacker) * getattr(base, "coef", 1) if base is not None else 0
+        mods = [("printed", base, 0)]
+        target = atk.target
+        vs = [t for t in a.traits if t.versus]
+        for t in vs:
+            if any(has_name(g, target, n) for n in t.versus) and isinstance(t.value, int):
+                mods.append((f"{t} (attack trait)", t.value, 0))
+        for (label, amount) in eng.bar_mods(atk, "modify_dice"):
+            mods.append((label, amount, 0))
+        for (label, amount, ts) in atk.extra_dice:
+            mods.append((label, amount, ts))
+        total = sum(m[1] for m in mods)
+        if total < 1:
+            mods.append(("an attack rolls at least 1 die", 1 - total, 0))
+            total = 1
+        return total, mods
+
+
 class DamageAndEffects(Step):
     key = "damage_and_effects"
 
+    def applies(self, eng, seq):
+        return "roll_dice" in seq.atk.reached and seq.atk.status != "canceled"
+
     def run(self, eng, atk):
-        eng.damage_and_effects(atk)
+        g = eng.game
+        target = atk.target
+        reason = self.no_longer_possible(eng, atk)
+        if reason:
+            eng.cancel(atk, reason)
+            return
+        atk.status = "hit"
+        atk.events.add(("hit", target.id))
+        self.meet_barrier(eng, atk)
+        dtype = atk.action.definition.damage_type
+        if dtype and dtype in g.d(target).immune_types:
+            g.emit("immune", f"{target.label()} has {dtype} Immunity: the attack deals no damage and no effects")
+            g.fire("hit", target, Ctx(attack=atk, it=target))
+            return
+        incorporeal = atk.only_ones  # only the 1s count, and no effects
+        self.deal_damage(eng, atk)
+        table = atk.action.definition.effect_die
+        if table and not incorporeal:
+            self.effect_die(eng, atk, table)
+        elif table:
+            g.emit("info", "no effect die: the Incorporeal target receives no effects from this attack")
+        # triggers once damage and effects are done (Eye for an Eye, chaining attacks...)
+        if atk.damage:
+            g.fire("damaged", target, Ctx(attack=atk, it=target))
+            g.fire("deals_damage", atk.attacker, Ctx(attack=atk, it=target))
+        g.fire("hit", target, Ctx(attack=atk, it=target))
+
+    @staticmethod
+    def no_longer_possible(eng, atk) -> Optional[str]:
+        """Why the attack cannot reach Damage and Effects after all (it is then canceled), or None."""
+        g = eng.game
+        a = atk.action
+        target = atk.target
+        reason = None
+        if not target.in_play:
+            reason = "the target is no longer in play"
+        elif target.id in a.illegal:
+            reason = "the target is no longer legal"
+        elif not atk.redirected and eng.illegal_reason(atk, at_declaration=False):
+            reason = f"the target is no longer legal ({eng.illegal_reason(atk, at_declaration=False)})"
+        elif (not atk.attacker.in_play and g.is_creature(atk.attacker) and not a.is_barrier
+              and not a.is_counterstrike and not a.is_zone and atk.source is atk.attacker):
+            reason = "the attacker is gone"
+        return reason
+
+    @staticmethod
+    def meet_barrier(eng, atk) -> None:
+        """The defender's damage barrier is met with the hit itself: remembered even if the defender
+        is destroyed by it (it still attacks in the Damage Barrier step)."""
+        g = eng.game
+        a = atk.action
+        defender = atk.defender or atk.target
+        if not atk.redirected:
+            atk.barrier = g.d(defender).barrier
+            extra = g.d(defender).extra_barriers
+            if extra and a.kind == "melee":
+                g.emit("rule", f"{defender.label()} already has a damage barrier: the one from "
+                               f"{g.state.objects[extra[0][1]].label()} does not function")
+
+    @staticmethod
+    def deal_damage(eng, atk) -> None:
+        """The dice's normal and critical damage against armor, with every rule that changes them."""
+        g = eng.game
+        a = atk.action
+        target = atk.target
+        dt = g.d(target)
+        normal, crit = atk.normal, atk.crit
+        if atk.only_ones:
+            ones = sum(1 for f in atk.faces if f.value == 1)
+            g.emit("rule", f"only the 1s count against {target.label()} ({ones} damage), and the attack "
+                           f"places no effects")
+            normal, crit = 0, ones
+        if atk.convert_critical and crit:
+            n = min(crit, atk.convert_critical)
+            crit, normal = crit - n, normal + n
+            g.emit("rule", f"{n} critical damage counts as normal damage")
+        if atk.all_critical:
+            crit, normal = crit + normal, 0
+            g.emit("rule", "all damage of this attack is critical")
+        if atk.ignore_normal and normal:
+            g.emit("rule", f"{target.label()} ignores {normal} normal damage")
+            normal = 0
+        armor = dt.armor
+        eff_armor = armor
+        if atk.pierce and armor:
+            eff_armor = max(0, armor - atk.pierce)
+            g.emit("modifier", f"{', '.join(atk.pierce_by)}: armor {armor} counts as {eff_armor}",
+                   source=", ".join(atk.pierce_by), amount=atk.pierce, applies="armor")
+        through = max(0, normal - eff_armor)
+        dmg = through + crit
+        for (label, amount) in atk.extra_damage:
+            dmg = max(0, dmg + amount)
+            g.emit("modifier", f"{amount:+d} damage: {label}", source=label, amount=amount, applies="damage")
+        g.emit("info", f"damage: {normal} normal - armor {eff_armor} = {through}, + {crit} critical = {dmg}",
+               normal=normal, armor=eff_armor, critical=crit, damage=dmg)
+        if atk.prevent != -1 and dmg:
+            prevented = dmg if atk.prevent is None else min(dmg, atk.prevent)
+            dmg -= prevented
+            g.emit("rule", f"{prevented} damage prevented by {atk.prevent_source}")
+        atk.damage = dmg
+        remaining = g.remaining_health(target)
+        if dmg:
+            atk.dealt = min(dmg, remaining)
+            g.deal_damage(target, dmg, f"{a.definition.name} ({atk.attacker.label()})", None, by_attack=True)
+            atk.events.add(("damaged", target.id))
+
+    @staticmethod
+    def effect_die(eng, atk, table) -> None:
+        """Roll the effect die (with its modifiers and rerolls) and place the conditions of its row."""
+        g = eng.game
+        a = atk.action
+        target = atk.target
+        natural = g.dice.d12()
+        total = natural
+        mods = []
+        for t in a.traits:
+            if t.versus and any(has_name(g, target, n) for n in t.versus) and isinstance(t.value, int):
+                mods.append((f"{t} (attack trait)", t.value))
+        for (label, amount) in eng.bar_mods(atk, "modify_effect_roll"):
+            mods.append((label, amount))
+        for (label, amount, ts) in atk.extra_effect:
+            mods.append((label, amount))
+        total = natural + sum(m[1] for m in mods)
+        atk.effect_natural, atk.effect_roll, atk.effect_mods = natural, total, mods
+        if mods or atk.reroll_offers:
+            g.emit("roll", f"effect die rolled: {natural}", d12=natural, purpose="effect (natural)")
+        g.fire("rolls", atk.attacker, Ctx(attack=atk, it=atk.attacker), what="effect die")
+        if eng.offer_reroll(atk, "effect die"):
+            natural = atk.effect_natural
+            total = natural + sum(m[1] for m in mods)
+            atk.effect_roll = total
+        g.emit("roll", f"effect die: {natural}" + "".join(f" {m[1]:+d} ({m[0]})" for m in mods)
+               + (f" = {total}" if mods else ""), d12=natural, total=total, purpose="effect")
+        row = next((r for r in table if total >= r.low and (r.high is None or total <= r.high)), None)
+        if row is None:
+            g.emit("info", "no effect")
+        else:
+            fresh = a.is_barrier or a.is_counterstrike
+            counts = Counter()
+            for (name, n) in row.outcomes:
+                counts[name] += n
+            # conditions that lower armor (Corrode) are placed after the others
+            for name, n in sorted(counts.items(), key=lambda kv: g.lowers_armor(kv[0])):
+                if target.in_play:
+                    placed = g.place_condition(target, name, n, a.definition.name, fresh=fresh, attack=atk)
+                    if placed:
+                        atk.conditions.append((name, placed))
+                        g.fire("condition_placed", target, Ctx(attack=atk, it=target))
+
+    def then(self, eng, seq):
+        """The individual attack is over: one that never hit is spent; the next object of a zone
+        attack is attacked; without additional strikes, the strikes are settled."""
+        atk, col = seq.atk, seq.column
+        if seq.zone or "roll_to_miss" in atk.reached:  # this attack was made (not canceled beforehand)
+            if atk.status == "declared":
+                atk.status = "canceled"
+            seq.action.first_done = True
+        if seq.zone:
+            return col.again if seq.next_object(eng) else None
+        if "additional_strikes" in col:
+            return None
+        return seq.settle(eng)
 
 
 class AdditionalStrikes(Step):
+    """Taken between strikes only; its reveal window comes before the next strike begins."""
     key = "additional_strikes"
+    after_cancel = True
 
-    def run(self, eng, atk):
-        pass
+    def applies(self, eng, seq):
+        return seq.strike < seq.action.strikes
+
+    def then(self, eng, seq):
+        """Another strike against the same defender goes back to Roll to Miss, if it still can be made."""
+        g, a, atk = eng.game, seq.action, seq.atk
+        if seq.strike < a.strikes:
+            s = seq.strike + 1
+            if atk.target.id in a.illegal or not atk.target.in_play:
+                g.emit("rule", f"strike {s}: the target is no longer legal: canceled")
+            elif atk.attacker.in_play and not a.canceled:
+                nxt = eng._new(a, seq.target, s, seq.source)
+                nxt.declared = True
+                nxt.engaged = True
+                seq.atk, seq.strike = nxt, s
+                seq.attacks.append(nxt)
+                return seq.column.again
+        return seq.settle(eng)
 
 
 class DamageBarrier(Step):
     key = "damage_barrier"
+    after_cancel = True
+
+    def applies(self, eng, seq):
+        return True
 
     def run(self, eng, atk):
-        eng.damage_barrier(atk)
+        g = eng.game
+        a = atk.action
+        attempts = [x for x in a.attacks if (x.defender or x.target) is (atk.defender or atk.target)]
+        hit = any(x.status == "hit" and not x.redirected for x in attempts)
+        if eng.is_self_attack(atk):
+            g.emit("info", "an attack on oneself does not trigger one's own damage barrier")
+            return
+        if not hit:
+            g.emit("info", "the attack did not hit: no damage barrier attack")
+            return
+        barrier = next((x.barrier for x in attempts if x.barrier), None)
+        if barrier is None:
+            g.emit("info", "the defender has no damage barrier")
+            return
+        bdef, src_id = barrier
+        src = g.state.objects[src_id]
+        if not atk.attacker.in_play:
+            g.emit("info", "the attacker is gone: the damage barrier has no one to attack")
+            return
+        g.emit("rule", f"damage barrier {bdef.name} of {src.label()} attacks {atk.attacker.label()}"
+               + ("" if (atk.defender or atk.target).in_play else " (even though the defender was destroyed)"))
+        action = AttackAction(src, bdef, src, tuple(bdef.traits), None, is_barrier=True)
+        eng.run_action(action, [atk.attacker])
 
 
 class Counterstrike(Step):
     key = "counterstrike"
+    after_cancel = True
+
+    def applies(self, eng, seq):
+        return not seq.counterstruck  # taken once: early for a first-striking defender, else here
 
     def run(self, eng, atk):
-        eng.counterstrike(atk)
+        g = eng.game
+        a = atk.action
+        defender = atk.defender or atk.target
+        try:
+            if a.is_counterstrike:
+                g.emit("rule", "a counterstrike never answers a counterstrike")
+                return
+            if eng.is_self_attack(atk):
+                g.emit("info", "an attack on oneself gets no counterstrike from oneself")
+                return
+            if all(x.status == "canceled" for x in a.attacks if (x.defender or x.target) is defender):
+                return
+            if not defender.in_play:
+                g.emit("rule", f"{defender.label()} was destroyed: it makes no counterstrike")
+                return
+            if "counterstrike" in g.d(defender).cannot_do:
+                g.emit("rule", f"{defender.label()} cannot counterstrike")
+                return
+            if not atk.attacker.in_play or g.state.zone_of(atk.attacker) != g.state.zone_of(defender):
+                g.emit("info", "the attacker is not in the defender's zone: no counterstrike")
+                return
+            opts = []
+            for (adef, src_id) in g.d(defender).attacks:
+                if adef.kind != "melee":
+                    continue
+                if eng.usable_in(adef, "counterstrike") or "counterstrike" in adef.special or (
+                        defender.guard and adef.action == "quick"):
+                    opts.append(Option(adef.name, adef))
+            if not opts:
+                g.emit("info", f"{defender.label()} has no counterstrike")
+                return
+            ch = g.decide("counterstrike", defender.controller, opts + [Option("no counterstrike")],
+                          prompt=f"counterstrike with {defender.label()}?", default=0, step="counterstrike")
+            if ch.value is None:
+                return
+            g.fire("counterstrike", defender, Ctx(it=defender))
+            action = AttackAction(defender, ch.value, defender, tuple(ch.value.traits), "melee", is_counterstrike=True)
+            eng.run_action(action, [atk.attacker])
+        finally:
+            if a.kind == "melee" and not a.is_counterstrike and not eng.is_self_attack(atk):
+                eng.remove_guard(atk)
+
+    def then(self, eng, seq):
+        if seq.counterstruck:
+            return None
+        seq.counterstruck = True
+        if seq.first_strike:  # taken right after Pay Costs: now the strikes
+            if not seq.atk.attacker.in_play:
+                eng.cancel(seq.atk, "the attacker was destroyed: the attack cannot proceed")
+                return END
+            return "roll_to_miss"
+        return None
 
 
 class AttackEnds(Step):
     key = "attack_ends"
+    after_cancel = True
+
+    def applies(self, eng, seq):
+        return True
 
     def run(self, eng, atk):
         eng.game.emit("info", f"attack ends: {atk.status}")
@@ -375,6 +802,7 @@ class AttackEnds(Step):
 
 STEPS = {c.key: c() for c in (DeclareAttack, PayCosts, RollToMiss, AvoidAttack, RollDice, DamageAndEffects,
                               AdditionalStrikes, DamageBarrier, Counterstrike, AttackEnds)}
+assert all(k in STEPS for col in STEP_ORDER.values() for k in col.steps)
 
 
 # ---------------------------------------------------------------- engine
@@ -437,14 +865,13 @@ class AttackEngine:
     def run_action(self, action: AttackAction, targets, zone=None) -> AttackAction:
         g = self.game
         title = "counterstrike" if action.is_counterstrike else "damage barrier attack" if action.is_barrier else "attack action"
-        g.emit("action", f"{action.attacker.label()}: {title} with {action.definition.name}", depth=None) \
-            if False else g.emit("action", f"{action.attacker.label()}: {title} with {action.definition.name}")
+        g.emit("action", f"{action.attacker.label()}: {title} with {action.definition.name}")
         g.log.depth += 1
         prev = g.current_attack
         self.shape(action)
         try:
             if action.is_zone:
-                self._zone(action, zone or (g.state.zone_of(targets[0]) if targets else None))
+                self.zone_sequence(action, zone or (g.state.zone_of(targets[0]) if targets else None))
             elif action.max_targets > 1 and len(targets) > 1:
                 seen = []
                 for t in targets[:action.max_targets]:
@@ -452,10 +879,10 @@ class AttackEngine:
                         g.emit("rule", "each attack of this action must be against a different target")
                         continue
                     seen.append(t)
-                    self._single(action, t)
+                    self.target_sequence(action, t)
             else:
                 for t in targets[:1]:
-                    self._single(action, t)
+                    self.target_sequence(action, t)
         finally:
             g.current_attack = prev
             g.log.depth -= 1
@@ -504,6 +931,8 @@ class AttackEngine:
                         action.max_targets = max(action.max_targets, n)
 
     # ------------------------------------------------------------ sequences
+
+    # ------------------------------------------------------------ sequences
     def _new(self, action, target, strike, source=None) -> Attack:
         atk = Attack(action, action.attacker, source or action.source, target, strike, first=not action.first_done)
         atk.defender = target
@@ -511,92 +940,15 @@ class AttackEngine:
         self.history.append(atk)
         return atk
 
-    def step(self, key: str, atk: Attack, window: bool = True) -> None:
-        g = self.game
-        if key not in STEP_ORDER[atk.action.kind_key]:
-            return  # the chart has no such step for this kind of attack
-        g.emit("step", f"{STEP_TITLES[key]}", step=key, attack=atk.action.definition.name, target=atk.target.id)
-        g.log.depth += 1
-        g.current_attack = atk
-        self.current_step = key
-        try:
-            if atk.status != "canceled":
-                g.fire("attack_step", atk.defender or atk.target, Ctx(attack=atk), step=key)
-            if atk.status == "canceled" and key not in ("attack_ends", "damage_barrier", "counterstrike",
-                                                        "additional_strikes"):
-                return
-            STEPS[key].run(self, atk)
-            g.check_state()
-            if window and atk.status != "canceled":
-                g.reveals.window(key, atk)
-                g.check_state()
-        finally:
-            g.log.depth -= 1
-
-    def _single(self, action: AttackAction, target, source=None) -> None:
-        g = self.game
+    def target_sequence(self, action: AttackAction, target, source=None) -> None:
+        """The attacks of an action against one target: its column of the chart, once per strike."""
         if action.canceled:
             return
         atk = self._new(action, target, 1, source)
-        self.step("declare_attack", atk)
-        if not atk.declared:
-            return
-        seq = [atk]
-        if atk.status != "canceled":
-            self.step("pay_costs", atk)
-        first_strike = (action.kind == "melee" and not action.is_counterstrike and atk.status != "canceled"
-                        and atk.target.id in action.first_strike and not self.is_self_attack(atk))
-        if first_strike:
-            g.emit("rule", f"{atk.target.label()}: the Counterstrike step comes right after Pay Costs (first strike)")
-            self.step("counterstrike", atk)
-            if not atk.attacker.in_play:
-                self.cancel(atk, "the attacker was destroyed: the attack cannot proceed")
-                return
-        for s in range(1, action.strikes + 1):
-            if s > 1:
-                if atk.target.id in action.illegal or not atk.target.in_play:
-                    g.emit("rule", f"strike {s}: the target is no longer legal: canceled")
-                    break
-                if not atk.attacker.in_play:
-                    break
-                if action.canceled:
-                    break
-                atk = self._new(action, target, s, source)
-                atk.declared = True
-                atk.engaged = True
-                seq.append(atk)
-            if atk.status == "canceled":
-                pass
-            else:
-                self._strike(atk)
-            if s < action.strikes:
-                self.step("additional_strikes", atk)
-        # steps 8-10 once for this target
-        last = seq[-1]
-        if all(a.status == "canceled" for a in seq):
-            g.emit("rule", "every attack against this target was canceled: no damage barrier, no counterstrike")
-            self.step("attack_ends", last)
-            return
-        self.step("damage_barrier", last)
-        if not first_strike:
-            self.step("counterstrike", last)
-        elif action.kind == "melee":
-            self.remove_guard(last)
-        self.step("attack_ends", last)
+        self.run_sequence(Sequence(action, atk, target, source, attacks=[atk]))
 
-    def _strike(self, atk: Attack) -> None:
-        self.step("roll_to_miss", atk)
-        if atk.status == "declared":
-            self.step("avoid_attack", atk)
-        if atk.status == "declared" or (atk.redirected and atk.status != "canceled"):
-            self.step("roll_dice", atk)
-            if atk.status != "canceled":
-                self.step("damage_and_effects", atk)
-        if atk.status == "declared":
-            atk.status = "canceled"
-        atk.action.first_done = True
-
-    def _zone(self, action: AttackAction, zone: str) -> None:
+    def zone_sequence(self, action: AttackAction, zone: str) -> None:
+        """A zone attack: declared against the zone, then one attack against each object in it."""
         g = self.game
         action.zone = zone
         g.emit("info", f"zone attack against zone {zone}")
@@ -605,45 +957,61 @@ class AttackEngine:
         if not objs:
             g.emit("rule", f"no object in zone {zone} can be attacked")
             return
-        head = self._new(action, objs[0], 1)
-        self.step("declare_attack", head, window=True)
-        self.step("pay_costs", head)
-        self.step("roll_to_miss", head)
-        if head.status == "missed":
-            g.emit("rule", "Daze: the whole zone attack misses; no object in the zone is attacked")
-            action.attacks.remove(head)
-            self.step("attack_ends", head)
-            return
-        action.attacks.remove(head)
-        self.history.remove(head)
-        remaining = list(objs)
-        order = []
-        while remaining:
-            if len(remaining) == 1:
-                nxt = remaining[0]
+        self.run_sequence(Sequence(action, self._new(action, objs[0], 1), objs[0], remaining=list(objs)))
+
+    def run_sequence(self, seq: Sequence) -> None:
+        """Walk the attack's column of the chart (STEP_ORDER): take each step that applies to the
+        attack in hand, then go where the step says (the next step, back for another strike or
+        object, straight to Attack Ends, or nowhere)."""
+        steps = seq.column.steps
+        i = 0
+        while i < len(steps):
+            st = STEPS[steps[i]]
+            if st.applies(self, seq):
+                self.step(st, seq.atk)
+            nxt = st.then(self, seq)
+            if nxt is None:
+                i += 1
+            elif nxt == END:
+                return
             else:
-                ch = g.decide("zone_order", action.attacker.controller,
-                              [Option(o.label(), o) for o in remaining],
-                              prompt="which object does the zone attack attack next?", default=0)
-                nxt = ch.value
-            remaining.remove(nxt)
-            order.append(nxt)
-            if not nxt.in_play:
-                continue
-            atk = self._new(action, nxt, 1)
-            atk.declared = True
-            atk.engaged = True
-            atk.events.add(("attacked", nxt.id))
-            g.fire("attacked", nxt, Ctx(attack=atk, it=nxt))
-            self.step("avoid_attack", atk)
-            if atk.status == "declared" or atk.redirected:
-                self.step("roll_dice", atk)
-                if atk.status != "canceled":
-                    self.step("damage_and_effects", atk)
-            if atk.status == "declared":
-                atk.status = "canceled"
-            action.first_done = True
-        self.step("attack_ends", action.attacks[-1] if action.attacks else head)
+                i = steps.index(nxt)
+
+    def step(self, st: Step, atk: Attack) -> None:
+        """Take one step: its title, the codex's `attack_step` triggers, its work, a state check and
+        the reveal window after it.  A trigger that cancels the attack ends the step at once unless
+        the step settles canceled attacks too."""
+        g = self.game
+        key = st.key
+        g.emit("step", st.title, step=key, attack=atk.action.definition.name, target=atk.target.id)
+        atk.reached.add(key)
+        g.log.depth += 1
+        g.current_attack = atk
+        self.current_step = key
+        try:
+            if atk.status != "canceled":
+                g.fire("attack_step", atk.defender or atk.target, Ctx(attack=atk), step=key)
+            if atk.status == "canceled" and not st.after_cancel:
+                return
+            st.run(self, atk)
+            g.check_state()
+            if atk.status != "canceled":
+                g.reveals.window(key, atk)
+                g.check_state()
+        finally:
+            g.log.depth -= 1
+
+    def chain(self, action: AttackAction, source, target, x: int) -> None:
+        """Another attack of the same attack action from a new source (e.g. a chaining attack spell)."""
+        g = self.game
+        action.x = x
+        g.emit("rule", f"another attack as part of the same attack action: source {source.label()}, "
+                       f"target {target.label()}" + (f" (X = {x})" if x else ""))
+        g.log.depth += 1
+        try:
+            self.target_sequence(action, target, source=source)
+        finally:
+            g.log.depth -= 1
 
     # ------------------------------------------------------------ rules used by steps
     def is_self_attack(self, atk: Attack) -> bool:
@@ -740,28 +1108,6 @@ class AttackEngine:
             self.game.state.touch()
             self.game.emit("marker", f"{t.label()} loses its guard marker")
 
-    def dice_for(self, atk: Attack) -> tuple[int, list]:
-        g = self.game
-        a = atk.action
-        base = a.definition.dice
-        if not isinstance(base, int):
-            base = g.x_value(a.attacker) * getattr(base, "coef", 1) if base is not None else 0
-        mods = [("printed", base, 0)]
-        target = atk.target
-        vs = [t for t in a.traits if t.versus]
-        for t in vs:
-            if any(has_name(g, target, n) for n in t.versus) and isinstance(t.value, int):
-                mods.append((f"{t} (attack trait)", t.value, 0))
-        for (label, amount) in self.bar_mods(atk, "modify_dice"):
-            mods.append((label, amount, 0))
-        for (label, amount, ts) in atk.extra_dice:
-            mods.append((label, amount, ts))
-        total = sum(m[1] for m in mods)
-        if total < 1:
-            mods.append(("an attack rolls at least 1 die", 1 - total, 0))
-            total = 1
-        return total, mods
-
     def bar_mods(self, atk: Attack, fn: str) -> list:
         """`static modify_dice(...)` / `static modify_effect_roll(...)` written inside the attack bar."""
         from ..dsl import ast as A
@@ -827,203 +1173,3 @@ class AttackEngine:
             return target is not attacker
         probe = Attack(current.action, attacker, current.source, target)
         return target is not current.target and self.illegal_reason(probe) is None
-
-    def chain(self, action: AttackAction, source, target, x: int) -> None:
-        """Another attack of the same attack action from a new source (e.g. a chaining attack spell)."""
-        g = self.game
-        action.x = x
-        g.emit("rule", f"another attack as part of the same attack action: source {source.label()}, "
-                       f"target {target.label()}" + (f" (X = {x})" if x else ""))
-        g.log.depth += 1
-        try:
-            self._single(action, target, source=source)
-        finally:
-            g.log.depth -= 1
-
-    def damage_and_effects(self, atk: Attack) -> None:
-        g = self.game
-        a = atk.action
-        target = atk.target
-        reason = None
-        if not target.in_play:
-            reason = "the target is no longer in play"
-        elif target.id in a.illegal:
-            reason = "the target is no longer legal"
-        elif not atk.redirected and self.illegal_reason(atk, at_declaration=False):
-            reason = f"the target is no longer legal ({self.illegal_reason(atk, at_declaration=False)})"
-        elif (not atk.attacker.in_play and g.is_creature(atk.attacker) and not a.is_barrier
-              and not a.is_counterstrike and not a.is_zone and atk.source is atk.attacker):
-            reason = "the attacker is gone"
-        if reason:
-            self.cancel(atk, reason)
-            return
-        atk.status = "hit"
-        atk.events.add(("hit", target.id))
-        # the barrier is encountered with the attack itself: remember it even if the defender dies
-        defender = atk.defender or target
-        if not atk.redirected:
-            atk.barrier = g.d(defender).barrier
-            extra = g.d(defender).extra_barriers
-            if extra and a.kind == "melee":
-                g.emit("rule", f"{defender.label()} already has a damage barrier: the one from "
-                               f"{g.state.objects[extra[0][1]].label()} does not function")
-        dt = g.d(target)
-        dtype = a.definition.damage_type
-        if dtype and dtype in dt.immune_types:
-            g.emit("immune", f"{target.label()} has {dtype} Immunity: the attack deals no damage and no effects")
-            g.fire("hit", target, Ctx(attack=atk, it=target))
-            return
-        incorporeal = atk.only_ones
-        normal, crit = atk.normal, atk.crit
-        if incorporeal:
-            ones = sum(1 for f in atk.faces if f.value == 1)
-            g.emit("rule", f"only the 1s count against {target.label()} ({ones} damage), and the attack "
-                           f"places no effects")
-            normal, crit = 0, ones
-        if atk.convert_critical and crit:
-            n = min(crit, atk.convert_critical)
-            crit, normal = crit - n, normal + n
-            g.emit("rule", f"{n} critical damage counts as normal damage")
-        if atk.all_critical:
-            crit, normal = crit + normal, 0
-            g.emit("rule", "all damage of this attack is critical")
-        if atk.ignore_normal and normal:
-            g.emit("rule", f"{target.label()} ignores {normal} normal damage")
-            normal = 0
-        armor = dt.armor
-        eff_armor = armor
-        if atk.pierce and armor:
-            eff_armor = max(0, armor - atk.pierce)
-            g.emit("modifier", f"{', '.join(atk.pierce_by)}: armor {armor} counts as {eff_armor}",
-                   source=", ".join(atk.pierce_by), amount=atk.pierce, applies="armor")
-        through = max(0, normal - eff_armor)
-        dmg = through + crit
-        for (label, amount) in atk.extra_damage:
-            dmg = max(0, dmg + amount)
-            g.emit("modifier", f"{amount:+d} damage: {label}", source=label, amount=amount, applies="damage")
-        g.emit("info", f"damage: {normal} normal - armor {eff_armor} = {through}, + {crit} critical = {dmg}",
-               normal=normal, armor=eff_armor, critical=crit, damage=dmg)
-        if atk.prevent != -1 and dmg:
-            prevented = dmg if atk.prevent is None else min(dmg, atk.prevent)
-            dmg -= prevented
-            g.emit("rule", f"{prevented} damage prevented by {atk.prevent_source}")
-        atk.damage = dmg
-        remaining = g.remaining_health(target)
-        if dmg:
-            atk.dealt = min(dmg, remaining)
-            g.deal_damage(target, dmg, f"{a.definition.name} ({atk.attacker.label()})", None, by_attack=True)
-            atk.events.add(("damaged", target.id))
-        # effect die
-        table = a.definition.effect_die
-        if table and not incorporeal:
-            natural = g.dice.d12()
-            total = natural
-            mods = []
-            for t in a.traits:
-                if t.versus and any(has_name(g, target, n) for n in t.versus) and isinstance(t.value, int):
-                    mods.append((f"{t} (attack trait)", t.value))
-            for (label, amount) in self.bar_mods(atk, "modify_effect_roll"):
-                mods.append((label, amount))
-            for (label, amount, ts) in atk.extra_effect:
-                mods.append((label, amount))
-            total = natural + sum(m[1] for m in mods)
-            atk.effect_natural, atk.effect_roll, atk.effect_mods = natural, total, mods
-            if mods or atk.reroll_offers:
-                g.emit("roll", f"effect die rolled: {natural}", d12=natural, purpose="effect (natural)")
-            g.fire("rolls", atk.attacker, Ctx(attack=atk, it=atk.attacker), what="effect die")
-            if self.offer_reroll(atk, "effect die"):
-                natural = atk.effect_natural
-                total = natural + sum(m[1] for m in mods)
-                atk.effect_roll = total
-            g.emit("roll", f"effect die: {natural}" + "".join(f" {m[1]:+d} ({m[0]})" for m in mods)
-                   + (f" = {total}" if mods else ""), d12=natural, total=total, purpose="effect")
-            row = next((r for r in table if total >= r.low and (r.high is None or total <= r.high)), None)
-            if row is None:
-                g.emit("info", "no effect")
-            else:
-                fresh = a.is_barrier or a.is_counterstrike
-                counts = Counter()
-                for (name, n) in row.outcomes:
-                    counts[name] += n
-                # conditions that lower armor (Corrode) are placed after the others
-                for name, n in sorted(counts.items(), key=lambda kv: g.lowers_armor(kv[0])):
-                    if target.in_play:
-                        placed = g.place_condition(target, name, n, a.definition.name, fresh=fresh, attack=atk)
-                        if placed:
-                            atk.conditions.append((name, placed))
-                            g.fire("condition_placed", target, Ctx(attack=atk, it=target))
-        elif table and incorporeal:
-            g.emit("info", "no effect die: the Incorporeal target receives no effects from this attack")
-        # triggers once damage and effects are done (Eye for an Eye, chaining attacks...)
-        if atk.damage:
-            g.fire("damaged", target, Ctx(attack=atk, it=target))
-            g.fire("deals_damage", atk.attacker, Ctx(attack=atk, it=target))
-        g.fire("hit", target, Ctx(attack=atk, it=target))
-
-    def damage_barrier(self, atk: Attack) -> None:
-        g = self.game
-        a = atk.action
-        attempts = [x for x in a.attacks if (x.defender or x.target) is (atk.defender or atk.target)]
-        hit = any(x.status == "hit" and not x.redirected for x in attempts)
-        if self.is_self_attack(atk):
-            g.emit("info", "an attack on oneself does not trigger one's own damage barrier")
-            return
-        if not hit:
-            g.emit("info", "the attack did not hit: no damage barrier attack")
-            return
-        barrier = next((x.barrier for x in attempts if x.barrier), None)
-        if barrier is None:
-            g.emit("info", "the defender has no damage barrier")
-            return
-        bdef, src_id = barrier
-        src = g.state.objects[src_id]
-        if not atk.attacker.in_play:
-            g.emit("info", "the attacker is gone: the damage barrier has no one to attack")
-            return
-        g.emit("rule", f"damage barrier {bdef.name} of {src.label()} attacks {atk.attacker.label()}"
-               + ("" if (atk.defender or atk.target).in_play else " (even though the defender was destroyed)"))
-        action = AttackAction(src, bdef, src, tuple(bdef.traits), None, is_barrier=True)
-        self.run_action(action, [atk.attacker])
-
-    def counterstrike(self, atk: Attack) -> None:
-        g = self.game
-        a = atk.action
-        defender = atk.defender or atk.target
-        try:
-            if a.is_counterstrike:
-                g.emit("rule", "a counterstrike never answers a counterstrike")
-                return
-            if self.is_self_attack(atk):
-                g.emit("info", "an attack on oneself gets no counterstrike from oneself")
-                return
-            if all(x.status == "canceled" for x in a.attacks if (x.defender or x.target) is defender):
-                return
-            if not defender.in_play:
-                g.emit("rule", f"{defender.label()} was destroyed: it makes no counterstrike")
-                return
-            if "counterstrike" in g.d(defender).cannot_do:
-                g.emit("rule", f"{defender.label()} cannot counterstrike")
-                return
-            if not atk.attacker.in_play or g.state.zone_of(atk.attacker) != g.state.zone_of(defender):
-                g.emit("info", "the attacker is not in the defender's zone: no counterstrike")
-                return
-            opts = []
-            for (adef, src_id) in g.d(defender).attacks:
-                if adef.kind != "melee":
-                    continue
-                if self.usable_in(adef, "counterstrike") or "counterstrike" in adef.special or (
-                        defender.guard and adef.action == "quick"):
-                    opts.append(Option(adef.name, adef))
-            if not opts:
-                g.emit("info", f"{defender.label()} has no counterstrike")
-                return
-            ch = g.decide("counterstrike", defender.controller, opts + [Option("no counterstrike")],
-                          prompt=f"counterstrike with {defender.label()}?", default=0, step="counterstrike")
-            if ch.value is None:
-                return
-            g.fire("counterstrike", defender, Ctx(it=defender))
-            action = AttackAction(defender, ch.value, defender, tuple(ch.value.traits), "melee", is_counterstrike=True)
-            self.run_action(action, [atk.attacker])
-        finally:
-            if a.kind == "melee" and not a.is_counterstrike and not self.is_self_attack(atk):
-                self.remove_guard(atk)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, Defense, TraitInstance
+from .cardindex import index as card_index, lower_words
 from .phrases import Ctx, matches, words_of, pronoun
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -64,6 +65,7 @@ class Derived:
     cannot_be_attacked: list = field(default_factory=list)  # (detail, source label)
     barrier: Optional[tuple] = None  # (AttackDefinition, source obj id) — the one that functions
     extra_barriers: list = field(default_factory=list)
+    carried: dict = field(default_factory=dict)  # event -> codex listeners it carries (Game._carried)
 
     def has(self, key: str) -> bool:
         return key in self.traits
@@ -126,7 +128,7 @@ class Effects:
 
     # ------------------------------------------------------------ sources
     def _affects(self, src: "GameObject", subject, obj: "GameObject") -> bool:
-        ws = [w.lower() for w in words_of(subject)]
+        ws = lower_words(subject)
         if not ws:
             return False
         if ws[0] in ("this", "enchanted", "attached", "bearer", "it", "controller", "you", "your") and (
@@ -147,16 +149,15 @@ class Effects:
         """Every continuous effect on `obj`: (timestamp, source label, node, multiplier)."""
         st = self.game.state
         out = []
-        for src in st.in_play():
-            if src.hidden:
+        for src in st.objects.values():
+            if src.hidden or not src.in_play:
+                continue
+            statics = card_index(src.card).statics
+            if not statics:
                 continue
             if src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
                 continue
-            for ab in src.card.abilities:
-                if isinstance(ab, A.OncePerRound):
-                    continue
-                if not isinstance(ab, A.StaticAbility):
-                    continue
+            for ab in statics:
                 eff = ab.effect
                 subject = getattr(eff, "subject", None)
                 if subject is None and isinstance(eff, A.Call):
@@ -174,7 +175,7 @@ class Effects:
                 continue
             for ab in cd.abilities:
                 if isinstance(ab, A.StaticAbility) and getattr(ab.effect, "subject", None) is not None:
-                    ws = [w.lower() for w in words_of(ab.effect.subject)]
+                    ws = lower_words(ab.effect.subject)
                     if ws and ws[0] in ("this", "it"):
                         out.append((obj.timestamp, self.marker_label(name, n), ab.effect, n))
         for (ts, label, target_id, node, _until) in self.temporary:
@@ -200,7 +201,7 @@ class Effects:
         if not call.args or not isinstance(call.args[0].value, A.Phrase):
             return
         if call.name == "immune":
-            ws = [w.lower() for w in words_of(call.args[0].value)]
+            ws = lower_words(call.args[0].value)
             if ws and ws[0] not in ("this", "enchanted", "attached", "bearer"):
                 key = (src.card.name, "immune (of other objects)")
                 if key not in g.static_unsupported:
@@ -246,10 +247,10 @@ class Effects:
             subj = getattr(node, 'subject', None)
             if isinstance(node, A.Call) and node.name in ("immune", "cannot", "can") and node.args \
                     and isinstance(node.args[0].value, A.Phrase) \
-                    and [w.lower() for w in words_of(node.args[0].value)] == ["this"]:
+                    and lower_words(node.args[0].value) == ("this",):
                 self._codex_call(node, d, key, obj)
                 continue
-            if subj is None or [w.lower() for w in words_of(subj)] != ['this']:
+            if subj is None or lower_words(subj) != ('this',):
                 continue  # statics about other objects are collected from their sources
             if isinstance(node, A.Gain):
                 for ref in node.traits.traits:
@@ -419,8 +420,8 @@ class Effects:
                     cdef = codex.get(key)
                     if cdef is None:
                         continue
-                    for ab in cdef.abilities:
-                        if not isinstance(ab, A.StaticAbility) or (key, id(ab)) in applied:
+                    for ab in card_index(cdef).statics:
+                        if (key, id(ab)) in applied:
                             continue
                         # a guarded static whose guard does not hold yet is tried again once more
                         # traits arrive (Fast meeting a Slow gained from a marker)

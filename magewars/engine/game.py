@@ -11,6 +11,7 @@ from ..dsl.model import AttackDefinition, CardDefinition, CodexDefinition, Corpu
 from .decisions import Agent, Decision, FirstLegalAgent, Option
 from .dice import Dice, SeededDice
 from .attack import AttackAction, AttackEngine
+from .cardindex import index as card_index
 from .effects import CONJURATION_KINDS, Effects
 from .events import EventLog
 from .phrases import Ctx, matches, resolve, resolve_one
@@ -42,6 +43,8 @@ class Game:
         self.restrictions: list = []
         self._checked_version = -1
         self._listeners: Optional[dict] = None  # codex triggers by event and entry (_codex_index)
+        self._listening_cache: dict = {}  # event -> listeners, as of state version _listening_version
+        self._listening_version = -1
         self._lowers_armor: dict[str, bool] = {}  # codex entry -> lowers armor (lowers_armor)
         self.just_moved: set = set()  # creatures whose last action was a move (Charge)  # (object id, action, detail, source id, round)
         self.attacks = AttackEngine(self)
@@ -266,8 +269,10 @@ class Game:
                         self.emit("rule", f"{obj.label()}: {c - base} {name} marker(s) in excess of its armor "
                                           f"removed")
                         changed = True
+                if obj.kind in ("enchantment", "equipment"):
+                    continue  # not destroyed by damage (and its derived values are not needed here)
                 life = self.life(obj)
-                if life is not None and obj.kind not in ("enchantment", "equipment"):
+                if life is not None:
                     extra = self.marker_damage(obj)
                     if obj.damage + extra >= life:
                         self.destroy(obj, by_damage=by_damage,
@@ -330,15 +335,22 @@ class Game:
     def carried_listeners(self, src: GameObject, event: str) -> list:
         """Codex abilities an object carries for `event`: those of each trait it has (X = the trait's
         value) and of each condition or token on it (X = the number of markers)."""
-        out = []
         entries = self._codex_index().get(event)
-        if not entries:
-            return out
+        return self._carried(src, event, entries) if entries else []
+
+    def _carried(self, src: GameObject, event: str, entries: dict) -> list:
+        # kept with the object's derived values: recomputed when they are (any change of state)
         d = self.effects.derived(src)
+        out = d.carried.get(event)
+        if out is not None:
+            return out
+        out = d.carried[event] = []
         for key in d.traits:
             for (cd, ab, inner) in entries.get(key, ()):
                 x = d.value(cd.name, cd.stacking or "add")
-                out.append((src, ab, inner, x, f"{cd.name}{f' {x:+d}' if x else ''} ({src.label()})"))
+                # the label is written only if the trigger runs (most listeners do not match)
+                out.append((src, ab, inner, x,
+                            lambda cd=cd, x=x, src=src: f"{cd.name}{f' {x:+d}' if x else ''} ({src.label()})"))
         for key, n in src.markers.items():
             if n and key not in d.traits:
                 for (cd, ab, inner) in entries.get(key, ()):
@@ -368,19 +380,7 @@ class Game:
         the traits of the attack being resolved.
 
         `info` carries event details matched against keyword arguments (step=..., by=...)."""
-        rules, pending = [], []
-        for src in list(self.state.objects.values()):
-            if src.hidden or src in exclude:
-                continue
-            if not src.in_play and not (event == "destroyed" and src is subject):
-                continue
-            for ab in src.card.abilities:
-                inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
-                if not isinstance(inner, A.TriggeredAbility) or inner.event.name != event:
-                    continue
-                pending.append((src, ab, inner, None, None))
-            if src.in_play or src is subject:
-                rules.extend(self.carried_listeners(src, event))
+        rules, pending = self._listening(event, subject, exclude)
         if ctx.attack is not None:
             rules.extend(self.attack_listeners(ctx.attack, event))
         # Codex rules carried by objects and attacks apply first, in a fixed order (they are rules of
@@ -394,6 +394,34 @@ class Game:
                 pending = self.order_triggers(pending, event)
         for (src, ab, inner, x, label) in pending:
             self.run_trigger(src, ab, inner, subject, ctx, info, x, label)
+
+    def _listening(self, event: str, subject, exclude) -> tuple[list, list]:
+        """The abilities of objects listening for `event`: codex rules they carry, and printed
+        triggered abilities.  Unless the event is a destruction (the destroyed object still hears
+        it) or objects are excluded, the answer depends only on the state, so it is kept until the
+        state changes (an attack fires one event many times between two changes)."""
+        cacheable = not exclude and event != "destroyed"
+        if cacheable:
+            if self._listening_version != self.state.version:
+                self._listening_cache.clear()
+                self._listening_version = self.state.version
+            hit = self._listening_cache.get(event)
+            if hit is not None:
+                return list(hit[0]), list(hit[1])
+        rules, pending = [], []
+        entries = self._codex_index().get(event)  # codex entries listening for this event
+        for src in list(self.state.objects.values()):
+            if src.hidden or src in exclude:
+                continue
+            if not src.in_play and not (event == "destroyed" and src is subject):
+                continue
+            for (ab, inner) in card_index(src.card).triggers.get(event, ()):
+                pending.append((src, ab, inner, None, None))
+            if entries and (src.in_play or src is subject):
+                rules.extend(self._carried(src, event, entries))
+        if cacheable and self._listening_version == self.state.version:
+            self._listening_cache[event] = (tuple(rules), tuple(pending))
+        return rules, pending
 
     def _event_ok(self, src, inner, subject, ctx, info) -> bool:
         try:
@@ -419,7 +447,9 @@ class Game:
         return out
 
     def run_trigger(self, src, ab, inner, subject, ctx: Ctx, info: dict, x: Optional[int] = None,
-                    label: Optional[str] = None) -> bool:
+                    label=None) -> bool:
+        """Run one triggered ability if its event matches; `label` (a string, or a function making
+        one) names it in the log."""
         try:
             if not self.event_matches(inner.event, src, subject, ctx, info):
                 return False
@@ -427,6 +457,8 @@ class Game:
             self.unsupported.append(f"event {inner.event.name}")
             self.emit("unsupported", f"NOT IMPLEMENTED: cannot read the event of {src.label()}: {e}")
             return False
+        if callable(label):
+            label = label()
         once_key = ("once", id(ab), self.state.round)
         if isinstance(ab, A.OncePerRound) and once_key in src.uses:
             return False

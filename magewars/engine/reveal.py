@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
+from .cardindex import index
 from .decisions import Option
 from .phrases import Ctx, matches, resolve
 
@@ -27,7 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def reveal_rules(obj: "GameObject") -> list[A.RevealRule]:
-    return [ab for ab in obj.card.abilities if isinstance(ab, A.RevealRule)]
+    return index(obj.card).reveal_rules
 
 
 def _destroys_itself(effects) -> bool:
@@ -55,6 +56,8 @@ class Reveals:
         self.game = game
         self.windows = 0
         self.countering: list = []  # enchantments whose reveal is being countered (innermost last)
+        self._hidden: dict = {}  # controller -> hidden enchantments, as of state version _hidden_version
+        self._hidden_version = -1
 
     def can_counter(self, o, revealing) -> bool:
         """A hidden enchantment whose reveal rule answers another enchantment being revealed."""
@@ -72,8 +75,16 @@ class Reveals:
 
     # ------------------------------------------------------------ eligibility
     def hidden_of(self, player: str) -> list["GameObject"]:
-        return [o for o in self.game.state.in_play() if o.hidden and o.controller == player
-                and o.kind == "enchantment"]
+        """The face-down enchantments `player` controls (one pass over the objects per state
+        version: every change of what is hidden or in play bumps the version)."""
+        st = self.game.state
+        if self._hidden_version != st.version:
+            by: dict = {}
+            for o in st.objects.values():
+                if o.hidden and o.in_play and o.card.kind == "enchantment":
+                    by.setdefault(o.controller, []).append(o)
+            self._hidden, self._hidden_version = by, st.version
+        return list(self._hidden.get(player, ()))
 
     def reveal_cost(self, obj: "GameObject") -> int:
         c = obj.card.reveal_cost
@@ -106,8 +117,8 @@ class Reveals:
         g = self.game
         for player in g.state.order:
             for obj in self.hidden_of(player):
-                for rule in reveal_rules(obj):
-                    if rule.mode == "must" and self.rule_applies(obj, rule, rel, step, atk):
+                for rule in index(obj.card).must_reveal:
+                    if self.rule_applies(obj, rule, rel, step, atk):
                         g.emit("rule", f"{obj.label()} must be revealed {rel} {step.replace('_', ' ')}",
                                secret_for=obj.controller,
                                public_text=f"{obj.public_label()} must be revealed {rel} {step.replace('_', ' ')}")

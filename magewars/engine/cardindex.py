@@ -1,0 +1,64 @@
+"""Per-card indexes of a card definition's abilities, built once per definition (and the
+lower-cased words of a phrase, once per phrase).
+
+The engine asks the same questions of a card many times an attack (which triggered abilities
+listen for this event, which static abilities it has, its reveal rules).  Card definitions are
+frozen, so the answers never change: they are computed on first use and kept, keyed by the
+definition's identity (the entry holds the definition, so an identity is never reused while its
+entry lives).  The table is bounded: past `LIMIT` definitions it starts afresh.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..dsl import ast as A
+from .phrases import words_of
+
+LIMIT = 20_000
+_INDEX: dict[int, tuple[Any, "CardIndex"]] = {}
+
+
+class CardIndex:
+    __slots__ = ("triggers", "statics", "reveal_rules", "must_reveal")
+
+    def __init__(self, card) -> None:
+        self.triggers: dict[str, list] = {}  # event name -> [(ability, inner triggered ability)]
+        self.statics: list = []  # static abilities (not once-per-round ones), in printed order
+        self.reveal_rules: list = []
+        for ab in card.abilities:
+            inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
+            if isinstance(inner, A.TriggeredAbility):
+                self.triggers.setdefault(inner.event.name, []).append((ab, inner))
+            if isinstance(ab, A.StaticAbility):
+                self.statics.append(ab)
+            elif isinstance(ab, A.RevealRule):
+                self.reveal_rules.append(ab)
+        self.must_reveal = [r for r in self.reveal_rules if r.mode == "must"]  # mandatory reveals
+
+
+def index(card) -> CardIndex:
+    hit = _INDEX.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    if len(_INDEX) >= LIMIT:
+        _INDEX.clear()
+    ix = CardIndex(card)
+    _INDEX[id(card)] = (card, ix)
+    return ix
+
+
+_WORDS: dict[int, tuple[Any, tuple]] = {}
+
+
+def lower_words(phrase) -> tuple:
+    """The words of a phrase of the language, lower-cased (phrases are frozen: computed once)."""
+    if not isinstance(phrase, A.Phrase):
+        return tuple(w.lower() for w in words_of(phrase))
+    hit = _WORDS.get(id(phrase))
+    if hit is not None and hit[0] is phrase:
+        return hit[1]
+    if len(_WORDS) >= LIMIT:
+        _WORDS.clear()
+    ws = tuple(w.text.lower() for w in phrase.words)
+    _WORDS[id(phrase)] = (phrase, ws)
+    return ws

@@ -75,7 +75,7 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
     """Does the engine run this ability at all?  (status, construct, why)"""
     ab = clause.ability
     if clause.holder == "bar":
-        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name in R.BAR_STATIC_CALLS \
+        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and (ab.effect.name in R.BAR_STATIC_CALLS or ab.effect.name in R.BAR_STATICS_READ_BY_EFFECTS) \
                 and not clause.once:
             return R.RUNS, "", ""
         return (R.SILENT, f"attack bar '{clause.bar}': {_label(ab)}",
@@ -148,10 +148,17 @@ def _codex_static_runs(defn, ab) -> bool:
         return marker
     if eff.name == "immune":
         if this:
-            return isinstance(second, (A.TraitGroup, A.Phrase))
+            return isinstance(second, (A.TraitGroup, A.Phrase)) or (
+                isinstance(second, A.StringLit) and second.value in R.CODEX_IMMUNE_STRINGS_READ)
         return marker and isinstance(second, A.TraitGroup) and any(r.name.text == defn.name for r in second.traits)
     if eff.name in ("cannot", "can") and this and isinstance(second, A.StringLit):
         return second.value in (R.CODEX_CANNOT_READ if eff.name == "cannot" else R.CODEX_CAN_READ)
+    if eff.name == "cannot" and isinstance(second, A.StringLit):
+        return second.value in R.MOVEMENT_CANNOT_ANY_SUBJECT
+    if eff.name == "ignore" and this and isinstance(second, A.StringLit):
+        return second.value in R.CODEX_IGNORE_READ
+    if eff.name in R.MOVEMENT_STATIC_CALLS:
+        return this
     return False
 
 

@@ -77,7 +77,7 @@ creature "Probe Beast" {
   armor 1 life 5
   traits Living
   static set_x(2)
-  static cannot(this, "move")
+  static cannot(this, "summon")
   static this gains [Flying]
   when condition_removed(this): heal(this, 1)
   when destroyed(this): gain_control(you, this)
@@ -205,7 +205,7 @@ def test_the_engine_does_what_the_registry_says():
     (an `unsupported` event), what it calls dropped silently leaves no trace in the log."""
     from magewars.engine import Game
     text = ('creature "Probe Beast" {\n  armor 1 life 5\n  traits Living\n  static set_x(2)\n'
-            '  static cannot(this, "move")\n  when destroyed(this): gain_control(you, this)\n}\n')
+            '  static cannot(this, "summon")\n  when destroyed(this): gain_control(you, this)\n}\n')
     corpus, a = _probe(text)
     own = a["cards"]["Probe Beast"]["own"]
     loud = {f.construct for f in own if f.status == R.LOUD}

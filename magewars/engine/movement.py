@@ -76,6 +76,10 @@ CANNOT_READ = frozenset(CANNOT_MOVE + (CANNOT_PUSHED, CANNOT_TELEPORTED, CANNOT_
 CAN_READ = frozenset({CAN_MOVE_TWICE})
 IGNORE_READ = frozenset({IGNORE_ENEMIES, IGNORE_HINDERING, IGNORE_WALLS})
 IMMUNE_READ = frozenset({IMMUNE_HINDER})
+#: static calls of cards and codex entries this module reads (the continuous-effects layer leaves them)
+STATIC_CALLS_READ = frozenset({"hinder", "block_los"})
+#: static calls of an attack bar read when the attack pushes (`push` effects of the bar's attack)
+BAR_STATIC_CALLS = ("push_direction",)
 
 #: the Bash attack (glossary: Bashed): 3 dice, neither melee nor ranged, with the trait that no Defense
 #: can avoid (the codex entry named here states what it does)
@@ -441,9 +445,10 @@ def move(game: Game, obj, to_zone: str) -> bool:
     arrived = change_zone(game, obj, to_zone, "moves")
     if arrived:
         game.just_moved.add(obj.id)
-    if phase_ends_after_move(game, obj):
-        game.emit("rule", f"{obj.label()} moved: its Action Phase ends "
-                          f"({restriction(game, obj, CANNOT_ACT_AFTER_MOVING)})")
+    who = restriction(game, obj, CANNOT_ACT_AFTER_MOVING) if obj.in_play else None
+    if who:
+        game.emit("rule", f"{obj.label()} took a move action: its Action Phase ends ({who})")
+        game.end_action_phase(obj)
     return arrived and obj.zone == to_zone and here != to_zone
 
 
@@ -502,6 +507,27 @@ def push_options(game: Game, obj, source_zone: Optional[str]) -> list[str]:
     if c != sc:
         out.append("east" if c > sc else "west")
     return out
+
+
+def bar_push_direction(atk) -> Optional[str]:
+    """An attack bar's `static push_direction("...")`: the way the pushes of its attack go."""
+    for ab in getattr(atk.action.definition, "abilities", ()) or ():
+        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name in BAR_STATIC_CALLS:
+            arg = ab.effect.args[0].value if ab.effect.args else None
+            if isinstance(arg, A.StringLit):
+                return arg.value
+    return None
+
+
+def reads_static(call: A.Call) -> bool:
+    """Is this static call of a card one this module applies (so the continuous-effects layer leaves it)?"""
+    if call.name in STATIC_CALLS_READ:
+        return True
+    second = call.args[1].value if len(call.args) > 1 else None
+    if not isinstance(second, A.StringLit):
+        return False
+    table = {"cannot": CANNOT_READ, "can": CAN_READ, "ignore": IGNORE_READ, "immune": IMMUNE_READ}.get(call.name)
+    return table is not None and second.value in table
 
 
 def random_direction(game: Game) -> str:

@@ -340,7 +340,7 @@ def p_push(game, call, ctx):
     d = kw.get("direction")
     direction = d.value if isinstance(d, A.StringLit) else None
     if direction is None and ctx.attack is not None:
-        direction = _bar_push_direction(ctx.attack)
+        direction = movement.bar_push_direction(ctx.attack)
     if direction is not None and direction not in movement.DIRECTIONS and direction != "random":
         raise NotImplementedPrimitive(f"push direction {direction!r}")
     src = ctx.attack.source if ctx.attack is not None else ctx.this
@@ -348,16 +348,6 @@ def p_push(game, call, ctx):
     chooser = ctx.this.controller if ctx.this is not None else game.state.order[0]
     for o in _objs(game, pos[0], ctx):
         movement.push(game, o, source_zone, chooser, direction, _src(ctx))
-
-
-def _bar_push_direction(atk):
-    """An attack bar's `static push_direction("...")`: the way its pushes go."""
-    for ab in getattr(atk.action.definition, "abilities", ()) or ():
-        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "push_direction":
-            arg = ab.effect.args[0].value if ab.effect.args else None
-            if isinstance(arg, A.StringLit):
-                return arg.value
-    return None
 
 
 def p_guard(game, call, ctx):

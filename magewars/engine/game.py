@@ -588,6 +588,7 @@ class Game:
         for o in self.state.in_play():
             o.defense_uses.clear()
             o.action_marker = "ready"
+            movement.reset_moves(o)
         self.state.round += 1
         self.state.touch()
         self.check_state()

@@ -339,6 +339,9 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True) -> Op
     if who:
         raise IllegalMove(f"{obj.label()} cannot take move actions ({who})", f"Codex: {who}")
     if count_action:
+        if obj.action_marker != "ready":
+            raise IllegalMove(f"{obj.label()} has had its Action Phase this round (its action marker is "
+                              f"{obj.action_marker})", RULE_ACTIONS)
         if obj.move_stopped:
             raise IllegalMove(f"{obj.label()} must stop moving this Action Phase: its last move was "
                               f"{obj.move_stopped}", RULE_HINDER)
@@ -431,12 +434,17 @@ def change_zone(game: Game, obj, to_zone: str, how: str, walls_step: bool = True
     return True
 
 
-def move(game: Game, obj, to_zone: str) -> bool:
+def move(game: Game, obj, to_zone: str, action: bool = True) -> bool:
     """One move action of `obj` into the adjacent zone `to_zone` (the move sequence, steps 1-6).
-    Raises IllegalMove (naming the rule) before anything changes.  Returns whether it arrived."""
-    why_hindered = declare_move(game, obj, to_zone)
+    Raises IllegalMove (naming the rule) before anything changes.  Returns whether it arrived.
+    `action=False`: an effect moves it "as a move action would" outside its own actions (no move
+    action is counted, hindering does not stop later ones)."""
+    why_hindered = declare_move(game, obj, to_zone, count_action=action)
     pay_costs(game, obj, to_zone)
     here = _zone_of(game, obj)
+    if not action:
+        ok = change_zone(game, obj, to_zone, "moves")
+        return ok and obj.zone == to_zone and here != to_zone
     obj.moves_taken += 1
     if why_hindered:
         obj.move_stopped = why_hindered
@@ -452,8 +460,9 @@ def move(game: Game, obj, to_zone: str) -> bool:
     return arrived and obj.zone == to_zone and here != to_zone
 
 
-def legal_moves(game: Game, obj) -> list[str]:
-    """Zones one move action of `obj` can reach now (empty when it cannot move)."""
+def legal_moves(game: Game, obj, action: bool = True) -> list[str]:
+    """Zones one move action of `obj` can reach now (empty when it cannot move); `action=False`: zones
+    an effect moving it "as a move action would" may take it to."""
     here = _zone_of(game, obj)
     if here is None or not obj.in_play:
         return []
@@ -462,7 +471,7 @@ def legal_moves(game: Game, obj) -> list[str]:
         if game.state.arena.distance(here, z) != 1:
             continue
         try:
-            declare_move(game, obj, z)
+            declare_move(game, obj, z, count_action=action)
         except IllegalMove:
             continue
         out.append(z)

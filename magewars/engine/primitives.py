@@ -685,7 +685,7 @@ def p_move(game, call, ctx):
         here = game.state.zone_of(o)
         cands = [z if isinstance(z, str) else game.state.zone_of(z) for z in zones] if zones else \
             [z for z in game.state.arena.zones() if here and game.state.arena.distance(z, here) == 1]
-        legal = set(movement.legal_moves(game, o)) if not zones else None
+        legal = set(movement.legal_moves(game, o, action=False)) if not zones else None
         cands = [z for z in cands if z and (legal is None or z in legal)]
         if not cands:
             game.emit("rule", f"{o.label()} has no zone it can move into ({_src(ctx)})")
@@ -693,7 +693,7 @@ def p_move(game, call, ctx):
         ch = game.decide("target", o.controller, [Option(z, z) for z in cands], prompt=f"move {o.label()} where?",
                          default=0)
         try:
-            movement.move(game, o, ch.value)
+            movement.move(game, o, ch.value, action=False)
         except movement.IllegalMove as e:
             game.emit("rule", f"{o.label()} does not move: {e}")
 

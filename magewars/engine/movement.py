@@ -586,7 +586,7 @@ def push(game: Game, obj, source_zone: Optional[str], chooser: str, direction: O
                 game.emit("rule", f"{obj.label()} is pushed {way} into {wall.label()}: it is Bashed")
                 bash(game, obj, wall)
                 return False
-    return change_zone(game, obj, dest, f"is pushed {way}" + (f" by {why}" if why else ""))
+    return change_zone(game, obj, dest, f"is pushed {way}", why=f"by {why}" if why else "")
 
 
 def bash(game: Game, obj, wall) -> None:

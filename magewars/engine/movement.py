@@ -454,9 +454,8 @@ def move(game: Game, obj, to_zone: str, action: bool = True) -> bool:
     if arrived:
         game.just_moved.add(obj.id)
     who = restriction(game, obj, CANNOT_ACT_AFTER_MOVING) if obj.in_play else None
-    if who:
+    if who:  # the round ends the Action Phase (round.perform asks phase_ends_after_move)
         game.emit("rule", f"{obj.label()} took a move action: its Action Phase ends ({who})")
-        game.end_action_phase(obj)
     return arrived and obj.zone == to_zone and here != to_zone
 
 

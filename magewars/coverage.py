@@ -83,6 +83,8 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
     if clause.holder == "codex":
         if not clause.once and _codex_static_runs(defn, ab):
             return R.RUNS, "", ""
+        if isinstance(ab, A.OneShotAbility) and R.CODEX_OUTCOME_EFFECTS and defn.marker not in R.CODEX_MARKERS:
+            return R.RUNS, "", ""
         if isinstance(ab, A.TriggeredAbility):
             st = R.event_status(ab.event.name)
             return st, _label(ab), "" if st == R.RUNS else "the engine never fires this event"
@@ -150,6 +152,9 @@ def _codex_static_runs(defn, ab) -> bool:
         if this:
             return isinstance(second, (A.TraitGroup, A.Phrase)) or (
                 isinstance(second, A.StringLit) and second.value in R.CODEX_IMMUNE_STRINGS_READ)
+        if R.CODEX_OUTCOME_EFFECTS and not marker and isinstance(second, A.StringLit) \
+                and second.value == defn.name and any(isinstance(b, A.OneShotAbility) for b in defn.abilities):
+            return True  # who an effect-die outcome does not touch (movement.run_outcome)
         return marker and isinstance(second, A.TraitGroup) and any(r.name.text == defn.name for r in second.traits)
     if eff.name in ("cannot", "can") and this and isinstance(second, A.StringLit):
         return second.value in (R.CODEX_CANNOT_READ if eff.name == "cannot" else R.CODEX_CAN_READ)
@@ -245,7 +250,9 @@ def definition_findings(defn, codex: dict) -> list[Finding]:
                 for (name, _n) in row.outcomes:
                     # an outcome is placed as a marker; for an entry that is no marker that does nothing
                     entry = codex.get(name)
-                    if entry is not None and entry.marker not in R.CODEX_MARKERS:
+                    if entry is not None and entry.marker not in R.CODEX_MARKERS and not (
+                            R.CODEX_OUTCOME_EFFECTS
+                            and any(isinstance(ab, A.OneShotAbility) for ab in entry.abilities)):
                         out.append(Finding(defn.name, _where(bar.span), f"effect die {name}", R.SILENT,
                                            f"the effect die places a {name} marker, which does nothing: "
                                            f"{name} is not a condition or token"))

@@ -87,6 +87,9 @@ BASH_TRAIT = "Unavoidable"
 ARENA_WALL_ID = "arena-wall"
 
 DIRECTIONS = {"north": (-1, 0), "south": (1, 0), "west": (0, -1), "east": (0, 1)}
+OPPOSITE = {"north": "south", "south": "north", "west": "east", "east": "west"}
+#: `push(..., direction: "toward")`: one zone toward the source instead of away (Snatch)
+TOWARD = "toward"
 #: a random push rolls the effect die (Rules: Push): 1-3 north, 4-6 east, 7-9 south, 10-12 west
 RANDOM_DIRECTIONS = ((3, "north"), (6, "east"), (9, "south"), (12, "west"))
 
@@ -415,9 +418,35 @@ def move_to_zone(game: Game, obj, here: Optional[str], to_zone: str, how: str, w
 
 
 def entering_zone(game: Game, obj, here: Optional[str], to_zone: str, how: str) -> None:
-    """Step 6, Entering Zone Triggers: the "moves" event (traps and zone triggers attack or act now)."""
+    """Step 6, Entering Zone Triggers: hidden enchantments that must be revealed when a creature moves
+    (traps: `reveal must on moves(..., into: this zone)`), then the "moves" event (zone triggers)."""
+    if not obj.in_play:
+        return
+    info = {"into": to_zone, "frm": here, "how": how}
+    for player in game.state.order:
+        for ench in game.reveals.hidden_of(player):
+            if not obj.in_play:
+                return
+            if ench.hidden and ench.in_play and _must_reveal_on(game, ench, obj, info):
+                game.emit("rule", f"{ench.label()} must be revealed: {obj.label()} entered {to_zone}",
+                          secret_for=ench.controller,
+                          public_text=f"{ench.public_label()} must be revealed: {obj.label()} entered {to_zone}")
+                game.reveals.reveal(ench, None, forced=True, subject=obj)
     if obj.in_play:
-        game.fire("moves", obj, Ctx(this=obj, it=obj), into=to_zone, frm=here, how=how)
+        game.fire("moves", obj, Ctx(this=obj, it=obj), **info)
+
+
+#: events a `reveal must on EVENT(...)` rule of a hidden enchantment is checked for during a move
+REVEAL_ON = ("moves",)
+
+
+def _must_reveal_on(game: Game, ench, mover, info: dict) -> bool:
+    for ab in ench.card.abilities:
+        if isinstance(ab, A.RevealRule) and ab.mode == "must" and ab.on:
+            for ev in ab.on:
+                if ev.name in REVEAL_ON and game.event_matches(ev, ench, mover, Ctx(this=ench), info):
+                    return True
+    return False
 
 
 def change_zone(game: Game, obj, to_zone: str, how: str, walls_step: bool = True, why: str = "") -> bool:
@@ -562,6 +591,15 @@ def push(game: Game, obj, source_zone: Optional[str], chooser: str, direction: O
     if direction == "random":
         way = random_direction(game)
         game.emit("rule", f"{obj.label()} is pushed in a random direction: {way}")
+    elif direction == TOWARD:
+        options = [OPPOSITE[w] for w in push_options(game, obj, source_zone)] \
+            if source_zone not in (None, here) else []
+        if not options:
+            game.emit("rule", f"{obj.label()} is in the source's zone: a pull toward it does not move it")
+            return False
+        way = options[0] if len(options) == 1 else game.decide(
+            "target", chooser, [Option(d, d) for d in options], prompt=f"pull {obj.label()} which way?",
+            default=0).value
     elif direction in DIRECTIONS:
         way = direction
     else:
@@ -613,6 +651,40 @@ def enter_zone(game: Game, obj, zone: Optional[str] = None, how: str = "is place
         game.state.move_to_zone(obj, zone)
         game.emit("move", f"{obj.label()} {how} in {zone}", target=obj.id, to=zone)
     game.fire("enters", obj, Ctx(this=obj, it=obj), zone=zone or _zone_of(game, obj), how=how)
+
+
+# ---------------------------------------------------------------- effect-die outcomes that move
+def outcome_effects(game: Game, name: str) -> tuple:
+    """The `effect:` of a codex entry that is no marker (`marker none`): what an effect die naming it
+    does (Push, Snatch) instead of placing a marker."""
+    cd = game.codex.get(name)
+    if cd is None or cd.marker in ("condition", "token"):
+        return ()
+    return tuple(e for ab in cd.abilities if isinstance(ab, A.OneShotAbility) for e in ab.effects)
+
+
+def run_outcome(game: Game, obj, name: str, count: int, source: str, attack=None) -> int:
+    """Apply an effect-die outcome stated by a codex entry's `effect:` to `obj` (`this`), `count` times;
+    the entry's own `immune(PHRASE, "Name")` statics say who is unaffected.  Returns times applied."""
+    cd = game.codex[name]
+    for ab in cd.abilities:
+        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "immune":
+            pos, _ = _args(ab.effect)
+            if len(pos) > 1 and isinstance(pos[1], A.StringLit) and pos[1].value == name \
+                    and isinstance(pos[0], A.Phrase) and _matches(game, obj, pos[0], obj, f"immunity to {name}"):
+                game.emit("immune", f"{obj.label()} is immune to {name} from {source} "
+                                    f"({pos[0].text.removeprefix('each ')})")
+                return 0
+    done = 0
+    for _ in range(count):
+        if not obj.in_play:
+            break
+        game.emit("effect", f"{name} on {obj.label()} ({source})")
+        ctx = Ctx(this=obj, it=obj, attack=attack)
+        ctx.extra["label"] = f"{name} from {source}"
+        game.run_effects(outcome_effects(game, name), ctx)
+        done += 1
+    return done
 
 
 # ---------------------------------------------------------------- events about places

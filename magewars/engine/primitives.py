@@ -341,11 +341,12 @@ def p_push(game, call, ctx):
     direction = d.value if isinstance(d, A.StringLit) else None
     if direction is None and ctx.attack is not None:
         direction = movement.bar_push_direction(ctx.attack)
-    if direction is not None and direction not in movement.DIRECTIONS and direction != "random":
+    if direction is not None and direction not in movement.DIRECTIONS and direction not in ("random", movement.TOWARD):
         raise NotImplementedPrimitive(f"push direction {direction!r}")
     src = ctx.attack.source if ctx.attack is not None else ctx.this
     source_zone = game.state.zone_of(src) if src is not None else None
-    chooser = ctx.this.controller if ctx.this is not None else game.state.order[0]
+    pusher = ctx.attack.attacker if ctx.attack is not None else ctx.this  # the pusher picks the way
+    chooser = pusher.controller if pusher is not None else game.state.order[0]
     for o in _objs(game, pos[0], ctx):
         movement.push(game, o, source_zone, chooser, direction, _src(ctx))
 

@@ -96,6 +96,9 @@ STATS_CHANGED: frozenset[str] = frozenset({"armor", "life"})
 #: Timings and action abilities of codex entries do not run yet (no round).
 CODEX_STATIC_SUBJECTS: frozenset[str] = frozenset({"this", "it"})
 CODEX_MARKERS: frozenset[str] = frozenset({"condition", "token"})
+#: a codex entry that is no marker (`marker none`) and states an `effect:` is what an effect die naming
+#: it does (Push, Snatch): Game.place_condition runs it (movement.run_outcome) instead of placing markers
+CODEX_OUTCOME_EFFECTS: bool = True
 CODEX_CANNOT_READ: frozenset[str] = frozenset({"heal", "use_defense", "attack", "counterstrike", "force attacks"}) \
     | _movement.CANNOT_READ
 CODEX_CAN_READ: frozenset[str] = frozenset({"ignore guards"}) | _movement.CAN_READ
@@ -132,8 +135,12 @@ def event_status(name: str) -> str:
     return RUNS if name in FIRED_EVENTS or name in HANDLED_EVENTS else SILENT
 
 
+#: events a `reveal must on EVENT(...)` rule is checked for during the move sequence (movement.entering_zone)
+MOVEMENT_REVEAL_EVENTS: tuple[str, ...] = _movement.REVEAL_ON
+
+
 def reveal_event_status(name: str) -> str:
-    return RUNS if name in REVEAL_EVENTS else SILENT
+    return RUNS if name in REVEAL_EVENTS or name in MOVEMENT_REVEAL_EVENTS else SILENT
 
 
 def timing_status(name: str) -> str:

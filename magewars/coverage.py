@@ -83,7 +83,7 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
     if clause.holder == "codex":
         if not clause.once and _codex_static_runs(defn, ab):
             return R.RUNS, "", ""
-        if isinstance(ab, A.OneShotAbility) and R.CODEX_OUTCOME_EFFECTS and defn.marker not in R.CODEX_MARKERS:
+        if isinstance(ab, A.OneShotAbility) and R.CODEX_OUTCOME_EFFECTS and defn.marker == R.CODEX_OUTCOME_MARKER:
             return R.RUNS, "", ""
         if isinstance(ab, A.TriggeredAbility):
             st = R.event_status(ab.event.name)
@@ -152,7 +152,7 @@ def _codex_static_runs(defn, ab) -> bool:
         if this:
             return isinstance(second, (A.TraitGroup, A.Phrase)) or (
                 isinstance(second, A.StringLit) and second.value in R.CODEX_IMMUNE_STRINGS_READ)
-        if R.CODEX_OUTCOME_EFFECTS and not marker and isinstance(second, A.StringLit) \
+        if R.CODEX_OUTCOME_EFFECTS and defn.marker == R.CODEX_OUTCOME_MARKER and isinstance(second, A.StringLit) \
                 and second.value == defn.name and any(isinstance(b, A.OneShotAbility) for b in defn.abilities):
             return True  # who an effect-die outcome does not touch (movement.run_outcome)
         return marker and isinstance(second, A.TraitGroup) and any(r.name.text == defn.name for r in second.traits)
@@ -251,7 +251,7 @@ def definition_findings(defn, codex: dict) -> list[Finding]:
                     # an outcome is placed as a marker; for an entry that is no marker that does nothing
                     entry = codex.get(name)
                     if entry is not None and entry.marker not in R.CODEX_MARKERS and not (
-                            R.CODEX_OUTCOME_EFFECTS
+                            R.CODEX_OUTCOME_EFFECTS and entry.marker == R.CODEX_OUTCOME_MARKER
                             and any(isinstance(ab, A.OneShotAbility) for ab in entry.abilities)):
                         out.append(Finding(defn.name, _where(bar.span), f"effect die {name}", R.SILENT,
                                            f"the effect die places a {name} marker, which does nothing: "

@@ -654,11 +654,14 @@ def enter_zone(game: Game, obj, zone: Optional[str] = None, how: str = "is place
 
 
 # ---------------------------------------------------------------- effect-die outcomes that move
+#: the `marker` declaration of a keyword that names an effect, not a marker
+OUTCOME_MARKER = "none"
+
 def outcome_effects(game: Game, name: str) -> tuple:
     """The `effect:` of a codex entry that is no marker (`marker none`): what an effect die naming it
     does (Push, Snatch) instead of placing a marker."""
     cd = game.codex.get(name)
-    if cd is None or cd.marker in ("condition", "token"):
+    if cd is None or cd.marker != OUTCOME_MARKER:
         return ()
     return tuple(e for ab in cd.abilities if isinstance(ab, A.OneShotAbility) for e in ab.effects)
 

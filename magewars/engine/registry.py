@@ -99,6 +99,7 @@ CODEX_MARKERS: frozenset[str] = frozenset({"condition", "token"})
 #: a codex entry that is no marker (`marker none`) and states an `effect:` is what an effect die naming
 #: it does (Push, Snatch): Game.place_condition runs it (movement.run_outcome) instead of placing markers
 CODEX_OUTCOME_EFFECTS: bool = True
+CODEX_OUTCOME_MARKER: str = _movement.OUTCOME_MARKER
 CODEX_CANNOT_READ: frozenset[str] = frozenset({"heal", "use_defense", "attack", "counterstrike", "force attacks"}) \
     | _movement.CANNOT_READ
 CODEX_CAN_READ: frozenset[str] = frozenset({"ignore guards"}) | _movement.CAN_READ

@@ -172,3 +172,15 @@ def test_teleport_refused_for_what_cannot_be_teleported():
     with pytest.raises(M.IllegalMove) as e:
         M.teleport(g, beast, "C4")
     assert e.value.rule == f"Codex: {names[0]}" and beast.zone == "B1"
+
+
+def test_entering_play_runs_the_objects_own_enters_ability(corpus):
+    # a shipped card whose own `when enters(this)` places a token on itself
+    g = _game(corpus)
+    card = next(c for c in corpus.cards.values() if c.kind in M.CONJURATION_KINDS and any(
+        getattr(getattr(ab, "event", None), "name", None) == "enters"
+        and any(getattr(e, "name", None) == "place_tokens" for e in ab.effects) for ab in c.abilities))
+    obj = g.create(card.name, "o", "Ann")
+    M.enter_zone(g, obj, "B2")
+    assert obj.zone == "B2" and sum(obj.markers.values()) >= 1
+    assert g.log.of_kind("trigger")

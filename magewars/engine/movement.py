@@ -782,7 +782,17 @@ def _crossings(p, q) -> list:
 
 def los_blockers(game: Game) -> tuple[dict, list]:
     """Walls that block line of sight, by border; zone objects whose `block_los(this zone,
-    crossing: N)` blocks lines crossing N of their zone's borders."""
+    crossing: N)` blocks lines crossing N of their zone's borders.  Worked out once per state version
+    (agents ask line of sight many times between two changes)."""
+    cached = getattr(game, "_los_blockers", None)
+    if cached is not None and cached[0] == game.state.version:
+        return cached[1]
+    got = _los_blockers(game)
+    game._los_blockers = (game.state.version, got)
+    return got
+
+
+def _los_blockers(game: Game) -> tuple[dict, list]:
     by_border: dict = {}
     zonal = []
     for o in game.state.in_play():

@@ -398,8 +398,8 @@ def walls(game: Game, obj, here: str, to_zone: str, how: str) -> bool:
             return False
         now = _stoppers(game, obj, how) - before
         if now or (how == "moves" and cannot_move(game, obj)):
-            game.emit("rule", f"{obj.label()} cannot complete its move ({', '.join(sorted(now)) or 'cannot move'}):"
-                              f" it stays in {here}")
+            why = sorted({restriction(game, obj, k) or k for k in now} or {cannot_move(game, obj)})
+            game.emit("rule", f"{obj.label()} cannot complete its move (now {', '.join(why)}): it stays in {here}")
             return False
     return True
 

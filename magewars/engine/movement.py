@@ -405,7 +405,7 @@ def pay_costs(game: Game, obj, to_zone: str) -> None:
 
 def leaving_zone(game: Game, obj, here: str, to_zone: str, how: str) -> None:
     """Step 3, Leaving Zone Effects: the "leaves" event."""
-    game.fire("leaves", obj, Ctx(this=obj, it=obj), zone=here, into=to_zone, how=how)
+    game.fire("leaves", obj, Ctx(this=obj, it=obj), zone=here, into=to_zone, how=how_kind(how))
 
 
 def _stoppers(game: Game, obj, how: str) -> set:
@@ -456,7 +456,7 @@ def entering_zone(game: Game, obj, here: Optional[str], to_zone: str, how: str) 
     (traps: `reveal must on moves(..., into: this zone)`), then the "moves" event (zone triggers)."""
     if not obj.in_play:
         return
-    info = {"into": to_zone, "frm": here, "how": how}
+    info = {"into": to_zone, "frm": here, "how": how_kind(how)}
     for player in game.state.order:
         for ench in game.reveals.hidden_of(player):
             if not obj.in_play:
@@ -735,12 +735,20 @@ def run_outcome(game: Game, obj, name: str, count: int, source: str, attack=None
 #: events whose place arguments are matched here: `moves(WHO, into: ZONE)`, `leaves(WHO, ZONE)`
 #: (or `zone:`), `enters(WHO, ZONE)` (or `zone:`); each names the key of the fired event's details
 ZONE_EVENTS = {"moves": ("into", "into"), "leaves": ("zone", "zone"), "enters": ("zone", "zone")}
+#: `moves(..., how: "...")`: the kind of change of zone, from the verb the sequence logs
+HOW_KINDS = {"moves": "move", "is pushed": "push", "teleports": "teleport", "swaps": "swap"}
+
+
+def how_kind(how: str) -> str:
+    return next((k for verb, k in HOW_KINDS.items() if how.startswith(verb)), how)
 
 
 def event_places(event: str, pos: list, kw: dict) -> list:
     """(detail key, place phrase) pairs a `when EVENT(...)` names."""
     key, kwname = ZONE_EVENTS[event]
     out = []
+    if "how" in kw:
+        out.append(("how", kw["how"]))
     if kwname in kw:
         out.append((key, kw[kwname]))
     elif len(pos) > 1:
@@ -749,9 +757,12 @@ def event_places(event: str, pos: list, kw: dict) -> list:
 
 
 def zone_matches(game: Game, phrase, zone: Optional[str], src) -> bool:
-    """Does the zone of an event fit the place an ability names ("this zone", "an adjacent zone")?"""
+    """Does the zone of an event fit the place an ability names ("this zone", "an adjacent zone")?
+    (A quoted word is compared as it is: `how: "teleport"`.)"""
     if zone is None:
         return False
+    if isinstance(phrase, A.StringLit):
+        return phrase.value == zone
     try:
         got = resolve(game, phrase, Ctx(this=src))
     except PhraseError as e:

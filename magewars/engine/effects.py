@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Optional
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, Defense, TraitInstance
 from .cardindex import index as card_index, lower_words
+from . import movement
 from .phrases import Ctx, matches, words_of, pronoun
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -189,8 +190,8 @@ class Effects:
 
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
         g = self.game
-        if call.name in self.IGNORED_STATIC:
-            return
+        if call.name in self.IGNORED_STATIC or movement.reads_static(call):
+            return  # read where it is used (movement: hinder, walls, line of sight, move restrictions)
         if call.name not in self.STATIC_CALLS:
             key = (src.card.name, call.name)
             if key not in g.static_unsupported:
@@ -483,6 +484,9 @@ class Effects:
                         mods.append(Mod(label, ts, f"immune to {ref.name.text}"))
                 elif isinstance(to, A.Phrase) and len(to.words) == 1:
                     gain(TraitInstance(f"{to.text} Immunity"), label, ts)
+                elif isinstance(to, A.StringLit):  # immune to an effect named by a word ("hinder")
+                    d.cannot_do.add(f"be affected by {to.value}")
+                    mods.append(Mod(label, ts, f"immune to {to.value}"))
             elif isinstance(node, A.Call) and node.name == "cannot":
                 det = next((a.value for a in node.args if a.key == "detail"), None)
                 d.cannot_be_attacked.append((det.text if isinstance(det, A.Phrase) else

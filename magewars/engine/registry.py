@@ -29,6 +29,7 @@ from typing import Optional
 from ..dsl import ast as A
 from ..dsl import vocab
 from .attack import STEPS as _ATTACK_STEPS
+from . import movement as _movement
 from .effects import Effects
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 
@@ -50,7 +51,8 @@ STATIC_NODES: tuple[type, ...] = (A.Gain, A.Lose, A.StatChange)
 #: tests/test_coverage.py greps the engine source and fails when this drifts
 FIRED_EVENTS: tuple[str, ...] = (
     "action_ends", "attack_step", "attacked", "attacks", "avoided", "condition_placed", "counterstrike",
-    "damaged", "deals_damage", "destroyed", "healed", "hit", "rolls", "token_removed",
+    "damaged", "deals_damage", "destroyed", "enters", "healed", "hit", "leaves", "moves", "rolls",
+    "token_removed",
 )
 #: events the engine runs without `fire`: a `when revealed` ability resolves when its enchantment
 #: is revealed (engine/reveal.py, `Reveals.reveal`)
@@ -94,8 +96,22 @@ STATS_CHANGED: frozenset[str] = frozenset({"armor", "life"})
 #: Timings and action abilities of codex entries do not run yet (no round).
 CODEX_STATIC_SUBJECTS: frozenset[str] = frozenset({"this", "it"})
 CODEX_MARKERS: frozenset[str] = frozenset({"condition", "token"})
-CODEX_CANNOT_READ: frozenset[str] = frozenset({"heal", "use_defense", "attack", "counterstrike", "force attacks"})
-CODEX_CAN_READ: frozenset[str] = frozenset({"ignore guards"})
+#: a codex entry that is no marker (`marker none`) and states an `effect:` is what an effect die naming
+#: it does (Push, Snatch): Game.place_condition runs it (movement.run_outcome) instead of placing markers
+CODEX_OUTCOME_EFFECTS: bool = True
+CODEX_OUTCOME_MARKER: str = _movement.OUTCOME_MARKER
+CODEX_CANNOT_READ: frozenset[str] = frozenset({"heal", "use_defense", "attack", "counterstrike", "force attacks"}) \
+    | _movement.CANNOT_READ
+CODEX_CAN_READ: frozenset[str] = frozenset({"ignore guards"}) | _movement.CAN_READ
+#: movement (engine/movement.py) reads, from the codex entries an object carries and from its card:
+#: `ignore(this, RULE[, against: ...])`, `immune(this, "hinder")`, `hinder(this)`, `block_los(this)`,
+#: a wall's `cannot(PHRASE, "move through")`; from cards in play, `static hinder(PHRASE)`
+CODEX_IGNORE_READ: frozenset[str] = _movement.IGNORE_READ
+CODEX_IMMUNE_STRINGS_READ: frozenset[str] = _movement.IMMUNE_READ
+MOVEMENT_STATIC_CALLS: frozenset[str] = _movement.STATIC_CALLS_READ
+MOVEMENT_CANNOT_ANY_SUBJECT: frozenset[str] = frozenset({_movement.CANNOT_MOVE_THROUGH})
+#: static calls of an attack bar read by the effects of its attack (a push's direction)
+BAR_STATICS_READ_BY_EFFECTS: tuple[str, ...] = _movement.BAR_STATIC_CALLS
 CODEX_ATTACK_SHAPE: frozenset[str] = frozenset({"attack_strikes", "attack_targets", "attack_zone",
                                                 "attack_unavoidable", "attack_gains", "attack_usable_in"})
 CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune"})
@@ -120,8 +136,12 @@ def event_status(name: str) -> str:
     return RUNS if name in FIRED_EVENTS or name in HANDLED_EVENTS else SILENT
 
 
+#: events a `reveal must on EVENT(...)` rule is checked for during the move sequence (movement.entering_zone)
+MOVEMENT_REVEAL_EVENTS: tuple[str, ...] = _movement.REVEAL_ON
+
+
 def reveal_event_status(name: str) -> str:
-    return RUNS if name in REVEAL_EVENTS else SILENT
+    return RUNS if name in REVEAL_EVENTS or name in MOVEMENT_REVEAL_EVENTS else SILENT
 
 
 def timing_status(name: str) -> str:
@@ -146,6 +166,8 @@ def _first_word(v) -> Optional[str]:
 
 def static_call_status(call: A.Call) -> tuple[str, str]:
     """How the continuous-effects layer treats `static CALL(...)` on a card: (status, why)."""
+    if _movement.reads_static(call):
+        return RUNS, ""
     if call.name in STATIC_SKIPPED:
         return SILENT, f"static {call.name}(...) is skipped by the continuous-effects layer"
     if call.name not in STATIC_CALLS:

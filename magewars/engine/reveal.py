@@ -152,7 +152,9 @@ class Reveals:
             g.emit("window", f"reveal window after {step.replace('_', ' ')}: nothing revealed", step=step)
 
     # ------------------------------------------------------------ the process
-    def reveal(self, obj: "GameObject", atk=None, forced: bool = False) -> bool:
+    def reveal(self, obj: "GameObject", atk=None, forced: bool = False, subject=None) -> bool:
+        """Reveal `obj`; `subject` is the object its abilities call "it"/"that" (the creature that set
+        off a trap), its host when not given."""
         g = self.game
         st = g.state
         player = st.players[obj.controller]
@@ -208,7 +210,7 @@ class Reveals:
         obj.timestamp = st.next_timestamp()
         st.touch()
         ran = False
-        ctx = Ctx(this=obj, attack=atk, it=host)
+        ctx = Ctx(this=obj, attack=atk, it=subject if subject is not None else host)
         for ab in obj.card.abilities:
             inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
             if isinstance(inner, A.OneShotAbility):

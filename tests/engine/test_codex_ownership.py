@@ -19,7 +19,7 @@ import pytest
 from magewars.scenario import run_scenario
 from magewars.scenario import runner
 
-SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios").glob("*.yaml"))
+SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios").rglob("*.yaml"))
 CARDS_ROOT = Path(__file__).resolve().parent / "cards"  # the shared test cards (as in test_scenarios)
 MISSING = Path(__file__).resolve().parents[1] / "data" / "codex_entries_without_scenario.txt"
 
@@ -40,6 +40,7 @@ def _outcome(path: Path) -> tuple[str, set]:
                 involved.update(game.effects.derived(o).traits)
             for a in o.card.attacks:
                 involved.update(t.key for t in a.traits)
+                involved.update(name for row in a.effect_die for (name, _n) in row.outcomes)  # Push...
                 for alt in a.alternatives:
                     involved.update(t.key for t in alt)
         for atk in game.attacks.history:

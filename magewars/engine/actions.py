@@ -260,7 +260,7 @@ def legal_actions(game, creature, act: Activation, planned: list[str], quickcast
     if d.has("Incapacitated"):
         return out + [PassChoice(creature.id)]
     if not act.acted:
-        speeds = ("quick", "full") if act.moves == 0 else ("quick",)
+        speeds = ("quick", "full") if act.moves == 0 and not creature.moves_taken else ("quick",)
         acts: list = []
         acts += attack_options(game, creature, speeds)
         if is_mage:
@@ -268,7 +268,7 @@ def legal_actions(game, creature, act: Activation, planned: list[str], quickcast
         if "guard" not in d.cannot_do and not creature.guard:
             acts.append(GuardChoice(creature.id))
         acts += ability_options(game, creature, speeds)
-        moves = [] if (act.moves >= 2 or d.has("Restrained")) else move_options(game, creature)
+        moves = move_options(game, creature)  # legal_moves: move limits, hindering, walls, Restrained
         duties = obligations(game, creature)
         if duties:
             obeying = [c for c in acts if any(obeys(game, c, du) for du in duties)]

@@ -50,8 +50,9 @@ STATIC_NODES: tuple[type, ...] = (A.Gain, A.Lose, A.StatChange)
 #: every event name the engine fires (`Game.fire("<name>", ...)` in magewars/engine/*.py);
 #: tests/test_coverage.py greps the engine source and fails when this drifts
 FIRED_EVENTS: tuple[str, ...] = (
-    "action_ends", "activated", "attack_step", "attacked", "attacks", "avoided", "condition_placed", "counterstrike",
-    "damaged", "deals_damage", "destroyed", "healed", "hit", "rolls", "token_removed",
+    "action_ends", "activated", "attack_step", "attacked", "attacks", "avoided", "condition_placed",
+    "counterstrike", "damaged", "deals_damage", "destroyed", "enters", "healed", "hit", "leaves", "moves",
+    "rolls", "token_removed",
 )
 #: events the engine runs without `fire`: a `when revealed` ability resolves when its enchantment
 #: is revealed (engine/reveal.py, `Reveals.reveal`)

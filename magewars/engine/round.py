@@ -23,6 +23,7 @@ from typing import Callable, Optional
 
 from ..dsl import ast as A
 from . import actions as ACT
+from . import movement
 from .decisions import Option
 from .phrases import Ctx, resolve
 
@@ -431,12 +432,13 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
     """Carry out one typed action choice."""
     rs = state_of(game)
     if isinstance(choice, ACT.MoveChoice):
-        from . import movement
-        movement.move(game, game.state.objects[choice.obj_id], choice.to_zone)
+        mover = game.state.objects[choice.obj_id]
+        as_quick = movement.move_uses_quick_action(game, mover)
+        movement.move(game, mover, choice.to_zone)
         if act is not None:
             act.moves += 1
-            if act.moves >= 2:
-                act.acted = True  # the second move is its quick action
+            if as_quick or movement.phase_ends_after_move(game, mover) or not mover.in_play:
+                act.acted = True  # the move was its quick action (or a move ends its action phase)
     elif isinstance(choice, ACT.AttackChoice):
         attacker = game.state.objects[choice.obj_id]
         targets = [game.state.objects[t] for t in choice.target_ids]
@@ -516,6 +518,7 @@ def end_action_phase(game, obj) -> None:
                 game.state.add_marker(obj, k, n)
         obj.fresh.clear()
     expire(game, "action_phase")
+    movement.reset_moves(obj)
     game.just_moved.discard(obj.id)
     obj.action_marker = "used"
     game.state.touch()

@@ -83,6 +83,9 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
     if clause.holder == "codex":
         if not clause.once and _codex_static_runs(defn, ab):
             return R.RUNS, "", ""
+        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "must":
+            return R.must_status(ab.effect), _label(ab), "a mandatory action naming no target the engine can " \
+                                                         "read is reported when the creature activates"
         if isinstance(ab, A.TriggeredAbility):
             st = R.event_status(ab.event.name)
             return st, _label(ab), "" if st == R.RUNS else "the engine never fires this event"

@@ -103,6 +103,9 @@ CODEX_STATIC_SUBJECTS: frozenset[str] = frozenset({"this", "it"})
 CODEX_MARKERS: frozenset[str] = frozenset({"condition", "token"})
 CODEX_CANNOT_READ: frozenset[str] = frozenset({"heal", "use_defense", "attack", "counterstrike", "force attacks"})
 CODEX_CAN_READ: frozenset[str] = frozenset({"ignore guards"})
+#: mandatory actions (`static must(this, "ACTION", target: PHRASE)` of a trait or condition) the
+#: action phase obeys (engine/actions.py obligations); one naming no target is refused loudly
+CODEX_MUST_READ: frozenset[str] = frozenset({"melee_attack", "ranged_attack", "attack"})
 CODEX_ATTACK_SHAPE: frozenset[str] = frozenset({"attack_strikes", "attack_targets", "attack_zone",
                                                 "attack_unavoidable", "attack_gains", "attack_usable_in"})
 CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune"})
@@ -125,6 +128,13 @@ def value_status(name: str) -> str:
 def event_status(name: str) -> str:
     """A `when EVENT` ability of a card: it runs when the engine fires (or handles) the event."""
     return RUNS if name in FIRED_EVENTS or name in HANDLED_EVENTS else SILENT
+
+
+def must_status(call: A.Call) -> str:
+    """A codex entry's `static must(this, "ACTION", target: PHRASE)`."""
+    act = call.args[1].value if len(call.args) > 1 else None
+    has_target = any(a.key == "target" for a in call.args)
+    return RUNS if has_target and isinstance(act, A.StringLit) and act.value in CODEX_MUST_READ else LOUD
 
 
 def reveal_event_status(name: str) -> str:

@@ -23,13 +23,16 @@ from ..engine.casting import cast_attack_spell, cast_incantation
 from ..engine.dice import parse_face
 from ..dsl.diagnostics import Diagnostic
 from .loader import LDict, LList, ScenarioDiagnostic, ScenarioError, load_yaml
+from . import rounds
+
+ROUND_ACTIONS = ("phase", "round", "activate", "offered")  # scenario/rounds.py
 
 TOP_KEYS = {"name", "cite", "description", "cards", "arena", "players", "objects", "dice", "choices",
-            "unscripted", "actions", "expect", "x", "seed"}
+            "unscripted", "actions", "expect", "x", "seed", "initiative"}
 OBJECT_KEYS = {"id", "card", "controller", "owner", "zone", "border", "damage", "markers", "guard", "attachments",
                "attached_to", "zone_attachment", "hidden", "x", "action_marker"}
 ACTIONS = {"attack", "reveal", "move", "teleport", "push", "cast", "move_enchantment", "destroy", "place", "damage", "end_action_phase",
-           "end_round", "expect", "guard", "remove", "heal", "attack_spell"}
+           "end_round", "expect", "guard", "remove", "heal", "attack_spell"} | set(ROUND_ACTIONS)
 EXPECT_KEYS = {"objects", "players", "attacks", "log_contains", "log_lacks", "no_unsupported", "all_scripted_used"}
 OBJ_EXPECT_KEYS = {"damage", "armor", "life", "destroyed", "in_play", "has", "lacks", "markers", "zone", "hidden",
                    "guard", "attached_to"}
@@ -251,12 +254,12 @@ def _choices(sc: Scenario, v: _V) -> list[ScriptedChoice]:
         if m is None:
             continue
         kinds = {"reveal", "defense", "counterstrike", "zone_order", "target", "optional", "choose", "order",
-                 "alternative", "reroll"}
+                 "alternative", "reroll", "upkeep", "plan", "action", "activate", "initiative"}
         allowed = kinds | {"kind", "choose", "player", "step"}
         v.keys(m, allowed, "a choice")
         kind = m.get("kind")
         choose = m.get("choose")
-        short = [k for k in m if k in kinds]
+        short = [k for k in m if k in kinds and not (k == "choose" and "kind" in m)]  # `kind: X, choose: Y`
         if short:
             kind, choose = short[0], m[short[0]]
         if kind is None or choose is None:
@@ -334,7 +337,7 @@ def build(sc: Scenario, seed: Optional[int] = None) -> tuple[Game, dict]:
         m = v.mapping(p, _at(pl, i), "a player")
         if m is None:
             continue
-        v.keys(m, {"name", "mana", "channeling"}, "a player")
+        v.keys(m, {"name", "mana", "channeling", "spellbook", "planned"}, "a player")
         if "name" not in m:
             v.err(m.where, "S002", "a player needs a `name`")
             continue
@@ -427,6 +430,7 @@ def build(sc: Scenario, seed: Optional[int] = None) -> tuple[Game, dict]:
             continue
         obj.attached_to = h.id
         obj.zone = None
+    rounds.setup(game, v, pl, data, _at)
     if v.diags:
         raise ScenarioError(v.diags)
     game.state.touch()
@@ -457,7 +461,7 @@ def run_scenario(path: str, cards_roots: tuple = (), seed: Optional[int] = None)
     acts = v.seq(sc.data["actions"], _at(sc.data, "actions"), "`actions`") or []
     # validate action shapes first, so a typo is found before anything runs
     for i, a in enumerate(acts):
-        if isinstance(a, str) and a in ("end_round",):
+        if isinstance(a, str) and a in ("end_round", "round"):
             continue
         m = v.mapping(a, _at(acts, i), "an action")
         if m is None:
@@ -650,6 +654,8 @@ def _run_action(game: Game, v: _V, a, where, result: ScenarioResult) -> None:
             game.end_action_phase(o)
     elif kind == "end_round":
         game.end_round()
+    elif kind in ROUND_ACTIONS:
+        rounds.run(game, v, kind, body, bw, lambda oid: _obj(game, v, oid, None, bw), result, Check)
     elif kind == "expect":
         _validate_expect(v, body, bw)
         if not v.diags:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, Defense, TraitInstance
+from .spellstatics import CAST_STATIC_CALLS
 from .phrases import Ctx, matches, words_of, pronoun
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -186,8 +187,8 @@ class Effects:
 
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
         g = self.game
-        if call.name in self.IGNORED_STATIC:
-            return
+        if call.name in self.IGNORED_STATIC or call.name in CAST_STATIC_CALLS:
+            return  # read where it is used (a casting statement: engine/casting.py)
         if call.name not in self.STATIC_CALLS:
             key = (src.card.name, call.name)
             if key not in g.static_unsupported:

@@ -12,15 +12,12 @@ from .decisions import Agent, Decision, FirstLegalAgent, Option
 from .dice import Dice, SeededDice
 from .attack import AttackAction, AttackEngine
 from .effects import CONJURATION_KINDS, Effects
+from .errors import EngineError
 from .events import EventLog
 from .phrases import Ctx, matches, resolve, resolve_one
 from .primitives import evaluate, run_effect
 from .reveal import Reveals
 from .state import ROW_LETTERS, Arena, GameObject, GameState
-
-class EngineError(Exception):
-    """A rules situation the engine cannot resolve (reported, never a traceback for users)."""
-
 
 class Game:
     def __init__(self, corpus: Corpus, dice: Optional[Dice] = None,
@@ -494,6 +491,9 @@ class Game:
             if pos and isinstance(pos[0], A.StringLit) and pos[0].value != info.get("what"):
                 return False
             return True
+        if call.name == "declares" and len(pos) > 1 and isinstance(pos[1], A.StringLit) \
+                and pos[1].value != getattr(atk, "declared", None):
+            return False  # the action declared ("quick_spell", "move"...) must be the one named
         if pos and subject is not None and isinstance(pos[0], A.Phrase):
             got = resolve(self, pos[0], Ctx(this=src, attack=atk))
             if subject not in got:

@@ -646,6 +646,23 @@ def p_return_to_hand(game, call, ctx):
             game.emit("discarded", f"{o.label()} returns to its owner's spellbook ({_src(ctx)})")
 
 
+def p_counter_spell(game, call, ctx):
+    """Counter the spell being cast (engine/casting.py): it has no effect; its costs stay paid."""
+    stack = getattr(game, "casting_stack", None)
+    c = stack[-1] if stack else None
+    if c is None or c.status != "declared":
+        game.emit("rule", f"{_src(ctx)}: no spell is being cast, nothing to counter")
+        return
+    pos, _ = _args(call)
+    what = pos[0] if pos else None
+    if isinstance(what, A.Phrase) and [w.text.lower() for w in what.words][:1] not in (["that"], ["it"], ["this"]) \
+            and not matches(game, c.spell, what, ctx):
+        game.emit("rule", f"{_src(ctx)} counters only {what.text}: {c.card.name} is not one")
+        return
+    c.cancel(f"countered by {_src(ctx)}", "countered")
+    game.emit("countered", f"{c.card.name} is countered by {_src(ctx)}: it has no effect", spell=c.card.name)
+
+
 def p_reveal(game, call, ctx):
     pos, _ = _args(call)
     for o in _objs(game, pos[0], ctx):
@@ -721,7 +738,7 @@ PRIMITIVES: dict[str, Callable] = {
     "attack_gains": p_attack_gains, "miss_attack": p_miss_attack, "modify_defense_roll": p_modify_defense_roll,
     "gain_attack": p_gain_attack, "prevent_unless_paid": p_prevent_unless_paid, "push": p_push,
     "restrain": p_restrain, "incapacitate": p_incapacitate, "lose_life": p_lose_life, "obliterate": p_obliterate,
-    "return_to_hand": p_return_to_hand, "reveal": p_reveal, "move": p_move, "swap": p_swap,
+    "return_to_hand": p_return_to_hand, "counter_spell": p_counter_spell, "reveal": p_reveal, "move": p_move, "swap": p_swap,
     "attack_with": p_attack_with, "convert_critical": p_convert_critical, "regain_life": p_heal,
     "sacrifice": p_destroy,
 }

@@ -181,6 +181,19 @@ class Cast(_M):
     caster: Name
     spell: Text
     target: Optional[Name] = None
+    targets: Optional[Union[Name, list[Name]]] = None
+    zone: Optional[Zone] = None
+    border: Optional[Annotated[list[Zone], Field(min_length=2, max_length=2)]] = None
+    x: Optional[Amount] = None
+    id: Optional[Name] = None
+    refused: Optional[Text] = None
+    status: Optional[Literal["resolved", "canceled", "countered"]] = None
+
+
+class ResolveSpell(_M):
+    caster: Name
+    spell: Text
+    target: Optional[Name] = None
 
 
 class Move(_M):
@@ -231,7 +244,7 @@ class Offered(_M):
 
 
 ACTIONS: dict[str, Any] = {
-    "attack": Attack, "attack_spell": AttackSpell, "cast": Cast, "reveal": Name,
+    "attack": Attack, "attack_spell": AttackSpell, "cast": Cast, "resolve_spell": ResolveSpell, "reveal": Name,
     "move": Move, "teleport": Move, "push": Push, "move_enchantment": MoveEnchantment, "destroy": Name,
     "place": Markers, "remove": Markers, "damage": Damage, "heal": Heal, "guard": Name,
     "end_action_phase": Name, "end_round": Optional[Any], "expect": Expect,

@@ -5,13 +5,13 @@ import pytest
 
 from magewars.scenario import run_scenario
 
-SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios").glob("*.yaml"))
+SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios").rglob("*.yaml"))
 # The shared test cards sit beside this file, outside the scenarios' folder: allowed explicitly,
 # as `magewars simulate scenario --cards-root tests/engine/cards` does.
 CARDS_ROOT = Path(__file__).resolve().parent / "cards"
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+@pytest.mark.parametrize("path", SCENARIOS, ids=[str(p.relative_to(p.parents[1] if p.parent.name != "scenarios" else p.parent).with_suffix("")) for p in SCENARIOS])
 def test_scenario(path):
     result = run_scenario(str(path), (CARDS_ROOT,))
     assert result.error is None, result.error.format()

@@ -251,6 +251,9 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         raise EngineError(f"NOT IMPLEMENTED: casting {card.name}: its target ({', '.join(card.targets)}) "
                           f"cannot be chosen by the engine yet")
     if kind == "object":
+        if zone is not None:
+            raise IllegalCast("target", f"illegal target: {card.name} targets a {' or '.join(card.targets)}, "
+                                        f"not a zone")
         if len(targets) != 1:
             raise IllegalCast("target", f"{card.name} needs one target ({' or '.join(card.targets)}), "
                                         f"got {len(targets)}")

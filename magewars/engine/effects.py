@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, Defense, TraitInstance
+from ..spellbook.rules import RULE_CALLS as SPELLBOOK_RULE_CALLS
 from .spellstatics import CAST_STATIC_CALLS
 from .phrases import Ctx, matches, words_of, pronoun
 
@@ -188,8 +189,8 @@ class Effects:
 
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
         g = self.game
-        if call.name in self.IGNORED_STATIC or call.name in CAST_STATIC_CALLS:
-            return  # read where it is used (a casting statement: engine/casting.py)
+        if call.name in self.IGNORED_STATIC or call.name in CAST_STATIC_CALLS or call.name in SPELLBOOK_RULE_CALLS:
+            return  # read where it is used (casting: engine/casting.py; spellbook building: spellbook/rules.py)
         if call.name not in self.STATIC_CALLS:
             key = (src.card.name, call.name)
             if key not in g.static_unsupported:

@@ -502,6 +502,8 @@ class Game:
             if pos and isinstance(pos[0], A.StringLit) and pos[0].value != info.get("what"):
                 return False
             return True
+        if call.name == "enters" and info.get("how") == "summoned" and (len(pos) > 1 or "zone" in kw):
+            return False  # coming into play in a zone is not entering that zone (traps do not fire)
         if call.name == "declares" and len(pos) > 1 and isinstance(pos[1], A.StringLit) \
                 and pos[1].value != getattr(atk, "declared", None):
             return False  # the action declared ("quick_spell", "move"...) must be the one named

@@ -434,5 +434,7 @@ def _relation(game: Game, obj, r: S.Relation, sel: S.Described, ctx: Ctx) -> boo
         players = {_player(game, x) for x in _eval(game, r.who, ctx)}
         return obj.controller in players
     if isinstance(r, S.CastBy):
-        raise PhraseError(f"'{sel.text}': the engine does not record who cast a spell")
+        by = getattr(game, "spell_casters", {}).get(obj.id)  # recorded by engine/casting.py
+        caster = st.objects.get(by) if by is not None else None
+        return caster is not None and any(x is caster for x in _eval(game, r.who, ctx))
     raise PhraseError(f"'{sel.text}': relation {type(r).__name__} cannot be evaluated")

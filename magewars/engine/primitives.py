@@ -706,6 +706,28 @@ def p_return_to_hand(game, call, ctx):
             game.emit("discarded", f"{o.label()} returns to its owner's spellbook ({_src(ctx)})")
 
 
+def _cost_of(game, o) -> int:
+    """A spell's full printed mana cost: casting plus reveal (X counted with the object's X)."""
+    if o is None or isinstance(o, str):
+        return 0
+    total = 0
+    for c in (o.card.cast_cost, o.card.reveal_cost):
+        if isinstance(c, int):
+            total += c
+        elif c is not None:
+            total += game.x_value(o) * getattr(c, "coef", 1)
+    return total
+
+
+def _mana_spent(game, spell) -> int:
+    """The mana actually paid to cast a spell being cast (engine/casting.py: after cost changes)."""
+    for c in reversed(getattr(game, "casting_stack", None) or ()):
+        if c.spell is spell:
+            return c.paid
+    last = getattr(game, "last_cast", None)
+    return last.paid if last is not None and last.spell is spell else 0
+
+
 def p_counter_spell(game, call, ctx):
     """Counter the spell being cast (engine/casting.py): it has no effect; its costs stay paid."""
     stack = getattr(game, "casting_stack", None)
@@ -999,8 +1021,8 @@ VALUES: dict[str, Callable] = {
         _one(g, _args(c)[0][0], x), _one(g, _args(c)[0][1], x)),
     "has_initiative": lambda g, c, x: (lambda who: who is not None and g.state.order and
                                        _player_of(g, who) == g.state.order[0])(_one(g, _args(c)[0][0], x)),
-    "cost_of": lambda g, c, x: (lambda o: o.card.cast_cost if o is not None and isinstance(o.card.cast_cost, int)
-                                else 0)(_one(g, _args(c)[0][0], x)),
+    "mana_spent": lambda g, c, x: _mana_spent(g, _one(g, _args(c)[0][0], x)),
+    "cost_of": lambda g, c, x: _cost_of(g, _one(g, _args(c)[0][0], x)),
     "last_amount": lambda g, c, x: x.extra.get("last_amount", 0),
     "charging": lambda g, c, x: _atk(x) is not None and _atk(x).action.charged,
     "inactive": lambda g, c, x: (lambda o: bool(o and o.action_marker != "ready"))(_one(g, _args(c)[0][0], x)),

@@ -23,6 +23,7 @@ from typing import Callable, Optional
 
 from ..dsl import ast as A
 from . import actions as ACT
+from . import activation as AV
 from . import movement
 from .decisions import Option
 from .phrases import Ctx, resolve
@@ -328,7 +329,7 @@ def _quickcast_phase(game, which: str) -> None:
         mage = living_mage(game, p)
         if mage is None or p not in rs.quickcast_ready:
             continue
-        casts = ACT.cast_options(game, mage, rs.planned.get(p, []), ("quick",), True)
+        casts = AV.cast_options(game, mage, rs.planned.get(p, []), ("quick",), True)
         if not casts:
             continue
         ch = game.decide("action", p, ACT.options_of(casts + [ACT.PassChoice(mage.id)], game),
@@ -409,7 +410,7 @@ def activate(game, obj) -> None:
         for _ in range(8):  # two moves, an action, a quickcast and passes: bounded
             if not obj.in_play:
                 break
-            choices = ACT.legal_actions(game, obj, act, rs.planned.get(obj.controller, []),
+            choices = AV.legal_actions(game, obj, act, rs.planned.get(obj.controller, []),
                                         obj.controller in rs.quickcast_ready)
             ch = game.decide("action", obj.controller, ACT.options_of(choices, game),
                              prompt=f"{obj.label()}: what does it do?")
@@ -480,7 +481,7 @@ def use_ability(game, choice: ACT.AbilityChoice) -> None:
     ab = src.card.abilities[choice.ability_index]
     inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
     actor = game.state.objects.get(choice.actor_id or choice.obj_id)
-    cost = ACT.ability_mana(game, src, ab)
+    cost = AV.ability_mana(game, src, ab)
     game.emit("action", f"{actor.label()} uses an action ability of {src.label()}"
                         + (f", paying {cost} mana" if cost else ""), source=src.id)
     if cost:

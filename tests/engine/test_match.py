@@ -11,7 +11,8 @@ from magewars.dsl import load_corpus
 from magewars.dsl import vocab
 from magewars.engine import registry as REG
 from magewars.engine import round as R
-from magewars.engine.actions import AttackChoice, MoveChoice, PassChoice, legal_actions, Activation
+from magewars.engine.actions import Activation, AttackChoice, MoveChoice, PassChoice
+from magewars.engine.activation import legal_actions
 from magewars.engine.decisions import Agent, RandomAgent, ScriptedAgent, UnscriptedDecision
 from magewars.engine.match import GameResult, start_game, step_action, step_phase
 from magewars.engine.views import texts

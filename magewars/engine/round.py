@@ -308,7 +308,7 @@ def planning_phase(game) -> None:
             if not names:
                 break
             opts = [Option(n, PlanPick(n, p)) for n in names] + [Option("no more spells", None)]
-            ch = game.decide("plan", p, opts, prompt=f"plan spell {i + 1} of 2")
+            ch = game.decide("plan", p, opts, prompt=f"plan spell {i + 1} of 2", default=len(opts) - 1)
             if ch.value is None:
                 break
             lib[str(ch.value)] -= 1
@@ -333,7 +333,7 @@ def _quickcast_phase(game, which: str) -> None:
         if not casts:
             continue
         ch = game.decide("action", p, ACT.options_of(casts + [ACT.PassChoice(mage.id)], game),
-                         prompt=f"{which}: cast a quick spell?")
+                         prompt=f"{which}: cast a quick spell?", default=len(casts))
         if not isinstance(ch.value, ACT.PassChoice):
             perform(game, mage, ch.value, None)
     run_timing(game, "quickcast")
@@ -383,7 +383,7 @@ def next_activation(game):
             obj = ready[0]
         else:
             ch = game.decide("activate", p, [Option(o.label(), o.id) for o in ready],
-                             prompt="which creature activates?")
+                             prompt="which creature activates?", default=0)
             obj = game.state.objects[ch.value]
         activate(game, obj)
         check_victory(game)
@@ -412,8 +412,9 @@ def activate(game, obj) -> None:
                 break
             choices = AV.legal_actions(game, obj, act, rs.planned.get(obj.controller, []),
                                         obj.controller in rs.quickcast_ready)
+            passes = [i for i, c in enumerate(choices) if isinstance(c, ACT.PassChoice)]
             ch = game.decide("action", obj.controller, ACT.options_of(choices, game),
-                             prompt=f"{obj.label()}: what does it do?")
+                             prompt=f"{obj.label()}: what does it do?", default=passes[0] if passes else None)
             if isinstance(ch.value, ACT.PassChoice):
                 break
             perform(game, obj, ch.value, act)

@@ -232,6 +232,8 @@ class Game:
         would take armor below zero become direct damage of the condition's type instead."""
         if count <= 0 or not obj.in_play:
             return 0
+        if movement.outcome_effects(self, name):  # an effect named by the die (Push), not a marker
+            return movement.run_outcome(self, obj, name, count, source, attack)
         why = self.immune_to_condition(obj, name)
         if why:
             self.emit("immune", f"{obj.label()} {why}: no {name} from {source}")

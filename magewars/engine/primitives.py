@@ -371,24 +371,15 @@ def p_push(game, call, ctx):
     d = kw.get("direction")
     direction = d.value if isinstance(d, A.StringLit) else None
     if direction is None and ctx.attack is not None:
-        direction = _bar_push_direction(ctx.attack)
-    if direction is not None and direction not in movement.DIRECTIONS and direction != "random":
+        direction = movement.bar_push_direction(ctx.attack)
+    if direction is not None and direction not in movement.DIRECTIONS and direction not in ("random", movement.TOWARD):
         raise NotImplementedPrimitive(f"push direction {direction!r}")
     src = ctx.attack.source if ctx.attack is not None else ctx.this
     source_zone = game.state.zone_of(src) if src is not None else None
-    chooser = ctx.this.controller if ctx.this is not None else game.state.order[0]
+    pusher = ctx.attack.attacker if ctx.attack is not None else ctx.this  # the pusher picks the way
+    chooser = pusher.controller if pusher is not None else game.state.order[0]
     for o in _objs(game, pos[0], ctx):
         movement.push(game, o, source_zone, chooser, direction, _src(ctx))
-
-
-def _bar_push_direction(atk):
-    """An attack bar's `static push_direction("...")`: the way its pushes go."""
-    for ab in getattr(atk.action.definition, "abilities", ()) or ():
-        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "push_direction":
-            arg = ab.effect.args[0].value if ab.effect.args else None
-            if isinstance(arg, A.StringLit):
-                return arg.value
-    return None
 
 
 def p_guard(game, call, ctx):
@@ -765,7 +756,7 @@ def p_move(game, call, ctx):
         here = game.state.zone_of(o)
         cands = [z if isinstance(z, str) else game.state.zone_of(z) for z in zones] if zones else \
             [z for z in game.state.arena.zones() if here and game.state.arena.distance(z, here) == 1]
-        legal = set(movement.legal_moves(game, o)) if not zones else None
+        legal = set(movement.legal_moves(game, o, action=False)) if not zones else None
         cands = [z for z in cands if z and (legal is None or z in legal)]
         if not cands:
             game.emit("rule", f"{o.label()} has no zone it can move into ({_src(ctx)})")
@@ -773,7 +764,7 @@ def p_move(game, call, ctx):
         ch = game.decide("target", o.controller, [Option(z, z) for z in cands], prompt=f"move {o.label()} where?",
                          default=0)
         try:
-            movement.move(game, o, ch.value)
+            movement.move(game, o, ch.value, action=False)
         except movement.IllegalMove as e:
             game.emit("rule", f"{o.label()} does not move: {e}")
 

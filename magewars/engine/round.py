@@ -555,6 +555,7 @@ def end_round(game) -> None:
     for o in game.state.in_play():
         o.defense_uses.clear()
         o.action_marker = "ready"
+        movement.reset_moves(o)
     game.state.round += 1
     game.state.touch()
     game.check_state()

@@ -375,6 +375,9 @@ def _zone_fits(game: Game, z: str, sel: S.Described, ctx: Ctx) -> bool:
             if not any(all(has_name(game, o, t.name) != t.negated for t in r.names)
                        for o in st.objects_in_zone(z)):
                 return False
+        elif isinstance(r, S.Damaged):
+            if not any(o.damage > 0 for o in st.objects_in_zone(z)):
+                return False
         elif isinstance(r, S.Holds):
             if not any(_fits_any(game, o, r.what, ctx) for o in st.objects_in_zone(z)):
                 return False
@@ -428,6 +431,8 @@ def _relation(game: Game, obj, r: S.Relation, sel: S.Described, ctx: Ctx) -> boo
         return any(z in obj.border for z in zones)
     if isinstance(r, S.HasNames):
         return all(has_name(game, obj, t.name) != t.negated for t in r.names)
+    if isinstance(r, S.Damaged):
+        return obj.damage > 0
     if isinstance(r, S.Holds):
         return any(_fits_any(game, a, r.what, ctx) for a in st.attachments(obj))
     if isinstance(r, S.ControlledBy):

@@ -74,9 +74,20 @@ def zone_los(game, a: str, b: str) -> bool:
     arena = game.state.arena
     if a == b:
         return True
-    blocked = {o.border for o in game.state.in_play() if o.border is not None and blocks_los(game, o)}
+    cache = getattr(game, "_los_cache", None)
+    if cache is None or cache[0] != game.state.version:
+        blocked = frozenset(o.border for o in game.state.in_play() if o.border is not None and blocks_los(game, o))
+        cache = game._los_cache = (game.state.version, blocked, {})
+    blocked, known = cache[1], cache[2]
     if not blocked:
         return True
+    got = known.get((a, b))
+    if got is None:
+        got = known[(a, b)] = _line_clear(arena, a, b, blocked)
+    return got
+
+
+def _line_clear(arena, a: str, b: str, blocked) -> bool:
     (r1, c1), (r2, c2) = arena.coords(a), arena.coords(b)
     steps = 64 * (abs(r1 - r2) + abs(c1 - c2))
     cells = []

@@ -19,8 +19,8 @@ from typing import Iterator, Optional
 
 from ..dsl import ast as A
 from .errors import EngineError
-from .phrases import Ctx, matches
-from .spellstatics import COPIES_IN_PLAY, COSTS, SPELLBOOK_ONLY, ZONE_LIMIT
+from .phrases import Ctx, has_name, matches
+from .spellstatics import CAST_ONLY, COPIES_IN_PLAY, COSTS, SPELLBOOK_ONLY, ZONE_LIMIT
 from .state import ROW_LETTERS, GameObject
 
 CONJURATION_KINDS = ("conjuration", "wall", "terrain", "vine")
@@ -143,6 +143,18 @@ def restrictions(game, caster: GameObject, card) -> Iterator[tuple[str, str]]:
     calls = _statics(game, card, SPELLBOOK_ONLY)
     if calls:
         yield from _mage_only(game, caster, card)
+    for call in _statics(game, caster.card, CAST_ONLY):
+        pos, kw = _pos(call), _kw(call)
+        if not pos or not _is_this(pos[0]):
+            continue  # a restriction of other casters is stated by their own cards
+        if "school_of" in kw:
+            _refuse(game, caster, "cast_only(..., school_of: ...)")
+            continue
+        spell = probe(game, caster, card, st.zone_of(caster))
+        if not any(isinstance(ph, A.Phrase) and _spell_fits(game, caster, spell, ph) for ph in pos[1:]):
+            yield ("cast-only", f"{caster.label()} may cast only "
+                                + " or ".join(ph.text for ph in pos[1:] if isinstance(ph, A.Phrase))
+                                + f"; {card.name} is not one")
     for call in _statics(game, card, COPIES_IN_PLAY):
         pos, kw = _pos(call), _kw(call)
         if len(pos) < 2 or not _is_this(pos[0]) or not isinstance(pos[1], int):
@@ -307,9 +319,13 @@ def use_cost_changes(game, caster, spell, targets, which: str) -> None:
 _KINDS = {"incantation", "enchantment", "equipment", "creature", "conjuration", "wall", "attack"}
 
 
-def _words_fit(game, src, words, kind: str, has, controller: str) -> bool:
-    """Plain words of a phrase against one thing: ownership, kind, and names (trait, subtype, school)."""
-    for w in words:
+def _words_fit(game, src, words, kind: str, has, controller: str, level=None) -> bool:
+    """Plain words of a phrase against one thing: ownership, kind, level and names (trait, subtype,
+    school)."""
+    skip = -1
+    for i, w in enumerate(words):
+        if i == skip:
+            continue
         low = w.text.lower()
         if low in ("spell", "spells", "a", "an", "each", "object", "objects"):
             continue
@@ -324,6 +340,11 @@ def _words_fit(game, src, words, kind: str, has, controller: str) -> bool:
         stem = low[:-1] if low.endswith("s") and low[:-1] in _KINDS else low
         if stem in _KINDS:
             if kind != stem and not (stem == "creature" and kind in ("mage", "magestats")):
+                return False
+            continue
+        if low == "level" and i + 1 < len(words) and words[i + 1].text.isdigit():
+            skip = i + 1
+            if level is None or level != int(words[i + 1].text):
                 return False
             continue
         if w.kind != "name":
@@ -345,13 +366,12 @@ def _spell_fits(game, src, spell, phrase: A.Phrase, targets=()) -> bool:
         rest = words[on + 1:]
         words = words[:on]
         if not any(not isinstance(t, str) and _words_fit(
-                game, src, rest, t.kind, lambda n, t=t: game.has(t, n) or n in t.card.subtypes, t.controller)
+                game, src, rest, t.kind, lambda n, t=t: has_name(game, t, n), t.controller)
                    for t in targets):
             return False
     card = spell.card
-    schools = {s for s, _ in card.schools}
-    return _words_fit(game, src, words, card.kind,
-                      lambda n: n in schools or n in card.subtypes or card.has_trait(n), spell.controller)
+    return _words_fit(game, src, words, card.kind, lambda n: has_name(game, spell, n), spell.controller,
+                      card.level)
 
 
 # ---------------------------------------------------------------- resolving

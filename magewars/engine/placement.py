@@ -140,15 +140,15 @@ def _is_this(v) -> bool:
 def restrictions(game, caster: GameObject, card) -> Iterator[tuple[str, str]]:
     """(rule, message) for each restriction that forbids this caster this spell now."""
     st = game.state
-    calls = _statics(game, card, SPELLBOOK_ONLY)
-    if calls:
-        yield from _mage_only(game, caster, card)
+    if _statics(game, card, SPELLBOOK_ONLY):
+        for why in mage_only(game, caster.controller, card):
+            yield ("mage-only", why)
     for call in _statics(game, caster.card, CAST_ONLY):
         pos, kw = _pos(call), _kw(call)
         if not pos or not _is_this(pos[0]):
             continue  # a restriction of other casters is stated by their own cards
-        if "school_of" in kw:
-            _refuse(game, caster, "cast_only(..., school_of: ...)")
+        if "school_of" in kw or not all(isinstance(ph, A.Phrase) for ph in pos[1:]):
+            _refuse(game, caster, "cast_only(...) with school_of: or a computed spell")
             continue
         spell = probe(game, caster, card, st.zone_of(caster))
         if not any(isinstance(ph, A.Phrase) and _spell_fits(game, caster, spell, ph) for ph in pos[1:]):
@@ -170,28 +170,32 @@ def restrictions(game, caster: GameObject, card) -> Iterator[tuple[str, str]]:
                    + ("per player" if per_player else "in play at once"))
 
 
-def _mage_only(game, caster, card) -> Iterator[tuple[str, str]]:
-    from ..spellbook import rules as SR  # the spellbook rules read "X Only" the same way
+def mage_only(game, player: str, card) -> Iterator[str]:
+    """Why the player's Mage may not cast or take control of this "X Mage Only" card (the spellbook
+    rules read the same `spellbook_only` statement: magewars/spellbook/rules.py)."""
+    from ..spellbook import rules as SR
     corpus = game.corpus
-    mage = game.state.mage_of(caster.controller) or caster
-    mcard = mage.card
-    if mcard.kind == "magestats":
+    if not _statics(game, card, SPELLBOOK_ONLY):
+        return
+    mage = game.state.mage_of(player)
+    mcard = mage.card if mage is not None else None
+    stats = None
+    if mcard is not None and mcard.kind == "magestats":
         stats, mcard = mcard, SR.mage_for(corpus, mcard)
-    else:
-        stats = SR.stats_for(corpus, mcard) if mcard.kind == "mage" else None
+    elif mcard is not None and mcard.kind == "mage":
+        stats = SR.stats_for(corpus, mcard)
     if mcard is None or stats is None:
-        yield ("mage-only", f"{card.name} may be cast only by a kind of Mage, and {caster.controller} has "
-                            f"no Mage the rules can read")
+        yield f"{card.name} is restricted to a kind of Mage, and {player} has no Mage the rules can read"
         return
     try:
         rules = SR.mage_rules(corpus, mcard, stats)
         only = SR.restrictions(corpus, card)
         schools = SR._schools(corpus)
     except SR.RuleError as exc:
-        raise EngineError(f"NOT IMPLEMENTED: cannot read the casting restriction of {card.name}: {exc}")
+        raise EngineError(f"NOT IMPLEMENTED: cannot read the restriction of {card.name}: {exc}")
     for who, text in only:
         if not SR.allowed(rules, card, who, text, schools):
-            yield ("mage-only", f"{card.name} is {text}: the {mcard.name} cannot cast it")
+            yield f"{card.name} is {text}: the {mcard.name} cannot cast it or take control of it"
 
 
 # ---------------------------------------------------------------- targets

@@ -174,3 +174,21 @@ def test_casting_scenarios_cite_real_rulings(shared_dir):
         assert ids <= known, f"{p.name} cites unknown rulings {sorted(ids - known)}"
         cited |= ids
     assert len(cited) >= 11
+
+
+def test_gain_control_honours_mage_restrictions(corpus):
+    """R.restrict.steal-forcefield: a Mage takes control of an unrestricted object; a spell restricted
+    to another kind of Mage stays with its controller (succeeded() is false)."""
+    from magewars.dsl import ast as A
+    from magewars.engine.primitives import run_effect
+    g = board(corpus)
+    ff = g.create("Forcefield", "ff", "Bob", attached_to="pri")
+    gloves = g.create("Leather Gloves", "gloves", "Bob", attached_to="pri")
+    for obj, owner_after in ((gloves, "Alice"), (ff, "Bob")):
+        call = A.Call("gain_control", (A.Arg(None, A.Phrase((A.Word("you", "word"),))),
+                                       A.Arg(None, A.Phrase((A.Word("it", "word"),)))))
+        ctx = Ctx(this=g.state.get("wiz"), it=obj)
+        run_effect(g, call, ctx)
+        assert obj.controller == owner_after
+        assert ctx.extra["succeeded"] is (owner_after == "Alice")
+    assert any("cannot take control of Forcefield" in e.text for e in g.log.events)

@@ -80,7 +80,7 @@ creature "Probe Beast" {
   static cannot(this, "summon")
   static this gains [Flying]
   when condition_removed(this): heal(this, 1)
-  when destroyed(this): gain_control(you, this)
+  when destroyed(this): copy_spell(this)
   at upkeep: heal(this, 1)
   action quick: heal(this, 1)
   when hit(this): this gets spellbook +1
@@ -112,7 +112,7 @@ def test_each_construct_gets_its_status_and_location():
         ("probe.mw:5:3", "static set_x", S),
         ("probe.mw:6:3", "static cannot", L),
         ("probe.mw:8:3", "when condition_removed", S),
-        ("probe.mw:9:25", "gain_control", L),
+        ("probe.mw:9:25", "copy_spell", L),
         ("probe.mw:12:19", "gets spellbook", S),
         ("probe.mw:13:23", "until end of attack", S),
         ("probe.mw:15:3", "static cannot", L),
@@ -204,12 +204,12 @@ def test_the_engine_does_what_the_registry_says():
     (an `unsupported` event), what it calls dropped silently leaves no trace in the log."""
     from magewars.engine import Game
     text = ('creature "Probe Beast" {\n  armor 1 life 5\n  traits Living\n  static set_x(2)\n'
-            '  static cannot(this, "summon")\n  when destroyed(this): gain_control(you, this)\n}\n')
+            '  static cannot(this, "summon")\n  when destroyed(this): copy_spell(this)\n}\n')
     corpus, a = _probe(text)
     own = a["cards"]["Probe Beast"]["own"]
     loud = {f.construct for f in own if f.status == R.LOUD}
     silent = {f.construct for f in own if f.status == R.SILENT}
-    assert loud == {"static cannot", "gain_control"} and silent == {"static set_x"}
+    assert loud == {"static cannot", "copy_spell"} and silent == {"static set_x"}
     g = Game(corpus)
     g.state.add_player("Ann")
     g.state.order = ["Ann"]

@@ -110,14 +110,21 @@ class Casting:
 
 
 # ---------------------------------------------------------------- line of sight
+_IN_LOS: list = []  # [movement.in_los or None], looked up once
+
+
 def line_of_sight(game, a: str, b: str) -> bool:
     """Whether zone `b` is in line of sight of zone `a`: asked of the movement module when it
     offers `in_los`, else worked out here from the walls that block line of sight."""
-    try:
-        from .movement import in_los  # engine/movement.py (movement engineer)
-    except ImportError:
+    if not _IN_LOS:
+        try:
+            from .movement import in_los  # engine/movement.py (movement engineer)
+        except ImportError:
+            in_los = None
+        _IN_LOS.append(in_los)
+    if _IN_LOS[0] is None:
         return P.zone_los(game, a, b)
-    return in_los(game, a, b)
+    return _IN_LOS[0](game, a, b)
 
 
 # ---------------------------------------------------------------- the cost

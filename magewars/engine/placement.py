@@ -19,8 +19,8 @@ from typing import Iterator, Optional
 
 from ..dsl import ast as A
 from .errors import EngineError
-from .phrases import Ctx, matches
-from .spellstatics import COPIES_IN_PLAY, COSTS, SPELLBOOK_ONLY, ZONE_LIMIT
+from .phrases import Ctx, has_name, matches
+from .spellstatics import CAST_ONLY, COPIES_IN_PLAY, COSTS, SPELLBOOK_ONLY, ZONE_LIMIT
 from .state import ROW_LETTERS, GameObject
 
 CONJURATION_KINDS = ("conjuration", "wall", "terrain", "vine")
@@ -74,9 +74,20 @@ def zone_los(game, a: str, b: str) -> bool:
     arena = game.state.arena
     if a == b:
         return True
-    blocked = {o.border for o in game.state.in_play() if o.border is not None and blocks_los(game, o)}
+    cache = getattr(game, "_los_cache", None)
+    if cache is None or cache[0] != game.state.version:
+        blocked = frozenset(o.border for o in game.state.in_play() if o.border is not None and blocks_los(game, o))
+        cache = game._los_cache = (game.state.version, blocked, {})
+    blocked, known = cache[1], cache[2]
     if not blocked:
         return True
+    got = known.get((a, b))
+    if got is None:
+        got = known[(a, b)] = _line_clear(arena, a, b, blocked)
+    return got
+
+
+def _line_clear(arena, a: str, b: str, blocked) -> bool:
     (r1, c1), (r2, c2) = arena.coords(a), arena.coords(b)
     steps = 64 * (abs(r1 - r2) + abs(c1 - c2))
     cells = []
@@ -129,9 +140,21 @@ def _is_this(v) -> bool:
 def restrictions(game, caster: GameObject, card) -> Iterator[tuple[str, str]]:
     """(rule, message) for each restriction that forbids this caster this spell now."""
     st = game.state
-    calls = _statics(game, card, SPELLBOOK_ONLY)
-    if calls:
-        yield from _mage_only(game, caster, card)
+    if _statics(game, card, SPELLBOOK_ONLY):
+        for why in mage_only(game, caster.controller, card):
+            yield ("mage-only", why)
+    for call in _statics(game, caster.card, CAST_ONLY):
+        pos, kw = _pos(call), _kw(call)
+        if not pos or not _is_this(pos[0]):
+            continue  # a restriction of other casters is stated by their own cards
+        if "school_of" in kw or not all(isinstance(ph, A.Phrase) for ph in pos[1:]):
+            _refuse(game, caster, "cast_only(...) with school_of: or a computed spell")
+            continue
+        spell = probe(game, caster, card, st.zone_of(caster))
+        if not any(isinstance(ph, A.Phrase) and _spell_fits(game, caster, spell, ph) for ph in pos[1:]):
+            yield ("cast-only", f"{caster.label()} may cast only "
+                                + " or ".join(ph.text for ph in pos[1:] if isinstance(ph, A.Phrase))
+                                + f"; {card.name} is not one")
     for call in _statics(game, card, COPIES_IN_PLAY):
         pos, kw = _pos(call), _kw(call)
         if len(pos) < 2 or not _is_this(pos[0]) or not isinstance(pos[1], int):
@@ -147,28 +170,32 @@ def restrictions(game, caster: GameObject, card) -> Iterator[tuple[str, str]]:
                    + ("per player" if per_player else "in play at once"))
 
 
-def _mage_only(game, caster, card) -> Iterator[tuple[str, str]]:
-    from ..spellbook import rules as SR  # the spellbook rules read "X Only" the same way
+def mage_only(game, player: str, card) -> Iterator[str]:
+    """Why the player's Mage may not cast or take control of this "X Mage Only" card (the spellbook
+    rules read the same `spellbook_only` statement: magewars/spellbook/rules.py)."""
+    from ..spellbook import rules as SR
     corpus = game.corpus
-    mage = game.state.mage_of(caster.controller) or caster
-    mcard = mage.card
-    if mcard.kind == "magestats":
+    if not _statics(game, card, SPELLBOOK_ONLY):
+        return
+    mage = game.state.mage_of(player)
+    mcard = mage.card if mage is not None else None
+    stats = None
+    if mcard is not None and mcard.kind == "magestats":
         stats, mcard = mcard, SR.mage_for(corpus, mcard)
-    else:
-        stats = SR.stats_for(corpus, mcard) if mcard.kind == "mage" else None
+    elif mcard is not None and mcard.kind == "mage":
+        stats = SR.stats_for(corpus, mcard)
     if mcard is None or stats is None:
-        yield ("mage-only", f"{card.name} may be cast only by a kind of Mage, and {caster.controller} has "
-                            f"no Mage the rules can read")
+        yield f"{card.name} is restricted to a kind of Mage, and {player} has no Mage the rules can read"
         return
     try:
         rules = SR.mage_rules(corpus, mcard, stats)
         only = SR.restrictions(corpus, card)
         schools = SR._schools(corpus)
     except SR.RuleError as exc:
-        raise EngineError(f"NOT IMPLEMENTED: cannot read the casting restriction of {card.name}: {exc}")
+        raise EngineError(f"NOT IMPLEMENTED: cannot read the restriction of {card.name}: {exc}")
     for who, text in only:
         if not SR.allowed(rules, card, who, text, schools):
-            yield ("mage-only", f"{card.name} is {text}: the {mcard.name} cannot cast it")
+            yield f"{card.name} is {text}: the {mcard.name} cannot cast it or take control of it"
 
 
 # ---------------------------------------------------------------- targets
@@ -296,9 +323,13 @@ def use_cost_changes(game, caster, spell, targets, which: str) -> None:
 _KINDS = {"incantation", "enchantment", "equipment", "creature", "conjuration", "wall", "attack"}
 
 
-def _words_fit(game, src, words, kind: str, has, controller: str) -> bool:
-    """Plain words of a phrase against one thing: ownership, kind, and names (trait, subtype, school)."""
-    for w in words:
+def _words_fit(game, src, words, kind: str, has, controller: str, level=None) -> bool:
+    """Plain words of a phrase against one thing: ownership, kind, level and names (trait, subtype,
+    school)."""
+    skip = -1
+    for i, w in enumerate(words):
+        if i == skip:
+            continue
         low = w.text.lower()
         if low in ("spell", "spells", "a", "an", "each", "object", "objects"):
             continue
@@ -313,6 +344,11 @@ def _words_fit(game, src, words, kind: str, has, controller: str) -> bool:
         stem = low[:-1] if low.endswith("s") and low[:-1] in _KINDS else low
         if stem in _KINDS:
             if kind != stem and not (stem == "creature" and kind in ("mage", "magestats")):
+                return False
+            continue
+        if low == "level" and i + 1 < len(words) and words[i + 1].text.isdigit():
+            skip = i + 1
+            if level is None or level != int(words[i + 1].text):
                 return False
             continue
         if w.kind != "name":
@@ -334,13 +370,12 @@ def _spell_fits(game, src, spell, phrase: A.Phrase, targets=()) -> bool:
         rest = words[on + 1:]
         words = words[:on]
         if not any(not isinstance(t, str) and _words_fit(
-                game, src, rest, t.kind, lambda n, t=t: game.has(t, n) or n in t.card.subtypes, t.controller)
+                game, src, rest, t.kind, lambda n, t=t: has_name(game, t, n), t.controller)
                    for t in targets):
             return False
     card = spell.card
-    schools = {s for s, _ in card.schools}
-    return _words_fit(game, src, words, card.kind,
-                      lambda n: n in schools or n in card.subtypes or card.has_trait(n), spell.controller)
+    return _words_fit(game, src, words, card.kind, lambda n: has_name(game, spell, n), spell.controller,
+                      card.level)
 
 
 # ---------------------------------------------------------------- resolving

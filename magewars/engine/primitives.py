@@ -736,6 +736,35 @@ def p_counter_spell(game, call, ctx):
     game.emit("countered", f"{c.card.name} is countered by {_src(ctx)}: it has no effect", spell=c.card.name)
 
 
+def p_gain_control(game, call, ctx):
+    """Take control of objects.  A Mage restricted from a spell ("X Mage Only") cannot take control
+    of it (engine/placement.py `mage_only`): the control stays where it was, and `succeeded()` is
+    false, so the card's own text can say what happens instead."""
+    from .placement import mage_only
+    pos, _ = _args(call)
+    who = _one(game, pos[0], ctx) if pos else None
+    player = _player_of(game, who) if who is not None else None
+    if player is None:
+        game.emit("rule", f"{_src(ctx)}: no player to take control")
+        ctx.extra["succeeded"] = False
+        return
+    done = False
+    for o in _objs(game, pos[1] if len(pos) > 1 else None, ctx):
+        if not o.in_play or o.controller == player:
+            continue
+        why = next(mage_only(game, player, o.card), None)
+        if why:
+            game.emit("rule", f"{player} cannot take control of {o.label()}: {why}", target=o.id)
+            continue
+        old = o.controller
+        o.controller = player
+        game.state.touch()
+        game.emit("control", f"{player} takes control of {o.label()} from {old} ({_src(ctx)})", target=o.id)
+        done = True
+    ctx.extra["succeeded"] = done
+    game.check_state()
+
+
 def p_reveal(game, call, ctx):
     pos, _ = _args(call)
     for o in _objs(game, pos[0], ctx):
@@ -816,7 +845,7 @@ PRIMITIVES: dict[str, Callable] = {
     "attack_gains": p_attack_gains, "miss_attack": p_miss_attack, "modify_defense_roll": p_modify_defense_roll,
     "gain_attack": p_gain_attack, "prevent_unless_paid": p_prevent_unless_paid, "push": p_push, "hinder": p_hinder,
     "restrain": p_restrain, "incapacitate": p_incapacitate, "lose_life": p_lose_life, "obliterate": p_obliterate,
-    "return_to_hand": p_return_to_hand, "counter_spell": p_counter_spell, "reveal": p_reveal, "move": p_move, "swap": p_swap,
+    "return_to_hand": p_return_to_hand, "counter_spell": p_counter_spell, "gain_control": p_gain_control, "reveal": p_reveal, "move": p_move, "swap": p_swap,
     "attack_with": p_attack_with, "convert_critical": p_convert_critical, "regain_life": p_heal,
     "sacrifice": p_destroy,
 }

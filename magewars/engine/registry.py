@@ -195,9 +195,11 @@ def static_call_status(call: A.Call) -> tuple[str, str]:
     if call.name in SPELLBOOK_STATIC_CALLS or call.name in CAST_STATIC_CALLS:
         kw = {a.key: a.value for a in call.args if a.key}
         only = kw.get("only")
-        if "into" in kw or (only is not None and getattr(only, "value", None) != "enchantment_reveal"):
-            return LOUD, f"static {call.name}(...) with `into:` or `only:` other than a reveal cost is not applied " \
-                         f"(reported at run time)"
+        computed = call.name == "cast_only" and not all(isinstance(a.value, A.Phrase) for a in call.args if not a.key)
+        if computed or "into" in kw or "school_of" in kw or \
+                (only is not None and getattr(only, "value", None) != "enchantment_reveal"):
+            return LOUD, f"static {call.name}(...) with `into:`, `school_of:` or `only:` other than a reveal cost " \
+                         f"is not applied (reported at run time)"
         return RUNS, ""
     if call.name in STATIC_SKIPPED:
         return SILENT, f"static {call.name}(...) is skipped by the continuous-effects layer"

@@ -11,6 +11,8 @@ COSTS = "costs"
 COPIES_IN_PLAY = "copies_in_play"
 #: `zone_limit(PHRASE, N)`: a zone holds at most N objects matching the phrase
 ZONE_LIMIT = "zone_limit"
+#: `cast_only(this, PHRASE, ...)`: a caster that may cast only spells matching one of the phrases
+CAST_ONLY = "cast_only"
 #: `spellbook_only(this, X)`: read at casting too, only that kind of Mage may cast the spell
 SPELLBOOK_ONLY = "spellbook_only"
 
@@ -20,4 +22,4 @@ SPELLBOOK_ONLY = "spellbook_only"
 SET_X = "set_x"
 
 #: every static call the casting sequence reads
-CAST_STATIC_CALLS: frozenset[str] = frozenset({COSTS, COPIES_IN_PLAY, ZONE_LIMIT, SPELLBOOK_ONLY})
+CAST_STATIC_CALLS: frozenset[str] = frozenset({COSTS, COPIES_IN_PLAY, ZONE_LIMIT, SPELLBOOK_ONLY, CAST_ONLY})

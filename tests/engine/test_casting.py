@@ -144,3 +144,51 @@ def test_a_countered_spell_keeps_its_cost_and_has_no_effect(corpus):
     assert g.last_cast.status == "countered"
     assert g.state.players["Alice"].mana == 17 and g.state.get("fang").zone == "B3"
     assert not g.state.get("null").in_play
+
+
+def test_a_caster_that_casts_only_some_spells(corpus):
+    """Goblin Builder's card states `cast_only(this, Corporeal conjuration spells)`."""
+    g = board(corpus)
+    g.create("Goblin Builder", "gob", "Alice", zone="B2")
+    with pytest.raises(IllegalCast) as err:
+        cast_spell(g, g.state.get("gob"), "Bear Strength", [g.state.get("wolf")])
+    assert err.value.rule == "cast-only" and "Corporeal conjuration spells" in str(err.value)
+    crystal = cast_spell(g, g.state.get("gob"), "Mana Crystal", zone="B2")
+    assert crystal is not None and crystal.zone == "B2"
+    # the Wizard is not restricted by the Goblin's card
+    assert cast_spell(g, g.state.get("wiz"), "Bear Strength", [g.state.get("wolf")]).hidden
+
+
+def test_casting_scenarios_cite_real_rulings(shared_dir):
+    """Every supplement ruling id a casting scenario cites exists in the reference list."""
+    import csv
+    import re
+    from pathlib import Path
+    with open(shared_dir / "reference" / "supplement-rulings.tsv", encoding="utf-8") as f:
+        known = {r["id"] for r in csv.DictReader(f, delimiter="\t")}
+    folder = Path(__file__).resolve().parents[1] / "scenarios" / "casting"
+    cited = set()
+    for p in sorted(folder.glob("*.yaml")):
+        cite = next((ln for ln in p.read_text(encoding="utf-8").splitlines() if ln.startswith("cite:")), "")
+        ids = set(re.findall(r"\b[RCAS]\.[a-z0-9-]+(?:\.[a-z0-9-]+)*", cite))
+        assert ids <= known, f"{p.name} cites unknown rulings {sorted(ids - known)}"
+        cited |= ids
+    assert len(cited) >= 11
+
+
+def test_gain_control_honours_mage_restrictions(corpus):
+    """R.restrict.steal-forcefield: a Mage takes control of an unrestricted object; a spell restricted
+    to another kind of Mage stays with its controller (succeeded() is false)."""
+    from magewars.dsl import ast as A
+    from magewars.engine.primitives import run_effect
+    g = board(corpus)
+    ff = g.create("Forcefield", "ff", "Bob", attached_to="pri")
+    gloves = g.create("Leather Gloves", "gloves", "Bob", attached_to="pri")
+    for obj, owner_after in ((gloves, "Alice"), (ff, "Bob")):
+        call = A.Call("gain_control", (A.Arg(None, A.Phrase((A.Word("you", "word"),))),
+                                       A.Arg(None, A.Phrase((A.Word("it", "word"),)))))
+        ctx = Ctx(this=g.state.get("wiz"), it=obj)
+        run_effect(g, call, ctx)
+        assert obj.controller == owner_after
+        assert ctx.extra["succeeded"] is (owner_after == "Alice")
+    assert any("cannot take control of Forcefield" in e.text for e in g.log.events)

@@ -80,10 +80,10 @@ creature "Probe Beast" {
   static cannot(this, "summon")
   static this gains [Flying]
   when condition_removed(this): heal(this, 1)
-  when destroyed(this): gain_control(you, this)
+  when destroyed(this): copy_spell(this)
   at upkeep: heal(this, 1)
   action quick: heal(this, 1)
-  when hit(this): this gets channeling +1
+  when hit(this): this gets spellbook +1
   when damaged(this): this gains [Flying] until end of attack
   when damaged(this) if in_los(this, this): heal(this, 1)
   static cannot(this, "guard", detail: "while it flies")
@@ -112,17 +112,16 @@ def test_each_construct_gets_its_status_and_location():
         ("probe.mw:5:3", "static set_x", S),
         ("probe.mw:6:3", "static cannot", L),
         ("probe.mw:8:3", "when condition_removed", S),
-        ("probe.mw:9:25", "gain_control", L),
-        ("probe.mw:10:3", "at upkeep", S),
-        ("probe.mw:11:3", "action", S),
-        ("probe.mw:12:19", "gets channeling", S),
+        ("probe.mw:9:25", "copy_spell", L),
+        ("probe.mw:12:19", "gets spellbook", S),
         ("probe.mw:13:23", "until end of attack", S),
         ("probe.mw:15:3", "static cannot", L),
         ("probe.mw:15:32", "detail: in static cannot", S),
         ("probe.mw:20:5", "attack bar 'Probe Bite': effect:", S),
         ("probe.mw:16:3", "effect die Teleport", S),
     }
-    # the static gain (line 7), the in_los trigger (line 14) and the bar's modify_dice (line 19) run
+    # the static gain (line 7), the upkeep timing (line 10), the action ability (line 11), the in_los
+    # trigger (line 14) and the bar's modify_dice (line 19) run
     assert not rec["executes"]
     assert not rec["fully_expressed"]  # it leans on a detail: free text
 
@@ -205,12 +204,12 @@ def test_the_engine_does_what_the_registry_says():
     (an `unsupported` event), what it calls dropped silently leaves no trace in the log."""
     from magewars.engine import Game
     text = ('creature "Probe Beast" {\n  armor 1 life 5\n  traits Living\n  static set_x(2)\n'
-            '  static cannot(this, "summon")\n  when destroyed(this): gain_control(you, this)\n}\n')
+            '  static cannot(this, "summon")\n  when destroyed(this): copy_spell(this)\n}\n')
     corpus, a = _probe(text)
     own = a["cards"]["Probe Beast"]["own"]
     loud = {f.construct for f in own if f.status == R.LOUD}
     silent = {f.construct for f in own if f.status == R.SILENT}
-    assert loud == {"static cannot", "gain_control"} and silent == {"static set_x"}
+    assert loud == {"static cannot", "copy_spell"} and silent == {"static set_x"}
     g = Game(corpus)
     g.state.add_player("Ann")
     g.state.order = ["Ann"]

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Optional
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, Defense, TraitInstance
 from .cardindex import index as card_index, lower_words
+from ..spellbook.rules import RULE_CALLS as SPELLBOOK_RULE_CALLS
+from .spellstatics import CAST_STATIC_CALLS
 from . import movement
 from .phrases import Ctx, matches, words_of, pronoun
 
@@ -54,6 +56,7 @@ class Derived:
     armor: int = 0
     no_armor: bool = False
     life: Optional[int] = None
+    channeling: Optional[int] = None  # mana it brings its controller each Channeling Phase
     mods: list = field(default_factory=list)
     defenses: list = field(default_factory=list)  # (Defense, source obj id, index key)
     attacks: list = field(default_factory=list)  # (AttackDefinition, source obj id)
@@ -190,8 +193,10 @@ class Effects:
 
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
         g = self.game
-        if call.name in self.IGNORED_STATIC or movement.reads_static(call):
-            return  # read where it is used (movement: hinder, walls, line of sight, move restrictions)
+        if call.name in self.IGNORED_STATIC or call.name in CAST_STATIC_CALLS or call.name in SPELLBOOK_RULE_CALLS \
+                or movement.reads_static(call):
+            return  # read where it is used (casting: engine/casting.py; spellbook building: spellbook/rules.py;
+            #         movement: hinder, walls, line of sight, move restrictions)
         if call.name not in self.STATIC_CALLS:
             key = (src.card.name, call.name)
             if key not in g.static_unsupported:
@@ -406,6 +411,9 @@ class Effects:
         armor_base = card.armor
         d.no_armor = armor_base is None and obj.kind in ("creature", "conjuration", "wall") or "Incorporeal" in traits
         life = card.life
+        channeling = card.channeling
+        if channeling is not None and not isinstance(channeling, int):  # "channeling X"
+            channeling = self.game.x_value(obj)
         armor = armor_base or 0
 
         applied: set = set()
@@ -505,6 +513,9 @@ class Effects:
                             if label in marker_labels:
                                 marker_armor += amt
                             mods.append(Mod(label, ts, f"armor {amt:+d}"))
+                    elif sm.stat == "channeling":
+                        channeling = (channeling or 0) + amt
+                        mods.append(Mod(label, ts, f"channeling {amt:+d}"))
                     elif sm.stat == "life":
                         if life is None:
                             continue
@@ -526,6 +537,7 @@ class Effects:
         d.base_armor = armor - marker_armor
         d.armor = max(0, armor)
         d.life = life
+        d.channeling = channeling
 
         # defenses, attacks, damage barriers
         for i, df in enumerate(card.defenses):

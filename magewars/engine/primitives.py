@@ -192,14 +192,21 @@ def p_remove_tokens(game, call, ctx):
         game.fire("token_removed", o, Ctx(this=o, it=o))
 
 
+def _atk(ctx):
+    """The attack being resolved, if any: a spell being cast (engine/casting.py Casting) stands in
+    ctx.attack for reveal rules and "that spell", but is no attack to avoid, cancel or redirect."""
+    a = ctx.attack
+    return None if a is None or getattr(a, "is_casting", False) else a
+
+
 def _attack_or_fail(ctx, name):
-    if ctx.attack is None:
+    if _atk(ctx) is None:
         raise NotImplementedPrimitive(name, "no attack is being resolved")
     return ctx.attack
 
 
 def p_avoid_attack(game, call, ctx):
-    atk = ctx.attack
+    atk = _atk(ctx)
     if atk is None:
         game.emit("rule", f"{_src(ctx)}: no attack to avoid — no effect")
         return
@@ -207,7 +214,7 @@ def p_avoid_attack(game, call, ctx):
 
 
 def p_cancel_attack(game, call, ctx):
-    atk = ctx.attack
+    atk = _atk(ctx)
     if atk is None:
         game.emit("rule", f"{_src(ctx)}: no attack to cancel — no effect")
         return
@@ -215,7 +222,7 @@ def p_cancel_attack(game, call, ctx):
 
 
 def p_redirect_attack(game, call, ctx):
-    atk = ctx.attack
+    atk = _atk(ctx)
     if atk is None:
         game.emit("rule", f"{_src(ctx)}: no attack to redirect — no effect")
         return
@@ -359,6 +366,30 @@ def p_transfer_mana(game, call, ctx):
     ctx.extra["last_amount"] = lost
 
 
+def p_pay_upkeep(game, call, ctx):
+    """Upkeep: the object's controller pays the mana, or (unable or unwilling) the object is destroyed."""
+    pos, _ = _args(call)
+    n = _num(game, pos[1], ctx)
+    for o in _objs(game, pos[0], ctx):
+        if not o.in_play:
+            continue
+        p = game.state.players.get(o.controller)
+        paid = False
+        if p is not None and n <= p.mana:
+            ch = game.decide("upkeep", p.name, [Option(f"pay {n} mana for {o.public_label()}", True),
+                                                Option(f"do not pay: {o.public_label()} is destroyed", False)],
+                             prompt=f"upkeep of {o.public_label()}", default=0)
+            paid = bool(ch.value)
+        if paid:
+            p.mana -= n
+            game.state.touch()
+            game.emit("mana", f"{p.name} pays {n} mana upkeep for {o.label()} (now {p.mana})",
+                      player=p.name, amount=n)
+        else:
+            game.emit("rule", f"the upkeep of {o.label()} ({n} mana) is not paid: it is destroyed")
+            game.destroy(o, why="upkeep not paid")
+
+
 def p_move_enchantment(game, call, ctx):
     pos, kw = _args(call)
     to = _one(game, kw.get("to", pos[1] if len(pos) > 1 else None), ctx)
@@ -441,7 +472,7 @@ def p_note(game, call, ctx):
 
 def p_roll_effect_die(game, call, ctx):
     v = game.dice.d12()
-    atk = ctx.attack
+    atk = _atk(ctx)
     if atk is not None and game.attacks.current_step == "roll_to_miss" and atk.miss_roll is None:
         # the roll made in the Roll to Miss step is that step's roll: abilities may reroll it
         atk.miss_roll = v
@@ -482,7 +513,7 @@ def p_make_attack(game, call, ctx):
     if attacker is None or target is None:
         game.emit("rule", f"{_src(ctx)}: make_attack has no attacker or target — no effect")
         return
-    atk = ctx.attack
+    atk = _atk(ctx)
     if atk is not None and aname is None and attacker is atk.attacker:
         # the same attack against another target, as part of the same attack action
         game.attacks.chain(atk.action, atk.source, target, atk.action.x)
@@ -499,7 +530,7 @@ def p_count_as_defense(game, call, ctx):
 
 
 def p_set_source(game, call, ctx):
-    atk = ctx.attack
+    atk = _atk(ctx)
     pos, kw = _args(call)
     src = _one(game, pos[1] if len(pos) > 1 else kw.get("source"), ctx)
     if atk is None or src is None:
@@ -641,7 +672,7 @@ def p_prevent_unless_paid(game, call, ctx):
     got = resolve(game, pos[0], ctx) if isinstance(pos[0], A.Phrase) else []
     player = _player_of(game, got[0]) if got else None
     amount = _num(game, pos[1], ctx)
-    atk = ctx.attack
+    atk = _atk(ctx)
     if player is None or player not in game.state.players:
         raise NotImplementedPrimitive("prevent_unless_paid", "cannot tell who pays")
     p = game.state.players[player]
@@ -718,6 +749,74 @@ def p_return_to_hand(game, call, ctx):
             game.emit("discarded", f"{o.label()} returns to its owner's spellbook ({_src(ctx)})")
 
 
+def _cost_of(game, o) -> int:
+    """A spell's full printed mana cost: casting plus reveal (X counted with the object's X)."""
+    if o is None or isinstance(o, str):
+        return 0
+    total = 0
+    for c in (o.card.cast_cost, o.card.reveal_cost):
+        if isinstance(c, int):
+            total += c
+        elif c is not None:
+            total += game.x_value(o) * getattr(c, "coef", 1)
+    return total
+
+
+def _mana_spent(game, spell) -> int:
+    """The mana actually paid to cast a spell being cast (engine/casting.py: after cost changes)."""
+    for c in reversed(getattr(game, "casting_stack", None) or ()):
+        if c.spell is spell:
+            return c.paid
+    last = getattr(game, "last_cast", None)
+    return last.paid if last is not None and last.spell is spell else 0
+
+
+def p_counter_spell(game, call, ctx):
+    """Counter the spell being cast (engine/casting.py): it has no effect; its costs stay paid."""
+    stack = getattr(game, "casting_stack", None)
+    c = stack[-1] if stack else None
+    if c is None or c.status != "declared":
+        game.emit("rule", f"{_src(ctx)}: no spell is being cast, nothing to counter")
+        return
+    pos, _ = _args(call)
+    what = pos[0] if pos else None
+    if isinstance(what, A.Phrase) and [w.text.lower() for w in what.words][:1] not in (["that"], ["it"], ["this"]) \
+            and not matches(game, c.spell, what, ctx):
+        game.emit("rule", f"{_src(ctx)} counters only {what.text}: {c.card.name} is not one")
+        return
+    c.cancel(f"countered by {_src(ctx)}", "countered")
+    game.emit("countered", f"{c.card.name} is countered by {_src(ctx)}: it has no effect", spell=c.card.name)
+
+
+def p_gain_control(game, call, ctx):
+    """Take control of objects.  A Mage restricted from a spell ("X Mage Only") cannot take control
+    of it (engine/placement.py `mage_only`): the control stays where it was, and `succeeded()` is
+    false, so the card's own text can say what happens instead."""
+    from .placement import mage_only
+    pos, _ = _args(call)
+    who = _one(game, pos[0], ctx) if pos else None
+    player = _player_of(game, who) if who is not None else None
+    if player is None:
+        game.emit("rule", f"{_src(ctx)}: no player to take control")
+        ctx.extra["succeeded"] = False
+        return
+    done = False
+    for o in _objs(game, pos[1] if len(pos) > 1 else None, ctx):
+        if not o.in_play or o.controller == player:
+            continue
+        why = next(mage_only(game, player, o.card), None)
+        if why:
+            game.emit("rule", f"{player} cannot take control of {o.label()}: {why}", target=o.id)
+            continue
+        old = o.controller
+        o.controller = player
+        game.state.touch()
+        game.emit("control", f"{player} takes control of {o.label()} from {old} ({_src(ctx)})", target=o.id)
+        done = True
+    ctx.extra["succeeded"] = done
+    game.check_state()
+
+
 def p_reveal(game, call, ctx):
     pos, _ = _args(call)
     for o in _objs(game, pos[0], ctx):
@@ -789,7 +888,7 @@ PRIMITIVES: dict[str, Callable] = {
     "only_ones_count": p_only_ones_count, "pierce_armor": p_pierce_armor,
     "modify_dice": p_modify_dice, "modify_dice_per_action": p_modify_dice_per_action, "modify_effect_roll": p_modify_effect_roll, "modify_damage": p_modify_damage,
     "prevent_damage": p_prevent_damage, "reroll": p_reroll, "gain_mana": p_gain_mana, "pay_mana": p_pay_mana,
-    "drain_mana": p_drain_mana, "transfer_mana": p_transfer_mana,
+    "drain_mana": p_drain_mana, "transfer_mana": p_transfer_mana, "pay_upkeep": p_pay_upkeep,
     "move_enchantment": p_move_enchantment, "attach": p_attach, "teleport": p_teleport, "guard": p_guard,
     "remove_guard": p_remove_guard, "ready": p_ready, "exhaust": p_exhaust, "note": p_note,
     "roll_effect_die": p_roll_effect_die, "roll_attack_dice": p_roll_attack_dice, "make_attack": p_make_attack,
@@ -799,7 +898,7 @@ PRIMITIVES: dict[str, Callable] = {
     "attack_gains": p_attack_gains, "miss_attack": p_miss_attack, "modify_defense_roll": p_modify_defense_roll,
     "gain_attack": p_gain_attack, "prevent_unless_paid": p_prevent_unless_paid, "push": p_push, "hinder": p_hinder,
     "restrain": p_restrain, "incapacitate": p_incapacitate, "lose_life": p_lose_life, "obliterate": p_obliterate,
-    "return_to_hand": p_return_to_hand, "reveal": p_reveal, "move": p_move, "swap": p_swap,
+    "return_to_hand": p_return_to_hand, "counter_spell": p_counter_spell, "gain_control": p_gain_control, "reveal": p_reveal, "move": p_move, "swap": p_swap,
     "attack_with": p_attack_with, "convert_critical": p_convert_critical, "regain_life": p_heal,
     "sacrifice": p_destroy,
 }
@@ -969,21 +1068,21 @@ VALUES: dict[str, Callable] = {
     "count": lambda g, c, x: len(_objs(g, _args(c)[0][0], x)),
     "tokens": lambda g, c, x: (lambda o, k: (o.markers.get(k, 0) if k else sum(o.markers.values())) if o else 0)(
         _one(g, _args(c)[0][0], x), (_args(c)[0][1].text if len(_args(c)[0]) > 1 else None)),
-    "rolled": lambda g, c, x: x.extra.get("rolled", x.attack.effect_roll if x.attack is not None and
-                                          x.attack.effect_roll is not None else 0),
-    "damage_dealt": lambda g, c, x: x.attack.dealt if x.attack is not None else 0,
+    "rolled": lambda g, c, x: x.extra.get("rolled", _atk(x).effect_roll if _atk(x) is not None and
+                                          _atk(x).effect_roll is not None else 0),
+    "damage_dealt": lambda g, c, x: _atk(x).dealt if _atk(x) is not None else 0,
     "mana_of": lambda g, c, x: g.state.players[_player_of(g, _one(g, _args(c)[0][0], x))].mana,
     "x": lambda g, c, x: g.x_value(x.this),
     "has": v_has,
     "is": v_is,
-    "attack_is": lambda g, c, x: x.attack is not None and all(x.attack.has_trait(n) for n, _ in _traits(_args(c)[0][0])),
-    "attack_kind": lambda g, c, x: x.attack is not None and _word(_args(c)[0][0]) in x.attack.kinds(),
-    "damaged": lambda g, c, x: x.attack is not None and x.attack.damage > 0,
-    "hit": lambda g, c, x: x.attack is not None and x.attack.hit,
-    "critical": lambda g, c, x: x.attack is not None and x.attack.crit > 0,
-    "first_attack": lambda g, c, x: x.attack is not None and x.attack.first,
-    "roll_at_least": lambda g, c, x: (x.extra.get("rolled") or (x.attack.effect_roll if x.attack else 0) or 0) >= _num(g, _args(c)[0][0], x),
-    "the_attack": lambda g, c, x: x.attack,
+    "attack_is": lambda g, c, x: _atk(x) is not None and all(_atk(x).has_trait(n) for n, _ in _traits(_args(c)[0][0])),
+    "attack_kind": lambda g, c, x: _atk(x) is not None and _word(_args(c)[0][0]) in _atk(x).kinds(),
+    "damaged": lambda g, c, x: _atk(x) is not None and _atk(x).damage > 0,
+    "hit": lambda g, c, x: _atk(x) is not None and _atk(x).hit,
+    "critical": lambda g, c, x: _atk(x) is not None and _atk(x).crit > 0,
+    "first_attack": lambda g, c, x: _atk(x) is not None and _atk(x).first,
+    "roll_at_least": lambda g, c, x: (x.extra.get("rolled") or (_atk(x).effect_roll if _atk(x) else 0) or 0) >= _num(g, _args(c)[0][0], x),
+    "the_attack": lambda g, c, x: _atk(x),
     "succeeded": lambda g, c, x: x.extra.get("succeeded", True),
     "distance": v_distance,
     "in_zone": lambda g, c, x: (lambda o, z: o is not None and bool(z) and g.state.zone_of(o) in z)(
@@ -995,10 +1094,10 @@ VALUES: dict[str, Callable] = {
         _one(g, _args(c)[0][0], x), _one(g, _args(c)[0][1], x)),
     "has_initiative": lambda g, c, x: (lambda who: who is not None and g.state.order and
                                        _player_of(g, who) == g.state.order[0])(_one(g, _args(c)[0][0], x)),
-    "cost_of": lambda g, c, x: (lambda o: o.card.cast_cost if o is not None and isinstance(o.card.cast_cost, int)
-                                else 0)(_one(g, _args(c)[0][0], x)),
+    "mana_spent": lambda g, c, x: _mana_spent(g, _one(g, _args(c)[0][0], x)),
+    "cost_of": lambda g, c, x: _cost_of(g, _one(g, _args(c)[0][0], x)),
     "last_amount": lambda g, c, x: x.extra.get("last_amount", 0),
-    "charging": lambda g, c, x: x.attack is not None and x.attack.action.charged,
+    "charging": lambda g, c, x: _atk(x) is not None and _atk(x).action.charged,
     "inactive": lambda g, c, x: (lambda o: bool(o and o.action_marker != "ready"))(_one(g, _args(c)[0][0], x)),
     "guarding": lambda g, c, x: (lambda o: bool(o and o.guard))(_one(g, _args(c)[0][0], x)),
     "chosen": lambda g, c, x: x.chosen,
@@ -1006,9 +1105,9 @@ VALUES: dict[str, Callable] = {
     "moves_taken": lambda g, c, x: (lambda o: o.moves_taken if o is not None else 0)(_one(g, _args(c)[0][0], x)),
     "half": lambda g, c, x: -(-_num(g, _args(c)[0][0], x) // 2),
     "at_most": lambda g, c, x: min(_num(g, _args(c)[0][0], x), _num(g, _args(c)[0][1], x)),
-    "damage_type_is": lambda g, c, x: x.attack is not None and str(x.attack.action.definition.damage_type).lower()
+    "damage_type_is": lambda g, c, x: _atk(x) is not None and str(_atk(x).action.definition.damage_type).lower()
     == (_args(c)[0][0].text.lower() if isinstance(_args(c)[0][0], A.Phrase) else ""),
     "amount": lambda g, c, x: x.extra.get("amount", 0),
     "times_used": v_times_used,
-    "attacker_of": lambda g, c, x: x.attack.source if x.attack is not None else None,
+    "attacker_of": lambda g, c, x: _atk(x).source if _atk(x) is not None else None,
 }

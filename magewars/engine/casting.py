@@ -512,8 +512,8 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
         cands.append(((), None))
     out = []
     cheap_fail = base > player.mana and not P.has_cost_changes(game)
-    if cheap_fail:
-        return []
+    if cheap_fail or next(P.restrictions(game, caster, card), None) is not None:
+        return []  # too dear whatever the target, or a restriction on the caster and the spell
     for ts, z in cands:
         try:
             check_cast(game, caster, card, ts, z, face_down, None)

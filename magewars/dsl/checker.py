@@ -34,8 +34,7 @@ CARD_ONLY = (A.Printed, A.Subtypes, A.School, A.Casting, A.Targets, A.Stat, A.De
 CODEX_ONLY = (A.ParamDecl, A.Category, A.Stacking, A.Removal, A.Marker)
 BASE_NAMES = set(M.SCHOOLS) | set(M.DAMAGE_TYPES) | {
     "Mage", "Creature", "Conjuration", "Enchantment", "Equipment", "Incantation", "Attack", "Wall",
-    "Terrain", "Vine", "Spell", "Object", "Zone", "Level", "Epic", "Legendary", "Unique", "Novice",
-    "Arena", "Friendly", "Enemy", "Non",
+    "Terrain", "Vine", "Object", "Zone", "Level", "Arena", "Friendly", "Enemy", "Non",
     # a subtype that card text names although no Arena card carries it
     "Sprite",
 }

@@ -7,14 +7,18 @@ call, phrase and trait in them against :mod:`magewars.dsl.vocab` and the codex.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Optional, Union
 
 from . import ast as A
 
 Amount = Union[int, A.XValue]
 
-DAMAGE_TYPES = ("Acid", "Flame", "Frost", "Hydro", "Light", "Lightning", "Poison", "Psychic", "Wind")
-SCHOOLS = ("Air", "Arcane", "Dark", "Earth", "Fire", "Holy", "Mind", "Nature", "War", "Water")
+# The schools are game data, not code: one name a line in magewars/data/schools.txt. (Damage types are
+# the codex entries of the category `vocab.DAMAGE_TYPE_CATEGORY`: see `damage_types`.)
+SCHOOLS = tuple(line.strip() for line in
+                (Path(__file__).resolve().parents[1] / "data" / "schools.txt").read_text(encoding="utf-8").splitlines()
+                if line.strip() and not line.startswith("#"))
 CARD_KINDS = ("creature", "conjuration", "wall", "terrain", "vine", "enchantment", "equipment",
               "incantation", "attack", "mage", "magestats")
 ATTACK_STEPS = ("declare_attack", "pay_costs", "roll_to_miss", "avoid_attack", "roll_dice",

@@ -32,7 +32,7 @@ SINGLE_ITEMS = {A.School: "school", A.Cost: "cost", A.Casting: "cast", A.Range: 
 CARD_ONLY = (A.Printed, A.Subtypes, A.School, A.Casting, A.Targets, A.Stat, A.Defense, A.Slot,
              A.Traits, A.AttackBar, A.Training, A.SchoolCost)
 CODEX_ONLY = (A.ParamDecl, A.Category, A.Stacking, A.Removal, A.Marker)
-BASE_NAMES = set(M.SCHOOLS) | set(M.DAMAGE_TYPES) | {
+BASE_NAMES = set(M.SCHOOLS) | {
     "Mage", "Creature", "Conjuration", "Enchantment", "Equipment", "Incantation", "Attack", "Wall",
     "Terrain", "Vine", "Object", "Zone", "Level", "Arena", "Friendly", "Enemy", "Non",
     # a subtype that card text names although no Arena card carries it
@@ -386,9 +386,10 @@ class Checker:
                     self.err("E202", f"impossible range {it.low}-{it.high}: minimum above maximum", it.span)
                 f["range"] = (it.low, it.high)
             elif isinstance(it, A.DamageType):
-                if it.name.text not in M.DAMAGE_TYPES:
+                types = M.damage_types(self.codex)
+                if it.name.text not in types:
                     self.err("E104", f"unknown damage type '{it.name.text}'", it.name.span,
-                             did_you_mean(it.name.text, M.DAMAGE_TYPES))
+                             did_you_mean(it.name.text, types))
                 f["damage_type"] = it.name.text
             elif isinstance(it, A.Dice):
                 if isinstance(it.amount, int) and it.amount < 0:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Optional, Union
 
 from . import ast as A
+from . import vocab
 
 Amount = Union[int, A.XValue]
 
@@ -19,6 +20,13 @@ Amount = Union[int, A.XValue]
 SCHOOLS = tuple(line.strip() for line in
                 (Path(__file__).resolve().parents[1] / "data" / "schools.txt").read_text(encoding="utf-8").splitlines()
                 if line.strip() and not line.startswith("#"))
+
+
+def damage_types(codex: dict) -> tuple[str, ...]:
+    """The damage types: the codex entries of the damage-type category."""
+    return tuple(sorted(n for n, e in codex.items() if vocab.DAMAGE_TYPE_CATEGORY in getattr(e, "categories", ())))
+
+
 CARD_KINDS = ("creature", "conjuration", "wall", "terrain", "vine", "enchantment", "equipment",
               "incantation", "attack", "mage", "magestats")
 ATTACK_STEPS = ("declare_attack", "pay_costs", "roll_to_miss", "avoid_attack", "roll_dice",

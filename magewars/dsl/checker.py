@@ -367,6 +367,13 @@ class Checker:
         second = [r for r in resolved[i + 1:] if r is not None]
         return tuple(before), (tuple(first), tuple(second))
 
+    def codex_states(self, key: str, fn: str) -> bool:
+        """Does the codex entry `key` state `static fn(...)`?"""
+        entry = self.codex.get(key)
+        return entry is not None and any(
+            isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == fn
+            for ab in entry.abilities)
+
     # ------------------------------------------------------------ attacks
     def compile_attack(self, bar: A.AttackBar, card: A.CardDef) -> Optional[M.AttackDefinition]:
         f: dict = dict(name=bar.name, action=None, kind=None, special=(), range=None, damage_type=None,
@@ -412,6 +419,7 @@ class Checker:
         if f["kind"] == "ranged" and f["range"] is None and card.kind != "attack":
             self.err("E401", f"ranged attack '{bar.name}' needs a range", bar.span, "add 'range MIN-MAX'")
         f["special"] = tuple(specials)
+        f["zone_trait"] = any(self.codex_states(t.key, "attack_zone") for t in f["traits"])
         f["abilities"] = tuple(abilities)
         f["unsupported"] = tuple(unsupported)
         return M.AttackDefinition(**f)

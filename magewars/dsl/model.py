@@ -97,10 +97,12 @@ class AttackDefinition(_HasTraits):
     abilities: tuple = ()
     unsupported: tuple["UnsupportedClause", ...] = ()
     span: A.Span = field(default=A.NOSPAN, compare=False, repr=False)
+    # one of its traits makes it a zone attack: the trait's codex entry states `static attack_zone()`
+    zone_trait: bool = False
 
     @property
     def is_zone(self) -> bool:
-        return "zone" in self.special or any(t.key == "Zone Attack" for t in self.traits)
+        return "zone" in self.special or self.zone_trait
 
 
 

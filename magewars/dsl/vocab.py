@@ -473,6 +473,10 @@ RELATIONS = words_with_role("relation")
 ATTACK_WORDS = words_with_role("attack")
 
 # Object kinds (card kinds of objects in play), grouped as the game groups them.
+# The stat words of the card language (the grammar's `stat_kw`: `armor 2 life 12`); a page labels a
+# card's stats with these words, capitalised.
+STAT_WORDS = ("armor", "life", "channeling", "spellbook", "mana")
+
 # The codex category that makes a trait entry a damage type (`trait "Flame" { ... category Object, Damage }`):
 # an attack bar's `damage T` must name one, and the type's name is known to phrases.
 DAMAGE_TYPE_CATEGORY = "Damage"

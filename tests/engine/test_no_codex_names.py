@@ -59,3 +59,15 @@ def test_the_scan_sees_a_codex_name(tmp_path):
     name = sorted(keys)[0]
     tree = ast.parse(f"def f(obj):\n    return obj.has({name!r})\n")
     assert any(isinstance(n, ast.Constant) and n.value == name for n in ast.walk(tree))
+
+
+def test_stat_labels_are_the_grammars_stat_words():
+    """Pages label stats with the language's stat words; those are the grammar's `stat_kw`."""
+    import re
+
+    from magewars.dsl.vocab import STAT_WORDS
+    from magewars.resources import grammar_path
+
+    rule = next(line for line in grammar_path().read_text(encoding="utf-8").splitlines()
+                if line.startswith("!stat_kw:"))
+    assert tuple(re.findall(r'"(\w+)"', rule)) == STAT_WORDS

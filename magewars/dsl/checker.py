@@ -305,11 +305,11 @@ class Checker:
         if ref.versus:
             for n in ref.versus:
                 self.check_name_words(n.words, n.span)
-            entry = codex.get("Versus")
-            if entry is None:
-                self.err("E101", "unknown trait '+X vs': the codex has no 'Versus' entry", ref.span)
+            key = M.versus_entry(codex)
+            if key is None:
+                self.err("E101", "unknown trait '+X vs': no codex entry is declared 'param versus'", ref.span)
                 return None
-            return M.TraitInstance("Versus", ref.param.signed_value(), None,
+            return M.TraitInstance(key, ref.param.signed_value(), None,
                                    tuple(n.text for n in ref.versus), ref.text, ref.span)
         text = ref.name.text
         entry = codex.get(text)

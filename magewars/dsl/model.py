@@ -22,6 +22,11 @@ SCHOOLS = tuple(line.strip() for line in
                 if line.strip() and not line.startswith("#"))
 
 
+def versus_entry(codex: dict) -> Optional[str]:
+    """The codex entry a `+X vs Name` reference stands for: the one declared `param versus`."""
+    return next((n for n, e in codex.items() if getattr(e, "param", None) == "versus"), None)
+
+
 def damage_types(codex: dict) -> tuple[str, ...]:
     """The damage types: the codex entries of the damage-type category."""
     return tuple(sorted(n for n, e in codex.items() if vocab.DAMAGE_TYPE_CATEGORY in getattr(e, "categories", ())))
@@ -182,7 +187,8 @@ class CodexDefinition:
     @property
     def display(self) -> str:
         return {"bonus": f"{self.name} +X", "penalty": f"{self.name} -X", "number": f"{self.name} X",
-                "signed": f"{self.name} +/-X", "name": f"X {self.name}"}.get(self.param or "", self.name)
+                "signed": f"{self.name} +/-X", "name": f"X {self.name}",
+                "versus": "+X vs Name"}.get(self.param or "", self.name)
 
 
 @dataclass

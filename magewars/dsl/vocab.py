@@ -194,6 +194,7 @@ paid(what?: obj) -> bool                         Whether the optional cost of th
 defended_by(what: obj) -> bool                   Whether the current attack was avoided with this object's Defense.
 guarding(what: obj) -> bool                      Whether an object has a guard marker.
 damage_type_is(type: name) -> bool               Whether the current attack deals this damage type.
+versus_bonus() -> num                            The current attack's "+X vs Name" bonuses whose names its defender has, added up.
 removal_cost(what: traits) -> num                The mana it costs to remove one such condition marker.
 bound_spell(what: obj) -> obj                    The spell card bound to an object.
 cost_of(what: obj) -> num                        A spell's full mana cost (casting plus reveal).

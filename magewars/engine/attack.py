@@ -21,7 +21,7 @@ from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, TraitInstance
 from .decisions import Option
 from .dice import Face
-from .phrases import Ctx, has_name
+from .phrases import Ctx
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
@@ -747,11 +747,6 @@ class AttackEngine:
         if not isinstance(base, int):
             base = g.x_value(a.attacker) * getattr(base, "coef", 1) if base is not None else 0
         mods = [("printed", base, 0)]
-        target = atk.target
-        vs = [t for t in a.traits if t.versus]
-        for t in vs:
-            if any(has_name(g, target, n) for n in t.versus) and isinstance(t.value, int):
-                mods.append((f"{t} (attack trait)", t.value, 0))
         for (label, amount) in self.bar_mods(atk, "modify_dice"):
             mods.append((label, amount, 0))
         for (label, amount, ts) in atk.extra_dice:
@@ -919,9 +914,6 @@ class AttackEngine:
             natural = g.dice.d12()
             total = natural
             mods = []
-            for t in a.traits:
-                if t.versus and any(has_name(g, target, n) for n in t.versus) and isinstance(t.value, int):
-                    mods.append((f"{t} (attack trait)", t.value))
             for (label, amount) in self.bar_mods(atk, "modify_effect_roll"):
                 mods.append((label, amount))
             for (label, amount, ts) in atk.extra_effect:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
-from ..dsl.model import AttackDefinition, Defense, TraitInstance
+from ..dsl.model import AttackDefinition, Defense, TraitInstance, versus_entry
 from .phrases import Ctx, matches, words_of, pronoun
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -82,10 +82,11 @@ class Derived:
         return sorted(out)
 
 
-def trait_from_ref(ref: A.TraitRef) -> TraitInstance:
+def trait_from_ref(ref: A.TraitRef, codex: Optional[dict] = None) -> TraitInstance:
     val = ref.param.signed_value() if ref.param is not None else None
-    if ref.versus:
-        return TraitInstance("Versus", val, None, tuple(v.text for v in ref.versus), ref.text)
+    if ref.versus:  # `+X vs Name`: the codex entry declared `param versus`
+        key = versus_entry(codex or {}) or ref.text
+        return TraitInstance(key, val, None, tuple(v.text for v in ref.versus), ref.text)
     return TraitInstance(ref.name.text, val, None, (), ref.text)
 
 
@@ -254,7 +255,7 @@ class Effects:
                     for _ in range(count):
                         if ref.name.text not in traits:
                             new = True
-                        gain(trait_from_ref(ref), key, obj.timestamp)
+                        gain(trait_from_ref(ref, self.game.codex), key, obj.timestamp)
             elif isinstance(node, A.Lose):
                 for ref in node.traits.traits:
                     k = ref.name.text
@@ -360,7 +361,7 @@ class Effects:
             if isinstance(node, A.Gain):
                 for ref in node.traits.traits:
                     for _ in range(n):
-                        gain(trait_from_ref(ref), label, ts)
+                        gain(trait_from_ref(ref, self.game.codex), label, ts)
                 implied()
             elif isinstance(node, A.Lose):
                 for ref in node.traits.traits:
@@ -383,7 +384,7 @@ class Effects:
                 kind = kind.text if isinstance(kind, A.Phrase) else (kind.value if isinstance(kind, A.StringLit) else None)
                 if len(pos) > 1 and isinstance(pos[1], A.TraitGroup):
                     for ref in pos[1].traits:
-                        d.attack_traits.append((trait_from_ref(ref), kind, label))
+                        d.attack_traits.append((trait_from_ref(ref, self.game.codex), kind, label))
                         mods.append(Mod(label, ts, f"attacks gain {ref.text}" + (f" ({kind})" if kind else "")))
             elif isinstance(node, A.Call) and node.name == "grant_defense":
                 pos = [a.value for a in node.args if not a.key]

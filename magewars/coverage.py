@@ -146,6 +146,8 @@ def _codex_static_runs(defn, ab) -> bool:
     this = isinstance(first, A.Phrase) and [w.text.lower() for w in first.words] == ["this"]
     if eff.name == "counts_as_damage":
         return marker
+    if eff.name in R.CODEX_TRAIT_CALLS:
+        return eff.name == "innate" or this
     if eff.name == "immune":
         if this:
             return isinstance(second, (A.TraitGroup, A.Phrase))

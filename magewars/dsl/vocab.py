@@ -58,6 +58,8 @@ only_ones_count()                                Only the 1s on the current atta
 attack_zone()                                    Static on an attack trait: the attack is made against every object in a zone, one attack each.
 attack_unavoidable()                             Static on an attack trait: no defense can avoid the attack.
 counts_as_damage(amount: num)                    Static on a condition: each of its markers counts as this much damage that healing cannot remove.
+innate(what: obj, unless?: traits)               Static on a trait: every object the phrase names (by kind: each creature, each conjuration) has the trait without printing it, unless it has one of the listed traits.
+no_armor(what: obj)                              Static on a trait: the object has no armor value; its armor is 0 and nothing raises it.
 attack_usable_in(step: step)                     Static on an attack trait: an attack bar with it may be used in that step (a counterstrike).
 attack_strikes(count: num)                       Static on an attack trait: the attack strikes its target this many times in one attack action.
 attack_targets(count: num)                       Static on an attack trait: one attack action attacks up to this many different targets.
@@ -526,25 +528,6 @@ def noun_meaning(word: str) -> tuple[str, tuple[str, ...], bool]:
     raise KeyError(word)
 
 
-# Capitalised names an object has without printing them.  Each line: the name, the codex entry
-# that takes it away, then the object kinds that have it by default.  An object has the name when
-# it does not have the second entry and either has the name itself or is of one of those kinds.
-# (tests/dsl/test_selectors.py checks both names are codex entries.)
-IMPLIED_NAMES_TABLE = """
-Living     Nonliving     creature mage magestats
-Corporeal  Incorporeal   creature mage magestats conjuration wall terrain vine
-"""
-
-
-def _implied(text: str) -> dict[str, tuple[str, tuple[str, ...]]]:
-    out = {}
-    for raw in text.strip().splitlines():
-        name, unless, *kinds = raw.split()
-        out[name] = (unless, tuple(kinds))
-    return out
-
-
-IMPLIED_NAMES: dict[str, tuple[str, tuple[str, ...]]] = _implied(IMPLIED_NAMES_TABLE)
 
 
 def all_functions() -> dict[str, Signature]:

@@ -7,7 +7,9 @@ each at its timestamp.  Rules implemented here:
 
 * the later of a gain and a lose wins;
 * "loses and cannot gain" always wins, whatever its timestamp;
-* Finite Life stops life gains applied after it, keeps earlier ones;
+* a trait that forbids gaining life (`cannot(this, "gain life")`) stops life gains applied after it,
+  keeps earlier ones;
+* names an object has by nature come from the codex (`static innate(each creature, unless: [...])`);
 * an enchantment that is moved takes a new timestamp (GameState.attach);
 * an effect that stops applying stops at once (values are recomputed from
   the current sources; the cache is keyed on the state version);
@@ -20,13 +22,11 @@ from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, Defense, TraitInstance, versus_entry
+from ..dsl.vocab import noun_meaning
 from .phrases import Ctx, matches, words_of, pronoun
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
-
-CONJURATION_KINDS = ("conjuration", "wall", "terrain", "vine")
-
 
 @dataclass
 class Mod:
@@ -60,6 +60,7 @@ class Derived:
     immune_types: set = field(default_factory=set)  # damage types nothing of which reaches it
     immune_by: dict = field(default_factory=dict)  # condition or type -> the trait that gives the immunity
     cannot_do: set = field(default_factory=set)  # actions its traits forbid: `cannot(this, "heal")`
+    cannot_by: dict = field(default_factory=dict)  # action -> the trait that forbids it
     can_do: set = field(default_factory=set)  # actions its traits allow: `can(this, "ignore guards")`
     cannot_be_attacked: list = field(default_factory=list)  # (detail, source label)
     barrier: Optional[tuple] = None  # (AttackDefinition, source obj id) — the one that functions
@@ -243,7 +244,7 @@ class Effects:
         new = False
         for node in body:
             subj = getattr(node, 'subject', None)
-            if isinstance(node, A.Call) and node.name in ("immune", "cannot", "can") and node.args \
+            if isinstance(node, A.Call) and node.name in ("immune", "cannot", "can", "no_armor") and node.args \
                     and isinstance(node.args[0].value, A.Phrase) \
                     and [w.lower() for w in words_of(node.args[0].value)] == ["this"]:
                 self._codex_call(node, d, key, obj)
@@ -266,11 +267,54 @@ class Effects:
                                                                                if node.cannot_gain else '')))
         return new
 
+    # ------------------------------------------------------------ names objects have by nature
+    def innate_rules(self) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+        """(entry, object kinds, entries that take it away) for each codex `static innate(PHRASE, unless: [...])`:
+        every object of those kinds has the entry without printing it (creatures are Living, conjurations
+        Nonliving...).  Read once per codex."""
+        codex = self.game.codex
+        cached = getattr(self, "_innate_cache", None)
+        if cached is not None and cached[0] is codex:
+            return cached[1]
+        rules = []
+        for name, cd in codex.items():
+            for ab in cd.abilities:
+                if not (isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call)
+                        and ab.effect.name == "innate" and ab.effect.args):
+                    continue
+                kinds: list[str] = []
+                for w in words_of(ab.effect.args[0].value):
+                    try:
+                        dom, ks, _ = noun_meaning(w)
+                    except KeyError:
+                        continue  # a quantifier ("each")
+                    if dom == "object":
+                        kinds.extend(ks)
+                unless = next((a.value for a in ab.effect.args if a.key == "unless"), None)
+                names = tuple(r.name.text for r in unless.traits) if isinstance(unless, A.TraitGroup) else ()
+                rules.append((name, tuple(kinds), names))
+        self._innate_cache = (codex, rules)
+        return rules
+
+    def _innate(self, obj, traits: dict) -> list[tuple[str, tuple[str, ...]]]:
+        """Give the object the names it has by nature; returns (name, what takes it away) of those given."""
+        given = []
+        for name, kinds, unless in self.innate_rules():
+            if obj.kind in kinds and name not in traits and not any(u in traits for u in unless):
+                traits.setdefault(name, []).append(TraitInstance(name))
+                given.append((name, unless))
+        return given
+
     @staticmethod
     def _codex_call(call: A.Call, d: "Derived", key: str, obj) -> None:
-        """`immune(this, Flame)`, `immune(this, [Burn])`, `cannot(this, "heal")`, `can(this, "...")`."""
+        """`immune(this, Flame)`, `immune(this, [Burn])`, `cannot(this, "heal")`, `can(this, "...")`,
+        `no_armor(this)`."""
         what = call.args[1].value if len(call.args) > 1 else None
-        if call.name == "immune":
+        if call.name == "no_armor":
+            if not d.no_armor:
+                d.mods.append(Mod(key, obj.timestamp, "has no armor"))
+            d.no_armor = True
+        elif call.name == "immune":
             if isinstance(what, A.TraitGroup):
                 for ref in what.traits:
                     d.immune_conditions.add(ref.name.text)
@@ -283,6 +327,8 @@ class Effects:
             d.mods.append(Mod(key, obj.timestamp, f"immune to {getattr(what, 'text', '') or what}"))
         elif isinstance(what, A.StringLit):
             (d.cannot_do if call.name == "cannot" else d.can_do).add(what.value)
+            if call.name == "cannot":
+                d.cannot_by.setdefault(what.value, key)
 
     @staticmethod
     def _marker_count(obj, phrase):
@@ -323,12 +369,10 @@ class Effects:
         for t in card.traits:
             if t.key not in d.cannot_gain:
                 traits.setdefault(t.key, []).append(t)
-        if obj.kind in CONJURATION_KINDS and "Living" not in traits:
-            traits.setdefault("Nonliving", []).append(TraitInstance("Nonliving"))
-            traits.setdefault("Psychic Immunity", []).append(TraitInstance("Psychic Immunity"))
 
         armor_base = card.armor
-        d.no_armor = armor_base is None and obj.kind in ("creature", "conjuration", "wall") or "Incorporeal" in traits
+        # printed `armor none`; a trait whose codex entry states `no_armor(this)` (Effects._codex_call) too
+        d.no_armor = armor_base is None and obj.kind in ("creature", "conjuration", "wall")
         life = card.life
         armor = armor_base or 0
 
@@ -354,6 +398,8 @@ class Effects:
                 if not new:
                     return
 
+        implied()
+        innate = self._innate(obj, traits)
         implied()
 
         marker_armor = 0
@@ -426,8 +472,8 @@ class Effects:
                     elif sm.stat == "life":
                         if life is None:
                             continue
-                        if amt > 0 and "Finite Life" in traits:
-                            mods.append(Mod(label, ts, f"life {amt:+d}", False, "Finite Life"))
+                        if amt > 0 and "gain life" in d.cannot_do:
+                            mods.append(Mod(label, ts, f"life {amt:+d}", False, d.cannot_by.get("gain life", "")))
                         else:
                             life += amt
                             mods.append(Mod(label, ts, f"life {amt:+d}"))
@@ -435,6 +481,9 @@ class Effects:
         implied()
         for k in d.cannot_gain:
             traits.pop(k, None)
+        for key, unless in innate:  # a name it had by nature goes when it gained what takes it away
+            if any(u in traits for u in unless):
+                traits.pop(key, None)
 
         d.traits = traits
         if d.no_armor:

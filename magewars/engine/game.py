@@ -11,7 +11,7 @@ from ..dsl.model import AttackDefinition, CardDefinition, CodexDefinition, Corpu
 from .decisions import Agent, Decision, FirstLegalAgent, Option
 from .dice import Dice, SeededDice
 from .attack import AttackAction, AttackEngine
-from .effects import CONJURATION_KINDS, Effects
+from .effects import Effects
 from .events import EventLog
 from .phrases import Ctx, matches, resolve, resolve_one
 from .primitives import evaluate, run_effect
@@ -118,13 +118,6 @@ class Game:
 
     def is_creature(self, obj: GameObject) -> bool:
         return obj.kind in ("creature", "mage", "magestats")
-
-    def is_living(self, obj: GameObject) -> bool:
-        if obj.kind in ("creature", "mage", "magestats"):
-            return not self.has(obj, "Nonliving")
-        if obj.kind in CONJURATION_KINDS:
-            return self.has(obj, "Living")
-        return False
 
     def remaining_health(self, obj: GameObject) -> int:
         life = self.life(obj)

@@ -129,9 +129,8 @@ def p_direct_damage(game, call, ctx):
 def p_heal(game, call, ctx):
     pos, kw = _args(call)
     amount = _num(game, pos[1], ctx)
-    for o in _objs(game, pos[0], ctx):
-        if game.is_living(o):
-            game.heal(o, amount, _src(ctx))
+    for o in _objs(game, pos[0], ctx):  # what cannot heal (Finite Life...) says so in Game.heal
+        game.heal(o, amount, _src(ctx))
 
 
 def p_reconstruct(game, call, ctx):

@@ -94,11 +94,16 @@ STATS_CHANGED: frozenset[str] = frozenset({"armor", "life"})
 #: Timings and action abilities of codex entries do not run yet (no round).
 CODEX_STATIC_SUBJECTS: frozenset[str] = frozenset({"this", "it"})
 CODEX_MARKERS: frozenset[str] = frozenset({"condition", "token"})
-CODEX_CANNOT_READ: frozenset[str] = frozenset({"heal", "use_defense", "attack", "counterstrike", "force attacks"})
+CODEX_CANNOT_READ: frozenset[str] = frozenset({"heal", "gain life", "use_defense", "attack", "counterstrike",
+                                               "force attacks"})
 CODEX_CAN_READ: frozenset[str] = frozenset({"ignore guards"})
 CODEX_ATTACK_SHAPE: frozenset[str] = frozenset({"attack_strikes", "attack_targets", "attack_zone",
                                                 "attack_unavoidable", "attack_gains", "attack_usable_in"})
 CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune"})
+#: a trait's statics about objects in general, read by the continuous-effects layer: `innate(PHRASE,
+#: unless: [...])` (Effects.innate_rules: the names objects have by nature) and `no_armor(this)`
+#: (Effects._codex_call)
+CODEX_TRAIT_CALLS: frozenset[str] = frozenset({"innate", "no_armor"})
 #: pronouns a static `immune(...)` may start with; immunity granted to other objects is refused loudly
 STATIC_IMMUNE_SUBJECTS: frozenset[str] = frozenset({"this", "enchanted", "attached", "bearer"})
 #: the one action a static `cannot(...)` is applied for; every other restriction is refused loudly

@@ -147,11 +147,19 @@ def _codex_static_runs(defn, ab) -> bool:
     if eff.name == "counts_as_damage":
         return marker
     if eff.name in R.CODEX_TRAIT_CALLS:
-        return eff.name == "innate" or this
+        return eff.name != "no_armor" or this
     if eff.name == "immune":
         if this:
             return isinstance(second, (A.TraitGroup, A.Phrase))
         return marker and isinstance(second, A.TraitGroup) and any(r.name.text == defn.name for r in second.traits)
+    kw = {a.key: a.value for a in eff.args if a.key}
+    if eff.name in ("cannot", "can") and "target" in kw and isinstance(second, A.StringLit):
+        if eff.name == "cannot":
+            return second.value in R.CODEX_ATTACK_CANNOT
+        if second.value in R.CODEX_ATTACK_CAN and "Attack" in defn.categories:
+            return True
+        ign = kw.get("ignoring")
+        return second.value == "ranged_attack" and isinstance(ign, A.StringLit) and ign.value in R.CODEX_RANGED_IGNORING
     if eff.name in ("cannot", "can") and this and isinstance(second, A.StringLit):
         return second.value in (R.CODEX_CANNOT_READ if eff.name == "cannot" else R.CODEX_CAN_READ)
     return False

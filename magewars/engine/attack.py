@@ -21,6 +21,7 @@ from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, TraitInstance
 from .decisions import Option
 from .dice import Face
+from .codex_rules import ignores_minimum_range, melee_restriction
 from .phrases import Ctx
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -670,7 +671,7 @@ class AttackEngine:
             zs, zt = g.state.zone_of(atk.source), g.state.zone_of(t)
             if zs and zt:
                 dist = g.state.arena.distance(zs, zt)
-                if dist == 0 and (g.has(t, "Flying") or (g.is_creature(atk.source) and g.has(atk.source, "Flying"))):
+                if dist == 0 and ignores_minimum_range(g, atk.source, t):
                     lo = 0
                 if not lo <= dist <= hi:
                     return f"out of range: {dist} zone(s), the attack's range is {lo}-{hi}"
@@ -686,8 +687,9 @@ class AttackEngine:
                 return f"melee needs the same zone ({za} vs {zt})"
             if self.is_self_attack(atk):
                 return None
-            if g.has(t, "Flying") and not g.has(a, "Flying") and not action.has_trait("Reach"):
-                return "a Flying target needs a Flying attacker or Reach"
+            why = melee_restriction(g, a, t, tuple(action.traits) + tuple(atk.gained))
+            if why:
+                return why
             if not t.guard and at_declaration:  # guards are checked only when the attack is declared
                 guards = [o for o in g.state.objects_in_zone(zt) if o.guard and o.controller != a.controller
                           and "force attacks" not in g.d(o).cannot_do]

@@ -7,11 +7,11 @@ import math
 from typing import Any, Iterable, Optional, Union
 
 from ..dsl import ast as A
-from ..dsl.model import AttackDefinition, CardDefinition, CodexDefinition, Corpus, TraitInstance
+from ..dsl.model import AttackDefinition, CardDefinition, CodexDefinition, Corpus
 from .decisions import Agent, Decision, FirstLegalAgent, Option
 from .dice import Dice, SeededDice
 from .attack import AttackAction, AttackEngine
-from .effects import Effects
+from .effects import Effects, trait_from_ref
 from .events import EventLog
 from .phrases import Ctx, matches, resolve, resolve_one
 from .primitives import evaluate, run_effect
@@ -79,6 +79,12 @@ class Game:
             for n in notes:
                 self.log.emit("unsupported", n)
         return self.log.emit(_kind, _text, **kw)
+
+    def note_unsupported(self, what: str, why: str) -> None:
+        """Refuse a construct loudly: counted in `unsupported`, logged before the next event (safe to call
+        while derived values are being computed)."""
+        self.unsupported.append(what)
+        self.pending_notes.append(f"NOT IMPLEMENTED: {what}: {why}")
 
     def agent_for(self, player: str) -> Agent:
         if isinstance(self.agents, dict):
@@ -594,6 +600,21 @@ class Game:
                 return
         self.move_object(obj, dest, f"is pushed {way}" + (f" by {why}" if why else ""))
 
+    def bash_definition(self, wall) -> Optional[AttackDefinition]:
+        """The Bash attack, as the codex states it on a wall trait: `static bash_attack(DICE, [TRAITS])`.
+        The wall's own traits are asked first; the arena's outer wall (no card traits) takes the entry
+        that states it."""
+        names = [t.key for t in wall.card.traits] + [n for n in self.codex if n not in wall.card.traits]
+        for name in names:
+            for ab in self.codex_statics(name, "bash_attack"):
+                pos = [a.value for a in ab.effect.args if not a.key]
+                dice = self.evaluate(pos[0], Ctx(this=wall)) if pos else 0
+                group = pos[1] if len(pos) > 1 else None
+                traits = tuple(trait_from_ref(r, self.codex) for r in group.traits) \
+                    if isinstance(group, A.TraitGroup) else ()
+                return AttackDefinition("Bash", None, None, ("bash",), None, None, dice, (), traits)
+        return None
+
     def bash(self, obj, wall) -> None:
         if wall is None:
             wall = self.state.objects.get("arena-wall")
@@ -601,7 +622,10 @@ class Game:
                 wall = GameObject("arena-wall", CardDefinition("outer wall of the arena", "wall"), "-", "-")
                 wall.in_play = False
                 self.state.objects[wall.id] = wall
-        bash = AttackDefinition("Bash", None, None, ("bash",), None, None, 3, (), (TraitInstance("Unavoidable"),))
+        bash = self.bash_definition(wall)
+        if bash is None:
+            self.note_unsupported("bash", "no codex entry states the Bash attack (static bash_attack(...))")
+            return
         self.attacks.run_action(AttackAction(wall, bash, wall, bash.traits, None), [obj])
 
     def move_attachment(self, obj, to):

@@ -29,6 +29,7 @@ from typing import Optional
 from ..dsl import ast as A
 from ..dsl import vocab
 from .attack import STEPS as _ATTACK_STEPS
+from .codex_rules import MINIMUM_RANGE
 from .effects import Effects
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 
@@ -102,8 +103,14 @@ CODEX_ATTACK_SHAPE: frozenset[str] = frozenset({"attack_strikes", "attack_target
 CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune"})
 #: a trait's statics about objects in general, read by the continuous-effects layer: `innate(PHRASE,
 #: unless: [...])` (Effects.innate_rules: the names objects have by nature) and `no_armor(this)`
-#: (Effects._codex_call)
-CODEX_TRAIT_CALLS: frozenset[str] = frozenset({"innate", "no_armor"})
+#: (Effects._codex_call), `bash_attack(DICE, [TRAITS])` (Game.bash_definition)
+CODEX_TRAIT_CALLS: frozenset[str] = frozenset({"innate", "no_armor", "bash_attack"})
+#: attack legality a trait states with `target:` (engine/codex_rules.py): `cannot(SUBJECT, "melee_attack",
+#: target: PHRASE)` on an object's trait, `can(attacker, "melee_attack", target: PHRASE)` on an attack
+#: trait, `can(SUBJECT, "ranged_attack", target: PHRASE, ignoring: "minimum_range")` on either side
+CODEX_ATTACK_CANNOT: frozenset[str] = frozenset({"melee_attack"})
+CODEX_ATTACK_CAN: frozenset[str] = frozenset({"melee_attack"})
+CODEX_RANGED_IGNORING: frozenset[str] = frozenset({MINIMUM_RANGE})
 #: pronouns a static `immune(...)` may start with; immunity granted to other objects is refused loudly
 STATIC_IMMUNE_SUBJECTS: frozenset[str] = frozenset({"this", "enchanted", "attached", "bearer"})
 #: the one action a static `cannot(...)` is applied for; every other restriction is refused loudly

@@ -31,10 +31,10 @@ def _allowed() -> set[tuple[str, str]]:
     return out
 
 
-def _hits(keys: set[str]) -> dict[tuple[str, str], list[int]]:
+def _hits(keys: set[str], root: Path = ROOT, package: Path = PACKAGE) -> dict[tuple[str, str], list[int]]:
     hits: dict[tuple[str, str], list[int]] = {}
-    for f in sorted(PACKAGE.rglob("*.py")):
-        rel = f.relative_to(ROOT).as_posix()
+    for f in sorted(package.rglob("*.py")):
+        rel = f.relative_to(root).as_posix()
         for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"), filename=rel)):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in keys:
                 hits.setdefault((rel, node.value), []).append(node.lineno)
@@ -53,12 +53,17 @@ def test_no_codex_key_is_a_string_constant_in_the_package():
     assert not stale, "allow-list lines that match nothing any more (delete them):\n" + "\n".join(stale)
 
 
-def test_the_scan_sees_a_codex_name(tmp_path):
-    """The scan itself works: a module naming a codex key is caught."""
+def test_the_scan_sees_a_codex_name_anywhere_in_a_module(tmp_path):
+    """The scan itself works: a codex key in a call, a comparison or a nested function is caught, with its
+    line; a longer string that merely contains the key is not."""
     keys = set(load_corpus().codex)
     name = sorted(keys)[0]
-    tree = ast.parse(f"def f(obj):\n    return obj.has({name!r})\n")
-    assert any(isinstance(n, ast.Constant) and n.value == name for n in ast.walk(tree))
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "sub" / "m.py").write_text(
+        f"def f(obj):\n    def g():\n        return obj.kind == {name!r}\n    return g\n"
+        f"DOC = 'mentions {name} inside a sentence'\n", encoding="utf-8")
+    assert _hits(keys, tmp_path, pkg) == {("pkg/sub/m.py", name): [3]}
 
 
 def test_stat_labels_are_the_grammars_stat_words():

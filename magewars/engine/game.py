@@ -183,7 +183,8 @@ class Game:
         return total
 
     def lowers_armor(self, name: str) -> bool:
-        """A condition whose codex entry lowers armor (Corrode): it can never take armor below zero.
+        """A condition whose codex entry states `static armor_floor()` (Corrode): its markers never take
+        armor below zero; one that would becomes direct damage, surplus markers drop off.
         Read once per entry (the codex does not change during a game); state checks ask often."""
         got = self._lowers_armor.get(name)
         if got is None:
@@ -191,11 +192,7 @@ class Game:
         return got
 
     def _entry_lowers_armor(self, name: str) -> bool:
-        cd = self.codex.get(name)
-        return cd is not None and any(
-            isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.StatChange)
-            and any(m.stat == "armor" and isinstance(m.amount.as_int(), int) and m.amount.as_int() < 0
-                    for m in ab.effect.mods) for ab in cd.abilities)
+        return bool(self.codex_statics(name, "armor_floor"))
 
     def immune_to_condition(self, obj: GameObject, name: str) -> Optional[str]:
         """Why `obj` cannot receive condition `name`, or None.  All of it comes from the codex: the

@@ -90,8 +90,8 @@ STATS_CHANGED: frozenset[str] = frozenset({"armor", "life"})
 #:   `static for each <Name> token on this: ...` (Effects._codex_static, until nothing new comes);
 #: - a trait's `static immune(this, ...)`, `cannot(this, "ACTION")`, `can(this, "ACTION")` for the
 #:   actions the engine consults (CODEX_CANNOT_READ, CODEX_CAN_READ);
-#: - a condition's `immune(PHRASE, [itself])` and `counts_as_damage(N)` (Game.immune_to_condition,
-#:   Game.marker_damage), and an attack trait's shape statics (AttackEngine.shape_one).
+#: - a condition's `immune(PHRASE, [itself])`, `counts_as_damage(N)` and `armor_floor()`
+#:   (Game.immune_to_condition, Game.marker_damage, Game.lowers_armor), and an attack trait's shape statics (AttackEngine.shape_one).
 #: Timings and action abilities of codex entries do not run yet (no round).
 CODEX_STATIC_SUBJECTS: frozenset[str] = frozenset({"this", "it"})
 CODEX_MARKERS: frozenset[str] = frozenset({"condition", "token"})
@@ -100,7 +100,7 @@ CODEX_CANNOT_READ: frozenset[str] = frozenset({"heal", "gain life", "use_defense
 CODEX_CAN_READ: frozenset[str] = frozenset({"ignore guards"})
 CODEX_ATTACK_SHAPE: frozenset[str] = frozenset({"attack_strikes", "attack_targets", "attack_zone",
                                                 "attack_unavoidable", "attack_gains", "attack_usable_in"})
-CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune"})
+CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune", "armor_floor"})
 #: a trait's statics about objects in general, read by the continuous-effects layer: `innate(PHRASE,
 #: unless: [...])` (Effects.innate_rules: the names objects have by nature) and `no_armor(this)`
 #: (Effects._codex_call), `bash_attack(DICE, [TRAITS])` (Game.bash_definition)

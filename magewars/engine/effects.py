@@ -28,6 +28,38 @@ from .phrases import Ctx, matches, words_of, pronoun
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
 
+# codex entry id -> (entry, its innate rules): each entry is read once (Effects.innate_rules)
+_INNATE: dict[int, tuple[object, tuple]] = {}
+# the ids of a codex's entries -> (the entries, their innate rules): one reading per compiled codex
+_INNATE_BY_CODEX: dict[tuple, tuple[tuple, list]] = {}
+
+
+def _entry_innate(name: str, cd) -> tuple:
+    got = _INNATE.get(id(cd))
+    if got is not None and got[0] is cd:
+        return got[1]
+    rules = []
+    for ab in cd.abilities:
+        if not (isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call)
+                and ab.effect.name == "innate" and ab.effect.args):
+            continue
+        kinds: list[str] = []
+        for w in words_of(ab.effect.args[0].value):
+            try:
+                dom, ks, _ = noun_meaning(w)
+            except KeyError:
+                continue  # a quantifier ("each")
+            if dom == "object":
+                kinds.extend(ks)
+        unless = next((a.value for a in ab.effect.args if a.key == "unless"), None)
+        names = tuple(r.name.text for r in unless.traits) if isinstance(unless, A.TraitGroup) else ()
+        rules.append((name, tuple(kinds), names))
+    if len(_INNATE) > 4096:
+        _INNATE.clear()
+    _INNATE[id(cd)] = (cd, tuple(rules))
+    return _INNATE[id(cd)][1]
+
+
 @dataclass
 class Mod:
     """One applied (or refused) effect, for the log: what, from where, when."""
@@ -98,6 +130,7 @@ class Effects:
         self._version = -1
         self._computing: set[str] = set()
         self.temporary: list[tuple] = []  # (timestamp, source label, target id, effect node, until)
+        self._innate_rules: Optional[list] = None  # Effects.innate_rules, read once per game
 
     # ------------------------------------------------------------ cache
     def derived(self, obj: "GameObject") -> Derived:
@@ -271,29 +304,18 @@ class Effects:
     def innate_rules(self) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
         """(entry, object kinds, entries that take it away) for each codex `static innate(PHRASE, unless: [...])`:
         every object of those kinds has the entry without printing it (creatures are Living, conjurations
-        Nonliving...).  Read once per codex."""
-        codex = self.game.codex
-        cached = getattr(self, "_innate_cache", None)
-        if cached is not None and cached[0] is codex:
-            return cached[1]
-        rules = []
-        for name, cd in codex.items():
-            for ab in cd.abilities:
-                if not (isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call)
-                        and ab.effect.name == "innate" and ab.effect.args):
-                    continue
-                kinds: list[str] = []
-                for w in words_of(ab.effect.args[0].value):
-                    try:
-                        dom, ks, _ = noun_meaning(w)
-                    except KeyError:
-                        continue  # a quantifier ("each")
-                    if dom == "object":
-                        kinds.extend(ks)
-                unless = next((a.value for a in ab.effect.args if a.key == "unless"), None)
-                names = tuple(r.name.text for r in unless.traits) if isinstance(unless, A.TraitGroup) else ()
-                rules.append((name, tuple(kinds), names))
-        self._innate_cache = (codex, rules)
+        Nonliving...).  Read once per game; each entry's reading is shared by every game (by identity)."""
+        rules = self._innate_rules
+        if rules is None:
+            codex = self.game.codex
+            key = tuple(map(id, codex.values()))  # the same entries: the same rules (games copy the dict)
+            got = _INNATE_BY_CODEX.get(key)
+            if got is None or any(a is not b for a, b in zip(got[0], codex.values())):
+                if len(_INNATE_BY_CODEX) > 8:
+                    _INNATE_BY_CODEX.clear()
+                got = _INNATE_BY_CODEX[key] = (tuple(codex.values()),
+                                               [r for name, cd in codex.items() for r in _entry_innate(name, cd)])
+            rules = self._innate_rules = got[1]
         return rules
 
     def _innate(self, obj, traits: dict) -> list[tuple[str, tuple[str, ...]]]:

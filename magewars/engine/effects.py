@@ -34,6 +34,23 @@ _INNATE: dict[int, tuple[object, tuple]] = {}
 _INNATE_BY_CODEX: dict[tuple, tuple[tuple, list]] = {}
 
 
+_OWN_STATICS: dict[int, tuple[object, tuple]] = {}
+
+
+def _own_statics(cd) -> tuple:
+    """A codex entry's statics about the object that carries it (what Effects._codex_static applies):
+    every static but `innate(...)`, which is about objects in general (read by Effects.innate_rules)."""
+    got = _OWN_STATICS.get(id(cd))
+    if got is not None and got[0] is cd:
+        return got[1]
+    own = tuple(ab for ab in cd.abilities if isinstance(ab, A.StaticAbility)
+                and not (isinstance(ab.effect, A.Call) and ab.effect.name == "innate"))
+    if len(_OWN_STATICS) > 4096:
+        _OWN_STATICS.clear()
+    _OWN_STATICS[id(cd)] = (cd, own)
+    return own
+
+
 def _entry_innate(name: str, cd) -> tuple:
     got = _INNATE.get(id(cd))
     if got is not None and got[0] is cd:
@@ -131,6 +148,7 @@ class Effects:
         self._computing: set[str] = set()
         self.temporary: list[tuple] = []  # (timestamp, source label, target id, effect node, until)
         self._innate_rules: Optional[list] = None  # Effects.innate_rules, read once per game
+        self._innate_by_kind: Optional[dict] = None  # object kind -> [(name, unless)]
 
     # ------------------------------------------------------------ cache
     def derived(self, obj: "GameObject") -> Derived:
@@ -321,8 +339,14 @@ class Effects:
     def _innate(self, obj, traits: dict) -> list[tuple[str, tuple[str, ...]]]:
         """Give the object the names it has by nature; returns (name, what takes it away) of those given."""
         given = []
-        for name, kinds, unless in self.innate_rules():
-            if obj.kind in kinds and name not in traits and not any(u in traits for u in unless):
+        by_kind = self._innate_by_kind
+        if by_kind is None:
+            by_kind = self._innate_by_kind = {}
+            for name, kinds, unless in self.innate_rules():
+                for k in kinds:
+                    by_kind.setdefault(k, []).append((name, unless))
+        for name, unless in by_kind.get(obj.kind, ()):
+            if name not in traits and not any(u in traits for u in unless):
                 traits.setdefault(name, []).append(TraitInstance(name))
                 given.append((name, unless))
         return given
@@ -414,9 +438,8 @@ class Effects:
                     cdef = codex.get(key)
                     if cdef is None:
                         continue
-                    for ab in cdef.abilities:
-                        if isinstance(ab, A.StaticAbility):
-                            new |= self._codex_static(obj, key, ab, traits, d, gain)
+                    for ab in _own_statics(cdef):
+                        new |= self._codex_static(obj, key, ab, traits, d, gain)
                 if not new:
                     return
 

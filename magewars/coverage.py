@@ -154,8 +154,10 @@ def _codex_static_runs(defn, ab) -> bool:
     first = eff.args[0].value if eff.args else None
     second = eff.args[1].value if len(eff.args) > 1 else None
     this = isinstance(first, A.Phrase) and [w.text.lower() for w in first.words] == ["this"]
-    if eff.name == "counts_as_damage":
+    if eff.name in ("counts_as_damage", "armor_floor"):
         return marker
+    if eff.name in R.CODEX_TRAIT_CALLS:
+        return eff.name != "no_armor" or this
     if eff.name == "immune":
         if this:
             return isinstance(second, (A.TraitGroup, A.Phrase)) or (
@@ -164,6 +166,14 @@ def _codex_static_runs(defn, ab) -> bool:
                 and second.value == defn.name and any(isinstance(b, A.OneShotAbility) for b in defn.abilities):
             return True  # who an effect-die outcome does not touch (movement.run_outcome)
         return marker and isinstance(second, A.TraitGroup) and any(r.name.text == defn.name for r in second.traits)
+    kw = {a.key: a.value for a in eff.args if a.key}
+    if eff.name in ("cannot", "can") and "target" in kw and isinstance(second, A.StringLit):
+        if eff.name == "cannot":
+            return second.value in R.CODEX_ATTACK_CANNOT
+        if second.value in R.CODEX_ATTACK_CAN and "Attack" in defn.categories:
+            return True
+        ign = kw.get("ignoring")
+        return second.value == "ranged_attack" and isinstance(ign, A.StringLit) and ign.value in R.CODEX_RANGED_IGNORING
     if eff.name in ("cannot", "can") and this and isinstance(second, A.StringLit):
         return second.value in (R.CODEX_CANNOT_READ if eff.name == "cannot" else R.CODEX_CAN_READ)
     if eff.name == "cannot" and isinstance(second, A.StringLit):

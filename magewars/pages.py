@@ -5,6 +5,7 @@ import re
 import textwrap
 from typing import Optional
 
+from .dsl import ast as A
 from .dsl.model import CardDefinition, Corpus
 from .lookup import load_rules, render_text, to_json
 from .render import render_card, card_to_json
@@ -35,8 +36,13 @@ def notes_text(notes: dict) -> str:
 def cards_with_term(corpus: Corpus, term: str) -> list[str]:
     """Cards that carry a trait or condition: on the card, its attacks, or its effect-die outcomes."""
     key = _PARAM.sub("", term).strip()
-    if key.endswith(" Only"):
-        key = "Only"
+    if key not in corpus.codex:  # "Holy Mage Only": the entry that takes a name before its own
+        key = next((e.name for e in corpus.codex.values()
+                    if e.param == "name" and key.endswith(" " + e.name)), key)
+    entry = corpus.codex.get(key)
+    zone_entry = entry is not None and any(
+        isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "attack_zone"
+        for ab in entry.abilities)
     hits = []
     for c in corpus.cards.values():
         found = any(t.key == key for t in c.traits)
@@ -44,7 +50,7 @@ def cards_with_term(corpus: Corpus, term: str) -> list[str]:
             found = found or any(t.key == key for t in a.traits)
             found = found or any(t.key == key for g in a.alternatives for t in g)
             found = found or any(k == key for r in a.effect_die for k, _ in r.outcomes)
-            found = found or (key == "Zone Attack" and a.is_zone)
+            found = found or (zone_entry and a.is_zone)
         if found:
             hits.append(c.name)
     return sorted(hits)

@@ -5,6 +5,7 @@ from typing import Optional
 
 from .dsl import ast as A
 from .dsl import printer
+from .dsl.vocab import STAT_WORDS
 from .dsl.model import AttackDefinition, CardDefinition, Corpus
 
 KIND_LABEL = {"attack": "Attack spell", "wall": "Conjuration (wall)", "terrain": "Conjuration (terrain)",
@@ -201,8 +202,8 @@ def render_card(c: CardDefinition, corpus: Optional[Corpus] = None) -> str:
         facts.append(("Targets: " if c.target_join == "and" else "Target: ")
                      + f" {c.target_join} ".join(c.targets))
     stats = []
-    for label, v in (("Armor", c.armor), ("Life", c.life), ("Channeling", c.channeling),
-                     ("Spellbook", c.spellbook)):
+    for stat in STAT_WORDS[:4]:  # armor, life, channeling, spellbook: labelled with the language's words
+        v, label = getattr(c, stat), stat.capitalize()
         if v is not None:
             stats.append(f"{label} {_amount(v)}")
     if stats:

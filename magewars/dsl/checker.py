@@ -32,10 +32,9 @@ SINGLE_ITEMS = {A.School: "school", A.Cost: "cost", A.Casting: "cast", A.Range: 
 CARD_ONLY = (A.Printed, A.Subtypes, A.School, A.Casting, A.Targets, A.Stat, A.Defense, A.Slot,
              A.Traits, A.AttackBar, A.Training, A.SchoolCost)
 CODEX_ONLY = (A.ParamDecl, A.Category, A.Stacking, A.Removal, A.Marker)
-BASE_NAMES = set(M.SCHOOLS) | set(M.DAMAGE_TYPES) | {
+BASE_NAMES = set(M.SCHOOLS) | {
     "Mage", "Creature", "Conjuration", "Enchantment", "Equipment", "Incantation", "Attack", "Wall",
-    "Terrain", "Vine", "Spell", "Object", "Zone", "Level", "Epic", "Legendary", "Unique", "Novice",
-    "Arena", "Friendly", "Enemy", "Non",
+    "Terrain", "Vine", "Object", "Zone", "Level", "Arena", "Friendly", "Enemy", "Non",
     # a subtype that card text names although no Arena card carries it
     "Sprite",
 }
@@ -306,11 +305,11 @@ class Checker:
         if ref.versus:
             for n in ref.versus:
                 self.check_name_words(n.words, n.span)
-            entry = codex.get("Versus")
-            if entry is None:
-                self.err("E101", "unknown trait '+X vs': the codex has no 'Versus' entry", ref.span)
+            key = M.versus_entry(codex)
+            if key is None:
+                self.err("E101", "unknown trait '+X vs': no codex entry is declared 'param versus'", ref.span)
                 return None
-            return M.TraitInstance("Versus", ref.param.signed_value(), None,
+            return M.TraitInstance(key, ref.param.signed_value(), None,
                                    tuple(n.text for n in ref.versus), ref.text, ref.span)
         text = ref.name.text
         entry = codex.get(text)
@@ -368,6 +367,13 @@ class Checker:
         second = [r for r in resolved[i + 1:] if r is not None]
         return tuple(before), (tuple(first), tuple(second))
 
+    def codex_states(self, key: str, fn: str) -> bool:
+        """Does the codex entry `key` state `static fn(...)`?"""
+        entry = self.codex.get(key)
+        return entry is not None and any(
+            isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == fn
+            for ab in entry.abilities)
+
     # ------------------------------------------------------------ attacks
     def compile_attack(self, bar: A.AttackBar, card: A.CardDef) -> Optional[M.AttackDefinition]:
         f: dict = dict(name=bar.name, action=None, kind=None, special=(), range=None, damage_type=None,
@@ -387,9 +393,10 @@ class Checker:
                     self.err("E202", f"impossible range {it.low}-{it.high}: minimum above maximum", it.span)
                 f["range"] = (it.low, it.high)
             elif isinstance(it, A.DamageType):
-                if it.name.text not in M.DAMAGE_TYPES:
+                types = M.damage_types(self.codex)
+                if it.name.text not in types:
                     self.err("E104", f"unknown damage type '{it.name.text}'", it.name.span,
-                             did_you_mean(it.name.text, M.DAMAGE_TYPES))
+                             did_you_mean(it.name.text, types))
                 f["damage_type"] = it.name.text
             elif isinstance(it, A.Dice):
                 if isinstance(it.amount, int) and it.amount < 0:
@@ -412,6 +419,7 @@ class Checker:
         if f["kind"] == "ranged" and f["range"] is None and card.kind != "attack":
             self.err("E401", f"ranged attack '{bar.name}' needs a range", bar.span, "add 'range MIN-MAX'")
         f["special"] = tuple(specials)
+        f["zone_trait"] = any(self.codex_states(t.key, "attack_zone") for t in f["traits"])
         f["abilities"] = tuple(abilities)
         f["unsupported"] = tuple(unsupported)
         return M.AttackDefinition(**f)

@@ -7,14 +7,31 @@ call, phrase and trait in them against :mod:`magewars.dsl.vocab` and the codex.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Optional, Union
 
 from . import ast as A
+from . import vocab
 
 Amount = Union[int, A.XValue]
 
-DAMAGE_TYPES = ("Acid", "Flame", "Frost", "Hydro", "Light", "Lightning", "Poison", "Psychic", "Wind")
-SCHOOLS = ("Air", "Arcane", "Dark", "Earth", "Fire", "Holy", "Mind", "Nature", "War", "Water")
+# The schools are game data, not code: one name a line in magewars/data/schools.txt. (Damage types are
+# the codex entries of the category `vocab.DAMAGE_TYPE_CATEGORY`: see `damage_types`.)
+SCHOOLS = tuple(line.strip() for line in
+                (Path(__file__).resolve().parents[1] / "data" / "schools.txt").read_text(encoding="utf-8").splitlines()
+                if line.strip() and not line.startswith("#"))
+
+
+def versus_entry(codex: dict) -> Optional[str]:
+    """The codex entry a `+X vs Name` reference stands for: the one declared `param versus`."""
+    return next((n for n, e in codex.items() if getattr(e, "param", None) == "versus"), None)
+
+
+def damage_types(codex: dict) -> tuple[str, ...]:
+    """The damage types: the codex entries of the damage-type category."""
+    return tuple(sorted(n for n, e in codex.items() if vocab.DAMAGE_TYPE_CATEGORY in getattr(e, "categories", ())))
+
+
 CARD_KINDS = ("creature", "conjuration", "wall", "terrain", "vine", "enchantment", "equipment",
               "incantation", "attack", "mage", "magestats")
 ATTACK_STEPS = ("declare_attack", "pay_costs", "roll_to_miss", "avoid_attack", "roll_dice",
@@ -85,10 +102,12 @@ class AttackDefinition(_HasTraits):
     abilities: tuple = ()
     unsupported: tuple["UnsupportedClause", ...] = ()
     span: A.Span = field(default=A.NOSPAN, compare=False, repr=False)
+    # one of its traits makes it a zone attack: the trait's codex entry states `static attack_zone()`
+    zone_trait: bool = False
 
     @property
     def is_zone(self) -> bool:
-        return "zone" in self.special or any(t.key == "Zone Attack" for t in self.traits)
+        return "zone" in self.special or self.zone_trait
 
 
 
@@ -168,7 +187,8 @@ class CodexDefinition:
     @property
     def display(self) -> str:
         return {"bonus": f"{self.name} +X", "penalty": f"{self.name} -X", "number": f"{self.name} X",
-                "signed": f"{self.name} +/-X", "name": f"X {self.name}"}.get(self.param or "", self.name)
+                "signed": f"{self.name} +/-X", "name": f"X {self.name}",
+                "versus": "+X vs Name"}.get(self.param or "", self.name)
 
 
 @dataclass

@@ -58,6 +58,10 @@ only_ones_count()                                Only the 1s on the current atta
 attack_zone()                                    Static on an attack trait: the attack is made against every object in a zone, one attack each.
 attack_unavoidable()                             Static on an attack trait: no defense can avoid the attack.
 counts_as_damage(amount: num)                    Static on a condition: each of its markers counts as this much damage that healing cannot remove.
+innate(what: obj, unless?: traits)               Static on a trait: every object the phrase names (by kind: each creature, each conjuration) has the trait without printing it, unless it has one of the listed traits.
+no_armor(what: obj)                              Static on a trait: the object has no armor value; its armor is 0 and nothing raises it.
+armor_floor()                                    Static on a condition that lowers armor: its markers are placed after an attack's other conditions; one that would take armor below 0 is not placed and deals 1 direct damage of the condition's damage type (its category) instead; markers beyond the object's armor drop off when its armor falls.
+bash_attack(dice: num, traits?: traits)          Static on a wall trait: an object pushed into a wall with it (or into the arena's edge) is Bashed: it receives an attack of this many dice with these traits, neither melee nor ranged.
 attack_usable_in(step: step)                     Static on an attack trait: an attack bar with it may be used in that step (a counterstrike).
 attack_strikes(count: num)                       Static on an attack trait: the attack strikes its target this many times in one attack action.
 attack_targets(count: num)                       Static on an attack trait: one attack action attacks up to this many different targets.
@@ -196,6 +200,7 @@ paid(what?: obj) -> bool                         Whether the optional cost of th
 defended_by(what: obj) -> bool                   Whether the current attack was avoided with this object's Defense.
 guarding(what: obj) -> bool                      Whether an object has a guard marker.
 damage_type_is(type: name) -> bool               Whether the current attack deals this damage type.
+versus_bonus() -> num                            The current attack's "+X vs Name" bonuses whose names its defender has, added up.
 removal_cost(what: traits) -> num                The mana it costs to remove one such condition marker.
 bound_spell(what: obj) -> obj                    The spell card bound to an object.
 cost_of(what: obj) -> num                        A spell's full mana cost (casting plus reveal).
@@ -475,6 +480,14 @@ RELATIONS = words_with_role("relation")
 ATTACK_WORDS = words_with_role("attack")
 
 # Object kinds (card kinds of objects in play), grouped as the game groups them.
+# The stat words of the card language (the grammar's `stat_kw`: `armor 2 life 12`); a page labels a
+# card's stats with these words, capitalised.
+STAT_WORDS = ("armor", "life", "channeling", "spellbook", "mana")
+
+# The codex category that makes a trait entry a damage type (`trait "Flame" { ... category Object, Damage }`):
+# an attack bar's `damage T` must name one, and the type's name is known to phrases.
+DAMAGE_TYPE_CATEGORY = "Damage"
+
 CREATURE_KINDS = ("creature", "mage", "magestats")
 CONJURATION_KINDS = ("conjuration", "wall", "terrain", "vine")
 OBJECT_KINDS = CREATURE_KINDS + CONJURATION_KINDS
@@ -519,25 +532,6 @@ def noun_meaning(word: str) -> tuple[str, tuple[str, ...], bool]:
     raise KeyError(word)
 
 
-# Capitalised names an object has without printing them.  Each line: the name, the codex entry
-# that takes it away, then the object kinds that have it by default.  An object has the name when
-# it does not have the second entry and either has the name itself or is of one of those kinds.
-# (tests/dsl/test_selectors.py checks both names are codex entries.)
-IMPLIED_NAMES_TABLE = """
-Living     Nonliving     creature mage magestats
-Corporeal  Incorporeal   creature mage magestats conjuration wall terrain vine
-"""
-
-
-def _implied(text: str) -> dict[str, tuple[str, tuple[str, ...]]]:
-    out = {}
-    for raw in text.strip().splitlines():
-        name, unless, *kinds = raw.split()
-        out[name] = (unless, tuple(kinds))
-    return out
-
-
-IMPLIED_NAMES: dict[str, tuple[str, tuple[str, ...]]] = _implied(IMPLIED_NAMES_TABLE)
 
 
 def all_functions() -> dict[str, Signature]:

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Optional
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, TraitInstance
 from .decisions import Option
-from .phrases import Ctx, has_name
+from .codex_rules import ignores_minimum_range, melee_restriction
+from .phrases import Ctx
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
@@ -482,11 +483,6 @@ class RollDice(Step):
         if not isinstance(base, int):
             base = g.x_value(a.attacker) * getattr(base, "coef", 1) if base is not None else 0
         mods = [("printed", base, 0)]
-        target = atk.target
-        vs = [t for t in a.traits if t.versus]
-        for t in vs:
-            if any(has_name(g, target, n) for n in t.versus) and isinstance(t.value, int):
-                mods.append((f"{t} (attack trait)", t.value, 0))
         for (label, amount) in eng.bar_mods(atk, "modify_dice"):
             mods.append((label, amount, 0))
         for (label, amount, ts) in atk.extra_dice:
@@ -620,9 +616,6 @@ class DamageAndEffects(Step):
         natural = g.dice.d12()
         total = natural
         mods = []
-        for t in a.traits:
-            if t.versus and any(has_name(g, target, n) for n in t.versus) and isinstance(t.value, int):
-                mods.append((f"{t} (attack trait)", t.value))
         for (label, amount) in eng.bar_mods(atk, "modify_effect_roll"):
             mods.append((label, amount))
         for (label, amount, ts) in atk.extra_effect:
@@ -1038,7 +1031,7 @@ class AttackEngine:
             zs, zt = g.state.zone_of(atk.source), g.state.zone_of(t)
             if zs and zt:
                 dist = g.state.arena.distance(zs, zt)
-                if dist == 0 and (g.has(t, "Flying") or (g.is_creature(atk.source) and g.has(atk.source, "Flying"))):
+                if dist == 0 and ignores_minimum_range(g, atk.source, t):
                     lo = 0
                 if not lo <= dist <= hi:
                     return f"out of range: {dist} zone(s), the attack's range is {lo}-{hi}"
@@ -1054,8 +1047,9 @@ class AttackEngine:
                 return f"melee needs the same zone ({za} vs {zt})"
             if self.is_self_attack(atk):
                 return None
-            if g.has(t, "Flying") and not g.has(a, "Flying") and not action.has_trait("Reach"):
-                return "a Flying target needs a Flying attacker or Reach"
+            why = melee_restriction(g, a, t, tuple(action.traits) + tuple(atk.gained))
+            if why:
+                return why
             if not t.guard and at_declaration:  # guards are checked only when the attack is declared
                 guards = [o for o in g.state.objects_in_zone(zt) if o.guard and o.controller != a.controller
                           and "force attacks" not in g.d(o).cannot_do]

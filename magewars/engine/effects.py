@@ -7,7 +7,9 @@ each at its timestamp.  Rules implemented here:
 
 * the later of a gain and a lose wins;
 * "loses and cannot gain" always wins, whatever its timestamp;
-* Finite Life stops life gains applied after it, keeps earlier ones;
+* a trait that forbids gaining life (`cannot(this, "gain life")`) stops life gains applied after it,
+  keeps earlier ones;
+* names an object has by nature come from the codex (`static innate(each creature, unless: [...])`);
 * an enchantment that is moved takes a new timestamp (GameState.attach);
 * an effect that stops applying stops at once (values are recomputed from
   the current sources; the cache is keyed on the state version);
@@ -19,17 +21,64 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
-from ..dsl.model import AttackDefinition, Defense, TraitInstance
+from ..dsl.model import AttackDefinition, Defense, TraitInstance, versus_entry
 from .cardindex import index as card_index, lower_words
 from ..spellbook.rules import RULE_CALLS as SPELLBOOK_RULE_CALLS
 from .spellstatics import CAST_STATIC_CALLS
 from . import movement
+from ..dsl.vocab import noun_meaning
 from .phrases import Ctx, matches, words_of, pronoun
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
 
-CONJURATION_KINDS = ("conjuration", "wall", "terrain", "vine")
+# codex entry id -> (entry, its innate rules): each entry is read once (Effects.innate_rules)
+_INNATE: dict[int, tuple[object, tuple]] = {}
+# the ids of a codex's entries -> (the entries, their innate rules): one reading per compiled codex
+_INNATE_BY_CODEX: dict[tuple, tuple[tuple, list]] = {}
+
+
+_OWN_STATICS: dict[int, tuple[object, tuple]] = {}
+
+
+def _own_statics(cd) -> tuple:
+    """A codex entry's statics about the object that carries it (what Effects._codex_static applies):
+    every static but `innate(...)`, which is about objects in general (read by Effects.innate_rules)."""
+    got = _OWN_STATICS.get(id(cd))
+    if got is not None and got[0] is cd:
+        return got[1]
+    own = tuple(ab for ab in cd.abilities if isinstance(ab, A.StaticAbility)
+                and not (isinstance(ab.effect, A.Call) and ab.effect.name == "innate"))
+    if len(_OWN_STATICS) > 4096:
+        _OWN_STATICS.clear()
+    _OWN_STATICS[id(cd)] = (cd, own)
+    return own
+
+
+def _entry_innate(name: str, cd) -> tuple:
+    got = _INNATE.get(id(cd))
+    if got is not None and got[0] is cd:
+        return got[1]
+    rules = []
+    for ab in cd.abilities:
+        if not (isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call)
+                and ab.effect.name == "innate" and ab.effect.args):
+            continue
+        kinds: list[str] = []
+        for w in words_of(ab.effect.args[0].value):
+            try:
+                dom, ks, _ = noun_meaning(w)
+            except KeyError:
+                continue  # a quantifier ("each")
+            if dom == "object":
+                kinds.extend(ks)
+        unless = next((a.value for a in ab.effect.args if a.key == "unless"), None)
+        names = tuple(r.name.text for r in unless.traits) if isinstance(unless, A.TraitGroup) else ()
+        rules.append((name, tuple(kinds), names))
+    if len(_INNATE) > 4096:
+        _INNATE.clear()
+    _INNATE[id(cd)] = (cd, tuple(rules))
+    return _INNATE[id(cd)][1]
 
 
 @dataclass
@@ -65,6 +114,7 @@ class Derived:
     immune_types: set = field(default_factory=set)  # damage types nothing of which reaches it
     immune_by: dict = field(default_factory=dict)  # condition or type -> the trait that gives the immunity
     cannot_do: set = field(default_factory=set)  # actions its traits forbid: `cannot(this, "heal")`
+    cannot_by: dict = field(default_factory=dict)  # action -> the trait that forbids it
     can_do: set = field(default_factory=set)  # actions its traits allow: `can(this, "ignore guards")`
     cannot_be_attacked: list = field(default_factory=list)  # (detail, source label)
     barrier: Optional[tuple] = None  # (AttackDefinition, source obj id) — the one that functions
@@ -88,10 +138,11 @@ class Derived:
         return sorted(out)
 
 
-def trait_from_ref(ref: A.TraitRef) -> TraitInstance:
+def trait_from_ref(ref: A.TraitRef, codex: Optional[dict] = None) -> TraitInstance:
     val = ref.param.signed_value() if ref.param is not None else None
-    if ref.versus:
-        return TraitInstance("Versus", val, None, tuple(v.text for v in ref.versus), ref.text)
+    if ref.versus:  # `+X vs Name`: the codex entry declared `param versus`
+        key = versus_entry(codex or {}) or ref.text
+        return TraitInstance(key, val, None, tuple(v.text for v in ref.versus), ref.text)
     return TraitInstance(ref.name.text, val, None, (), ref.text)
 
 
@@ -103,6 +154,8 @@ class Effects:
         self._computing: set[str] = set()
         self._partial: dict[str, Derived] = {}  # objects being computed: their traits so far
         self.temporary: list[tuple] = []  # (timestamp, source label, target id, effect node, until)
+        self._innate_rules: Optional[list] = None  # Effects.innate_rules, read once per game
+        self._innate_by_kind: Optional[dict] = None  # object kind -> [(name, unless)]
 
     # ------------------------------------------------------------ cache
     def derived(self, obj: "GameObject") -> Derived:
@@ -251,7 +304,7 @@ class Effects:
         new = False
         for node in body:
             subj = getattr(node, 'subject', None)
-            if isinstance(node, A.Call) and node.name in ("immune", "cannot", "can") and node.args \
+            if isinstance(node, A.Call) and node.name in ("immune", "cannot", "can", "no_armor") and node.args \
                     and isinstance(node.args[0].value, A.Phrase) \
                     and lower_words(node.args[0].value) == ("this",):
                 self._codex_call(node, d, key, obj)
@@ -263,7 +316,7 @@ class Effects:
                     for _ in range(count):
                         if ref.name.text not in traits:
                             new = True
-                        gain(trait_from_ref(ref), key, obj.timestamp)
+                        gain(trait_from_ref(ref, self.game.codex), key, obj.timestamp)
             elif isinstance(node, A.Lose):
                 for ref in node.traits.traits:
                     k = ref.name.text
@@ -274,11 +327,49 @@ class Effects:
                                                                                if node.cannot_gain else '')))
         return new
 
+    # ------------------------------------------------------------ names objects have by nature
+    def innate_rules(self) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+        """(entry, object kinds, entries that take it away) for each codex `static innate(PHRASE, unless: [...])`:
+        every object of those kinds has the entry without printing it (creatures are Living, conjurations
+        Nonliving...).  Read once per game; each entry's reading is shared by every game (by identity)."""
+        rules = self._innate_rules
+        if rules is None:
+            codex = self.game.codex
+            key = tuple(map(id, codex.values()))  # the same entries: the same rules (games copy the dict)
+            got = _INNATE_BY_CODEX.get(key)
+            if got is None or any(a is not b for a, b in zip(got[0], codex.values())):
+                if len(_INNATE_BY_CODEX) > 8:
+                    _INNATE_BY_CODEX.clear()
+                got = _INNATE_BY_CODEX[key] = (tuple(codex.values()),
+                                               [r for name, cd in codex.items() for r in _entry_innate(name, cd)])
+            rules = self._innate_rules = got[1]
+        return rules
+
+    def _innate(self, obj, traits: dict) -> list[tuple[str, tuple[str, ...]]]:
+        """Give the object the names it has by nature; returns (name, what takes it away) of those given."""
+        given = []
+        by_kind = self._innate_by_kind
+        if by_kind is None:
+            by_kind = self._innate_by_kind = {}
+            for name, kinds, unless in self.innate_rules():
+                for k in kinds:
+                    by_kind.setdefault(k, []).append((name, unless))
+        for name, unless in by_kind.get(obj.kind, ()):
+            if name not in traits and not any(u in traits for u in unless):
+                traits.setdefault(name, []).append(TraitInstance(name))
+                given.append((name, unless))
+        return given
+
     @staticmethod
     def _codex_call(call: A.Call, d: "Derived", key: str, obj) -> None:
-        """`immune(this, Flame)`, `immune(this, [Burn])`, `cannot(this, "heal")`, `can(this, "...")`."""
+        """`immune(this, Flame)`, `immune(this, [Burn])`, `cannot(this, "heal")`, `can(this, "...")`,
+        `no_armor(this)`."""
         what = call.args[1].value if len(call.args) > 1 else None
-        if call.name == "immune":
+        if call.name == "no_armor":
+            if not d.no_armor:
+                d.mods.append(Mod(key, obj.timestamp, "has no armor"))
+            d.no_armor = True
+        elif call.name == "immune":
             if isinstance(what, A.TraitGroup):
                 for ref in what.traits:
                     d.immune_conditions.add(ref.name.text)
@@ -291,6 +382,8 @@ class Effects:
             d.mods.append(Mod(key, obj.timestamp, f"immune to {getattr(what, 'text', '') or what}"))
         elif isinstance(what, A.StringLit):
             (d.cannot_do if call.name == "cannot" else d.can_do).add(what.value)
+            if call.name == "cannot":
+                d.cannot_by.setdefault(what.value, key)
 
     @staticmethod
     def _marker_count(obj, phrase):
@@ -404,12 +497,10 @@ class Effects:
         for t in card.traits:
             if t.key not in d.cannot_gain:
                 traits.setdefault(t.key, []).append(t)
-        if obj.kind in CONJURATION_KINDS and "Living" not in traits:
-            traits.setdefault("Nonliving", []).append(TraitInstance("Nonliving"))
-            traits.setdefault("Psychic Immunity", []).append(TraitInstance("Psychic Immunity"))
 
         armor_base = card.armor
-        d.no_armor = armor_base is None and obj.kind in ("creature", "conjuration", "wall") or "Incorporeal" in traits
+        # printed `armor none`; a trait whose codex entry states `no_armor(this)` (Effects._codex_call) too
+        d.no_armor = armor_base is None and obj.kind in ("creature", "conjuration", "wall")
         life = card.life
         channeling = card.channeling
         if channeling is not None and not isinstance(channeling, int):  # "channeling X"
@@ -429,7 +520,7 @@ class Effects:
                     cdef = codex.get(key)
                     if cdef is None:
                         continue
-                    for ab in card_index(cdef).statics:
+                    for ab in _own_statics(cdef):
                         if (key, id(ab)) in applied:
                             continue
                         # a guarded static whose guard does not hold yet is tried again once more
@@ -442,13 +533,15 @@ class Effects:
                     return
 
         implied()
+        innate = self._innate(obj, traits)
+        implied()
 
         marker_armor = 0
         for (ts, label, node, n) in effects:
             if isinstance(node, A.Gain):
                 for ref in node.traits.traits:
                     for _ in range(n):
-                        gain(trait_from_ref(ref), label, ts)
+                        gain(trait_from_ref(ref, self.game.codex), label, ts)
                 implied()
             elif isinstance(node, A.Lose):
                 for ref in node.traits.traits:
@@ -471,7 +564,7 @@ class Effects:
                 kind = kind.text if isinstance(kind, A.Phrase) else (kind.value if isinstance(kind, A.StringLit) else None)
                 if len(pos) > 1 and isinstance(pos[1], A.TraitGroup):
                     for ref in pos[1].traits:
-                        d.attack_traits.append((trait_from_ref(ref), kind, label))
+                        d.attack_traits.append((trait_from_ref(ref, self.game.codex), kind, label))
                         mods.append(Mod(label, ts, f"attacks gain {ref.text}" + (f" ({kind})" if kind else "")))
             elif isinstance(node, A.Call) and node.name == "grant_defense":
                 pos = [a.value for a in node.args if not a.key]
@@ -519,8 +612,8 @@ class Effects:
                     elif sm.stat == "life":
                         if life is None:
                             continue
-                        if amt > 0 and "Finite Life" in traits:
-                            mods.append(Mod(label, ts, f"life {amt:+d}", False, "Finite Life"))
+                        if amt > 0 and "gain life" in d.cannot_do:
+                            mods.append(Mod(label, ts, f"life {amt:+d}", False, d.cannot_by.get("gain life", "")))
                         else:
                             life += amt
                             mods.append(Mod(label, ts, f"life {amt:+d}"))
@@ -529,6 +622,9 @@ class Effects:
         for k in d.cannot_gain:
             traits.pop(k, None)
         armor, life = self._trait_stats(obj, traits, d, armor, life)
+        for key, unless in innate:  # a name it had by nature goes when it gained what takes it away
+            if any(u in traits for u in unless):
+                traits.pop(key, None)
 
         d.traits = traits
         if d.no_armor:

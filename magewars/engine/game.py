@@ -7,13 +7,14 @@ import math
 from typing import Any, Iterable, Optional, Union
 
 from ..dsl import ast as A
-from ..dsl.model import AttackDefinition, CardDefinition, CodexDefinition, Corpus, TraitInstance
+from ..dsl.model import AttackDefinition, CardDefinition, CodexDefinition, Corpus
 from .decisions import Agent, Decision, FirstLegalAgent, Option
 from .dice import Dice, SeededDice
 from .attack import AttackAction, AttackEngine
 from .cardindex import index as card_index
-from .effects import CONJURATION_KINDS, Effects
+from .effects import Effects
 from .errors import EngineError
+from .effects import trait_from_ref
 from .events import EventLog
 from . import movement
 from .phrases import Ctx, matches, resolve, resolve_one
@@ -72,14 +73,6 @@ class Game:
                 p.mage_id = oid
         return obj
 
-    def note_unsupported(self, key: str, why: str) -> None:
-        """Say once per game that something is not implemented (never skip it silently)."""
-        if key in self.static_unsupported:
-            return
-        self.static_unsupported.add(key)
-        self.unsupported.append(key)
-        self.emit("unsupported", f"NOT IMPLEMENTED: {key}: {why}")
-
     def x_value(self, obj) -> int:
         return self.x_values.get(obj.id, 0) if obj is not None else 0
 
@@ -90,6 +83,15 @@ class Game:
             for n in notes:
                 self.log.emit("unsupported", n)
         return self.log.emit(_kind, _text, **kw)
+
+    def note_unsupported(self, what: str, why: str) -> None:
+        """Refuse a construct loudly: counted in `unsupported`, logged before the next event (safe to call
+        while derived values are being computed).  Said once per game for each (what, why)."""
+        if (what, why) in self.static_unsupported:
+            return
+        self.static_unsupported.add((what, why))
+        self.unsupported.append(what)
+        self.pending_notes.append(f"NOT IMPLEMENTED: {what}: {why}")
 
     def agent_for(self, player: str) -> Agent:
         if isinstance(self.agents, dict):
@@ -129,13 +131,6 @@ class Game:
 
     def is_creature(self, obj: GameObject) -> bool:
         return obj.kind in ("creature", "mage", "magestats")
-
-    def is_living(self, obj: GameObject) -> bool:
-        if obj.kind in ("creature", "mage", "magestats"):
-            return not self.has(obj, "Nonliving")
-        if obj.kind in CONJURATION_KINDS:
-            return self.has(obj, "Living")
-        return False
 
     def remaining_health(self, obj: GameObject) -> int:
         life = self.life(obj)
@@ -195,7 +190,8 @@ class Game:
         return total
 
     def lowers_armor(self, name: str) -> bool:
-        """A condition whose codex entry lowers armor (Corrode): it can never take armor below zero.
+        """A condition whose codex entry states `static armor_floor()` (Corrode): its markers never take
+        armor below zero; one that would becomes direct damage, surplus markers drop off.
         Read once per entry (the codex does not change during a game); state checks ask often."""
         got = self._lowers_armor.get(name)
         if got is None:
@@ -203,11 +199,7 @@ class Game:
         return got
 
     def _entry_lowers_armor(self, name: str) -> bool:
-        cd = self.codex.get(name)
-        return cd is not None and any(
-            isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.StatChange)
-            and any(m.stat == "armor" and isinstance(m.amount.as_int(), int) and m.amount.as_int() < 0
-                    for m in ab.effect.mods) for ab in cd.abilities)
+        return bool(self.codex_statics(name, "armor_floor"))
 
     def immune_to_condition(self, obj: GameObject, name: str) -> Optional[str]:
         """Why `obj` cannot receive condition `name`, or None.  All of it comes from the codex: the
@@ -600,6 +592,21 @@ class Game:
     def push(self, obj, source_zone: Optional[str], chooser: str, direction: Optional[str] = None,
              why: str = "") -> None:
         movement.push(self, obj, source_zone, chooser, direction, why)
+
+    def bash_definition(self, wall) -> Optional[AttackDefinition]:
+        """The Bash attack, as the codex states it on a wall trait: `static bash_attack(DICE, [TRAITS])`.
+        The wall's own traits are asked first; the arena's outer wall (no card traits) takes the entry
+        that states it."""
+        names = [t.key for t in wall.card.traits] + [n for n in self.codex if n not in wall.card.traits]
+        for name in names:
+            for ab in self.codex_statics(name, "bash_attack"):
+                pos = [a.value for a in ab.effect.args if not a.key]
+                dice = self.evaluate(pos[0], Ctx(this=wall)) if pos else 0
+                group = pos[1] if len(pos) > 1 else None
+                traits = tuple(trait_from_ref(r, self.codex) for r in group.traits) \
+                    if isinstance(group, A.TraitGroup) else ()
+                return AttackDefinition("Bash", None, None, ("bash",), None, None, dice, (), traits)
+        return None
 
     def bash(self, obj, wall) -> None:
         movement.bash(self, obj, wall)

@@ -37,7 +37,7 @@ from fractions import Fraction
 from typing import Any, Iterable, Optional
 
 from ..dsl import ast as A
-from ..dsl.model import AttackDefinition, CardDefinition, TraitInstance
+from ..dsl.model import CardDefinition
 from .decisions import Option
 from .errors import EngineError
 from .phrases import Ctx, PhraseError, matches, resolve
@@ -46,7 +46,7 @@ from .state import ROW_LETTERS, GameObject
 Game = Any  # engine.game.Game: named, not imported (nothing in the engine imports game.py)
 
 CREATURE_KINDS = ("creature", "mage", "magestats")
-CONJURATION_KINDS = ("conjuration", "wall", "terrain", "vine")
+from ..dsl.vocab import CONJURATION_KINDS  # noqa: E402  (one vocabulary)
 
 #: rule names given with refusals (sections of the Supplement 2016 and of the rulebook)
 RULE_MOVE = "Rules: Move Action (one zone per move, no diagonals)"
@@ -83,7 +83,6 @@ BAR_STATIC_CALLS = ("push_direction",)
 
 #: the Bash attack (glossary: Bashed): 3 dice, neither melee nor ranged, with the trait that no Defense
 #: can avoid (the codex entry named here states what it does)
-BASH_TRAIT = "Unavoidable"
 ARENA_WALL_ID = "arena-wall"
 
 DIRECTIONS = {"north": (-1, 0), "south": (1, 0), "west": (0, -1), "east": (0, 1)}
@@ -674,7 +673,10 @@ def bash(game: Game, obj, wall) -> None:
         wall = game.state.objects.get(ARENA_WALL_ID)
         if wall is None:
             wall = game.state.objects[ARENA_WALL_ID] = _arena_wall()
-    adef = AttackDefinition("Bash", None, None, ("bash",), None, None, 3, (), (TraitInstance(BASH_TRAIT),))
+    adef = game.bash_definition(wall)  # the codex states the Bash attack (`static bash_attack(...)`)
+    if adef is None:
+        game.note_unsupported("bash", "no codex entry states the Bash attack (static bash_attack(...))")
+        return
     game.run_attack(wall, adef, [obj])
 
 

@@ -166,12 +166,8 @@ def zones_matching(game: Game, phrase, ctx: Ctx) -> list:
 def has_name(game: Game, obj: GameObject, name: str) -> bool:
     """Does the object carry this Capitalised name (trait, condition, token, subtype, school,
     card name or card-type word)?  Names an object has without printing them (Living for a
-    creature...) come from the vocabulary's IMPLIED_NAMES table."""
+    creature...) are traits it has: the codex states them (`static innate(...)`, Effects._innate)."""
     d = game.effects.derived(obj)
-    implied = V.IMPLIED_NAMES.get(name)
-    if implied is not None:
-        unless, kinds = implied
-        return not d.has(unless) and (d.has(name) or obj.kind in kinds)
     n = name.lower()
     if n in V.NOUN_MEANINGS or n in V.PHRASE_WORDS:
         try:

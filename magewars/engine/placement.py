@@ -23,7 +23,7 @@ from .phrases import Ctx, has_name, matches
 from .spellstatics import CAST_ONLY, COPIES_IN_PLAY, COSTS, SPELLBOOK_ONLY, ZONE_LIMIT
 from .state import ROW_LETTERS, GameObject
 
-CONJURATION_KINDS = ("conjuration", "wall", "terrain", "vine")
+from ..dsl.vocab import CONJURATION_KINDS  # noqa: E402  (one vocabulary)
 ZONE_KINDS = ("creature",) + CONJURATION_KINDS
 
 

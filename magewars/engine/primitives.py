@@ -130,9 +130,8 @@ def p_direct_damage(game, call, ctx):
 def p_heal(game, call, ctx):
     pos, kw = _args(call)
     amount = _num(game, pos[1], ctx)
-    for o in _objs(game, pos[0], ctx):
-        if game.is_living(o):
-            game.heal(o, amount, _src(ctx))
+    for o in _objs(game, pos[0], ctx):  # what cannot heal (Finite Life...) says so in Game.heal
+        game.heal(o, amount, _src(ctx))
 
 
 def p_reconstruct(game, call, ctx):
@@ -630,7 +629,7 @@ def p_attack_gains(game, call, ctx):
     pos, _ = _args(call)
     if isinstance(pos[0], A.TraitGroup):
         for ref in pos[0].traits:
-            atk.gained.append(trait_from_ref(ref))
+            atk.gained.append(trait_from_ref(ref, game.codex))
             game.emit("modifier", f"the attack gains {ref.text} ({_src(ctx)})")
 
 
@@ -865,7 +864,7 @@ def p_attack_with(game, call, ctx):
     pos, kw = _args(call)
     n = _num(game, pos[1] if len(pos) > 1 else kw.get("dice"), ctx)
     tg = kw.get("traits", pos[2] if len(pos) > 2 else None)
-    traits = tuple(trait_from_ref(r) for r in tg.traits) if isinstance(tg, A.TraitGroup) else ()
+    traits = tuple(trait_from_ref(r, game.codex) for r in tg.traits) if isinstance(tg, A.TraitGroup) else ()
     adef = AttackDefinition(f"{ctx.this.name if ctx.this else 'an'} attack", None, None, (), None, None, n, (),
                             traits)
     for o in _objs(game, pos[0], ctx):
@@ -877,6 +876,20 @@ def p_convert_critical(game, call, ctx):
     atk = _attack_or_fail(ctx, "convert_critical")
     pos, _ = _args(call)
     atk.convert_critical += _num(game, pos[0], ctx)
+
+
+def _has_versus_name(game, obj, name: str) -> bool:
+    """`+X vs Nonliving Creature`: the object has the name, or (a name of several words) each word."""
+    return has_name(game, obj, name) or (" " in name and all(has_name(game, obj, w) for w in name.split()))
+
+
+def v_versus_bonus(game, atk) -> int:
+    """The attack's `+X vs Name` bonuses whose names the defender has, added up."""
+    if atk is None or atk.target is None:
+        return 0
+    return sum(t.value for t in tuple(atk.traits) + tuple(atk.gained)
+               if t.versus and isinstance(t.value, int)
+               and any(_has_versus_name(game, atk.target, n) for n in t.versus))
 
 
 PRIMITIVES: dict[str, Callable] = {
@@ -1110,4 +1123,5 @@ VALUES: dict[str, Callable] = {
     "amount": lambda g, c, x: x.extra.get("amount", 0),
     "times_used": v_times_used,
     "attacker_of": lambda g, c, x: _atk(x).source if _atk(x) is not None else None,
+    "versus_bonus": lambda g, c, x: v_versus_bonus(g, x.attack),
 }

@@ -31,6 +31,7 @@ from ..dsl import vocab
 from .attack import STEPS as _ATTACK_STEPS
 from .casting import CAST_STEPS as _CAST_STEPS
 from . import movement as _movement
+from .codex_rules import MINIMUM_RANGE
 from .effects import Effects
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
@@ -106,8 +107,9 @@ STATS_CHANGED: frozenset[str] = frozenset({"armor", "life", "channeling"})
 #:   `static for each <Name> token on this: ...` (Effects._codex_static, until nothing new comes);
 #: - a trait's `static immune(this, ...)`, `cannot(this, "ACTION")`, `can(this, "ACTION")` for the
 #:   actions the engine consults (CODEX_CANNOT_READ, CODEX_CAN_READ);
-#: - a condition's `immune(PHRASE, [itself])` and `counts_as_damage(N)` (Game.immune_to_condition,
-#:   Game.marker_damage), and an attack trait's shape statics (AttackEngine.shape_one).
+#: - a condition's `immune(PHRASE, [itself])`, `counts_as_damage(N)` and `armor_floor()`
+#:   (Game.immune_to_condition, Game.marker_damage, Game.lowers_armor), and an attack trait's shape
+#:   statics (AttackEngine.shape_one).
 #: - a codex entry's `at TIMING` abilities, for each object carrying it, when a phase runs that timing
 #:   (engine/round.py timed_abilities).
 CODEX_STATIC_SUBJECTS: frozenset[str] = frozenset({"this", "it"})
@@ -116,7 +118,7 @@ CODEX_MARKERS: frozenset[str] = frozenset({"condition", "token"})
 #: it does (Push, Snatch): Game.place_condition runs it (movement.run_outcome) instead of placing markers
 CODEX_OUTCOME_EFFECTS: bool = True
 CODEX_OUTCOME_MARKER: str = _movement.OUTCOME_MARKER
-CODEX_CANNOT_READ: frozenset[str] = frozenset({"heal", "use_defense", "attack", "counterstrike", "force attacks"}) \
+CODEX_CANNOT_READ: frozenset[str] = frozenset({"heal", "gain life", "use_defense", "attack", "counterstrike", "force attacks"}) \
     | _movement.CANNOT_READ
 CODEX_CAN_READ: frozenset[str] = frozenset({"ignore guards"}) | _movement.CAN_READ
 #: movement (engine/movement.py) reads, from the codex entries an object carries and from its card:
@@ -133,7 +135,17 @@ BAR_STATICS_READ_BY_EFFECTS: tuple[str, ...] = _movement.BAR_STATIC_CALLS
 CODEX_MUST_READ: frozenset[str] = frozenset({"melee_attack", "ranged_attack", "attack"})
 CODEX_ATTACK_SHAPE: frozenset[str] = frozenset({"attack_strikes", "attack_targets", "attack_zone",
                                                 "attack_unavoidable", "attack_gains", "attack_usable_in"})
-CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune"})
+CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune", "armor_floor"})
+#: a trait's statics about objects in general, read by the continuous-effects layer: `innate(PHRASE,
+#: unless: [...])` (Effects.innate_rules: the names objects have by nature) and `no_armor(this)`
+#: (Effects._codex_call), `bash_attack(DICE, [TRAITS])` (Game.bash_definition)
+CODEX_TRAIT_CALLS: frozenset[str] = frozenset({"innate", "no_armor", "bash_attack"})
+#: attack legality a trait states with `target:` (engine/codex_rules.py): `cannot(SUBJECT, "melee_attack",
+#: target: PHRASE)` on an object's trait, `can(attacker, "melee_attack", target: PHRASE)` on an attack
+#: trait, `can(SUBJECT, "ranged_attack", target: PHRASE, ignoring: "minimum_range")` on either side
+CODEX_ATTACK_CANNOT: frozenset[str] = frozenset({"melee_attack"})
+CODEX_ATTACK_CAN: frozenset[str] = frozenset({"melee_attack"})
+CODEX_RANGED_IGNORING: frozenset[str] = frozenset({MINIMUM_RANGE})
 #: pronouns a static `immune(...)` may start with; immunity granted to other objects is refused loudly
 STATIC_IMMUNE_SUBJECTS: frozenset[str] = frozenset({"this", "enchanted", "attached", "bearer"})
 #: the one action a static `cannot(...)` is applied for; every other restriction is refused loudly

@@ -16,6 +16,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from .. import render as R
 from ..dsl import printer
+from ..dsl.vocab import STAT_WORDS
 from ..dsl.model import AttackDefinition, CardDefinition, Corpus
 from ..lookup.loader import slug
 from .collect import CATEGORY_LABEL, CATEGORY_PLURAL, Site, collect, text_blocks
@@ -97,8 +98,8 @@ def card_facts(c: CardDefinition) -> list[tuple[str, str]]:
         facts.append(("Range", f"{c.range[0]}-{c.range[1]}"))
     if c.targets:
         facts.append(("Targets" if c.target_join == "and" else "Target", f" {c.target_join} ".join(c.targets)))
-    for label, v in (("Armor", c.armor), ("Life", c.life), ("Channeling", c.channeling),
-                     ("Spellbook points", c.spellbook), ("Starting mana", c.starting_mana)):
+    stats = [(w.capitalize(), getattr(c, w)) for w in STAT_WORDS[:3]]  # the language's stat words
+    for label, v in stats + [("Spellbook points", c.spellbook), ("Starting mana", c.starting_mana)]:
         if v is not None:
             facts.append((label, _amount(v)))
     for d in c.defenses:

@@ -1,0 +1,67 @@
+"""Attack legality the codex states with `cannot(...)` / `can(...)` on trait entries.
+
+Flying states that a grounded creature cannot melee it (`static cannot(each Non-Flying creature,
+"melee_attack", target: this)`) and that ranged attacks between it and an object in its zone ignore the
+minimum range (`static can(..., "ranged_attack", target: ..., ignoring: "minimum_range")`); Reach, an attack
+trait, states the permission that lifts the melee restriction (`static can(attacker, "melee_attack",
+target: Flying creature)`).  This module reads those calls for whichever traits the objects and the
+attack carry; it knows no trait by name, so a homebrew trait written the same way works the same way.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator, Optional
+
+from ..dsl import ast as A
+from .phrases import Ctx, matches
+
+#: the rule an `ignoring:` argument names for ranged attacks below their minimum range
+MINIMUM_RANGE = "minimum_range"
+
+
+def _kw(call: A.Call, name: str):
+    return next((a.value for a in call.args if a.key == name), None)
+
+
+def _about(call: A.Call, action: str) -> bool:
+    act = call.args[1].value if len(call.args) > 1 else None
+    return isinstance(act, A.StringLit) and act.value == action
+
+
+def _calls(game: Any, keys: Iterable[str], fn: str, action: str) -> Iterator[tuple[str, A.Call]]:
+    for key in keys:
+        for ab in game.codex_statics(key, fn):
+            if _about(ab.effect, action):
+                yield key, ab.effect
+
+
+def _fits(game: Any, obj, phrase, this) -> bool:
+    return phrase is not None and matches(game, obj, phrase, Ctx(this=this))
+
+
+def melee_restriction(game: Any, attacker, target, attack_traits: Iterable) -> Optional[str]:
+    """Why `attacker` may not melee `target` by a trait of the target (None: nothing forbids it).
+
+    A trait of the target forbids it with `cannot(SUBJECT, "melee_attack", target: PHRASE)` when the
+    attacker fits SUBJECT and the target fits PHRASE (`this` = the target); a trait of the attack lifts it
+    with `can(attacker, "melee_attack", target: PHRASE)` when the target fits PHRASE."""
+    for key, call in _calls(game, game.effects.derived(target).traits, "cannot", "melee_attack"):
+        if not _fits(game, target, _kw(call, "target"), target) or not _fits(game, attacker, call.args[0].value, target):
+            continue
+        lifted = [k for k, c in _calls(game, [t.key for t in attack_traits], "can", "melee_attack")
+                  if _fits(game, target, _kw(c, "target"), attacker)]
+        if not lifted:
+            return f"the target's {key} forbids a melee attack by {attacker.label()} (no attack trait lifts it)"
+    return None
+
+
+def ignores_minimum_range(game: Any, attacker, target) -> bool:
+    """Does a trait of the attacker or of the target let this ranged attack ignore its minimum range?
+    (`can(SUBJECT, "ranged_attack", target: PHRASE, ignoring: "minimum_range")`, `this` = the carrier.)"""
+    for carrier in (target, attacker):
+        for _key, call in _calls(game, game.effects.derived(carrier).traits, "can", "ranged_attack"):
+            ign = _kw(call, "ignoring")
+            if not (isinstance(ign, A.StringLit) and ign.value == MINIMUM_RANGE):
+                continue
+            if _fits(game, attacker, call.args[0].value, carrier) and _fits(game, target, _kw(call, "target"), carrier):
+                return True
+    return False

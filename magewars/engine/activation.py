@@ -183,7 +183,7 @@ def legal_actions(game, creature, act: Activation, planned: list[str], quickcast
         game.state.players[creature.controller].mage_id == creature.id
     if quickcast_ready and is_mage:
         out += cast_options(game, creature, planned, ("quick",), True)
-    if d.has("Incapacitated"):
+    if "take actions" in d.cannot_do:  # stated by the codex (Incapacitated, and what brings it)
         return out + [PassChoice(creature.id)]
     if not act.acted:
         speeds = ("quick", "full") if act.moves == 0 and not creature.moves_taken else ("quick",)

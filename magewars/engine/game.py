@@ -41,6 +41,8 @@ class Game:
         self.pending_notes: list = []
         self.restrictions: list = []
         self._checked_version = -1
+        self._would_destroy: set = set()  # objects in their "would be destroyed" window
+        self._spared: dict = {}  # state version -> objects whose destruction by damage was prevented
         self._listeners: Optional[dict] = None  # codex triggers by event and entry (_codex_index)
         self._lowers_armor: dict[str, bool] = {}  # codex entry -> lowers armor (lowers_armor)
         self.just_moved: set = set()  # creatures whose last action was a move (Charge)  # (object id, action, detail, source id, round)
@@ -269,22 +271,38 @@ class Game:
                 life = self.life(obj)
                 if life is not None and obj.kind not in ("enchantment", "equipment"):
                     extra = self.marker_damage(obj)
-                    if obj.damage + extra >= life:
+                    if obj.damage + extra >= life and obj.id not in self._spared.get(self.state.version, ()):
                         self.destroy(obj, by_damage=by_damage,
                                      why=f"{obj.damage} damage" + (f" + {extra} from markers" if extra else "")
                                      + f" >= life {life}")
-                        changed = True
+                        if obj.in_play:  # its destruction was prevented: not again until something changes
+                            self._spared = {self.state.version: self._spared.get(self.state.version, set()) | {obj.id}}
+                        else:
+                            changed = True
             if not changed:
                 self._checked_version = self.state.version
                 return
 
-    def destroy(self, obj: GameObject, by_damage: bool = False, why: str = "") -> None:
+    def destroy(self, obj: GameObject, by_damage: bool = False, why: str = "", by: Optional[GameObject] = None,
+                obliterate: bool = False) -> None:
+        """Destroy an object.  `by` is the object whose effect destroys it (None: the game's rules or
+        damage); `obliterate` removes it from the game, which no "would be destroyed" rule replaces."""
         if not obj.in_play:
+            return
+        if not obliterate and self.would_be_destroyed(obj, by_damage, by):
             return
         st = self.state
         obj.destroyed_by_damage = by_damage
-        st.remove_from_play(obj)
+        st.remove_from_play(obj, "obliterated" if obliterate else "discard")
         tail = (" by damage" if by_damage else "") + (f" ({why})" if why else "")
+        if obliterate:  # removed from the game: not destroyed, so no "destroyed" ability triggers
+            self.emit("obliterated", f"{obj.label()} is obliterated{tail}", target=obj.id,
+                      secret_for=obj.controller if obj.hidden else None,
+                      public_text=f"{obj.public_label()} is obliterated{tail}" if obj.hidden else None)
+            for att in list(st.attachments(obj)):
+                self.destroy(att, why=f"attached to {obj.label()}")
+            self.check_state()
+            return
         # A face-down card leaves play unnamed to anyone but its controller.
         self.emit("destroyed", f"{obj.label()} is destroyed" + tail, target=obj.id, by_damage=by_damage,
                   secret_for=obj.controller if obj.hidden else None,
@@ -293,6 +311,29 @@ class Game:
             self.destroy(att, why=f"attached to {obj.label()}")
         self.fire("destroyed", obj, Ctx(this=obj, it=obj))
         self.check_state()  # an effect that left with it may leave another object over its life
+
+    def would_be_destroyed(self, obj: GameObject, by_damage: bool, by: Optional[GameObject]) -> bool:
+        """The "would be destroyed" window: fire `would_be_destroyed` about the object before it is
+        destroyed.  A rule may replace the destruction (it obliterates the object or returns it to
+        its owner's spellbook: the object leaves play) or prevent it (`prevent_unless_paid` not
+        paid).  Returns True when the object is not to be destroyed.  An object already in this
+        window is not asked again (a replacement that destroys it ends the recursion)."""
+        if obj.id in self._would_destroy:
+            return False
+        would = {"prevented": False, "by": by}
+        self._would_destroy.add(obj.id)
+        try:
+            atk = self.current_attack if by_damage or (by is not None and self.current_attack is not None
+                                                        and by is self.current_attack.source) else None
+            self.fire("would_be_destroyed", obj, Ctx(this=obj, it=obj, attack=atk), would=would, by_obj=by)
+        finally:
+            self._would_destroy.discard(obj.id)
+        if not obj.in_play:
+            return True
+        if would["prevented"]:
+            self.emit("rule", f"{obj.label()} is not destroyed: {would['prevented']}", target=obj.id)
+            return True
+        return False
 
     def discard(self, obj: GameObject, why: str = "") -> None:
         if not obj.in_play:
@@ -432,6 +473,8 @@ class Game:
             return False
         sub = Ctx(this=src, attack=ctx.attack, it=subject, target=ctx.target)
         sub.extra["ability"] = id(inner)
+        if "would" in info:
+            sub.extra["would"] = info["would"]
         if x is not None:
             sub.extra["x"] = x
         if label is not None:
@@ -501,7 +544,7 @@ class Game:
         if "by" in kw:
             by = kw["by"]
             if atk is None:
-                return False
+                return self._by_object(by, src, info.get("by_obj"))
             if isinstance(by, A.StringLit):
                 if by.value.lower() != atk.action.definition.name.lower():
                     return False
@@ -520,6 +563,16 @@ class Game:
             if atk.target not in got:
                 return False
         return True
+
+    def _by_object(self, by, src: GameObject, obj: Optional[GameObject]) -> bool:
+        """`by: PHRASE` of an event outside an attack: does the object whose effect caused the event
+        fit the phrase?  A player phrase (`opponent`, `you`) names the Mage: the object fits when its
+        controller is that Mage's."""
+        if obj is None or not isinstance(by, A.Phrase):
+            return False
+        mage = self.state.mage_of(obj.controller)
+        return any(got is obj or (mage is not None and got is mage)
+                   for got in resolve(self, by, Ctx(this=src)))
 
     # ------------------------------------------------------------ abilities
     def run_effects(self, effects: Iterable, ctx: Ctx) -> None:

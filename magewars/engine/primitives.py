@@ -100,8 +100,8 @@ def p_destroy(game, call, ctx):
     done = False
     for o in _objs(game, pos[0], ctx):
         if o.in_play:
-            game.destroy(o, why=f"by {_src(ctx)}")
-            done = True
+            game.destroy(o, why=f"by {_src(ctx)}", by=ctx.attack.source if ctx.attack is not None else ctx.this)
+            done = not o.in_play
     ctx.extra["succeeded"] = done
 
 
@@ -585,7 +585,10 @@ def p_prevent_unless_paid(game, call, ctx):
         ctx.extra["succeeded"] = True
     else:
         ctx.extra["succeeded"] = False
-        if atk is not None:
+        would = ctx.extra.get("would")
+        if would is not None:  # a "would be destroyed" window: the destruction does not happen
+            would["prevented"] = f"{player} does not pay {amount} mana for {_src(ctx)}"
+        elif atk is not None:
             before = game.attacks.current_step == "declare_attack"
             game.attacks.cancel(atk, f"{player} does not pay {amount} mana for {_src(ctx)}", before_declared=before)
         else:
@@ -633,7 +636,7 @@ def p_lose_life(game, call, ctx):
 def p_obliterate(game, call, ctx):
     pos, _ = _args(call)
     for o in _objs(game, pos[0], ctx):
-        game.destroy(o, why=f"obliterated by {_src(ctx)}: removed from the game")
+        game.destroy(o, why=f"by {_src(ctx)}: removed from the game", obliterate=True)
 
 
 def p_return_to_hand(game, call, ctx):
@@ -642,7 +645,7 @@ def p_return_to_hand(game, call, ctx):
         if o.in_play:
             for att in list(game.state.attachments(o)):
                 game.destroy(att, why=f"attached to {o.label()}, which returns to its owner's spellbook")
-            game.state.remove_from_play(o)
+            game.state.remove_from_play(o, "spellbook")
             game.emit("discarded", f"{o.label()} returns to its owner's spellbook ({_src(ctx)})")
 
 

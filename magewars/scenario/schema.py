@@ -102,6 +102,7 @@ class ObjExpect(_M):
     hidden: Optional[StrictBool] = None
     guard: Optional[StrictBool] = None
     attached_to: Optional[Name] = None
+    left_to: Optional[Literal["discard", "obliterated", "spellbook"]] = None
 
 
 class PlayerExpect(_M):

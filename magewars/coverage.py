@@ -97,6 +97,9 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
             return status, _label(ab), why
         if isinstance(eff, R.STATIC_NODES) or isinstance(eff, A.Unsupported):
             return R.RUNS, "", ""
+        if isinstance(eff, A.ForEach):
+            status, why = R.static_foreach_status(eff)
+            return status, _label(ab), why
         return (R.SILENT, _label(ab),
                 "the continuous-effects layer skips a static that is not a call, gain, lose or stat change")
     if isinstance(ab, A.TriggeredAbility):

@@ -83,7 +83,7 @@ creature "Probe Beast" {
   when destroyed(this): gain_control(you, this)
   at upkeep: heal(this, 1)
   action quick: heal(this, 1)
-  when hit(this): this gets channeling +1
+  when hit(this): this gets spellbook +1
   when damaged(this): this gains [Flying] until end of attack
   when damaged(this) if in_los(this, this): heal(this, 1)
   static cannot(this, "guard", detail: "while it flies")
@@ -115,7 +115,7 @@ def test_each_construct_gets_its_status_and_location():
         ("probe.mw:9:25", "gain_control", L),
         ("probe.mw:10:3", "at upkeep", S),
         ("probe.mw:11:3", "action", S),
-        ("probe.mw:12:19", "gets channeling", S),
+        ("probe.mw:12:19", "gets spellbook", S),
         ("probe.mw:13:23", "until end of attack", S),
         ("probe.mw:15:3", "static cannot", L),
         ("probe.mw:15:32", "detail: in static cannot", S),

@@ -52,6 +52,7 @@ class Derived:
     armor: int = 0
     no_armor: bool = False
     life: Optional[int] = None
+    channeling: Optional[int] = None  # printed channeling (a Mage's stats, Mana Flower...) and its changes
     mods: list = field(default_factory=list)
     defenses: list = field(default_factory=list)  # (Defense, source obj id, index key)
     attacks: list = field(default_factory=list)  # (AttackDefinition, source obj id)
@@ -156,6 +157,10 @@ class Effects:
                 if not isinstance(ab, A.StaticAbility):
                     continue
                 eff = ab.effect
+                if isinstance(eff, A.ForEach):
+                    if self._guard_ok(ab.guard, src, obj):
+                        self._static_foreach(src, eff, obj, out)
+                    continue
                 subject = getattr(eff, "subject", None)
                 if subject is None and isinstance(eff, A.Call):
                     self._static_call(src, ab, eff, obj, out)
@@ -219,6 +224,74 @@ class Effects:
         if not self._affects(src, call.args[0].value, obj) or not self._guard_ok(ab.guard, src, obj):
             return
         out.append((src.timestamp, src.label(), call, 1))
+
+    # ------------------------------------------------------------ static for each
+    #: calls a `static for each ...` body may make that this layer applies (about `it`)
+    FOREACH_CALLS = ("attacks_gain",)
+
+    def _static_foreach(self, src, eff: A.ForEach, obj, out) -> None:
+        """`static for each <Name> token on this: BODY` (the body applies once per marker) and
+        `static for each <objects>: BODY`, whose body (gains, loses, stat changes, `attacks_gain`,
+        `if ... then ...`) is read once per object `it` the phrase names, at the source's timestamp.
+        A body clause about `this` or another object applies to it while the clause holds for some
+        `it`.  Anything else in the body is refused loudly."""
+        count = self._marker_count(src, eff.over)
+        if count is None and [w.lower() for w in words_of(eff.over)] in (["token", "on", "this"],
+                                                                          ["tokens", "on", "this"]):
+            count = sum(n for n in src.markers.values() if n > 0)
+        if count is not None:
+            if count > 0:
+                self._foreach_body(src, eff.body, obj, None, count, out)
+            return
+        g = self.game
+        try:
+            its = [o for o in g.state.in_play() if matches(g, o, eff.over, Ctx(this=src))]
+        except Exception as e:  # a phrase the engine cannot read: say so once
+            self._refuse(src, "static foreach", f"cannot read {eff.over.text!r}: {e}")
+            return
+        for it in its:
+            self._foreach_body(src, eff.body, obj, it, 1, out)
+
+    def _foreach_body(self, src, body, obj, it, n: int, out) -> None:
+        g = self.game
+        ctx = Ctx(this=src, it=it)
+        for node in body:
+            if isinstance(node, A.IfEffect):
+                try:
+                    ok = bool(g.evaluate(node.condition, ctx))
+                except Exception as e:
+                    self._refuse(src, "static foreach", f"cannot evaluate a condition: {e}")
+                    continue
+                branch = node.then if ok else (node.otherwise or ())
+                self._foreach_body(src, branch, obj, it, n, out)
+            elif isinstance(node, (A.Gain, A.Lose, A.StatChange)):
+                if self._denotes(src, node.subject, obj, it):
+                    out.append((src.timestamp, src.label(), node, n))
+            elif isinstance(node, A.Call) and node.name in self.FOREACH_CALLS and node.args \
+                    and isinstance(node.args[0].value, A.Phrase):
+                if self._denotes(src, node.args[0].value, obj, it):
+                    out.append((src.timestamp, src.label(), node, n))
+            else:
+                what = node.name if isinstance(node, A.Call) else type(node).__name__
+                self._refuse(src, f"static foreach {what}", f"{what} in a static for each is not applied")
+
+    def _denotes(self, src, subject, obj, it) -> bool:
+        """Does the subject of a body clause (`it`, `this`, `bearer`...) name `obj`?"""
+        ws = [w.lower() for w in words_of(subject)]
+        if ws and ws[0] in ("it", "its", "that") and (len(ws) == 1 or ws[1] in ("creature", "object")):
+            return it is obj
+        if ws and ws[0] in ("this", "enchanted", "attached", "bearer", "controller", "you", "your") and (
+                len(ws) == 1 or ws[1] in ("creature", "object", "mage", "conjuration")):
+            return pronoun(self.game, ws[0], Ctx(this=src, it=it)) is obj
+        return matches(self.game, obj, subject, Ctx(this=src, it=it))
+
+    def _refuse(self, src, what: str, why: str) -> None:
+        g = self.game
+        key = (src.card.name, what)
+        if key not in g.static_unsupported:
+            g.static_unsupported.add(key)
+            g.unsupported.append(what)
+            g.pending_notes.append(f"NOT IMPLEMENTED: {what} of {src.card.name}: {why}")
 
     @staticmethod
     def marker_label(name: str, n: int) -> str:
@@ -329,6 +402,7 @@ class Effects:
         armor_base = card.armor
         d.no_armor = armor_base is None and obj.kind in ("creature", "conjuration", "wall") or "Incorporeal" in traits
         life = card.life
+        channeling = card.channeling
         armor = armor_base or 0
 
         applied: set = set()
@@ -430,6 +504,9 @@ class Effects:
                         else:
                             life += amt
                             mods.append(Mod(label, ts, f"life {amt:+d}"))
+                    elif sm.stat == "channeling":
+                        channeling = max(0, (channeling or 0) + amt)
+                        mods.append(Mod(label, ts, f"channeling {amt:+d}"))
 
         implied()
         for k in d.cannot_gain:
@@ -442,6 +519,7 @@ class Effects:
         d.base_armor = armor - marker_armor
         d.armor = max(0, armor)
         d.life = life
+        d.channeling = channeling
 
         # defenses, attacks, damage barriers
         for i, df in enumerate(card.defenses):

@@ -115,6 +115,14 @@ class Game:
     def life(self, obj: GameObject) -> Optional[int]:
         return self.effects.derived(obj).life
 
+    def channeling(self, player: str) -> int:
+        """How much mana a player channels: their Mage's channeling after every continuous effect
+        (equipment, conjurations, enchantments that change it); without a Mage in play, the
+        player's own figure."""
+        mage = self.state.mage_of(player)
+        got = self.effects.derived(mage).channeling if mage is not None and mage.in_play else None
+        return got if got is not None else self.state.players[player].channeling
+
     def armor(self, obj: GameObject) -> int:
         return self.effects.derived(obj).armor
 

@@ -79,7 +79,7 @@ ACTIONS_RUN: bool = False
 #: until the end of any other duration is applied and never ends
 DURATIONS_END: frozenset[str] = frozenset({"round"})
 #: stats a `gets STAT +N` change is applied to (effects.Effects._compute); any other stat is skipped
-STATS_CHANGED: frozenset[str] = frozenset({"armor", "life"})
+STATS_CHANGED: frozenset[str] = frozenset({"armor", "life", "channeling"})
 #: which clauses of a codex entry the engine runs, and for which holder:
 #: - triggers (`when EVENT`) of every trait an object has, every condition or token on it, and every
 #:   trait of the attack being resolved (Game.fire: carried_listeners, attack_listeners), when the
@@ -159,6 +159,34 @@ def static_call_status(call: A.Call) -> tuple[str, str]:
         act = call.args[1].value if len(call.args) > 1 else None
         if not (isinstance(act, A.StringLit) and act.value in STATIC_CANNOT_ACTIONS):
             return LOUD, "static cannot(...) other than being attacked is not applied (reported at run time)"
+    return RUNS, ""
+
+
+#: what a card's `static for each ...:` body may hold for the continuous-effects layer to apply it
+#: (Effects._static_foreach): gains, loses and stat changes, the calls in Effects.FOREACH_CALLS,
+#: and `if ... then ... else ...` around them; anything else is refused loudly at run time
+STATIC_FOREACH_CALLS: frozenset[str] = frozenset(Effects.FOREACH_CALLS)
+
+
+def static_foreach_status(eff: A.ForEach) -> tuple[str, str]:
+    """How the continuous-effects layer treats a card's `static for each ...: BODY`."""
+    def bad(body) -> Optional[str]:
+        for node in body:
+            if isinstance(node, A.IfEffect):
+                got = bad(node.then) or bad(node.otherwise or ())
+                if got:
+                    return got
+            elif isinstance(node, STATIC_NODES):
+                continue
+            elif isinstance(node, A.Call) and node.name in STATIC_FOREACH_CALLS and node.args \
+                    and isinstance(node.args[0].value, A.Phrase):
+                continue
+            else:
+                return node.name if isinstance(node, A.Call) else type(node).__name__
+        return None
+    what = bad(eff.body)
+    if what:
+        return LOUD, f"{what} in a static for each is not applied (reported at run time)"
     return RUNS, ""
 
 

@@ -31,7 +31,7 @@ ACTIONS = {"attack", "reveal", "move", "teleport", "cast", "move_enchantment", "
            "end_round", "expect", "guard", "remove", "heal", "attack_spell"}
 EXPECT_KEYS = {"objects", "players", "attacks", "log_contains", "log_lacks", "no_unsupported", "all_scripted_used"}
 OBJ_EXPECT_KEYS = {"damage", "armor", "life", "destroyed", "in_play", "has", "lacks", "markers", "zone", "hidden",
-                   "guard", "attached_to", "left_to"}
+                   "guard", "attached_to", "left_to", "channeling"}
 
 
 @dataclass
@@ -678,6 +678,8 @@ def _check(game: Game, v: _V, body: LDict, where, result: ScenarioResult):
                 got = o.in_play
             elif k == "left_to":
                 got = o.left_to
+            elif k == "channeling":
+                got = d.channeling
             elif k == "zone":
                 got = st.zone_of(o)
             elif k == "hidden":

@@ -103,6 +103,7 @@ class ObjExpect(_M):
     guard: Optional[StrictBool] = None
     attached_to: Optional[Name] = None
     left_to: Optional[Literal["discard", "obliterated", "spellbook"]] = None
+    channeling: Optional[Amount] = None
 
 
 class PlayerExpect(_M):

@@ -137,6 +137,8 @@ def _codex_static_runs(defn, ab) -> bool:
     if isinstance(eff, R.STATIC_NODES):
         if _subject_word(eff) not in R.CODEX_STATIC_SUBJECTS:
             return False
+        if isinstance(eff, A.StatChange) and not marker:  # a trait's stat change (Effects._trait_stats)
+            return all(m.stat in R.STATS_CHANGED for m in eff.mods)
         return marker or isinstance(eff, (A.Gain, A.Lose))
     if isinstance(eff, A.ForEach):
         return all(isinstance(b, (A.Gain, A.Lose)) and _subject_word(b) in R.CODEX_STATIC_SUBJECTS for b in eff.body)
@@ -153,6 +155,8 @@ def _codex_static_runs(defn, ab) -> bool:
         if this:
             return isinstance(second, (A.TraitGroup, A.Phrase))
         return marker and isinstance(second, A.TraitGroup) and any(r.name.text == defn.name for r in second.traits)
+    if eff.name == "ignore" and this and isinstance(second, A.TraitGroup):
+        return all(r.name.text in R.CODEX_IGNORE_READ for r in second.traits)
     if eff.name in ("cannot", "can") and this and isinstance(second, A.StringLit):
         return second.value in (R.CODEX_CANNOT_READ if eff.name == "cannot" else R.CODEX_CAN_READ)
     return False

@@ -109,7 +109,6 @@ def test_each_construct_gets_its_status_and_location():
     got = {(f.where, f.construct, f.status) for f in rec["own"]}
     S, L = R.SILENT, R.LOUD
     assert got == {
-        ("probe.mw:5:3", "static set_x", S),
         ("probe.mw:6:3", "static cannot", L),
         ("probe.mw:8:3", "when condition_removed", S),
         ("probe.mw:9:25", "gain_control", L),
@@ -122,7 +121,8 @@ def test_each_construct_gets_its_status_and_location():
         ("probe.mw:20:5", "attack bar 'Probe Bite': effect:", S),
         ("probe.mw:16:3", "effect die Push", S),
     }
-    # the static gain (line 7), the in_los trigger (line 14) and the bar's modify_dice (line 19) run
+    # set_x (line 5, read by Game.x_value), the static gain (line 7), the in_los trigger (line 14) and the
+    # bar's modify_dice (line 19) run
     assert not rec["executes"]
     assert not rec["fully_expressed"]  # it leans on a detail: free text
 
@@ -205,12 +205,13 @@ def test_the_engine_does_what_the_registry_says():
     (an `unsupported` event), what it calls dropped silently leaves no trace in the log."""
     from magewars.engine import Game
     text = ('creature "Probe Beast" {\n  armor 1 life 5\n  traits Living\n  static set_x(2)\n'
+            '  when condition_removed(this): heal(this, 1)\n'
             '  static cannot(this, "move")\n  when destroyed(this): gain_control(you, this)\n}\n')
     corpus, a = _probe(text)
     own = a["cards"]["Probe Beast"]["own"]
     loud = {f.construct for f in own if f.status == R.LOUD}
     silent = {f.construct for f in own if f.status == R.SILENT}
-    assert loud == {"static cannot", "gain_control"} and silent == {"static set_x"}
+    assert loud == {"static cannot", "gain_control"} and silent == {"when condition_removed"}
     g = Game(corpus)
     g.state.add_player("Ann")
     g.state.order = ["Ann"]
@@ -219,4 +220,5 @@ def test_the_engine_does_what_the_registry_says():
     g.destroy(beast)
     assert set(g.unsupported) == loud
     assert len(g.log.of_kind("unsupported")) == len(loud)
-    assert not any("set_x" in e.text for e in g.log.events)
+    assert not any("condition_removed" in e.text for e in g.log.events)
+    assert g.x_value(beast) == 2  # the static set_x runs: Game.x_value reads it

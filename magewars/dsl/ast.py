@@ -62,8 +62,8 @@ class Param:
     span: Span = _sp()
 
     def signed_value(self) -> Amount:
-        if isinstance(self.value, XValue):
-            return self.value
+        if isinstance(self.value, XValue):  # `-X` is X times -1
+            return XValue(-self.value.coef, self.value.span) if self.sign == "-" else self.value
         return -self.value if self.sign == "-" else self.value
 
     def __str__(self) -> str:

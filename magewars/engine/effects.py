@@ -15,7 +15,7 @@ each at its timestamp.  Rules implemented here:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
@@ -187,11 +187,13 @@ class Effects:
         return out
 
     STATIC_CALLS = ("gain_attack", "attacks_gain", "grant_defense", "incapacitate", "immune", "cannot")
-    IGNORED_STATIC = ("set_x",)  # read where it is used
+    IGNORED_STATIC = ()
+    #: static calls read where their value is used, not applied here: `set_x` (Game.x_value)
+    READ_STATIC = ("set_x",)
 
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
         g = self.game
-        if call.name in self.IGNORED_STATIC:
+        if call.name in self.IGNORED_STATIC or call.name in self.READ_STATIC:
             return
         if call.name not in self.STATIC_CALLS:
             key = (src.card.name, call.name)
@@ -224,6 +226,74 @@ class Effects:
         if not self._affects(src, call.args[0].value, obj) or not self._guard_ok(ab.guard, src, obj):
             return
         out.append((src.timestamp, src.label(), call, 1))
+
+    def _x_trait(self, t: TraitInstance, src) -> TraitInstance:
+        """A trait whose value is X (`Armor -X`, `Melee +X`): X of the object granting it."""
+        if not isinstance(t.value, A.XValue):
+            return t
+        return replace(t, value=t.value.coef * self.game.x_value(src))
+
+    #: traits whose codex entries change a stat (`static this gets armor +X`), X being the trait's
+    #: value; an entry that states `ignore(this, [Finite Life])` raises life even with Finite Life
+    def _trait_stats(self, obj, traits: dict, d: "Derived", armor: int, life, channeling):
+        codex = self.game.codex
+        for key, ts in list(traits.items()):
+            cdef = codex.get(key)
+            if cdef is None or cdef.marker:
+                continue
+            for ab in cdef.abilities:
+                eff = getattr(ab, "effect", None)
+                if not (isinstance(ab, A.StaticAbility) and isinstance(eff, A.StatChange)
+                        and [w.lower() for w in words_of(eff.subject)] == ["this"]):
+                    continue
+                if ab.guard is not None and not self._guard_ok(ab.guard, obj, obj):
+                    continue
+                x = self._trait_value(ts, cdef.stacking)
+                for sm in eff.mods:
+                    amt = sm.amount.as_int()
+                    if isinstance(amt, A.XValue):
+                        amt = x * amt.coef * (-1 if sm.amount.sign == "-" else 1)
+                    if not amt:
+                        continue
+                    label = f"{key} {x:+d}"
+                    if sm.stat == "armor":
+                        if d.no_armor and amt > 0:
+                            d.mods.append(Mod(label, obj.timestamp, f"armor {amt:+d}", False, "has no armor"))
+                            continue
+                        armor += amt
+                    elif sm.stat == "life":
+                        if life is None:
+                            continue
+                        if amt > 0 and "Finite Life" in traits and not self._ignores(cdef, "Finite Life"):
+                            d.mods.append(Mod(label, obj.timestamp, f"life {amt:+d}", False, "Finite Life"))
+                            continue
+                        life += amt
+                    elif sm.stat == "channeling":
+                        if channeling is None:  # no channeling value to change
+                            continue
+                        channeling = max(0, channeling + amt)
+                    else:
+                        continue
+                    d.mods.append(Mod(label, obj.timestamp, f"{sm.stat} {amt:+d}"))
+        return armor, life, channeling
+
+    @staticmethod
+    def _trait_value(ts, stacking) -> int:
+        vals = [t.value for t in ts if isinstance(t.value, int)]
+        if not vals:
+            return 0
+        return max(vals) if stacking == "highest" else sum(vals)
+
+    @staticmethod
+    def _ignores(cdef, name: str) -> bool:
+        """Does a codex entry state `static ignore(this, [NAME])` (its own effects ignore that rule)?"""
+        for ab in cdef.abilities:
+            eff = getattr(ab, "effect", None)
+            if isinstance(ab, A.StaticAbility) and isinstance(eff, A.Call) and eff.name == "ignore" \
+                    and len(eff.args) > 1 and isinstance(eff.args[1].value, A.TraitGroup) \
+                    and any(r.name.text == name for r in eff.args[1].value.traits):
+                return True
+        return False
 
     # ------------------------------------------------------------ static for each
     #: calls a `static for each ...` body may make that this layer applies (about `it`)
@@ -386,15 +456,19 @@ class Effects:
         gained_attacks: list = []
 
         def gain(t: TraitInstance, label: str, ts: int):
+            if isinstance(t.value, A.XValue):  # X of the source that grants it
+                src = obj if label == t.key or label not in labels else labels[label]
+                t = self._x_trait(t, src)
             if t.key in d.cannot_gain:
                 mods.append(Mod(label, ts, f"gains {t}", False, f"loses and cannot gain {t.key}"))
                 return
             traits.setdefault(t.key, []).append(t)
             mods.append(Mod(label, ts, f"gains {t}"))
 
+        labels = {o.label(): o for o in st.in_play()}
         for t in card.traits:
             if t.key not in d.cannot_gain:
-                traits.setdefault(t.key, []).append(t)
+                traits.setdefault(t.key, []).append(self._x_trait(t, obj))
         if obj.kind in CONJURATION_KINDS and "Living" not in traits:
             traits.setdefault("Nonliving", []).append(TraitInstance("Nonliving"))
             traits.setdefault("Psychic Immunity", []).append(TraitInstance("Psychic Immunity"))
@@ -511,6 +585,7 @@ class Effects:
         implied()
         for k in d.cannot_gain:
             traits.pop(k, None)
+        armor, life, channeling = self._trait_stats(obj, traits, d, armor, life, channeling)
 
         d.traits = traits
         if d.no_armor:

@@ -71,8 +71,40 @@ class Game:
                 p.mage_id = oid
         return obj
 
-    def x_value(self, obj) -> int:
-        return self.x_values.get(obj.id, 0) if obj is not None else 0
+    def x_value(self, obj, ctx: Optional[Ctx] = None) -> int:
+        """The value of X for an object's card: set by an effect (or a scenario), else stated by
+        the card's `static set_x(VALUE)`, worked out now (with `ctx`, for a spell being cast: its
+        target, the chosen object...), else 0."""
+        if obj is None:
+            return 0
+        if obj.id in self.x_values:
+            return self.x_values[obj.id]
+        got = self.static_x(obj.card, ctx if ctx is not None and ctx.this is obj else Ctx(this=obj))
+        return got if got is not None else 0
+
+    def static_x(self, card: CardDefinition, ctx: Ctx) -> Optional[int]:
+        """X as a card's `static [if COND] set_x(VALUE)` states it, evaluated in `ctx`; None when the
+        card states none (or its condition does not hold).  A value the engine cannot work out is
+        reported (an `unsupported` event) and taken as None."""
+        for ab in card.abilities:
+            eff = getattr(ab, "effect", None)
+            if not (isinstance(ab, A.StaticAbility) and isinstance(eff, A.Call) and eff.name == "set_x"
+                    and eff.args):
+                continue
+            try:
+                if ab.guard is not None and not self.evaluate(ab.guard, ctx):
+                    continue
+                return int(self.evaluate(eff.args[0].value, ctx))
+            except Exception as e:  # a value the engine cannot compute: say so, never guess
+                self.note_unsupported(f"static set_x of {card.name}", str(e))
+                return None
+        return None
+
+    def note_unsupported(self, what: str, why: str) -> None:
+        """Something the engine met and cannot do: recorded, and logged (as an `unsupported` event)
+        with the next log line, so it is safe to call while values are being worked out."""
+        self.unsupported.append(what)
+        self.pending_notes.append(f"NOT IMPLEMENTED: {what}: {why}")
 
     # ------------------------------------------------------------ log and decisions
     def emit(self, _kind: str, _text: str, **kw):

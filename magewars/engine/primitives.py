@@ -828,7 +828,7 @@ def evaluate(game: "Game", node, ctx: Ctx) -> Any:
     if isinstance(node, bool) or isinstance(node, int):
         return node
     if isinstance(node, A.XValue):
-        return node.coef * (ctx.extra["x"] if "x" in ctx.extra else game.x_value(ctx.this))
+        return node.coef * (ctx.extra["x"] if "x" in ctx.extra else game.x_value(ctx.this, ctx))
     if isinstance(node, A.Signed):
         v = node.as_int()
         return v if isinstance(v, int) else evaluate(game, v, ctx) * (-1 if node.sign == "-" else 1)
@@ -898,7 +898,7 @@ VALUES: dict[str, Callable] = {
                                           x.attack.effect_roll is not None else 0),
     "damage_dealt": lambda g, c, x: x.attack.dealt if x.attack is not None else 0,
     "mana_of": lambda g, c, x: g.state.players[_player_of(g, _one(g, _args(c)[0][0], x))].mana,
-    "x": lambda g, c, x: g.x_value(x.this),
+    "x": lambda g, c, x: g.x_value(x.this, x),
     "has": v_has,
     "is": v_is,
     "attack_is": lambda g, c, x: x.attack is not None and all(x.attack.has_trait(n) for n, _ in _traits(_args(c)[0][0])),

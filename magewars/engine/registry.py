@@ -41,6 +41,8 @@ VALUES: frozenset[str] = frozenset(_VALUE_TABLE)
 STATIC_CALLS: frozenset[str] = frozenset(Effects.STATIC_CALLS)
 #: `static CALL(...)` forms the continuous-effects layer skips without a word
 STATIC_SKIPPED: frozenset[str] = frozenset(getattr(Effects, "IGNORED_STATIC", ()))
+#: `static CALL(...)` forms read where their value is used (set_x: Game.x_value, Game.static_x)
+STATIC_READ: frozenset[str] = frozenset(Effects.READ_STATIC)
 #: effect nodes (other than calls) the continuous-effects layer applies, as statics and as
 #: effects "until end of ..." created by resolving abilities
 STATIC_NODES: tuple[type, ...] = (A.Gain, A.Lose, A.StatChange)
@@ -98,6 +100,10 @@ CODEX_CANNOT_READ: frozenset[str] = frozenset({"heal", "use_defense", "attack", 
 CODEX_CAN_READ: frozenset[str] = frozenset({"ignore guards"})
 CODEX_ATTACK_SHAPE: frozenset[str] = frozenset({"attack_strikes", "attack_targets", "attack_zone",
                                                 "attack_unavoidable", "attack_gains", "attack_usable_in"})
+#: a trait's `static this gets STAT +X` (X: the trait's value) changes the stats in STATS_CHANGED
+#: (Effects._trait_stats); `static ignore(this, [NAME])` is read for these rules only: the entry's own
+#: life gains ignore Finite Life
+CODEX_IGNORE_READ: frozenset[str] = frozenset({"Finite Life"})
 CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune"})
 #: pronouns a static `immune(...)` may start with; immunity granted to other objects is refused loudly
 STATIC_IMMUNE_SUBJECTS: frozenset[str] = frozenset({"this", "enchanted", "attached", "bearer"})
@@ -148,6 +154,8 @@ def static_call_status(call: A.Call) -> tuple[str, str]:
     """How the continuous-effects layer treats `static CALL(...)` on a card: (status, why)."""
     if call.name in STATIC_SKIPPED:
         return SILENT, f"static {call.name}(...) is skipped by the continuous-effects layer"
+    if call.name in STATIC_READ:
+        return RUNS, ""
     if call.name not in STATIC_CALLS:
         return LOUD, f"static {call.name}(...) is not applied (reported at run time)"
     first = call.args[0].value if call.args else None

@@ -602,6 +602,11 @@ class AttackEngine:
         g.emit("info", f"zone attack against zone {zone}")
         objs = [o for o in g.state.objects_in_zone(zone)
                 if o.kind in ("creature", "mage", "magestats", "conjuration", "terrain", "vine") and o.card.life is not None]
+        for o in list(objs):  # objects immune to the attacking card are not attacked
+            why = g.immune_to_source(o, action.spell or action.source)
+            if why:
+                g.emit("immune", why)
+                objs.remove(o)
         if not objs:
             g.emit("rule", f"no object in zone {zone} can be attacked")
             return
@@ -659,6 +664,9 @@ class AttackEngine:
             return "no longer a legal target for this action"
         if action.is_barrier or action.is_counterstrike:
             return None
+        immune = g.immune_to_source(t, action.spell or atk.source)
+        if immune:
+            return immune
         for (detail, label) in g.d(t).cannot_be_attacked:
             words = detail.lower().split()
             if not words or action.kind in words or ("zone" in words and action.is_zone):

@@ -151,6 +151,8 @@ class Effects:
                 continue
             if src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
                 continue
+            if self.game.source_immunities(src.card) and self.game.immune_to_source(obj, src):
+                continue  # `static immune(PHRASE, this)`: nothing of this card affects the object
             for ab in src.card.abilities:
                 if isinstance(ab, A.OncePerRound):
                     continue
@@ -206,6 +208,9 @@ class Effects:
             return
         if call.name == "immune":
             ws = [w.lower() for w in words_of(call.args[0].value)]
+            to = call.args[1].value if len(call.args) > 1 else None
+            if isinstance(to, A.Phrase) and [w.lower() for w in words_of(to)] == ["this"]:
+                return  # objects immune to this card: read by Game.immune_to_source
             if ws and ws[0] not in ("this", "enchanted", "attached", "bearer"):
                 key = (src.card.name, "immune (of other objects)")
                 if key not in g.static_unsupported:

@@ -42,6 +42,7 @@ class Game:
         self.restrictions: list = []
         self._checked_version = -1
         self._would_destroy: set = set()  # objects in their "would be destroyed" window
+        self._source_immunities: dict = {}  # card name -> phrases of its `static immune(PHRASE, this)`
         self._spared: dict = {}  # state version -> objects whose destruction by damage was prevented
         self._listeners: Optional[dict] = None  # codex triggers by event and entry (_codex_index)
         self._lowers_armor: dict[str, bool] = {}  # codex entry -> lowers armor (lowers_armor)
@@ -351,6 +352,31 @@ class Game:
             self.destroy(att, why=f"attached to {obj.label()}")
         self.fire("destroyed", obj, Ctx(this=obj, it=obj))
         self.check_state()  # an effect that left with it may leave another object over its life
+
+    def source_immunities(self, card: CardDefinition) -> list:
+        """The phrases of a card's `static immune(PHRASE, this)`: objects fitting them are immune to
+        the card (its attacks cannot target them, its effects and statics do not affect them)."""
+        got = self._source_immunities.get(card.name)
+        if got is None:
+            got = []
+            for ab in card.abilities:
+                eff = getattr(ab, "effect", None)
+                if isinstance(ab, A.StaticAbility) and isinstance(eff, A.Call) and eff.name == "immune" \
+                        and len(eff.args) > 1 and isinstance(eff.args[0].value, A.Phrase) \
+                        and isinstance(eff.args[1].value, A.Phrase) \
+                        and [w.text.lower() for w in eff.args[1].value.words] == ["this"]:
+                    got.append(eff.args[0].value)
+            self._source_immunities[card.name] = got
+        return got
+
+    def immune_to_source(self, obj, src) -> Optional[str]:
+        """Why `obj` is immune to the card of `src` (`static immune(Flying creatures, this)`), or None."""
+        if src is None or not isinstance(obj, GameObject) or obj is src:
+            return None
+        for phrase in self.source_immunities(src.card):
+            if matches(self, obj, phrase, Ctx(this=src)):
+                return f"{obj.label()} is immune to {src.card.name} ({phrase.text})"
+        return None
 
     def would_be_destroyed(self, obj: GameObject, by_damage: bool, by: Optional[GameObject]) -> bool:
         """The "would be destroyed" window: fire `would_be_destroyed` about the object before it is

@@ -34,11 +34,26 @@ def _args(call: A.Call) -> tuple[list, dict]:
     return pos, kw
 
 
+#: phrase openings that name the acting side (its controller, itself), never an object it affects
+_ACTING = ("you", "your", "controller", "owner", "this")
+
+
 def _objs(game, v, ctx) -> list:
     if v is None:
         return []
     if isinstance(v, A.Phrase):
-        return [o for o in resolve(game, v, ctx) if not isinstance(o, str)]
+        got = [o for o in resolve(game, v, ctx) if not isinstance(o, str)]
+        if ctx.this is not None and v.words and v.words[0].text.lower() not in _ACTING \
+                and game.source_immunities(ctx.this.card):
+            keep = []
+            for o in got:
+                why = game.immune_to_source(o, ctx.this)
+                if why:
+                    game.emit("immune", why)
+                else:
+                    keep.append(o)
+            got = keep
+        return got
     if isinstance(v, A.Call):
         r = evaluate(game, v, ctx)
         return r if isinstance(r, list) else [r] if r is not None else []

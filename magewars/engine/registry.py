@@ -105,7 +105,9 @@ CODEX_ATTACK_SHAPE: frozenset[str] = frozenset({"attack_strikes", "attack_target
 #: life gains ignore Finite Life
 CODEX_IGNORE_READ: frozenset[str] = frozenset({"Finite Life"})
 CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune"})
-#: pronouns a static `immune(...)` may start with; immunity granted to other objects is refused loudly
+#: pronouns a static `immune(...)` may start with; immunity granted to other objects is refused loudly,
+#: except `immune(PHRASE, this)`: objects fitting the phrase are immune to this card (its attacks cannot
+#: target them, its effects and statics skip them: Game.immune_to_source)
 STATIC_IMMUNE_SUBJECTS: frozenset[str] = frozenset({"this", "enchanted", "attached", "bearer"})
 #: the one action a static `cannot(...)` is applied for; every other restriction is refused loudly
 STATIC_CANNOT_ACTIONS: frozenset[str] = frozenset({"be_attacked"})
@@ -161,6 +163,10 @@ def static_call_status(call: A.Call) -> tuple[str, str]:
     first = call.args[0].value if call.args else None
     if not isinstance(first, A.Phrase):
         return SILENT, f"static {call.name}(...) whose first argument is not a phrase is skipped"
+    second = call.args[1].value if len(call.args) > 1 else None
+    if call.name == "immune" and isinstance(second, A.Phrase) and _first_word(second) == "this" \
+            and len(second.words) == 1:
+        return RUNS, ""  # objects immune to this card (Game.immune_to_source)
     if call.name == "immune" and _first_word(first) not in STATIC_IMMUNE_SUBJECTS:
         return LOUD, "static immune(...) of other objects is not applied (reported at run time)"
     if call.name == "cannot":

@@ -1,0 +1,42 @@
+"""The static layer and the 'would be destroyed' window on shipped cards, where a scenario file cannot
+say it (a spell cast on zones, values read directly)."""
+from magewars.dsl import load_corpus
+from magewars.engine import Game, ScriptedDice
+from magewars.dsl import ast as A
+from magewars.engine.casting import spell_object
+from magewars.engine.phrases import Ctx
+
+
+def _game(d12=()):
+    g = Game(load_corpus(), dice=ScriptedDice([], list(d12)))
+    for p in ("Alice", "Bob"):
+        g.state.add_player(p, mana=20)
+    g.state.order = ["Alice", "Bob"]
+    return g
+
+
+def test_effects_of_a_card_skip_objects_immune_to_it():
+    """Earthquake: Flying creatures are immune to it, so its Slam roll is made for the wolf only."""
+    g = _game(d12=[9])
+    fm = g.create("Forcemaster", "fm", "Alice", zone="C4")
+    wolf = g.create("Timber Wolf", "wolf", "Bob", zone="B2")
+    falcon = g.create("Thunderift Falcon", "falcon", "Bob", zone="B2")
+    card = g.card("Earthquake")
+    spell = spell_object(g, fm, card)
+    for ab in card.abilities:  # the spell resolves on zone B2 (the casting sequence is not needed here)
+        if isinstance(ab, A.OneShotAbility):
+            g.run_effects(ab.effects, Ctx(this=spell, target="B2"))
+    assert wolf.markers["Slam"] == 1
+    assert falcon.markers["Slam"] == 0
+    assert any("Thunderift Falcon [falcon] is immune to Earthquake" in e.text for e in g.log.events)
+
+
+def test_static_x_is_worked_out_from_the_context():
+    """Dispel's X is the cost of its target: the value is read from the spell's context."""
+    g = _game()
+    wiz = g.create("Wizard", "wiz", "Alice", zone="B2")
+    wolf = g.create("Timber Wolf", "wolf", "Bob", zone="B2")
+    bear = g.create("Bear Strength", "bear", "Bob", attached_to="wolf")
+    dispel = g.card("Dispel")
+    assert g.static_x(dispel, Ctx(this=wiz, target=bear)) == bear.card.cast_cost
+    assert g.static_x(g.card("Timber Wolf"), Ctx(this=wolf)) is None

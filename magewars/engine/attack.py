@@ -22,6 +22,7 @@ from ..dsl.model import AttackDefinition, TraitInstance
 from .decisions import Option
 from .dice import Face
 from .phrases import Ctx, has_name
+from .restrictions import attack_forbidden, forbidden
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
@@ -119,6 +120,7 @@ class Attack:
     status: str = "declared"  # declared | missed | avoided | canceled | hit
     redirected: bool = False
     defender: Optional["GameObject"] = None  # original defender (Reverse Attack keeps it for steps 8-9)
+    round: int = 0  # the game round it was made in
     extra_dice: list = field(default_factory=list)
     extra_effect: list = field(default_factory=list)
     extra_damage: list = field(default_factory=list)
@@ -507,6 +509,7 @@ class AttackEngine:
     def _new(self, action, target, strike, source=None) -> Attack:
         atk = Attack(action, action.attacker, source or action.source, target, strike, first=not action.first_done)
         atk.defender = target
+        atk.round = self.game.state.round
         action.attacks.append(atk)
         self.history.append(atk)
         return atk
@@ -602,8 +605,10 @@ class AttackEngine:
         g.emit("info", f"zone attack against zone {zone}")
         objs = [o for o in g.state.objects_in_zone(zone)
                 if o.kind in ("creature", "mage", "magestats", "conjuration", "terrain", "vine") and o.card.life is not None]
-        for o in list(objs):  # objects immune to the attacking card are not attacked
-            why = g.immune_to_source(o, action.spell or action.source)
+        for o in list(objs):  # objects immune to the attacking card, or that it cannot attack, are not attacked
+            why = g.immune_to_source(o, action.spell or action.source) or forbidden(
+                g, o, ("be_attacked",), target=o, attack=Attack(action, action.attacker, action.source, o),
+                by=action.spell or action.source)
             if why:
                 g.emit("immune", why)
                 objs.remove(o)
@@ -667,6 +672,9 @@ class AttackEngine:
         immune = g.immune_to_source(t, action.spell or atk.source)
         if immune:
             return immune
+        why = attack_forbidden(g, atk)  # `static cannot(...)` of the cards in play
+        if why:
+            return why
         for (detail, label) in g.d(t).cannot_be_attacked:
             words = detail.lower().split()
             if not words or action.kind in words or ("zone" in words and action.is_zone):

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Optional
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, Defense, TraitInstance
 from .phrases import Ctx, matches, words_of, pronoun
+from .restrictions import is_restriction
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
@@ -219,6 +220,8 @@ class Effects:
                     g.pending_notes.append(f"NOT IMPLEMENTED: static immune(...) of {src.card.name} "
                                            f"(immunity of other objects to this one) is not applied")
                 return
+        if call.name == "cannot" and is_restriction(call):
+            return  # read when the engine is about to act (restrictions.forbidden)
         if call.name == "cannot":
             act = call.args[1].value if len(call.args) > 1 else None
             if not (isinstance(act, A.StringLit) and act.value == "be_attacked"):

@@ -15,6 +15,7 @@ from .effects import CONJURATION_KINDS, Effects
 from .events import EventLog
 from .phrases import Ctx, matches, resolve, resolve_one
 from .primitives import evaluate, run_effect
+from .restrictions import forbidden
 from .reveal import Reveals
 from .state import ROW_LETTERS, Arena, GameObject, GameState
 
@@ -42,6 +43,7 @@ class Game:
         self.restrictions: list = []
         self._checked_version = -1
         self._would_destroy: set = set()  # objects in their "would be destroyed" window
+        self._rule_names: Optional[dict] = None  # id of a codex ability -> its entry (rule_of)
         self._source_immunities: dict = {}  # card name -> phrases of its `static immune(PHRASE, this)`
         self._spared: dict = {}  # state version -> objects whose destruction by damage was prevented
         self._listeners: Optional[dict] = None  # codex triggers by event and entry (_codex_index)
@@ -180,6 +182,10 @@ class Game:
                     direct: bool = False, by_attack: bool = False) -> int:
         """Put damage on an object; returns damage put on it.  Checks destruction by damage."""
         if amount <= 0 or not obj.in_play or self.life(obj) is None:
+            return 0
+        barred = forbidden(self, obj, ("receive damage",))
+        if barred:
+            self.emit("immune", f"{barred}: {amount} damage from {source} has no effect", target=obj.id)
             return 0
         if dtype and dtype in self.effects.derived(obj).immune_types:
             self.emit("immune", f"{obj.label()} is immune to {dtype}: {amount} damage from {source} has no effect")
@@ -325,12 +331,13 @@ class Game:
                 return
 
     def destroy(self, obj: GameObject, by_damage: bool = False, why: str = "", by: Optional[GameObject] = None,
-                obliterate: bool = False) -> None:
+                obliterate: bool = False, rule: Optional[str] = None) -> None:
         """Destroy an object.  `by` is the object whose effect destroys it (None: the game's rules or
-        damage); `obliterate` removes it from the game, which no "would be destroyed" rule replaces."""
+        damage), `rule` the codex rule doing it, if one does; `obliterate` removes it from the game,
+        which no "would be destroyed" rule replaces."""
         if not obj.in_play:
             return
-        if not obliterate and self.would_be_destroyed(obj, by_damage, by):
+        if not obliterate and self.would_be_destroyed(obj, by_damage, by, rule):
             return
         st = self.state
         obj.destroyed_by_damage = by_damage
@@ -378,7 +385,8 @@ class Game:
                 return f"{obj.label()} is immune to {src.card.name} ({phrase.text})"
         return None
 
-    def would_be_destroyed(self, obj: GameObject, by_damage: bool, by: Optional[GameObject]) -> bool:
+    def would_be_destroyed(self, obj: GameObject, by_damage: bool, by: Optional[GameObject],
+                           rule: Optional[str] = None) -> bool:
         """The "would be destroyed" window: fire `would_be_destroyed` about the object before it is
         destroyed.  A rule may replace the destruction (it obliterates the object or returns it to
         its owner's spellbook: the object leaves play) or prevent it (`prevent_unless_paid` not
@@ -386,6 +394,10 @@ class Game:
         window is not asked again (a replacement that destroys it ends the recursion)."""
         if obj.id in self._would_destroy:
             return False
+        why = forbidden(self, obj, ("be destroyed",), by=by, rule=rule)
+        if why:
+            self.emit("rule", f"{obj.label()} is not destroyed: {why}", target=obj.id)
+            return True
         would = {"prevented": False, "by": by}
         self._would_destroy.add(obj.id)
         try:
@@ -433,6 +445,20 @@ class Game:
                     pass
             self._listeners = idx
         return idx
+
+    def rule_of(self, ability) -> Optional[str]:
+        """The codex entry an ability is written in (None: a card's own ability)."""
+        names = self._rule_names
+        if names is None:
+            names = {}
+            for name, cd in self.codex.items():
+                for ab in cd.abilities:
+                    names[id(ab)] = name
+                    inner = getattr(ab, "ability", None)
+                    if inner is not None:
+                        names[id(inner)] = name
+            self._rule_names = names
+        return names.get(id(ability))
 
     def carried_listeners(self, src: GameObject, event: str) -> list:
         """Codex abilities an object carries for `event`: those of each trait it has (X = the trait's
@@ -545,6 +571,9 @@ class Game:
             sub.extra["x"] = x
         if label is not None:
             sub.extra["label"] = label
+        rule = self.rule_of(inner)
+        if rule is not None:  # a codex rule's effects say which rule they come from (`except: NAME`)
+            sub.extra["rule"] = rule
         try:
             if inner.guard is not None and not self.evaluate(inner.guard, sub):
                 return False

@@ -115,7 +115,8 @@ def p_destroy(game, call, ctx):
     done = False
     for o in _objs(game, pos[0], ctx):
         if o.in_play:
-            game.destroy(o, why=f"by {_src(ctx)}", by=ctx.attack.source if ctx.attack is not None else ctx.this)
+            game.destroy(o, why=f"by {_src(ctx)}", by=ctx.attack.source if ctx.attack is not None else ctx.this,
+                         rule=ctx.extra.get("rule"))
             done = not o.in_play
     ctx.extra["succeeded"] = done
 
@@ -889,6 +890,22 @@ def v_times_used(game, call, ctx):
     return game.times_used(ctx.this, ctx.extra.get("ability"), obj, during, ctx.attack)
 
 
+def v_used_this_round(game, call, ctx):
+    """Has the object made an attack (as attacker or as the attacking equipment) or given a defense
+    this round?"""
+    pos, _ = _args(call)
+    o = _one(game, pos[0], ctx)
+    kind = _word(pos[1]) if len(pos) > 1 else "attack"
+    if o is None:
+        return False
+    if kind == "defense":
+        return any(n > 0 for n in o.defense_uses.values())
+    if kind == "attack":
+        return any(a.round == game.state.round and a.status != "canceled" and (a.attacker is o or a.source is o)
+                   for a in game.attacks.history)
+    raise NotImplementedPrimitive("used_this_round", f"kind {kind!r}")
+
+
 def v_distance(game, call, ctx):
     pos, _ = _args(call)
     za, zb = [(lambda o: o if isinstance(o, str) else game.state.zone_of(o))(_one(game, p, ctx)) for p in pos[:2]]
@@ -949,5 +966,6 @@ VALUES: dict[str, Callable] = {
     == (_args(c)[0][0].text.lower() if isinstance(_args(c)[0][0], A.Phrase) else ""),
     "amount": lambda g, c, x: x.extra.get("amount", 0),
     "times_used": v_times_used,
+    "used_this_round": v_used_this_round,
     "attacker_of": lambda g, c, x: x.attack.source if x.attack is not None else None,
 }

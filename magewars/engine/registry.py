@@ -31,6 +31,7 @@ from ..dsl import vocab
 from .attack import STEPS as _ATTACK_STEPS
 from .effects import Effects
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
+from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, is_restriction
 
 # ---------------------------------------------------------------- derived from engine tables
 #: effect calls `run_effect` executes (anything else in an effect list is refused loudly)
@@ -109,7 +110,12 @@ CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune"}
 #: except `immune(PHRASE, this)`: objects fitting the phrase are immune to this card (its attacks cannot
 #: target them, its effects and statics skip them: Game.immune_to_source)
 STATIC_IMMUNE_SUBJECTS: frozenset[str] = frozenset({"this", "enchanted", "attached", "bearer"})
-#: the one action a static `cannot(...)` is applied for; every other restriction is refused loudly
+#: `static cannot(WHO, "ACTION", ...)` restrictions read when the engine acts (engine/restrictions.py:
+#: attacking, being attacked by a source, being destroyed, receiving damage, with target:, by:,
+#: except:, attack:)
+RESTRICTION_ACTIONS: frozenset[str] = _RESTRICTION_ACTIONS
+#: the action a static `cannot(..., detail: KIND)` is applied for by the continuous-effects layer;
+#: every other restriction is refused loudly
 STATIC_CANNOT_ACTIONS: frozenset[str] = frozenset({"be_attacked"})
 
 RUNS, LOUD, SILENT = "runs", "refused loudly", "dropped silently"
@@ -169,6 +175,8 @@ def static_call_status(call: A.Call) -> tuple[str, str]:
         return RUNS, ""  # objects immune to this card (Game.immune_to_source)
     if call.name == "immune" and _first_word(first) not in STATIC_IMMUNE_SUBJECTS:
         return LOUD, "static immune(...) of other objects is not applied (reported at run time)"
+    if call.name == "cannot" and is_restriction(call):
+        return RUNS, ""  # read when the engine is about to act (restrictions.forbidden)
     if call.name == "cannot":
         act = call.args[1].value if len(call.args) > 1 else None
         if not (isinstance(act, A.StringLit) and act.value in STATIC_CANNOT_ACTIONS):

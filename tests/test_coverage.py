@@ -84,7 +84,7 @@ creature "Probe Beast" {
   at upkeep: heal(this, 1)
   action quick: heal(this, 1)
   when hit(this): this gets spellbook +1
-  when damaged(this): this gains [Flying] until end of attack
+  when damaged(this): this gains [Flying] until end of turn
   when damaged(this) if in_los(this, this): heal(this, 1)
   static cannot(this, "guard", detail: "while it flies")
   attack "Probe Bite" {
@@ -115,7 +115,7 @@ def test_each_construct_gets_its_status_and_location():
         ("probe.mw:10:3", "at upkeep", S),
         ("probe.mw:11:3", "action", S),
         ("probe.mw:12:19", "gets spellbook", S),
-        ("probe.mw:13:23", "until end of attack", S),
+        ("probe.mw:13:23", "until end of turn", S),
         ("probe.mw:15:3", "static cannot", L),
         ("probe.mw:15:32", "detail: in static cannot", S),
         ("probe.mw:20:5", "attack bar 'Probe Bite': effect:", S),

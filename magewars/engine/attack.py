@@ -529,6 +529,8 @@ class AttackEngine:
                                                         "additional_strikes"):
                 return
             STEPS[key].run(self, atk)
+            if key == "attack_ends":
+                self.end_attack_effects(atk)
             g.check_state()
             if window and atk.status != "canceled":
                 g.reveals.window(key, atk)
@@ -982,6 +984,23 @@ class AttackEngine:
             g.fire("damaged", target, Ctx(attack=atk, it=target))
             g.fire("deals_damage", atk.attacker, Ctx(attack=atk, it=target))
         g.fire("hit", target, Ctx(attack=atk, it=target))
+
+    @staticmethod
+    def duration_key(atk: Attack) -> str:
+        """How an effect lasting "until end of attack" names the attack it ends with."""
+        return f"attack#{id(atk)}"
+
+    def end_attack_effects(self, atk: Attack) -> None:
+        """The attack ends: effects made during it "until end of attack" end (and any such effect made
+        outside an attack ends with the next attack)."""
+        g = self.game
+        ending = {"attack", self.duration_key(atk)} | {self.duration_key(a) for a in atk.action.attacks}
+        gone = [t for t in g.effects.temporary if t[4] in ending]
+        if gone:
+            g.effects.temporary = [t for t in g.effects.temporary if t[4] not in ending]
+            g.state.touch()
+            g.emit("rule", "until end of attack: " + "; ".join(
+                f"{g.state.objects[t[2]].label() if t[2] in g.state.objects else t[2]} ends ({t[1]})" for t in gone))
 
     def outcome_effects(self, name: str) -> tuple:
         """The effects of an effect-die outcome that is not a marker (a keyword such as a push): the

@@ -7,6 +7,7 @@ import math
 from typing import Any, Iterable, Optional, Union
 
 from ..dsl import ast as A
+from ..dsl import vocab as V
 from ..dsl.model import AttackDefinition, CardDefinition, CodexDefinition, Corpus, TraitInstance
 from .decisions import Agent, Decision, FirstLegalAgent, Option
 from .dice import Dice, SeededDice
@@ -616,6 +617,11 @@ class Game:
         atk = ctx.attack
         pos = [a.value for a in call.args if not a.key]
         kw = {a.key: a.value for a in call.args if a.key}
+        sig = V.EVENT_FUNCS.get(call.name)
+        if sig is not None:  # `attacks(this, object with Burn)`: a positional target or source is read by name
+            for p, v in zip(sig.params[1:], pos[1:]):
+                if p.name in ("target", "by") and p.name not in kw:
+                    kw[p.name] = v
         if call.name == "attack_step":
             if pos and isinstance(pos[0], A.StringLit) and pos[0].value != info.get("step"):
                 return False

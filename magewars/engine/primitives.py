@@ -768,10 +768,12 @@ def _run(game, eff, ctx):
         for t in targets:
             ts = game.state.next_timestamp()
             until = eff.duration.until if getattr(eff, "duration", None) else None
+            if until == "attack" and ctx.attack is not None:  # ends with the attack it was made during
+                until = game.attacks.duration_key(ctx.attack)
             game.effects.temporary.append((ts, _src(ctx), t.id, eff, until))
             game.state.touch()
             game.emit("effect", f"{t.label()}: {_describe(eff)} (from {_src(ctx)}, t{ts}"
-                                + (f", until end of {until}" if until else "") + ")")
+                                + (f", until end of {eff.duration.until}" if until else "") + ")")
         game.check_state()
     elif isinstance(eff, A.IfEffect):
         if evaluate(game, eff.condition, ctx):

@@ -78,9 +78,10 @@ BAR_STATIC_CALLS: tuple[str, ...] = ("modify_dice", "modify_effect_roll")
 TIMINGS_RUN: frozenset[str] = frozenset()
 #: whether `action ...:` abilities are ever offered or run: not yet
 ACTIONS_RUN: bool = False
-#: durations that end: `Game.end_round` drops effects "until end of round"; an effect lasting
+#: durations that end: `Game.end_round` drops effects "until end of round", the attack sequence those
+#: "until end of attack" at its Attack Ends step (AttackEngine.end_attack_effects); an effect lasting
 #: until the end of any other duration is applied and never ends
-DURATIONS_END: frozenset[str] = frozenset({"round"})
+DURATIONS_END: frozenset[str] = frozenset({"round", "attack"})
 #: stats a `gets STAT +N` change is applied to (effects.Effects._compute); any other stat is skipped
 STATS_CHANGED: frozenset[str] = frozenset({"armor", "life", "channeling"})
 #: which clauses of a codex entry the engine runs, and for which holder:

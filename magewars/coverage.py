@@ -86,7 +86,7 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
         if isinstance(ab, A.OneShotAbility) and R.outcome_effect_runs(defn):
             return R.RUNS, "", ""
         if isinstance(ab, A.TriggeredAbility):
-            st = R.event_status(ab.event.name)
+            st = R.trigger_status(ab.event)
             return st, _label(ab), "" if st == R.RUNS else "the engine never fires this event"
         return (R.SILENT, _label(ab), "the engine does not run this clause of a codex entry yet")
     if isinstance(ab, A.StaticAbility):
@@ -105,7 +105,7 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
         return (R.SILENT, _label(ab),
                 "the continuous-effects layer skips a static that is not a call, gain, lose or stat change")
     if isinstance(ab, A.TriggeredAbility):
-        st = R.event_status(ab.event.name)
+        st = R.trigger_status(ab.event)
         return st, _label(ab), "" if st == R.RUNS else "the engine never fires this event"
     if isinstance(ab, A.TimedAbility):
         st = R.timing_status(ab.timing.name)

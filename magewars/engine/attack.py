@@ -223,6 +223,12 @@ class DeclareAttack(Step):
             eng.cancel(atk, f"illegal target: {reason}", before_declared=True)
             return
         atk.declared = True
+        if a.attacks and atk is a.attacks[0] and not a.is_barrier:  # the attack action is declared once
+            kinds = atk.kinds()
+            acts = {"attack"} | {f"{k}_attack" for k in ("melee", "ranged") if k in kinds}
+            g.fire("declares", atk.attacker, Ctx(attack=atk, it=atk.attacker), actions=frozenset(acts))
+            if atk.status == "canceled":
+                return
         atk.events.add(("attacked", atk.target.id))
         g.fire("attacked", atk.target, Ctx(attack=atk, it=atk.target))
         g.fire("attacks", atk.attacker, Ctx(attack=atk, it=atk.attacker))

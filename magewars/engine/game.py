@@ -634,6 +634,9 @@ class Game:
                     if who not in got:
                         return False
             return True
+        if call.name == "declares":  # declares(WHO, "ACTION"): the action must be one being declared
+            if len(pos) > 1 and isinstance(pos[1], A.StringLit) and pos[1].value not in info.get("actions", ()):
+                return False
         if call.name == "rolls":
             if pos and isinstance(pos[0], A.StringLit) and pos[0].value != info.get("what"):
                 return False

@@ -53,7 +53,8 @@ STATIC_NODES: tuple[type, ...] = (A.Gain, A.Lose, A.StatChange)
 #: tests/test_coverage.py greps the engine source and fails when this drifts
 FIRED_EVENTS: tuple[str, ...] = (
     "action_ends", "attack_step", "attacked", "attacks", "avoided", "condition_placed", "counterstrike",
-    "damaged", "deals_damage", "destroyed", "healed", "hit", "rolls", "token_removed", "would_be_destroyed",
+    "damaged", "deals_damage", "declares", "destroyed", "healed", "hit", "rolls", "token_removed",
+    "would_be_destroyed",
 )
 #: events the engine runs without `fire`: a `when revealed` ability resolves when its enchantment
 #: is revealed (engine/reveal.py, `Reveals.reveal`)
@@ -133,6 +134,21 @@ def value_status(name: str) -> str:
 def event_status(name: str) -> str:
     """A `when EVENT` ability of a card: it runs when the engine fires (or handles) the event."""
     return RUNS if name in FIRED_EVENTS or name in HANDLED_EVENTS else SILENT
+
+
+#: actions a `declares(WHO, "ACTION")` event is fired for: the attack sequence declares attacks
+#: (DeclareAttack.run); other declarations (a move, a spell) are not fired yet
+DECLARED_ACTIONS: frozenset[str] = frozenset({"attack", "melee_attack", "ranged_attack"})
+
+
+def trigger_status(event: A.Call) -> str:
+    """Like event_status, for the whole event call: a declaration of an action nothing declares yet
+    is never fired."""
+    if event.name == "declares":
+        act = event.args[1].value if len(event.args) > 1 else None
+        if not (isinstance(act, A.StringLit) and act.value in DECLARED_ACTIONS):
+            return SILENT
+    return event_status(event.name)
 
 
 def reveal_event_status(name: str) -> str:

@@ -83,8 +83,6 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
     if clause.holder == "codex":
         if not clause.once and _codex_static_runs(defn, ab):
             return R.RUNS, "", ""
-        if isinstance(ab, A.OneShotAbility) and R.outcome_effect_runs(defn):
-            return R.RUNS, "", ""
         if isinstance(ab, A.TriggeredAbility):
             st = R.trigger_status(ab.event)
             return st, _label(ab), "" if st == R.RUNS else "the engine never fires this event"
@@ -247,7 +245,7 @@ def definition_findings(defn, codex: dict) -> list[Finding]:
                 for (name, _n) in row.outcomes:
                     # an outcome is placed as a marker; for an entry that is no marker that does nothing
                     entry = codex.get(name)
-                    if entry is not None and entry.marker not in R.CODEX_MARKERS and not R.outcome_effect_runs(entry):
+                    if entry is not None and entry.marker not in R.CODEX_MARKERS:
                         out.append(Finding(defn.name, _where(bar.span), f"effect die {name}", R.SILENT,
                                            f"the effect die places a {name} marker, which does nothing: "
                                            f"{name} is not a condition or token"))

@@ -89,7 +89,7 @@ creature "Probe Beast" {
   static cannot(this, "guard", detail: "while it flies")
   attack "Probe Bite" {
     quick melee range 0-0 dice 3
-    d12 1-6 Snatch; 7+ Burn
+    d12 1-6 Push; 7+ Burn
     static modify_dice(1)
     effect: heal(this, 1)
   }
@@ -119,7 +119,7 @@ def test_each_construct_gets_its_status_and_location():
         ("probe.mw:15:3", "static cannot", L),
         ("probe.mw:15:32", "detail: in static cannot", S),
         ("probe.mw:20:5", "attack bar 'Probe Bite': effect:", S),
-        ("probe.mw:16:3", "effect die Snatch", S),
+        ("probe.mw:16:3", "effect die Push", S),
     }
     # set_x (line 5, read by Game.x_value), the static gain (line 7), the in_los trigger (line 14) and the
     # bar's modify_dice (line 19) run

@@ -971,13 +971,6 @@ class AttackEngine:
                     counts[name] += n
                 # conditions that lower armor (Corrode) are placed after the others
                 for name, n in sorted(counts.items(), key=lambda kv: g.lowers_armor(kv[0])):
-                    outcome = self.outcome_effects(name)
-                    if outcome:  # an outcome that is no marker does what its codex entry's effect: says
-                        for _ in range(n):
-                            if target.in_play:
-                                g.emit("rule", f"effect die outcome {name}: {target.label()}")
-                                g.run_effects(outcome, Ctx(this=atk.attacker, attack=atk, it=target, target=target))
-                        continue
                     if target.in_play:
                         placed = g.place_condition(target, name, n, a.definition.name, fresh=fresh, attack=atk)
                         if placed:
@@ -1007,16 +1000,6 @@ class AttackEngine:
             g.state.touch()
             g.emit("rule", "until end of attack: " + "; ".join(
                 f"{g.state.objects[t[2]].label() if t[2] in g.state.objects else t[2]} ends ({t[1]})" for t in gone))
-
-    def outcome_effects(self, name: str) -> tuple:
-        """The effects of an effect-die outcome that is not a marker (a keyword such as a push): the
-        `effect:` of its codex entry, `it` being the attacked object.  Empty for conditions and tokens,
-        which are placed as markers."""
-        from ..dsl import ast as A
-        entry = self.game.codex.get(name)
-        if entry is None or entry.marker in ("condition", "token"):
-            return ()
-        return tuple(e for ab in entry.abilities if isinstance(ab, A.OneShotAbility) for e in ab.effects)
 
     def damage_barrier(self, atk: Attack) -> None:
         g = self.game

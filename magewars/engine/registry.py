@@ -229,13 +229,6 @@ def static_foreach_status(eff: A.ForEach) -> tuple[str, str]:
     return RUNS, ""
 
 
-def outcome_effect_runs(entry) -> bool:
-    """A keyword named as an effect-die outcome (Push) is no marker: the attack runs the `effect:` of
-    its codex entry instead of placing it (AttackEngine.outcome_effects)."""
-    return entry.kind == "keyword" and entry.marker not in CODEX_MARKERS and any(
-        isinstance(ab, A.OneShotAbility) for ab in entry.abilities)
-
-
 def summary() -> dict:
     """Counts of the vocabulary the engine runs, for reports and docs."""
     return {

@@ -40,8 +40,6 @@ def _outcome(path: Path) -> tuple[str, set]:
                 involved.update(game.effects.derived(o).traits)
             for a in o.card.attacks:
                 involved.update(t.key for t in a.traits)
-                for row in a.effect_die:  # effect-die outcomes (conditions, and keywords such as Push)
-                    involved.update(name for name, _ in row.outcomes)
                 for alt in a.alternatives:
                     involved.update(t.key for t in alt)
         for atk in game.attacks.history:

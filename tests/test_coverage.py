@@ -80,7 +80,7 @@ creature "Probe Beast" {
   static cannot(this, "move")
   static this gains [Flying]
   when condition_removed(this): heal(this, 1)
-  when destroyed(this): gain_control(you, this)
+  when destroyed(this): reanimate(this)
   at upkeep: heal(this, 1)
   action quick: heal(this, 1)
   when hit(this): this gets spellbook +1
@@ -111,7 +111,7 @@ def test_each_construct_gets_its_status_and_location():
     assert got == {
         ("probe.mw:6:3", "static cannot", L),
         ("probe.mw:8:3", "when condition_removed", S),
-        ("probe.mw:9:25", "gain_control", L),
+        ("probe.mw:9:25", "reanimate", L),
         ("probe.mw:10:3", "at upkeep", S),
         ("probe.mw:11:3", "action", S),
         ("probe.mw:12:19", "gets spellbook", S),
@@ -206,12 +206,12 @@ def test_the_engine_does_what_the_registry_says():
     from magewars.engine import Game
     text = ('creature "Probe Beast" {\n  armor 1 life 5\n  traits Living\n  static set_x(2)\n'
             '  when condition_removed(this): heal(this, 1)\n'
-            '  static cannot(this, "move")\n  when destroyed(this): gain_control(you, this)\n}\n')
+            '  static cannot(this, "move")\n  when destroyed(this): reanimate(this)\n}\n')
     corpus, a = _probe(text)
     own = a["cards"]["Probe Beast"]["own"]
     loud = {f.construct for f in own if f.status == R.LOUD}
     silent = {f.construct for f in own if f.status == R.SILENT}
-    assert loud == {"static cannot", "gain_control"} and silent == {"when condition_removed"}
+    assert loud == {"static cannot", "reanimate"} and silent == {"when condition_removed"}
     g = Game(corpus)
     g.state.add_player("Ann")
     g.state.order = ["Ann"]

@@ -21,7 +21,7 @@ from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, TraitInstance
 from .decisions import Option
 from .dice import Face
-from .phrases import Ctx, has_name
+from .phrases import Ctx, has_name, matches
 from .restrictions import attack_forbidden, forbidden
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -229,6 +229,7 @@ class DeclareAttack(Step):
             g.fire("declares", atk.attacker, Ctx(attack=atk, it=atk.attacker), actions=frozenset(acts))
             if atk.status == "canceled":
                 return
+            eng.apply_next_attack(atk)
         atk.events.add(("attacked", atk.target.id))
         g.fire("attacked", atk.target, Ctx(attack=atk, it=atk.target))
         g.fire("attacks", atk.attacker, Ctx(attack=atk, it=atk.attacker))
@@ -390,6 +391,7 @@ class AttackEngine:
     def __init__(self, game: "Game"):
         self.game = game
         self.history: list[Attack] = []
+        self.pending_next: list[dict] = []  # next_attack_gains(...) waiting for the object's next attack
         self.current_step: Optional[str] = None
 
     # ------------------------------------------------------------ public
@@ -983,6 +985,47 @@ class AttackEngine:
             g.fire("damaged", target, Ctx(attack=atk, it=target))
             g.fire("deals_damage", atk.attacker, Ctx(attack=atk, it=target))
         g.fire("hit", target, Ctx(attack=atk, it=target))
+
+    def apply_next_attack(self, atk: Attack) -> None:
+        """`next_attack_gains(...)` effects waiting for this attacker's next attack this round: the
+        first that fits (kind, counterstrike, against, provided) is used up by this attack, whose
+        traits it gains until the attack ends (attack traits on the attack, others on the attacker)."""
+        g = self.game
+        kinds = atk.kinds()
+        for p in list(self.pending_next):
+            if p["round"] != g.state.round:
+                self.pending_next.remove(p)  # "this round" is over
+                continue
+            if p["who"] != atk.attacker.id or (atk.action.is_counterstrike and not p["counterstrike"]):
+                continue
+            if p["kind"] and p["kind"] not in kinds:
+                continue
+            ctx = Ctx(this=p["this"], attack=atk, it=atk.attacker, target=atk.target)
+            try:
+                if p["against"] is not None and not matches(g, atk.target, p["against"], ctx):
+                    continue
+                if p["provided"] is not None and not g.evaluate(p["provided"], ctx):
+                    continue
+                dice = g.evaluate(p["dice"], ctx) if p["dice"] is not None else 0
+            except Exception as e:  # a condition the engine cannot read: say so, never guess
+                g.note_unsupported("next_attack_gains", f"{p['src']}: {e}")
+                continue
+            self.pending_next.remove(p)
+            for ref in p["traits"].traits:
+                t = TraitInstance(ref.name.text, ref.param.signed_value() if ref.param else None, None, (), ref.text)
+                entry = g.codex.get(t.key)
+                if entry is not None and "Attack" in entry.categories:
+                    atk.gained.append(t)
+                else:  # a trait of the attacker (Melee +2): it has it until this attack ends
+                    g.effects.temporary.append((g.state.next_timestamp(), p["src"], atk.attacker.id,
+                                                A.Gain(A.Phrase((A.Word("it", "word"),)), A.TraitGroup((ref,))),
+                                                self.duration_key(atk)))
+                    g.state.touch()
+            if dice:
+                atk.extra_dice.append((p["src"], dice, 0))
+            g.emit("modifier", f"this attack gains {', '.join(r.text for r in p['traits'].traits)}"
+                               + (f" and {dice:+d} dice" if dice else "") + f" ({p['src']}: its next attack)")
+            return
 
     @staticmethod
     def duration_key(atk: Attack) -> str:

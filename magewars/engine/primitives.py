@@ -8,9 +8,10 @@ it as an ``unsupported`` event (and on `game.unsupported`) — never a silent sk
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from ..dsl import ast as A
+from ..dsl import vocab as V
 from ..dsl.model import AttackDefinition
 from .attack import AttackAction
 from .decisions import Option
@@ -547,6 +548,66 @@ def p_attack_gains(game, call, ctx):
             game.emit("modifier", f"the attack gains {ref.text} ({_src(ctx)})")
 
 
+def _duration(game, v, ctx) -> Optional[str]:
+    """A duration written as a word or string ("end of round", "end_of_action_phase", "attack"): the
+    duration name the engine ends effects by; an effect "until end of attack" made during an attack
+    ends with that attack."""
+    w = _word(v).strip().lower().replace(" ", "_")
+    for lead in ("until_", "end_of_", "the_"):
+        if w.startswith(lead):
+            w = w[len(lead):]
+    if w.startswith("end_of_"):
+        w = w[len("end_of_"):]
+    if w not in V.DURATIONS:
+        raise NotImplementedPrimitive(f"duration {_word(v)!r}")
+    if w == "attack" and ctx.attack is not None:
+        return game.attacks.duration_key(ctx.attack)
+    return w
+
+
+def p_lose_until(game, call, ctx):
+    """The objects lose traits until a duration ends (a temporary lose, at a new timestamp)."""
+    pos, kw = _args(call)
+    until = _duration(game, kw.get("until", pos[2] if len(pos) > 2 else None), ctx)
+    node = A.Lose(A.Phrase((A.Word("it", "word"),)), pos[1])
+    for o in _objs(game, pos[0], ctx):
+        ts = game.state.next_timestamp()
+        game.effects.temporary.append((ts, _src(ctx), o.id, node, until))
+        game.state.touch()
+        game.emit("effect", f"{o.label()}: loses {', '.join(r.text for r in pos[1].traits)} "
+                            f"(from {_src(ctx)}, t{ts}, until end of {_word(kw.get('until', pos[2]))})")
+    game.check_state()
+
+
+def p_gain_control(game, call, ctx):
+    """A player (named by their Mage) takes control of objects."""
+    pos, _ = _args(call)
+    who = _one(game, pos[0], ctx)
+    player = _player_of(game, who)
+    if player is None or player not in game.state.players:
+        raise NotImplementedPrimitive("gain_control", "cannot tell which player takes control")
+    for o in _objs(game, pos[1], ctx):
+        if o.controller != player:
+            o.controller = player
+            game.state.touch()
+            game.emit("effect", f"{player} takes control of {o.label()} ({_src(ctx)})", target=o.id)
+
+
+def p_next_attack_gains(game, call, ctx):
+    """The next attack (of a kind) each object makes this round gains traits (and dice) for that
+    attack; counterstrikes count only if `counterstrike:` says so, and only an attack against an
+    object fitting `against:`, and only when `provided:` holds as it is declared."""
+    pos, kw = _args(call)
+    for o in _objs(game, pos[0], ctx):
+        game.attacks.pending_next.append({
+            "who": o.id, "traits": pos[1], "kind": _word(kw["kind"]) if "kind" in kw else None,
+            "dice": kw.get("dice"), "against": kw.get("against"), "provided": kw.get("provided"),
+            "counterstrike": "counterstrike" in kw, "round": game.state.round,
+            "src": _src(ctx), "this": ctx.this})
+        game.emit("effect", f"{o.label()}'s next {(_word(kw['kind']) + ' ') if 'kind' in kw else ''}attack this "
+                            f"round gains {', '.join(r.text for r in pos[1].traits)} ({_src(ctx)})", target=o.id)
+
+
 def p_miss_attack(game, call, ctx):
     atk = _attack_or_fail(ctx, "miss_attack")
     if atk.status == "declared":
@@ -742,7 +803,8 @@ PRIMITIVES: dict[str, Callable] = {
     "restrain": p_restrain, "incapacitate": p_incapacitate, "lose_life": p_lose_life, "obliterate": p_obliterate,
     "return_to_hand": p_return_to_hand, "reveal": p_reveal, "move": p_move, "swap": p_swap,
     "attack_with": p_attack_with, "convert_critical": p_convert_critical, "regain_life": p_heal,
-    "sacrifice": p_destroy,
+    "sacrifice": p_destroy, "lose_until": p_lose_until, "gain_control": p_gain_control,
+    "next_attack_gains": p_next_attack_gains,
 }
 
 
@@ -968,6 +1030,8 @@ VALUES: dict[str, Callable] = {
     == (_args(c)[0][0].text.lower() if isinstance(_args(c)[0][0], A.Phrase) else ""),
     "amount": lambda g, c, x: x.extra.get("amount", 0),
     "times_used": v_times_used,
+    "strongest": lambda g, c, x: (lambda os: [o for o in os if o.card.level == max(p.card.level for p in os)]
+                                  if os else [])(_objs(g, _args(c)[0][0], x)),
     "used_this_round": v_used_this_round,
     "attacker_of": lambda g, c, x: x.attack.source if x.attack is not None else None,
 }

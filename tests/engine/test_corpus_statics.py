@@ -40,3 +40,18 @@ def test_static_x_is_worked_out_from_the_context():
     dispel = g.card("Dispel")
     assert g.static_x(dispel, Ctx(this=wiz, target=bear)) == bear.card.cast_cost
     assert g.static_x(g.card("Timber Wolf"), Ctx(this=wolf)) is None
+
+
+def test_steal_equipment_gives_control_of_the_chosen_equipment():
+    """Steal Equipment: its caster's player takes control of the equipment chosen on the target."""
+    from magewars.engine import ScriptedAgent, ScriptedChoice
+    from magewars.engine.casting import cast_incantation
+    g = _game()
+    g.agents = ScriptedAgent([ScriptedChoice("target", "Moonglow Amulet [amulet]", "Alice"),
+                              ScriptedChoice("optional", "no", "Alice")])
+    fm = g.create("Forcemaster", "fm", "Alice", zone="B2")
+    wiz = g.create("Wizard", "wiz", "Bob", zone="B3")
+    amulet = g.create("Moonglow Amulet", "amulet", "Bob", attached_to="wiz")
+    cast_incantation(g, fm, g.card("Steal Equipment"), wiz)
+    assert amulet.controller == "Alice"
+    assert "gain_control" not in g.unsupported

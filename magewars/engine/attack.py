@@ -431,7 +431,7 @@ class AttackEngine:
             traits = traits + tuple(adef.alternatives[ch.value])
         kind = adef.kind
         for (t, k, label) in g.d(attacker).attack_traits:
-            if k is None or k == kind:
+            if k is None or k == kind or k == adef.name:  # all its attacks, those of a kind, or one attack
                 traits = traits + (t,)
                 g.emit("modifier", f"the attack gains {t} ({label})")
         action = AttackAction(attacker, adef, source or attacker, traits, kind,

@@ -535,7 +535,7 @@ class Effects:
             elif isinstance(node, A.Call) and node.name == "attacks_gain":
                 pos = [a.value for a in node.args if not a.key]
                 kw = {a.key: a.value for a in node.args if a.key}
-                kind = kw.get("kind")
+                kind = kw.get("kind", pos[2] if len(pos) > 2 else None)  # melee, ranged or one attack's name
                 kind = kind.text if isinstance(kind, A.Phrase) else (kind.value if isinstance(kind, A.StringLit) else None)
                 if len(pos) > 1 and isinstance(pos[1], A.TraitGroup):
                     for ref in pos[1].traits:

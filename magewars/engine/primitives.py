@@ -579,6 +579,19 @@ def p_lose_until(game, call, ctx):
     game.check_state()
 
 
+def p_attacks_gain(game, call, ctx):
+    """The objects' attacks (of a kind, or one attack by name) gain traits until a duration ends (a
+    temporary effect the continuous-effects layer applies; without `until:` it lasts)."""
+    pos, kw = _args(call)
+    until = _duration(game, kw["until"], ctx) if "until" in kw else None
+    for o in _objs(game, pos[0], ctx):
+        ts = game.state.next_timestamp()
+        game.effects.temporary.append((ts, _src(ctx), o.id, call, until))
+        game.state.touch()
+        game.emit("effect", f"{o.label()}'s attacks gain {', '.join(r.text for r in pos[1].traits)} "
+                            f"(from {_src(ctx)}, t{ts}" + (f", until end of {until}" if until else "") + ")")
+
+
 def p_gain_control(game, call, ctx):
     """A player (named by their Mage) takes control of objects."""
     pos, _ = _args(call)
@@ -804,6 +817,7 @@ PRIMITIVES: dict[str, Callable] = {
     "return_to_hand": p_return_to_hand, "reveal": p_reveal, "move": p_move, "swap": p_swap,
     "attack_with": p_attack_with, "convert_critical": p_convert_critical, "regain_life": p_heal,
     "sacrifice": p_destroy, "lose_until": p_lose_until, "gain_control": p_gain_control,
+    "attacks_gain": p_attacks_gain,
     "next_attack_gains": p_next_attack_gains,
 }
 

@@ -55,3 +55,25 @@ def test_steal_equipment_gives_control_of_the_chosen_equipment():
     cast_incantation(g, fm, g.card("Steal Equipment"), wiz)
     assert amulet.controller == "Alice"
     assert "gain_control" not in g.unsupported
+
+
+def test_unstable_zombie_attacks_gain_piercing_until_end_of_round():
+    """Unstable Zombie's activation choice: its attacks gain Piercing +2 until the end of the round."""
+    from magewars.engine import ScriptedAgent, ScriptedChoice
+    g = _game()
+    g.agents = ScriptedAgent([ScriptedChoice("optional", "yes", "Bob"), ScriptedChoice("choose", 1, "Bob")])
+    z = g.create("Unstable Zombie", "z", "Bob", zone="B2")
+    trig = next(ab for ab in z.card.abilities if isinstance(ab, A.TriggeredAbility) and ab.event.name == "activated")
+    g.run_effects(trig.effects, Ctx(this=z, it=z))
+    assert [str(t) for t, _, _ in g.d(z).attack_traits] == ["Piercing +2"]
+    g.end_round()
+    assert g.d(z).attack_traits == []
+
+
+def test_dragonclaw_wolverine_counterstrike_only_on_its_named_attack():
+    """`attacks_gain(this, [Counterstrike], "Ripping Claws")`: only that attack bar gains the trait."""
+    g = _game()
+    w = g.create("Dragonclaw Wolverine", "w", "Bob", zone="B2")
+    g.state.add_marker(w, "Rage", 3)
+    got = g.d(w).attack_traits
+    assert [(str(t), k) for t, k, _ in got] == [("Counterstrike", "Ripping Claws")]

@@ -704,7 +704,9 @@ class AttackEngine:
             if oid == a.id and what == "attack" and rnd == g.state.round:
                 src = g.state.objects.get(src_id)
                 host = g.state.host(src) if src is not None else None
-                if host is t or ("bearer" not in detail and "enchanted" not in detail):
+                aimed = detail[len("target="):] if detail.startswith("target=") else None
+                if (aimed is not None and aimed == t.id) or (aimed is None and (
+                        host is t or ("bearer" not in detail and "enchanted" not in detail))):
                     return f"it cannot attack {t.label()} this round ({src.label() if src else 'an effect'})"
         if action.kind == "melee":
             za, zt = g.state.zone_of(a), g.state.zone_of(t)

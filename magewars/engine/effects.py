@@ -561,7 +561,7 @@ class Effects:
                 elif isinstance(to, A.Phrase) and len(to.words) == 1:
                     gain(TraitInstance(f"{to.text} Immunity"), label, ts)
             elif isinstance(node, A.Call) and node.name == "cannot":
-                det = next((a.value for a in node.args if a.key == "detail"), None)
+                det = next((a.value for a in node.args if a.key in ("kind", "detail")), None)
                 d.cannot_be_attacked.append((det.text if isinstance(det, A.Phrase) else
                                              det.value if isinstance(det, A.StringLit) else "", label))
             elif isinstance(node, A.StatChange):

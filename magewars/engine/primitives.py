@@ -534,6 +534,9 @@ def p_cannot_until(game, call, ctx):
     action = pos[1].value if len(pos) > 1 and isinstance(pos[1], A.StringLit) else "?"
     detail = kw.get("detail")
     detail = detail.value if isinstance(detail, A.StringLit) else ""
+    if "target" in kw:  # aimed at one object: recorded by its id (AttackEngine.illegal_reason reads it)
+        aimed = _one(game, kw["target"], ctx)
+        detail = f"target={aimed.id}" if aimed is not None else detail
     if what is not None:
         game.restrictions.append((what.id, action, detail, ctx.this.id if ctx.this else None, game.state.round))
         game.emit("rule", f"{what.label()} cannot {action} ({detail}) until the end of the round ({_src(ctx)})")

@@ -38,7 +38,7 @@ def is_restriction(call: A.Call) -> bool:
         return False
     kws = {a.key for a in call.args if a.key}
     if act.value == "be_attacked" and "by" not in kws:
-        return False  # `cannot(this, "be_attacked", detail: ...)`: the continuous-effects layer's
+        return False  # `cannot(this, "be_attacked", kind: ...)`: the continuous-effects layer's
     if act.value == "declare" and "attack" not in kws:
         return False
     return kws <= KEYWORDS

@@ -987,6 +987,22 @@ def v_used_this_round(game, call, ctx):
     raise NotImplementedPrimitive("used_this_round", f"kind {kind!r}")
 
 
+def v_damaged_this_round(game, call, ctx):
+    """Was the object attacked and damaged this round by an attacker (or attacking object) fitting the
+    phrase?"""
+    pos, kw = _args(call)
+    o = _one(game, pos[0], ctx)
+    by = kw.get("by", pos[1] if len(pos) > 1 else None)
+    if o is None:
+        return False
+    for a in game.attacks.history:
+        if a.round != game.state.round or a is ctx.attack or a.damage <= 0 or (a.defender or a.target) is not o:
+            continue
+        if by is None or any(x is not None and matches(game, x, by, ctx) for x in (a.attacker, a.source)):
+            return True
+    return False
+
+
 def v_distance(game, call, ctx):
     pos, _ = _args(call)
     za, zb = [(lambda o: o if isinstance(o, str) else game.state.zone_of(o))(_one(game, p, ctx)) for p in pos[:2]]
@@ -1050,5 +1066,6 @@ VALUES: dict[str, Callable] = {
     "strongest": lambda g, c, x: (lambda os: [o for o in os if o.card.level == max(p.card.level for p in os)]
                                   if os else [])(_objs(g, _args(c)[0][0], x)),
     "used_this_round": v_used_this_round,
+    "damaged_this_round": v_damaged_this_round,
     "attacker_of": lambda g, c, x: x.attack.source if x.attack is not None else None,
 }

@@ -32,7 +32,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
-FORMAT = 1
+FORMAT = 2  # 2: a trait's `-X` parameter keeps its sign (XValue coef -1)
 MAGIC = b"MWC1"
 _DIGEST = 16
 

@@ -89,7 +89,7 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
         if isinstance(ab, A.OneShotAbility) and R.CODEX_OUTCOME_EFFECTS and defn.marker == R.CODEX_OUTCOME_MARKER:
             return R.RUNS, "", ""
         if isinstance(ab, A.TriggeredAbility):
-            st = R.event_status(ab.event.name)
+            st = R.trigger_status(ab.event)
             return st, _label(ab), "" if st == R.RUNS else "the engine never fires this event"
         if isinstance(ab, A.TimedAbility):
             st = R.timing_status(ab.timing.name)
@@ -105,10 +105,13 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
             return status, _label(ab), why
         if isinstance(eff, R.STATIC_NODES) or isinstance(eff, A.Unsupported):
             return R.RUNS, "", ""
+        if isinstance(eff, A.ForEach):
+            status, why = R.static_foreach_status(eff)
+            return status, _label(ab), why
         return (R.SILENT, _label(ab),
                 "the continuous-effects layer skips a static that is not a call, gain, lose or stat change")
     if isinstance(ab, A.TriggeredAbility):
-        st = R.event_status(ab.event.name)
+        st = R.trigger_status(ab.event)
         return st, _label(ab), "" if st == R.RUNS else "the engine never fires this event"
     if isinstance(ab, A.TimedAbility):
         st = R.timing_status(ab.timing.name)
@@ -142,6 +145,8 @@ def _codex_static_runs(defn, ab) -> bool:
     if isinstance(eff, R.STATIC_NODES):
         if _subject_word(eff) not in R.CODEX_STATIC_SUBJECTS:
             return False
+        if isinstance(eff, A.StatChange) and not marker:  # a trait's stat change (Effects._trait_stats)
+            return all(m.stat in R.STATS_CHANGED for m in eff.mods)
         return marker or isinstance(eff, (A.Gain, A.Lose))
     if isinstance(eff, A.ForEach):
         return all(isinstance(b, (A.Gain, A.Lose)) and _subject_word(b) in R.CODEX_STATIC_SUBJECTS for b in eff.body)
@@ -174,6 +179,8 @@ def _codex_static_runs(defn, ab) -> bool:
             return True
         ign = kw.get("ignoring")
         return second.value == "ranged_attack" and isinstance(ign, A.StringLit) and ign.value in R.CODEX_RANGED_IGNORING
+    if eff.name == "ignore" and this and isinstance(second, A.TraitGroup):
+        return all(r.name.text in R.CODEX_IGNORE_READ for r in second.traits)
     if eff.name in ("cannot", "can") and this and isinstance(second, A.StringLit):
         return second.value in (R.CODEX_CANNOT_READ if eff.name == "cannot" else R.CODEX_CAN_READ)
     if eff.name == "cannot" and isinstance(second, A.StringLit):

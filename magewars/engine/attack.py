@@ -28,7 +28,8 @@ from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, TraitInstance
 from .decisions import Option
 from .codex_rules import ignores_minimum_range, melee_restriction
-from .phrases import Ctx
+from .phrases import Ctx, matches
+from .restrictions import attack_forbidden, forbidden
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
@@ -146,6 +147,7 @@ class Attack:
     status: str = "declared"  # declared | missed | avoided | canceled | hit
     redirected: bool = False
     defender: Optional["GameObject"] = None  # original defender (Reverse Attack keeps it for steps 8-9)
+    round: int = 0  # the game round it was made in
     extra_dice: list = field(default_factory=list)
     extra_effect: list = field(default_factory=list)
     extra_damage: list = field(default_factory=list)
@@ -320,6 +322,13 @@ class DeclareAttack(Step):
             eng.cancel(atk, f"illegal target: {reason}", before_declared=True)
             return
         atk.declared = True
+        if a.attacks and atk is a.attacks[0] and not a.is_barrier:  # the attack action is declared once
+            kinds = atk.kinds()
+            acts = {"attack"} | {f"{k}_attack" for k in ("melee", "ranged") if k in kinds}
+            g.fire("declares", atk.attacker, Ctx(attack=atk, it=atk.attacker), actions=frozenset(acts))
+            if atk.status == "canceled":
+                return
+            eng.apply_next_attack(atk)
         atk.events.add(("attacked", atk.target.id))
         g.fire("attacked", atk.target, Ctx(attack=atk, it=atk.target))
         g.fire("attacks", atk.attacker, Ctx(attack=atk, it=atk.attacker))
@@ -791,6 +800,7 @@ class AttackEnds(Step):
 
     def run(self, eng, atk):
         eng.game.emit("info", f"attack ends: {atk.status}")
+        eng.end_attack_effects(atk)  # effects lasting "until end of attack" end with it
 
 
 STEPS = {c.key: c() for c in (DeclareAttack, PayCosts, RollToMiss, AvoidAttack, RollDice, DamageAndEffects,
@@ -803,6 +813,7 @@ class AttackEngine:
     def __init__(self, game: "Game"):
         self.game = game
         self.history: list[Attack] = []
+        self.pending_next: list[dict] = []  # next_attack_gains(...) waiting for the object's next attack
         self.current_step: Optional[str] = None
 
     # ------------------------------------------------------------ public
@@ -842,7 +853,7 @@ class AttackEngine:
             traits = traits + tuple(adef.alternatives[ch.value])
         kind = adef.kind
         for (t, k, label) in g.d(attacker).attack_traits:
-            if k is None or k == kind:
+            if k is None or k == kind or k == adef.name:  # all its attacks, those of a kind, or one attack
                 traits = traits + (t,)
                 g.emit("modifier", f"the attack gains {t} ({label})")
         action = AttackAction(attacker, adef, source or attacker, traits, kind,
@@ -929,6 +940,7 @@ class AttackEngine:
     def _new(self, action, target, strike, source=None) -> Attack:
         atk = Attack(action, action.attacker, source or action.source, target, strike, first=not action.first_done)
         atk.defender = target
+        atk.round = self.game.state.round
         action.attacks.append(atk)
         self.history.append(atk)
         return atk
@@ -947,6 +959,13 @@ class AttackEngine:
         g.emit("info", f"zone attack against zone {zone}")
         objs = [o for o in g.state.objects_in_zone(zone)
                 if o.kind in ("creature", "mage", "magestats", "conjuration", "terrain", "vine") and o.card.life is not None]
+        for o in list(objs):  # objects immune to the attacking card, or that it cannot attack, are not attacked
+            why = g.immune_to_source(o, action.spell or action.source) or forbidden(
+                g, o, ("be_attacked",), target=o, attack=Attack(action, action.attacker, action.source, o),
+                by=action.spell or action.source)
+            if why:
+                g.emit("immune", why)
+                objs.remove(o)
         if not objs:
             g.emit("rule", f"no object in zone {zone} can be attacked")
             return
@@ -1020,6 +1039,12 @@ class AttackEngine:
             return "no longer a legal target for this action"
         if action.is_barrier or action.is_counterstrike:
             return None
+        immune = g.immune_to_source(t, action.spell or atk.source)
+        if immune:
+            return immune
+        why = attack_forbidden(g, atk)  # `static cannot(...)` of the cards in play
+        if why:
+            return why
         for (detail, label) in g.d(t).cannot_be_attacked:
             words = detail.lower().split()
             if not words or action.kind in words or ("zone" in words and action.is_zone):
@@ -1039,7 +1064,9 @@ class AttackEngine:
             if oid == a.id and what == "attack" and rnd == g.state.round:
                 src = g.state.objects.get(src_id)
                 host = g.state.host(src) if src is not None else None
-                if host is t or ("bearer" not in detail and "enchanted" not in detail):
+                aimed = detail[len("target="):] if detail.startswith("target=") else None
+                if (aimed is not None and aimed == t.id) or (aimed is None and (
+                        host is t or ("bearer" not in detail and "enchanted" not in detail))):
                     return f"it cannot attack {t.label()} this round ({src.label() if src else 'an effect'})"
         if action.kind == "melee":
             za, zt = g.state.zone_of(a), g.state.zone_of(t)
@@ -1167,3 +1194,61 @@ class AttackEngine:
             return target is not attacker
         probe = Attack(current.action, attacker, current.source, target)
         return target is not current.target and self.illegal_reason(probe) is None
+
+    def apply_next_attack(self, atk: Attack) -> None:
+        """`next_attack_gains(...)` effects waiting for this attacker's next attack this round: the
+        first that fits (kind, counterstrike, against, provided) is used up by this attack, whose
+        traits it gains until the attack ends (attack traits on the attack, others on the attacker)."""
+        g = self.game
+        kinds = atk.kinds()
+        for p in list(self.pending_next):
+            if p["round"] != g.state.round:
+                self.pending_next.remove(p)  # "this round" is over
+                continue
+            if p["who"] != atk.attacker.id or (atk.action.is_counterstrike and not p["counterstrike"]):
+                continue
+            if p["kind"] and p["kind"] not in kinds:
+                continue
+            ctx = Ctx(this=p["this"], attack=atk, it=atk.attacker, target=atk.target)
+            try:
+                if p["against"] is not None and not matches(g, atk.target, p["against"], ctx):
+                    continue
+                if p["provided"] is not None and not g.evaluate(p["provided"], ctx):
+                    continue
+                dice = g.evaluate(p["dice"], ctx) if p["dice"] is not None else 0
+            except Exception as e:  # a condition the engine cannot read: say so, never guess
+                g.note_unsupported("next_attack_gains", f"{p['src']}: {e}")
+                continue
+            self.pending_next.remove(p)
+            for ref in p["traits"].traits:
+                t = TraitInstance(ref.name.text, ref.param.signed_value() if ref.param else None, None, (), ref.text)
+                entry = g.codex.get(t.key)
+                if entry is not None and "Attack" in entry.categories:
+                    atk.gained.append(t)
+                else:  # a trait of the attacker (Melee +2): it has it until this attack ends
+                    g.effects.temporary.append((g.state.next_timestamp(), p["src"], atk.attacker.id,
+                                                A.Gain(A.Phrase((A.Word("it", "word"),)), A.TraitGroup((ref,))),
+                                                self.duration_key(atk)))
+                    g.state.touch()
+            if dice:
+                atk.extra_dice.append((p["src"], dice, 0))
+            g.emit("modifier", f"this attack gains {', '.join(r.text for r in p['traits'].traits)}"
+                               + (f" and {dice:+d} dice" if dice else "") + f" ({p['src']}: its next attack)")
+            return
+
+    @staticmethod
+    def duration_key(atk: Attack) -> str:
+        """How an effect lasting "until end of attack" names the attack it ends with."""
+        return f"attack#{id(atk)}"
+
+    def end_attack_effects(self, atk: Attack) -> None:
+        """The attack ends: effects made during it "until end of attack" end (and any such effect made
+        outside an attack ends with the next attack)."""
+        g = self.game
+        ending = {"attack", self.duration_key(atk)} | {self.duration_key(a) for a in atk.action.attacks}
+        gone = [t for t in g.effects.temporary if t[4] in ending]
+        if gone:
+            g.effects.temporary = [t for t in g.effects.temporary if t[4] not in ending]
+            g.state.touch()
+            g.emit("rule", "until end of attack: " + "; ".join(
+                f"{g.state.objects[t[2]].label() if t[2] in g.state.objects else t[2]} ends ({t[1]})" for t in gone))

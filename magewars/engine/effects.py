@@ -17,7 +17,7 @@ each at its timestamp.  Rules implemented here:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
@@ -28,6 +28,7 @@ from .spellstatics import CAST_STATIC_CALLS
 from . import movement
 from ..dsl.vocab import noun_meaning
 from .phrases import Ctx, matches, words_of, pronoun
+from .restrictions import is_restriction
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
@@ -214,8 +215,14 @@ class Effects:
                 continue
             if src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
                 continue
+            if self.game.source_immunities(src.card) and self.game.immune_to_source(obj, src):
+                continue  # `static immune(PHRASE, this)`: nothing of this card affects the object
             for ab in statics:
                 eff = ab.effect
+                if isinstance(eff, A.ForEach):
+                    if self._guard_ok(ab.guard, src, obj):
+                        self._static_foreach(src, eff, obj, out)
+                    continue
                 subject = getattr(eff, "subject", None)
                 if subject is None and isinstance(eff, A.Call):
                     self._static_call(src, ab, eff, obj, out)
@@ -242,11 +249,13 @@ class Effects:
         return out
 
     STATIC_CALLS = ("gain_attack", "attacks_gain", "grant_defense", "incapacitate", "immune", "cannot")
-    IGNORED_STATIC = ("set_x",)  # read where it is used
+    IGNORED_STATIC = ()
+    #: static calls read where their value is used, not applied here: `set_x` (Game.x_value)
+    READ_STATIC = ("set_x",)
 
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
         g = self.game
-        if call.name in self.IGNORED_STATIC or call.name in CAST_STATIC_CALLS or call.name in SPELLBOOK_RULE_CALLS \
+        if call.name in self.IGNORED_STATIC or call.name in self.READ_STATIC or call.name in CAST_STATIC_CALLS or call.name in SPELLBOOK_RULE_CALLS \
                 or movement.reads_static(call):
             return  # read where it is used (casting: engine/casting.py; spellbook building: spellbook/rules.py;
             #         movement: hinder, walls, line of sight, move restrictions)
@@ -261,6 +270,9 @@ class Effects:
             return
         if call.name == "immune":
             ws = lower_words(call.args[0].value)
+            to = call.args[1].value if len(call.args) > 1 else None
+            if isinstance(to, A.Phrase) and lower_words(to) == ("this",):
+                return  # objects immune to this card: read by Game.immune_to_source
             if ws and ws[0] not in ("this", "enchanted", "attached", "bearer"):
                 key = (src.card.name, "immune (of other objects)")
                 if key not in g.static_unsupported:
@@ -269,6 +281,8 @@ class Effects:
                     g.pending_notes.append(f"NOT IMPLEMENTED: static immune(...) of {src.card.name} "
                                            f"(immunity of other objects to this one) is not applied")
                 return
+        if call.name == "cannot" and is_restriction(call):
+            return  # read when the engine is about to act (restrictions.forbidden)
         if call.name == "cannot":
             act = call.args[1].value if len(call.args) > 1 else None
             if not (isinstance(act, A.StringLit) and act.value == "be_attacked"):
@@ -281,6 +295,98 @@ class Effects:
         if not self._affects(src, call.args[0].value, obj) or not self._guard_ok(ab.guard, src, obj):
             return
         out.append((src.timestamp, src.label(), call, 1))
+
+    def _x_trait(self, t: TraitInstance, src) -> TraitInstance:
+        """A trait whose value is X (`Armor -X`, `Melee +X`): X of the object granting it."""
+        if not isinstance(t.value, A.XValue):
+            return t
+        return replace(t, value=t.value.coef * self.game.x_value(src))
+
+    @staticmethod
+    def _trait_value(ts, stacking) -> int:
+        vals = [t.value for t in ts if isinstance(t.value, int)]
+        if not vals:
+            return 0
+        return max(vals) if stacking == "highest" else sum(vals)
+
+    @staticmethod
+    def _ignores(cdef, name: str) -> bool:
+        """Does a codex entry state `static ignore(this, [NAME])` (its own effects ignore that rule)?"""
+        for ab in cdef.abilities:
+            eff = getattr(ab, "effect", None)
+            if isinstance(ab, A.StaticAbility) and isinstance(eff, A.Call) and eff.name == "ignore" \
+                    and len(eff.args) > 1 and isinstance(eff.args[1].value, A.TraitGroup) \
+                    and any(r.name.text == name for r in eff.args[1].value.traits):
+                return True
+        return False
+
+    # ------------------------------------------------------------ static for each
+    #: calls a `static for each ...` body may make that this layer applies (about `it`)
+    FOREACH_CALLS = ("attacks_gain",)
+
+    def _static_foreach(self, src, eff: A.ForEach, obj, out) -> None:
+        """`static for each <Name> token on this: BODY` (the body applies once per marker) and
+        `static for each <objects>: BODY`, whose body (gains, loses, stat changes, `attacks_gain`,
+        `if ... then ...`) is read once per object `it` the phrase names, at the source's timestamp.
+        A body clause about `this` or another object applies to it while the clause holds for some
+        `it`.  Anything else in the body is refused loudly."""
+        count = self._marker_count(src, eff.over)
+        if count is None and [w.lower() for w in words_of(eff.over)] in (["token", "on", "this"],
+                                                                          ["tokens", "on", "this"]):
+            count = sum(n for n in src.markers.values() if n > 0)
+        if count is not None:
+            if count > 0:
+                self._foreach_body(src, eff.body, obj, None, count, out)
+            return
+        g = self.game
+        try:
+            its = [o for o in g.state.in_play() if matches(g, o, eff.over, Ctx(this=src))]
+        except Exception as e:  # a phrase the engine cannot read: say so once
+            self._refuse(src, "static foreach", f"cannot read {eff.over.text!r}: {e}")
+            return
+        for it in its:
+            self._foreach_body(src, eff.body, obj, it, 1, out)
+
+    def _foreach_body(self, src, body, obj, it, n: int, out) -> None:
+        g = self.game
+        ctx = Ctx(this=src, it=it)
+        for node in body:
+            if isinstance(node, A.IfEffect):
+                try:
+                    ok = bool(g.evaluate(node.condition, ctx))
+                except Exception as e:
+                    self._refuse(src, "static foreach", f"cannot evaluate a condition: {e}")
+                    continue
+                branch = node.then if ok else (node.otherwise or ())
+                self._foreach_body(src, branch, obj, it, n, out)
+            elif isinstance(node, (A.Gain, A.Lose, A.StatChange)):
+                if self._denotes(src, node.subject, obj, it):
+                    out.append((src.timestamp, src.label(), node, n))
+            elif isinstance(node, A.Call) and node.name in self.FOREACH_CALLS and node.args \
+                    and isinstance(node.args[0].value, A.Phrase):
+                if self._denotes(src, node.args[0].value, obj, it):
+                    out.append((src.timestamp, src.label(), node, n))
+            else:
+                what = node.name if isinstance(node, A.Call) else type(node).__name__
+                self._refuse(src, f"static foreach {what}", f"{what} in a static for each is not applied")
+
+    def _denotes(self, src, subject, obj, it) -> bool:
+        """Does the subject of a body clause (`it`, `this`, `bearer`...) name `obj`?"""
+        ws = [w.lower() for w in words_of(subject)]
+        if ws and ws[0] in ("it", "its", "that") and (len(ws) == 1 or ws[1] in ("creature", "object")):
+            return it is obj
+        if ws and ws[0] in ("this", "enchanted", "attached", "bearer", "controller", "you", "your") and (
+                len(ws) == 1 or ws[1] in ("creature", "object", "mage", "conjuration")):
+            return pronoun(self.game, ws[0], Ctx(this=src, it=it)) is obj
+        return matches(self.game, obj, subject, Ctx(this=src, it=it))
+
+    def _refuse(self, src, what: str, why: str) -> None:
+        g = self.game
+        key = (src.card.name, what)
+        if key not in g.static_unsupported:
+            g.static_unsupported.add(key)
+            g.unsupported.append(what)
+            g.pending_notes.append(f"NOT IMPLEMENTED: {what} of {src.card.name}: {why}")
 
     @staticmethod
     def marker_label(name: str, n: int) -> str:
@@ -396,7 +502,7 @@ class Effects:
         return None
 
     # ------------------------------------------------------------ stat changes stated by trait entries
-    def _trait_stats(self, obj, traits: dict, d: Derived, armor: int, life):
+    def _trait_stats(self, obj, traits: dict, d: Derived, armor: int, life, channeling):
         """Armor and life changes the codex entries of its traits state (`static this gets life +X`:
         Armor +X, Life +X, Innate Life +X), X being each instance's value.  A life gain is refused
         while a trait of the object forbids gaining life (Finite Life), unless the entry says it
@@ -431,10 +537,12 @@ class Effects:
                                 d.mods.append(Mod(key, obj.timestamp, f"life {amt:+d}", False, blocker))
                                 continue
                             life += amt
+                        elif sm.stat == "channeling" and channeling is not None:
+                            channeling = max(0, channeling + amt)
                         else:
-                            continue  # other stats (channeling) are not derived values of an object
+                            continue
                         d.mods.append(Mod(key, obj.timestamp, f"{sm.stat} {amt:+d}"))
-        return armor, life
+        return armor, life, channeling
 
     def _trait_x(self, obj, t: TraitInstance) -> int:
         if isinstance(t.value, int):
@@ -488,15 +596,19 @@ class Effects:
         self._partial[obj.id] = d
 
         def gain(t: TraitInstance, label: str, ts: int):
+            if isinstance(t.value, A.XValue):  # X of the source that grants it
+                src = obj if label == t.key or label not in labels else labels[label]
+                t = self._x_trait(t, src)
             if t.key in d.cannot_gain:
                 mods.append(Mod(label, ts, f"gains {t}", False, f"loses and cannot gain {t.key}"))
                 return
             traits.setdefault(t.key, []).append(t)
             mods.append(Mod(label, ts, f"gains {t}"))
 
+        labels = {o.label(): o for o in st.in_play()}
         for t in card.traits:
             if t.key not in d.cannot_gain:
-                traits.setdefault(t.key, []).append(t)
+                traits.setdefault(t.key, []).append(self._x_trait(t, obj))
 
         armor_base = card.armor
         # printed `armor none`; a trait whose codex entry states `no_armor(this)` (Effects._codex_call) too
@@ -560,7 +672,7 @@ class Effects:
             elif isinstance(node, A.Call) and node.name == "attacks_gain":
                 pos = [a.value for a in node.args if not a.key]
                 kw = {a.key: a.value for a in node.args if a.key}
-                kind = kw.get("kind")
+                kind = kw.get("kind", pos[2] if len(pos) > 2 else None)  # melee, ranged or one attack's name
                 kind = kind.text if isinstance(kind, A.Phrase) else (kind.value if isinstance(kind, A.StringLit) else None)
                 if len(pos) > 1 and isinstance(pos[1], A.TraitGroup):
                     for ref in pos[1].traits:
@@ -589,7 +701,7 @@ class Effects:
                     d.cannot_do.add(f"be affected by {to.value}")
                     mods.append(Mod(label, ts, f"immune to {to.value}"))
             elif isinstance(node, A.Call) and node.name == "cannot":
-                det = next((a.value for a in node.args if a.key == "detail"), None)
+                det = next((a.value for a in node.args if a.key in ("kind", "detail")), None)
                 d.cannot_be_attacked.append((det.text if isinstance(det, A.Phrase) else
                                              det.value if isinstance(det, A.StringLit) else "", label))
             elif isinstance(node, A.StatChange):
@@ -617,11 +729,14 @@ class Effects:
                         else:
                             life += amt
                             mods.append(Mod(label, ts, f"life {amt:+d}"))
+                    elif sm.stat == "channeling":
+                        channeling = max(0, (channeling or 0) + amt)
+                        mods.append(Mod(label, ts, f"channeling {amt:+d}"))
 
         implied()
         for k in d.cannot_gain:
             traits.pop(k, None)
-        armor, life = self._trait_stats(obj, traits, d, armor, life)
+        armor, life, channeling = self._trait_stats(obj, traits, d, armor, life, channeling)
         for key, unless in innate:  # a name it had by nature goes when it gained what takes it away
             if any(u in traits for u in unless):
                 traits.pop(key, None)

@@ -7,7 +7,8 @@ import math
 from typing import Any, Iterable, Optional, Union
 
 from ..dsl import ast as A
-from ..dsl.model import AttackDefinition, CardDefinition, CodexDefinition, Corpus
+from ..dsl import vocab as V
+from ..dsl.model import AttackDefinition, CardDefinition, CodexDefinition, Corpus, TraitInstance
 from .decisions import Agent, Decision, FirstLegalAgent, Option
 from .dice import Dice, SeededDice
 from .attack import AttackAction, AttackEngine
@@ -19,6 +20,7 @@ from .events import EventLog
 from . import movement
 from .phrases import Ctx, matches, resolve, resolve_one
 from .primitives import evaluate, run_effect
+from .restrictions import forbidden
 from .reveal import Reveals
 from . import round as round_
 from .state import ROW_LETTERS, Arena, GameObject, GameState
@@ -42,6 +44,10 @@ class Game:
         self.pending_notes: list = []
         self.restrictions: list = []
         self._checked_version = -1
+        self._would_destroy: set = set()  # objects in their "would be destroyed" window
+        self._rule_names: Optional[dict] = None  # id of a codex ability -> its entry (rule_of)
+        self._source_immunities: dict = {}  # card name -> phrases of its `static immune(PHRASE, this)`
+        self._spared: dict = {}  # state version -> objects whose destruction by damage was prevented
         self._listeners: Optional[dict] = None  # codex triggers by event and entry (_codex_index)
         self._listening_cache: dict = {}  # event -> listeners, as of state version _listening_version
         self._listening_version = -1
@@ -73,8 +79,40 @@ class Game:
                 p.mage_id = oid
         return obj
 
-    def x_value(self, obj) -> int:
-        return self.x_values.get(obj.id, 0) if obj is not None else 0
+    def x_value(self, obj, ctx: Optional[Ctx] = None) -> int:
+        """The value of X for an object's card: set by an effect (or a scenario), else stated by
+        the card's `static set_x(VALUE)`, worked out now (with `ctx`, for a spell being cast: its
+        target, the chosen object...), else 0."""
+        if obj is None:
+            return 0
+        if obj.id in self.x_values:
+            return self.x_values[obj.id]
+        got = self.static_x(obj.card, ctx if ctx is not None and ctx.this is obj else Ctx(this=obj))
+        return got if got is not None else 0
+
+    def static_x(self, card: CardDefinition, ctx: Ctx) -> Optional[int]:
+        """X as a card's `static [if COND] set_x(VALUE)` states it, evaluated in `ctx`; None when the
+        card states none (or its condition does not hold).  A value the engine cannot work out is
+        reported (an `unsupported` event) and taken as None."""
+        for ab in card.abilities:
+            eff = getattr(ab, "effect", None)
+            if not (isinstance(ab, A.StaticAbility) and isinstance(eff, A.Call) and eff.name == "set_x"
+                    and eff.args):
+                continue
+            try:
+                if ab.guard is not None and not self.evaluate(ab.guard, ctx):
+                    continue
+                return int(self.evaluate(eff.args[0].value, ctx))
+            except Exception as e:  # a value the engine cannot compute: say so, never guess
+                self.note_unsupported(f"static set_x of {card.name}", str(e))
+                return None
+        return None
+
+    def note_unsupported(self, what: str, why: str) -> None:
+        """Something the engine met and cannot do: recorded, and logged (as an `unsupported` event)
+        with the next log line, so it is safe to call while values are being worked out."""
+        self.unsupported.append(what)
+        self.pending_notes.append(f"NOT IMPLEMENTED: {what}: {why}")
 
     # ------------------------------------------------------------ log and decisions
     def emit(self, _kind: str, _text: str, **kw):
@@ -126,6 +164,14 @@ class Game:
     def life(self, obj: GameObject) -> Optional[int]:
         return self.effects.derived(obj).life
 
+    def channeling(self, player: str) -> int:
+        """How much mana a player channels: their Mage's channeling after every continuous effect
+        (equipment, conjurations, enchantments that change it); without a Mage in play, the
+        player's own figure."""
+        mage = self.state.mage_of(player)
+        got = self.effects.derived(mage).channeling if mage is not None and mage.in_play else None
+        return got if got is not None else self.state.players[player].channeling
+
     def armor(self, obj: GameObject) -> int:
         return self.effects.derived(obj).armor
 
@@ -143,6 +189,10 @@ class Game:
                     direct: bool = False, by_attack: bool = False) -> int:
         """Put damage on an object; returns damage put on it.  Checks destruction by damage."""
         if amount <= 0 or not obj.in_play or self.life(obj) is None:
+            return 0
+        barred = forbidden(self, obj, ("receive damage",))
+        if barred:
+            self.emit("immune", f"{barred}: {amount} damage from {source} has no effect", target=obj.id)
             return 0
         if dtype and dtype in self.effects.derived(obj).immune_types:
             self.emit("immune", f"{obj.label()} is immune to {dtype}: {amount} damage from {source} has no effect")
@@ -276,22 +326,39 @@ class Game:
                 life = self.life(obj)
                 if life is not None:
                     extra = self.marker_damage(obj)
-                    if obj.damage + extra >= life:
+                    if obj.damage + extra >= life and obj.id not in self._spared.get(self.state.version, ()):
                         self.destroy(obj, by_damage=by_damage,
                                      why=f"{obj.damage} damage" + (f" + {extra} from markers" if extra else "")
                                      + f" >= life {life}")
-                        changed = True
+                        if obj.in_play:  # its destruction was prevented: not again until something changes
+                            self._spared = {self.state.version: self._spared.get(self.state.version, set()) | {obj.id}}
+                        else:
+                            changed = True
             if not changed:
                 self._checked_version = self.state.version
                 return
 
-    def destroy(self, obj: GameObject, by_damage: bool = False, why: str = "") -> None:
+    def destroy(self, obj: GameObject, by_damage: bool = False, why: str = "", by: Optional[GameObject] = None,
+                obliterate: bool = False, rule: Optional[str] = None) -> None:
+        """Destroy an object.  `by` is the object whose effect destroys it (None: the game's rules or
+        damage), `rule` the codex rule doing it, if one does; `obliterate` removes it from the game,
+        which no "would be destroyed" rule replaces."""
         if not obj.in_play:
+            return
+        if not obliterate and self.would_be_destroyed(obj, by_damage, by, rule):
             return
         st = self.state
         obj.destroyed_by_damage = by_damage
-        st.remove_from_play(obj)
+        st.remove_from_play(obj, "obliterated" if obliterate else "discard")
         tail = (" by damage" if by_damage else "") + (f" ({why})" if why else "")
+        if obliterate:  # removed from the game: not destroyed, so no "destroyed" ability triggers
+            self.emit("obliterated", f"{obj.label()} is obliterated{tail}", target=obj.id,
+                      secret_for=obj.controller if obj.hidden else None,
+                      public_text=f"{obj.public_label()} is obliterated{tail}" if obj.hidden else None)
+            for att in list(st.attachments(obj)):
+                self.destroy(att, why=f"attached to {obj.label()}")
+            self.check_state()
+            return
         # A face-down card leaves play unnamed to anyone but its controller.
         self.emit("destroyed", f"{obj.label()} is destroyed" + tail, target=obj.id, by_damage=by_damage,
                   secret_for=obj.controller if obj.hidden else None,
@@ -300,6 +367,59 @@ class Game:
             self.destroy(att, why=f"attached to {obj.label()}")
         self.fire("destroyed", obj, Ctx(this=obj, it=obj))
         self.check_state()  # an effect that left with it may leave another object over its life
+
+    def source_immunities(self, card: CardDefinition) -> list:
+        """The phrases of a card's `static immune(PHRASE, this)`: objects fitting them are immune to
+        the card (its attacks cannot target them, its effects and statics do not affect them)."""
+        got = self._source_immunities.get(card.name)
+        if got is None:
+            got = []
+            for ab in card.abilities:
+                eff = getattr(ab, "effect", None)
+                if isinstance(ab, A.StaticAbility) and isinstance(eff, A.Call) and eff.name == "immune" \
+                        and len(eff.args) > 1 and isinstance(eff.args[0].value, A.Phrase) \
+                        and isinstance(eff.args[1].value, A.Phrase) \
+                        and [w.text.lower() for w in eff.args[1].value.words] == ["this"]:
+                    got.append(eff.args[0].value)
+            self._source_immunities[card.name] = got
+        return got
+
+    def immune_to_source(self, obj, src) -> Optional[str]:
+        """Why `obj` is immune to the card of `src` (`static immune(Flying creatures, this)`), or None."""
+        if src is None or not isinstance(obj, GameObject) or obj is src:
+            return None
+        for phrase in self.source_immunities(src.card):
+            if matches(self, obj, phrase, Ctx(this=src)):
+                return f"{obj.label()} is immune to {src.card.name} ({phrase.text})"
+        return None
+
+    def would_be_destroyed(self, obj: GameObject, by_damage: bool, by: Optional[GameObject],
+                           rule: Optional[str] = None) -> bool:
+        """The "would be destroyed" window: fire `would_be_destroyed` about the object before it is
+        destroyed.  A rule may replace the destruction (it obliterates the object or returns it to
+        its owner's spellbook: the object leaves play) or prevent it (`prevent_unless_paid` not
+        paid).  Returns True when the object is not to be destroyed.  An object already in this
+        window is not asked again (a replacement that destroys it ends the recursion)."""
+        if obj.id in self._would_destroy:
+            return False
+        why = forbidden(self, obj, ("be destroyed",), by=by, rule=rule)
+        if why:
+            self.emit("rule", f"{obj.label()} is not destroyed: {why}", target=obj.id)
+            return True
+        would = {"prevented": False, "by": by}
+        self._would_destroy.add(obj.id)
+        try:
+            atk = self.current_attack if by_damage or (by is not None and self.current_attack is not None
+                                                        and by is self.current_attack.source) else None
+            self.fire("would_be_destroyed", obj, Ctx(this=obj, it=obj, attack=atk), would=would, by_obj=by)
+        finally:
+            self._would_destroy.discard(obj.id)
+        if not obj.in_play:
+            return True
+        if would["prevented"]:
+            self.emit("rule", f"{obj.label()} is not destroyed: {would['prevented']}", target=obj.id)
+            return True
+        return False
 
     def discard(self, obj: GameObject, why: str = "") -> None:
         if not obj.in_play:
@@ -333,6 +453,20 @@ class Game:
                     pass
             self._listeners = idx
         return idx
+
+    def rule_of(self, ability) -> Optional[str]:
+        """The codex entry an ability is written in (None: a card's own ability)."""
+        names = self._rule_names
+        if names is None:
+            names = {}
+            for name, cd in self.codex.items():
+                for ab in cd.abilities:
+                    names[id(ab)] = name
+                    inner = getattr(ab, "ability", None)
+                    if inner is not None:
+                        names[id(inner)] = name
+            self._rule_names = names
+        return names.get(id(ability))
 
     def carried_listeners(self, src: GameObject, event: str) -> list:
         """Codex abilities an object carries for `event`: those of each trait it has (X = the trait's
@@ -466,10 +600,15 @@ class Game:
             return False
         sub = Ctx(this=src, attack=ctx.attack, it=subject, target=ctx.target)
         sub.extra["ability"] = id(inner)
+        if "would" in info:
+            sub.extra["would"] = info["would"]
         if x is not None:
             sub.extra["x"] = x
         if label is not None:
             sub.extra["label"] = label
+        rule = self.rule_of(inner)
+        if rule is not None:  # a codex rule's effects say which rule they come from (`except: NAME`)
+            sub.extra["rule"] = rule
         try:
             if inner.guard is not None and not self.evaluate(inner.guard, sub):
                 return False
@@ -517,6 +656,11 @@ class Game:
         atk = ctx.attack
         pos = [a.value for a in call.args if not a.key]
         kw = {a.key: a.value for a in call.args if a.key}
+        sig = V.EVENT_FUNCS.get(call.name)
+        if sig is not None:  # `attacks(this, object with Burn)`: a positional target or source is read by name
+            for p, v in zip(sig.params[1:], pos[1:]):
+                if p.name in ("target", "by") and p.name not in kw:
+                    kw[p.name] = v
         if call.name == "attack_step":
             if pos and isinstance(pos[0], A.StringLit) and pos[0].value != info.get("step"):
                 return False
@@ -532,6 +676,9 @@ class Game:
                     if who not in got:
                         return False
             return True
+        if call.name == "declares":  # declares(WHO, "ACTION"): the action must be one being declared
+            if len(pos) > 1 and isinstance(pos[1], A.StringLit) and pos[1].value not in info.get("actions", ()):
+                return False
         if call.name == "rolls":
             if pos and isinstance(pos[0], A.StringLit) and pos[0].value != info.get("what"):
                 return False
@@ -552,7 +699,7 @@ class Game:
         if "by" in kw:
             by = kw["by"]
             if atk is None:
-                return False
+                return self._by_object(by, src, info.get("by_obj"))
             if isinstance(by, A.StringLit):
                 if by.value.lower() != atk.action.definition.name.lower():
                     return False
@@ -571,6 +718,16 @@ class Game:
             if atk.target not in got:
                 return False
         return True
+
+    def _by_object(self, by, src: GameObject, obj: Optional[GameObject]) -> bool:
+        """`by: PHRASE` of an event outside an attack: does the object whose effect caused the event
+        fit the phrase?  A player phrase (`opponent`, `you`) names the Mage: the object fits when its
+        controller is that Mage's."""
+        if obj is None or not isinstance(by, A.Phrase):
+            return False
+        mage = self.state.mage_of(obj.controller)
+        return any(got is obj or (mage is not None and got is mage)
+                   for got in resolve(self, by, Ctx(this=src)))
 
     # ------------------------------------------------------------ abilities
     def run_effects(self, effects: Iterable, ctx: Ctx) -> None:

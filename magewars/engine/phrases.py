@@ -182,6 +182,8 @@ def has_name(game: Game, obj: GameObject, name: str) -> bool:
         return True
     if any(s.lower() == n for s, _ in obj.card.schools):
         return True
+    if any(s.lower() == n for s in obj.card.slot):  # equipment named by its location: "Weapon equipment"
+        return True
     if obj.markers.get(name):
         return True
     if obj.name.lower() == n:

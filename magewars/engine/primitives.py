@@ -8,9 +8,10 @@ it as an ``unsupported`` event (and on `game.unsupported`) — never a silent sk
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from ..dsl import ast as A
+from ..dsl import vocab as V
 from ..dsl.model import AttackDefinition
 from . import movement
 from .attack import AttackAction
@@ -35,11 +36,26 @@ def _args(call: A.Call) -> tuple[list, dict]:
     return pos, kw
 
 
+#: phrase openings that name the acting side (its controller, itself), never an object it affects
+_ACTING = ("you", "your", "controller", "owner", "this")
+
+
 def _objs(game, v, ctx) -> list:
     if v is None:
         return []
     if isinstance(v, A.Phrase):
-        return [o for o in resolve(game, v, ctx) if not isinstance(o, str)]
+        got = [o for o in resolve(game, v, ctx) if not isinstance(o, str)]
+        if ctx.this is not None and v.words and v.words[0].text.lower() not in _ACTING \
+                and game.source_immunities(ctx.this.card):
+            keep = []
+            for o in got:
+                why = game.immune_to_source(o, ctx.this)
+                if why:
+                    game.emit("immune", why)
+                else:
+                    keep.append(o)
+            got = keep
+        return got
     if isinstance(v, A.Call):
         r = evaluate(game, v, ctx)
         return r if isinstance(r, list) else [r] if r is not None else []
@@ -101,8 +117,9 @@ def p_destroy(game, call, ctx):
     done = False
     for o in _objs(game, pos[0], ctx):
         if o.in_play:
-            game.destroy(o, why=f"by {_src(ctx)}")
-            done = True
+            game.destroy(o, why=f"by {_src(ctx)}", by=ctx.attack.source if ctx.attack is not None else ctx.this,
+                         rule=ctx.extra.get("rule"))
+            done = not o.in_play
     ctx.extra["succeeded"] = done
 
 
@@ -606,6 +623,9 @@ def p_cannot_until(game, call, ctx):
     action = pos[1].value if len(pos) > 1 and isinstance(pos[1], A.StringLit) else "?"
     detail = kw.get("detail")
     detail = detail.value if isinstance(detail, A.StringLit) else ""
+    if "target" in kw:  # aimed at one object: recorded by its id (AttackEngine.illegal_reason reads it)
+        aimed = _one(game, kw["target"], ctx)
+        detail = f"target={aimed.id}" if aimed is not None else detail
     if what is not None:
         game.restrictions.append((what.id, action, detail, ctx.this.id if ctx.this else None, game.state.round))
         game.emit("rule", f"{what.label()} cannot {action} ({detail}) until the end of the round ({_src(ctx)})")
@@ -631,6 +651,79 @@ def p_attack_gains(game, call, ctx):
         for ref in pos[0].traits:
             atk.gained.append(trait_from_ref(ref, game.codex))
             game.emit("modifier", f"the attack gains {ref.text} ({_src(ctx)})")
+
+
+def _duration(game, v, ctx) -> Optional[str]:
+    """A duration written as a word or string ("end of round", "end_of_action_phase", "attack"): the
+    duration name the engine ends effects by; an effect "until end of attack" made during an attack
+    ends with that attack."""
+    w = _word(v).strip().lower().replace(" ", "_")
+    for lead in ("until_", "end_of_", "the_"):
+        if w.startswith(lead):
+            w = w[len(lead):]
+    if w.startswith("end_of_"):
+        w = w[len("end_of_"):]
+    if w not in V.DURATIONS:
+        raise NotImplementedPrimitive(f"duration {_word(v)!r}")
+    if w == "attack" and ctx.attack is not None:
+        return game.attacks.duration_key(ctx.attack)
+    return w
+
+
+def p_lose_until(game, call, ctx):
+    """The objects lose traits until a duration ends (a temporary lose, at a new timestamp)."""
+    pos, kw = _args(call)
+    until = _duration(game, kw.get("until", pos[2] if len(pos) > 2 else None), ctx)
+    node = A.Lose(A.Phrase((A.Word("it", "word"),)), pos[1])
+    for o in _objs(game, pos[0], ctx):
+        ts = game.state.next_timestamp()
+        game.effects.temporary.append((ts, _src(ctx), o.id, node, until))
+        game.state.touch()
+        game.emit("effect", f"{o.label()}: loses {', '.join(r.text for r in pos[1].traits)} "
+                            f"(from {_src(ctx)}, t{ts}, until end of {_word(kw.get('until', pos[2]))})")
+    game.check_state()
+
+
+def p_attacks_gain(game, call, ctx):
+    """The objects' attacks (of a kind, or one attack by name) gain traits until a duration ends (a
+    temporary effect the continuous-effects layer applies; without `until:` it lasts)."""
+    pos, kw = _args(call)
+    until = _duration(game, kw["until"], ctx) if "until" in kw else None
+    for o in _objs(game, pos[0], ctx):
+        ts = game.state.next_timestamp()
+        game.effects.temporary.append((ts, _src(ctx), o.id, call, until))
+        game.state.touch()
+        game.emit("effect", f"{o.label()}'s attacks gain {', '.join(r.text for r in pos[1].traits)} "
+                            f"(from {_src(ctx)}, t{ts}" + (f", until end of {until}" if until else "") + ")")
+
+
+def p_gain_control(game, call, ctx):
+    """A player (named by their Mage) takes control of objects."""
+    pos, _ = _args(call)
+    who = _one(game, pos[0], ctx)
+    player = _player_of(game, who)
+    if player is None or player not in game.state.players:
+        raise NotImplementedPrimitive("gain_control", "cannot tell which player takes control")
+    for o in _objs(game, pos[1], ctx):
+        if o.controller != player:
+            o.controller = player
+            game.state.touch()
+            game.emit("effect", f"{player} takes control of {o.label()} ({_src(ctx)})", target=o.id)
+
+
+def p_next_attack_gains(game, call, ctx):
+    """The next attack (of a kind) each object makes this round gains traits (and dice) for that
+    attack; counterstrikes count only if `counterstrike:` says so, and only an attack against an
+    object fitting `against:`, and only when `provided:` holds as it is declared."""
+    pos, kw = _args(call)
+    for o in _objs(game, pos[0], ctx):
+        game.attacks.pending_next.append({
+            "who": o.id, "traits": pos[1], "kind": _word(kw["kind"]) if "kind" in kw else None,
+            "dice": kw.get("dice"), "against": kw.get("against"), "provided": kw.get("provided"),
+            "counterstrike": "counterstrike" in kw, "round": game.state.round,
+            "src": _src(ctx), "this": ctx.this})
+        game.emit("effect", f"{o.label()}'s next {(_word(kw['kind']) + ' ') if 'kind' in kw else ''}attack this "
+                            f"round gains {', '.join(r.text for r in pos[1].traits)} ({_src(ctx)})", target=o.id)
 
 
 def p_miss_attack(game, call, ctx):
@@ -687,7 +780,10 @@ def p_prevent_unless_paid(game, call, ctx):
         ctx.extra["succeeded"] = True
     else:
         ctx.extra["succeeded"] = False
-        if atk is not None:
+        would = ctx.extra.get("would")
+        if would is not None:  # a "would be destroyed" window: the destruction does not happen
+            would["prevented"] = f"{player} does not pay {amount} mana for {_src(ctx)}"
+        elif atk is not None:
             before = game.attacks.current_step == "declare_attack"
             game.attacks.cancel(atk, f"{player} does not pay {amount} mana for {_src(ctx)}", before_declared=before)
         else:
@@ -735,7 +831,7 @@ def p_lose_life(game, call, ctx):
 def p_obliterate(game, call, ctx):
     pos, _ = _args(call)
     for o in _objs(game, pos[0], ctx):
-        game.destroy(o, why=f"obliterated by {_src(ctx)}: removed from the game")
+        game.destroy(o, why=f"by {_src(ctx)}: removed from the game", obliterate=True)
 
 
 def p_return_to_hand(game, call, ctx):
@@ -744,7 +840,7 @@ def p_return_to_hand(game, call, ctx):
         if o.in_play:
             for att in list(game.state.attachments(o)):
                 game.destroy(att, why=f"attached to {o.label()}, which returns to its owner's spellbook")
-            game.state.remove_from_play(o)
+            game.state.remove_from_play(o, "spellbook")
             game.emit("discarded", f"{o.label()} returns to its owner's spellbook ({_src(ctx)})")
 
 
@@ -913,7 +1009,9 @@ PRIMITIVES: dict[str, Callable] = {
     "restrain": p_restrain, "incapacitate": p_incapacitate, "lose_life": p_lose_life, "obliterate": p_obliterate,
     "return_to_hand": p_return_to_hand, "counter_spell": p_counter_spell, "gain_control": p_gain_control, "reveal": p_reveal, "move": p_move, "swap": p_swap,
     "attack_with": p_attack_with, "convert_critical": p_convert_critical, "regain_life": p_heal,
-    "sacrifice": p_destroy,
+    "sacrifice": p_destroy, "lose_until": p_lose_until, "gain_control": p_gain_control,
+    "attacks_gain": p_attacks_gain,
+    "next_attack_gains": p_next_attack_gains,
 }
 
 
@@ -939,10 +1037,12 @@ def _run(game, eff, ctx):
         for t in targets:
             ts = game.state.next_timestamp()
             until = eff.duration.until if getattr(eff, "duration", None) else None
+            if until == "attack" and ctx.attack is not None:  # ends with the attack it was made during
+                until = game.attacks.duration_key(ctx.attack)
             game.effects.temporary.append((ts, _src(ctx), t.id, eff, until))
             game.state.touch()
             game.emit("effect", f"{t.label()}: {_describe(eff)} (from {_src(ctx)}, t{ts}"
-                                + (f", until end of {until}" if until else "") + ")")
+                                + (f", until end of {eff.duration.until}" if until else "") + ")")
         game.check_state()
     elif isinstance(eff, A.IfEffect):
         if evaluate(game, eff.condition, ctx):
@@ -1015,7 +1115,7 @@ def evaluate(game: "Game", node, ctx: Ctx) -> Any:
     if isinstance(node, bool) or isinstance(node, int):
         return node
     if isinstance(node, A.XValue):
-        return node.coef * (ctx.extra["x"] if "x" in ctx.extra else game.x_value(ctx.this))
+        return node.coef * (ctx.extra["x"] if "x" in ctx.extra else game.x_value(ctx.this, ctx))
     if isinstance(node, A.Signed):
         v = node.as_int()
         return v if isinstance(v, int) else evaluate(game, v, ctx) * (-1 if node.sign == "-" else 1)
@@ -1061,6 +1161,38 @@ def v_times_used(game, call, ctx):
     return game.times_used(ctx.this, ctx.extra.get("ability"), obj, during, ctx.attack)
 
 
+def v_used_this_round(game, call, ctx):
+    """Has the object made an attack (as attacker or as the attacking equipment) or given a defense
+    this round?"""
+    pos, _ = _args(call)
+    o = _one(game, pos[0], ctx)
+    kind = _word(pos[1]) if len(pos) > 1 else "attack"
+    if o is None:
+        return False
+    if kind == "defense":
+        return any(n > 0 for n in o.defense_uses.values())
+    if kind == "attack":
+        return any(a.round == game.state.round and a.status != "canceled" and (a.attacker is o or a.source is o)
+                   for a in game.attacks.history)
+    raise NotImplementedPrimitive("used_this_round", f"kind {kind!r}")
+
+
+def v_damaged_this_round(game, call, ctx):
+    """Was the object attacked and damaged this round by an attacker (or attacking object) fitting the
+    phrase?"""
+    pos, kw = _args(call)
+    o = _one(game, pos[0], ctx)
+    by = kw.get("by", pos[1] if len(pos) > 1 else None)
+    if o is None:
+        return False
+    for a in game.attacks.history:
+        if a.round != game.state.round or a is ctx.attack or a.damage <= 0 or (a.defender or a.target) is not o:
+            continue
+        if by is None or any(x is not None and matches(game, x, by, ctx) for x in (a.attacker, a.source)):
+            return True
+    return False
+
+
 def v_distance(game, call, ctx):
     pos, _ = _args(call)
     za, zb = [(lambda o: o if isinstance(o, str) else game.state.zone_of(o))(_one(game, p, ctx)) for p in pos[:2]]
@@ -1085,7 +1217,7 @@ VALUES: dict[str, Callable] = {
                                           _atk(x).effect_roll is not None else 0),
     "damage_dealt": lambda g, c, x: _atk(x).dealt if _atk(x) is not None else 0,
     "mana_of": lambda g, c, x: g.state.players[_player_of(g, _one(g, _args(c)[0][0], x))].mana,
-    "x": lambda g, c, x: g.x_value(x.this),
+    "x": lambda g, c, x: g.x_value(x.this, x),
     "has": v_has,
     "is": v_is,
     "attack_is": lambda g, c, x: _atk(x) is not None and all(_atk(x).has_trait(n) for n, _ in _traits(_args(c)[0][0])),
@@ -1122,6 +1254,10 @@ VALUES: dict[str, Callable] = {
     == (_args(c)[0][0].text.lower() if isinstance(_args(c)[0][0], A.Phrase) else ""),
     "amount": lambda g, c, x: x.extra.get("amount", 0),
     "times_used": v_times_used,
+        "versus_bonus": lambda g, c, x: v_versus_bonus(g, x.attack),
+    "strongest": lambda g, c, x: (lambda os: [o for o in os if o.card.level == max(p.card.level for p in os)]
+                                  if os else [])(_objs(g, _args(c)[0][0], x)),
+    "used_this_round": v_used_this_round,
+    "damaged_this_round": v_damaged_this_round,
     "attacker_of": lambda g, c, x: _atk(x).source if _atk(x) is not None else None,
-    "versus_bonus": lambda g, c, x: v_versus_bonus(g, x.attack),
 }

@@ -37,6 +37,7 @@ from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
 from .spellstatics import CAST_STATIC_CALLS as _CAST_STATICS
 from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
+from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, is_restriction
 
 # ---------------------------------------------------------------- derived from engine tables
 #: effect calls `run_effect` executes (anything else in an effect list is refused loudly)
@@ -53,6 +54,8 @@ CAST_STATIC_CALLS: frozenset[str] = frozenset(_CAST_STATICS)
 #: `static CALL(...)` forms the spellbook validator evaluates (magewars/spellbook/rules.py RULE_CALLS):
 #: they state spellbook building, which runs whenever a book is checked
 SPELLBOOK_STATIC_CALLS: frozenset[str] = frozenset(_SPELLBOOK_RULE_CALLS)
+#: `static CALL(...)` forms read where their value is used (set_x: Game.x_value, Game.static_x)
+STATIC_READ: frozenset[str] = frozenset(Effects.READ_STATIC)
 #: effect nodes (other than calls) the continuous-effects layer applies, as statics and as
 #: effects "until end of ..." created by resolving abilities
 STATIC_NODES: tuple[type, ...] = (A.Gain, A.Lose, A.StatChange)
@@ -62,8 +65,8 @@ STATIC_NODES: tuple[type, ...] = (A.Gain, A.Lose, A.StatChange)
 #: tests/test_coverage.py greps the engine source and fails when this drifts
 FIRED_EVENTS: tuple[str, ...] = (
     "action_ends", "activated", "attack_step", "attacked", "attacks", "avoided", "cast", "casting",
-    "condition_placed", "counterstrike", "damaged", "deals_damage", "destroyed", "enters", "healed", "hit",
-    "leaves", "moves", "rolls", "targeted", "token_removed",
+    "condition_placed", "counterstrike", "damaged", "deals_damage", "declares", "destroyed", "enters",
+    "healed", "hit", "leaves", "moves", "rolls", "targeted", "token_removed", "would_be_destroyed",
 )
 #: events the engine runs without `fire`: a `when revealed` ability resolves when its enchantment
 #: is revealed (engine/reveal.py, `Reveals.reveal`)
@@ -95,7 +98,7 @@ PHASES: tuple[str, ...] = tuple(p.name for p in ROUND_PHASES)
 ACTIONS_RUN: bool = True
 #: durations that end (engine/round.py `expire`: at the end of the round, of each phase, of each
 #: creature's action phase); an effect lasting until the end of any other duration never ends
-DURATIONS_END: frozenset[str] = DURATIONS_ENDED
+DURATIONS_END: frozenset[str] = DURATIONS_ENDED | {"attack"}  # attack: AttackEnds step
 #: stats a `gets STAT +N` change is applied to (effects.Effects._compute); any other stat is skipped
 STATS_CHANGED: frozenset[str] = frozenset({"armor", "life", "channeling"})
 #: which clauses of a codex entry the engine runs, and for which holder:
@@ -146,9 +149,16 @@ CODEX_TRAIT_CALLS: frozenset[str] = frozenset({"innate", "no_armor", "bash_attac
 CODEX_ATTACK_CANNOT: frozenset[str] = frozenset({"melee_attack"})
 CODEX_ATTACK_CAN: frozenset[str] = frozenset({"melee_attack"})
 CODEX_RANGED_IGNORING: frozenset[str] = frozenset({MINIMUM_RANGE})
-#: pronouns a static `immune(...)` may start with; immunity granted to other objects is refused loudly
+#: pronouns a static `immune(...)` may start with; immunity granted to other objects is refused loudly,
+#: except `immune(PHRASE, this)`: objects fitting the phrase are immune to this card (its attacks cannot
+#: target them, its effects and statics skip them: Game.immune_to_source)
 STATIC_IMMUNE_SUBJECTS: frozenset[str] = frozenset({"this", "enchanted", "attached", "bearer"})
-#: the one action a static `cannot(...)` is applied for; every other restriction is refused loudly
+#: `static cannot(WHO, "ACTION", ...)` restrictions read when the engine acts (engine/restrictions.py:
+#: attacking, being attacked by a source, being destroyed, receiving damage, with target:, by:,
+#: except:, attack:)
+RESTRICTION_ACTIONS: frozenset[str] = _RESTRICTION_ACTIONS
+#: the action a static `cannot(..., detail: KIND)` is applied for by the continuous-effects layer;
+#: every other restriction is refused loudly
 STATIC_CANNOT_ACTIONS: frozenset[str] = frozenset({"be_attacked"})
 
 RUNS, LOUD, SILENT = "runs", "refused loudly", "dropped silently"
@@ -174,6 +184,21 @@ def must_status(call: A.Call) -> str:
     return RUNS if has_target and isinstance(act, A.StringLit) and act.value in CODEX_MUST_READ else LOUD
 #: events a `reveal must on EVENT(...)` rule is checked for during the move sequence (movement.entering_zone)
 MOVEMENT_REVEAL_EVENTS: tuple[str, ...] = _movement.REVEAL_ON
+
+
+#: actions a `declares(WHO, "ACTION")` event is fired for: the attack sequence declares attacks
+#: (DeclareAttack.run); other declarations (a move, a spell) are not fired yet
+DECLARED_ACTIONS: frozenset[str] = frozenset({"attack", "melee_attack", "ranged_attack"})
+
+
+def trigger_status(event: A.Call) -> str:
+    """Like event_status, for the whole event call: a declaration of an action nothing declares yet
+    is never fired."""
+    if event.name == "declares":
+        act = event.args[1].value if len(event.args) > 1 else None
+        if not (isinstance(act, A.StringLit) and act.value in DECLARED_ACTIONS):
+            return SILENT
+    return event_status(event.name)
 
 
 def reveal_event_status(name: str) -> str:
@@ -215,17 +240,53 @@ def static_call_status(call: A.Call) -> tuple[str, str]:
         return RUNS, ""
     if call.name in STATIC_SKIPPED:
         return SILENT, f"static {call.name}(...) is skipped by the continuous-effects layer"
+    if call.name in STATIC_READ:
+        return RUNS, ""
     if call.name not in STATIC_CALLS:
         return LOUD, f"static {call.name}(...) is not applied (reported at run time)"
     first = call.args[0].value if call.args else None
     if not isinstance(first, A.Phrase):
         return SILENT, f"static {call.name}(...) whose first argument is not a phrase is skipped"
+    second = call.args[1].value if len(call.args) > 1 else None
+    if call.name == "immune" and isinstance(second, A.Phrase) and _first_word(second) == "this" \
+            and len(second.words) == 1:
+        return RUNS, ""  # objects immune to this card (Game.immune_to_source)
     if call.name == "immune" and _first_word(first) not in STATIC_IMMUNE_SUBJECTS:
         return LOUD, "static immune(...) of other objects is not applied (reported at run time)"
+    if call.name == "cannot" and is_restriction(call):
+        return RUNS, ""  # read when the engine is about to act (restrictions.forbidden)
     if call.name == "cannot":
         act = call.args[1].value if len(call.args) > 1 else None
         if not (isinstance(act, A.StringLit) and act.value in STATIC_CANNOT_ACTIONS):
             return LOUD, "static cannot(...) other than being attacked is not applied (reported at run time)"
+    return RUNS, ""
+
+
+#: what a card's `static for each ...:` body may hold for the continuous-effects layer to apply it
+#: (Effects._static_foreach): gains, loses and stat changes, the calls in Effects.FOREACH_CALLS,
+#: and `if ... then ... else ...` around them; anything else is refused loudly at run time
+STATIC_FOREACH_CALLS: frozenset[str] = frozenset(Effects.FOREACH_CALLS)
+
+
+def static_foreach_status(eff: A.ForEach) -> tuple[str, str]:
+    """How the continuous-effects layer treats a card's `static for each ...: BODY`."""
+    def bad(body) -> Optional[str]:
+        for node in body:
+            if isinstance(node, A.IfEffect):
+                got = bad(node.then) or bad(node.otherwise or ())
+                if got:
+                    return got
+            elif isinstance(node, STATIC_NODES):
+                continue
+            elif isinstance(node, A.Call) and node.name in STATIC_FOREACH_CALLS and node.args \
+                    and isinstance(node.args[0].value, A.Phrase):
+                continue
+            else:
+                return node.name if isinstance(node, A.Call) else type(node).__name__
+        return None
+    what = bad(eff.body)
+    if what:
+        return LOUD, f"{what} in a static for each is not applied (reported at run time)"
     return RUNS, ""
 
 

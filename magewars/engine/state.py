@@ -83,6 +83,7 @@ class GameObject:
     moves_taken: int = 0  # move actions taken in its current Action Phase (engine/movement.py)
     move_stopped: Optional[str] = None  # why it may not move again this Action Phase (hindered...)
     hindered_until: Optional[int] = None  # a hinder(...) effect lasts through this round
+    left_to: Optional[str] = None  # where it went when it left play: discard | obliterated | spellbook
     display: Optional[str] = None  # shown instead of the card name (a mage shown by its name, not its stats card)
 
     @property
@@ -207,8 +208,12 @@ class GameState:
         obj.timestamp = self.next_timestamp()
         self.touch()
 
-    def remove_from_play(self, obj: GameObject) -> None:
+    def remove_from_play(self, obj: GameObject, to: str = "discard") -> None:
+        """Take an object out of play, to its owner's discard pile (where "destroyed" phrases look),
+        out of the game (`obliterated`) or back to its owner's spellbook (`spellbook`)."""
         obj.in_play = False
         obj.guard = False
-        self.graveyard.append(obj)
+        obj.left_to = to
+        if to == "discard":
+            self.graveyard.append(obj)
         self.touch()

@@ -36,7 +36,7 @@ ACTIONS = {"attack", "reveal", "move", "teleport", "push", "cast", "resolve_spel
            "attack_spell"} | set(ROUND_ACTIONS)
 EXPECT_KEYS = {"objects", "players", "attacks", "log_contains", "log_lacks", "no_unsupported", "all_scripted_used"}
 OBJ_EXPECT_KEYS = {"damage", "armor", "life", "destroyed", "in_play", "has", "lacks", "markers", "zone", "hidden",
-                   "guard", "attached_to", "action_marker"}
+                   "guard", "attached_to", "action_marker", "left_to", "channeling"}
 
 
 @dataclass
@@ -811,6 +811,10 @@ def _check(game: Game, v: _V, body: LDict, where, result: ScenarioResult):
                 got = not o.in_play
             elif k == "in_play":
                 got = o.in_play
+            elif k == "left_to":
+                got = o.left_to
+            elif k == "channeling":
+                got = d.channeling
             elif k == "zone":
                 got = st.zone_of(o)
             elif k == "hidden":

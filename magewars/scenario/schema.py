@@ -110,6 +110,8 @@ class ObjExpect(_M):
     action_marker: Optional[Literal["ready", "used"]] = None
     guard: Optional[StrictBool] = None
     attached_to: Optional[Name] = None
+    left_to: Optional[Literal["discard", "obliterated", "spellbook"]] = None
+    channeling: Optional[Amount] = None
 
 
 class PlayerExpect(_M):

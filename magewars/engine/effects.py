@@ -182,6 +182,7 @@ class Effects:
         d = Derived()
         for t in obj.card.traits:
             d.traits.setdefault(t.key, []).append(t)
+        self._innate(obj, d.traits)  # and the names it has by nature (a creature is Living unless...)
         return d
 
     # ------------------------------------------------------------ sources

@@ -108,12 +108,6 @@ class Game:
                 return None
         return None
 
-    def note_unsupported(self, what: str, why: str) -> None:
-        """Something the engine met and cannot do: recorded, and logged (as an `unsupported` event)
-        with the next log line, so it is safe to call while values are being worked out."""
-        self.unsupported.append(what)
-        self.pending_notes.append(f"NOT IMPLEMENTED: {what}: {why}")
-
     # ------------------------------------------------------------ log and decisions
     def emit(self, _kind: str, _text: str, **kw):
         if self.pending_notes:
@@ -676,7 +670,7 @@ class Game:
                     if who not in got:
                         return False
             return True
-        if call.name == "declares":  # declares(WHO, "ACTION"): the action must be one being declared
+        if call.name == "declares" and "actions" in info:  # an attack action declares these actions
             if len(pos) > 1 and isinstance(pos[1], A.StringLit) and pos[1].value not in info.get("actions", ()):
                 return False
         if call.name == "rolls":
@@ -685,8 +679,8 @@ class Game:
             return True
         if call.name == "enters" and info.get("how") == "summoned" and (len(pos) > 1 or "zone" in kw):
             return False  # coming into play in a zone is not entering that zone (traps do not fire)
-        if call.name == "declares" and len(pos) > 1 and isinstance(pos[1], A.StringLit) \
-                and pos[1].value != getattr(atk, "declared", None):
+        if call.name == "declares" and "actions" not in info and len(pos) > 1 and isinstance(pos[1], A.StringLit) \
+                and pos[1].value != getattr(atk, "declared", None):  # a spell's declaration (casting)
             return False  # the action declared ("quick_spell", "move"...) must be the one named
         if pos and subject is not None and isinstance(pos[0], A.Phrase):
             got = resolve(self, pos[0], Ctx(this=src, attack=atk))

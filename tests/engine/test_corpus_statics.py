@@ -32,13 +32,14 @@ def test_effects_of_a_card_skip_objects_immune_to_it():
 
 
 def test_static_x_is_worked_out_from_the_context():
-    """Dispel's X is the cost of its target: the value is read from the spell's context."""
+    """Dispel's X is the cost of its target (casting plus reveal cost, as `cost_of` is defined): the
+    value is read from the spell's context."""
     g = _game()
     wiz = g.create("Wizard", "wiz", "Alice", zone="B2")
     wolf = g.create("Timber Wolf", "wolf", "Bob", zone="B2")
     bear = g.create("Bear Strength", "bear", "Bob", attached_to="wolf")
     dispel = g.card("Dispel")
-    assert g.static_x(dispel, Ctx(this=wiz, target=bear)) == bear.card.cast_cost
+    assert g.static_x(dispel, Ctx(this=wiz, target=bear)) == bear.card.cast_cost + (bear.card.reveal_cost or 0)
     assert g.static_x(g.card("Timber Wolf"), Ctx(this=wolf)) is None
 
 

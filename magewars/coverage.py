@@ -173,14 +173,15 @@ def _codex_static_runs(defn, ab) -> bool:
         return marker and isinstance(second, A.TraitGroup) and any(r.name.text == defn.name for r in second.traits)
     kw = {a.key: a.value for a in eff.args if a.key}
     if eff.name in ("cannot", "can") and "target" in kw and isinstance(second, A.StringLit):
-        if eff.name == "cannot":
-            return second.value in R.CODEX_ATTACK_CANNOT
+        if eff.name == "cannot":  # attack legality (codex_rules) or movement (movement.restriction)
+            return second.value in R.CODEX_ATTACK_CANNOT or (this and second.value in R.CODEX_CANNOT_READ)
         if second.value in R.CODEX_ATTACK_CAN and "Attack" in defn.categories:
             return True
         ign = kw.get("ignoring")
         return second.value == "ranged_attack" and isinstance(ign, A.StringLit) and ign.value in R.CODEX_RANGED_IGNORING
     if eff.name == "ignore" and this and isinstance(second, A.TraitGroup):
-        return all(r.name.text in R.CODEX_IGNORE_READ for r in second.traits)
+        # the entry's own stat changes ignore those traits' restrictions (Effects._life_blocker)
+        return any(isinstance(b, A.StaticAbility) and isinstance(b.effect, A.StatChange) for b in defn.abilities)
     if eff.name in ("cannot", "can") and this and isinstance(second, A.StringLit):
         return second.value in (R.CODEX_CANNOT_READ if eff.name == "cannot" else R.CODEX_CAN_READ)
     if eff.name == "cannot" and isinstance(second, A.StringLit):

@@ -325,7 +325,7 @@ class DeclareAttack(Step):
         if a.attacks and atk is a.attacks[0] and not a.is_barrier:  # the attack action is declared once
             kinds = atk.kinds()
             acts = {"attack"} | {f"{k}_attack" for k in ("melee", "ranged") if k in kinds}
-            g.fire("declares", atk.attacker, Ctx(attack=atk, it=atk.attacker), actions=frozenset(acts))
+            g.fire("declares", atk.attacker, Ctx(attack=atk, it=atk.attacker, target=atk.target), actions=frozenset(acts))
             if atk.status == "canceled":
                 return
             eng.apply_next_attack(atk)

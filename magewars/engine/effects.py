@@ -442,6 +442,11 @@ class Effects:
         rules = self._innate_rules
         if rules is None:
             codex = self.game.codex
+            corpus = self.game.corpus
+            cached = getattr(corpus, "_innate_rules", None)
+            if cached is not None and cached[0] == codex:  # the corpus's own entries (same objects: quick)
+                rules = self._innate_rules = cached[1]
+                return rules
             key = tuple(map(id, codex.values()))  # the same entries: the same rules (games copy the dict)
             got = _INNATE_BY_CODEX.get(key)
             if got is None or any(a is not b for a, b in zip(got[0], codex.values())):
@@ -450,6 +455,10 @@ class Effects:
                 got = _INNATE_BY_CODEX[key] = (tuple(codex.values()),
                                                [r for name, cd in codex.items() for r in _entry_innate(name, cd)])
             rules = self._innate_rules = got[1]
+            try:
+                corpus._innate_rules = (dict(codex), rules)
+            except AttributeError:
+                pass
         return rules
 
     def _innate(self, obj, traits: dict) -> list[tuple[str, tuple[str, ...]]]:

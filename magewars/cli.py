@@ -386,6 +386,13 @@ from .site.cli import site as _site_group  # noqa: E402 - light: the builder is 
 main.add_command(_site_group)
 
 
+# ---------------------------------------------------------------- duels (magewars/duel/)
+from .duel.cli import duel as _duel, replay as _replay  # noqa: E402 - light: the engine loads when a command runs
+
+main.add_command(_duel)
+main.add_command(_replay)
+
+
 def run():  # pragma: no cover - console entry point alias
     main()
 

@@ -23,7 +23,7 @@ from ..engine.decisions import Agent, Decision, Option
 
 # Every kind of decision the engine asks (engine/decisions.py, the round's "action" and "plan").
 KNOWN_KINDS = frozenset({"reveal", "defense", "counterstrike", "zone_order", "target", "optional", "choose",
-                         "order", "alternative", "reroll", "action", "plan"})
+                         "order", "alternative", "reroll", "action", "plan", "initiative"})
 
 
 class IllegalChoice(Exception):

@@ -56,17 +56,17 @@ def replay_game(path: Path, index: int, viewer: Optional[str] = None) -> Replaye
     who = None
     if viewer is not None:
         v = viewer.strip()
-        if v.upper() in SIDES or v.lower() in ("side a", "side b"):
-            who = rec["players"][v[-1].upper()]
-        else:
-            try:
-                who = views.check_viewer(game, v)
-            except views.UnknownViewer:
-                raise ReplayError(f"no player {viewer!r}; players: "
-                                  + ", ".join(f"{rec['players'][s]} (side {s})" for s in SIDES)) from None
-    head = (f"game {index} of {path}: {rec['players']['A']} (A, {cfg.agents[0]}) vs {rec['players']['B']} "
-            f"(B, {cfg.agents[1]}), seed {rec['seed']}, side {rec['first']} first")
-    tail = (f"result: {'draw' if rec['winner'] is None else 'side ' + rec['winner'] + ' wins'} "
+        if v.lower() in ("side a", "side b"):
+            v = v[-1]
+        try:
+            who = views.check_viewer(game, v)
+        except views.UnknownViewer:
+            raise ReplayError(f"no player {viewer!r}; players: "
+                              + ", ".join(f"{s} ({rec['mages'].get(s, '?')})" for s in SIDES)) from None
+    mages = rec.get("mages", {})
+    head = (f"game {index} of {path}: A ({mages.get('A', '?')}, {cfg.agents[0]}) vs B ({mages.get('B', '?')}, "
+            f"{cfg.agents[1]}), seed {rec['seed']}, {rec['first']} has the first initiative")
+    tail = (f"result: {'draw' if rec['winner'] is None else rec['winner'] + ' wins'} "
             f"({rec['reason']}) after {rec['rounds']} rounds")
     text = "\n".join([head + (f"; as seen by {who}" if who else ""), views.render(game, who), tail])
     document = {"game": rec, "viewer": who, **views.document(game, who)}

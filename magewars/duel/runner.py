@@ -108,44 +108,45 @@ class Played:
 
 
 def setup_game(cfg: DuelConfig, index: int, observers: Sequence[Callable] = ()):
-    """The game `index` of a run, ready to play: (game, {side: player}, {side: seat})."""
+    """The game `index` of a run, ready to play: (game, {side: seat}, game seed, first side).
+
+    The players are named after their sides ("A", "B"), so a mirror match needs no renaming
+    and `--as A` means the same in every game."""
     from ..engine.match import start_game
     from .agents import Seat, make_agent
+    from .search import Sampler
 
     gseed = game_seed(cfg.seed, index)
     first = first_side(index)
-    order = [first, SIDES[1 - SIDES.index(first)]]
     c = corpus()
-    books = [book(cfg.books[SIDES.index(s)]) for s in order]
+    books = [book(b) for b in cfg.books]
     opts = dict(cfg.agent_options)
     seats = {}
-    for s in order:
+    for i, s in enumerate(SIDES):
         try:
-            agent = make_agent(cfg.agents[SIDES.index(s)], agent_seed(gseed, s), c, **opts)
-        except ValueError as e:
+            agent = make_agent(cfg.agents[i], agent_seed(gseed, s), c, **opts)
+        except (ValueError, TypeError) as e:
             raise DuelError(str(e)) from None
-        seats[s] = Seat(f"side {s}", agent)
-    game = start_game(c, books, seed=gseed, agents={})
-    players = list(game.state.order)
-    if len(players) != 2:
-        raise DuelError(f"a duel needs two players; the game has {players}")
-    side_of = {}
-    for s, p in zip(order, _players_in_book_order(game, players)):
-        seats[s].player = p
-        seats[s].viewer = _viewer(game)
-        side_of[p] = s
-    game.agents = {seats[s].player: seats[s] for s in order}
-    for s in order:
-        seats[s].bind(game) if hasattr(seats[s], "bind") else None
+        seats[s] = Seat(s, agent)
+    game = start_game(c, books, seed=gseed, agents=dict(seats), names=list(SIDES))
+    give_first_initiative(game, first)
+    viewer = _viewer(game)
+    for i, s in enumerate(SIDES):
+        seats[s].viewer = viewer
+        if hasattr(seats[s].agent, "sampler"):
+            seats[s].agent.sampler = Sampler(game, {x: books[j] for j, x in enumerate(SIDES)})
     for obs in observers:
         obs(game)
-    return game, {s: seats[s].player for s in order}, seats, gseed, first
+    return game, seats, gseed, first
 
 
-def _players_in_book_order(game, players):
-    """The players in the order their books were given to start_game."""
-    by_book = getattr(game, "book_order", None)
-    return list(by_book) if by_book else players
+def give_first_initiative(game, player: str) -> None:
+    """Sides alternate the first round's initiative (a duel series is fair only so).  The round
+    passes the initiative on each round, so the first round starts as if `player`'s opponent had it.
+    (start_game has no `first=` parameter yet; this is the one place that works around it.)"""
+    from ..engine import round as R
+    others = [p for p in game.state.players if p != player]
+    R.state_of(game).initiative = others[-1] if others else player
 
 
 def _viewer(game):
@@ -158,20 +159,25 @@ def _viewer(game):
 
 def play_game(cfg: DuelConfig, index: int, observers: Sequence[Callable] = ()) -> Played:
     """Play game `index` of the run to its end; the record is plain JSON-ready data."""
-    game, players, seats, gseed, first = setup_game(cfg, index, observers)
-    result = game.play(max_rounds=cfg.max_rounds)
-    side_of = {p: s for s, p in players.items()}
+    from .search import rollout_ended
+    game, seats, gseed, first = setup_game(cfg, index, observers)
+    try:
+        result = game.play(max_rounds=cfg.max_rounds)
+    except BaseException as e:
+        rollout_ended(error=e)  # in a search agent's copy of the game: report and exit
+        raise
+    rollout_ended(result)
     winner = result.winner
-    if winner is not None and winner not in side_of:
-        raise DuelError(f"game {index}: the winner {winner!r} is not a player of the duel ({sorted(side_of)})")
+    if winner is not None and winner not in SIDES:
+        raise DuelError(f"game {index}: the winner {winner!r} is not a side of the duel")
     record = {
         "index": index,
         "seed": gseed,
         "first": first,
-        "winner": side_of[winner] if winner is not None else None,
+        "winner": winner,
         "reason": str(result.reason),
         "rounds": int(result.rounds),
-        "players": {s: players[s] for s in SIDES},
+        "mages": {p: mage for (p, _book, mage) in getattr(game, "books", [])},
         "decisions": {s: seats[s].decisions for s in SIDES},
         "events": len(game.log.events),
     }
@@ -239,7 +245,7 @@ def dumps(doc: dict) -> str:
     return json.dumps(doc, indent=2, sort_keys=True) + "\n"
 
 
-CSV_FIELDS = ("index", "seed", "first", "winner", "reason", "rounds", "player_A", "player_B",
+CSV_FIELDS = ("index", "seed", "first", "winner", "reason", "rounds", "mage_A", "mage_B",
               "decisions_A", "decisions_B", "events")
 
 
@@ -247,8 +253,8 @@ def csv_rows(records: Iterable[dict]) -> list[dict]:
     rows = []
     for r in records:
         rows.append({"index": r["index"], "seed": r["seed"], "first": r["first"], "winner": r["winner"] or "",
-                     "reason": r["reason"], "rounds": r["rounds"], "player_A": r["players"]["A"],
-                     "player_B": r["players"]["B"], "decisions_A": r["decisions"]["A"],
+                     "reason": r["reason"], "rounds": r["rounds"], "mage_A": r["mages"].get("A", ""),
+                     "mage_B": r["mages"].get("B", ""), "decisions_A": r["decisions"]["A"],
                      "decisions_B": r["decisions"]["B"], "events": r["events"]})
     return rows
 

@@ -12,15 +12,13 @@ from .decisions import Agent, Decision, FirstLegalAgent, Option
 from .dice import Dice, SeededDice
 from .attack import AttackAction, AttackEngine
 from .effects import CONJURATION_KINDS, Effects
+from .errors import EngineError
 from .events import EventLog
+from . import movement
 from .phrases import Ctx, matches, resolve, resolve_one
 from .primitives import evaluate, run_effect
 from .reveal import Reveals
 from .state import ROW_LETTERS, Arena, GameObject, GameState
-
-class EngineError(Exception):
-    """A rules situation the engine cannot resolve (reported, never a traceback for users)."""
-
 
 class Game:
     def __init__(self, corpus: Corpus, dice: Optional[Dice] = None,
@@ -498,6 +496,10 @@ class Game:
             got = resolve(self, pos[0], Ctx(this=src, attack=atk))
             if subject not in got:
                 return False
+        if call.name in movement.ZONE_EVENTS:
+            for key, where in movement.event_places(call.name, pos, kw):
+                if not movement.zone_matches(self, where, info.get(key), src):
+                    return False
         if "by" in kw:
             by = kw["by"]
             if atk is None:
@@ -531,85 +533,24 @@ class Game:
 
     # ------------------------------------------------------------ movement and phases
     def move_object(self, obj, zone, how="moves"):
-        old = self.state.zone_of(obj)
-        if how != "teleports" and old and zone and old != zone and self.state.arena.adjacent(old, zone):
-            border = frozenset((old, zone))
-            for wall in [o for o in self.state.in_play() if o.border == border]:
-                for adef in wall.card.attacks:
-                    if "passage" in adef.special:
-                        self.emit("rule", f"{obj.label()} moves through {wall.label()}: its passage attack comes "
-                                          f"before it crosses")
-                        action = AttackAction(wall, adef, wall, tuple(adef.traits), None)
-                        self.attacks.run_action(action, [obj])
-                if not obj.in_play or self.has(obj, "Restrained") or self.has(obj, "Incapacitated"):
-                    self.emit("rule", f"{obj.label()} cannot complete its move")
-                    return
-        self.state.move_to_zone(obj, zone)
-        self.emit("move", f"{obj.label()} {how} from {old} to {zone}", target=obj.id, frm=old, to=zone)
-        if how == "moves" and old != zone:
-            self.just_moved.add(obj.id)
-        atk = self.current_attack
-        if atk is not None and atk.status in ("declared", "avoided") and (obj is atk.target or obj is atk.source
-                                                                         or obj is atk.attacker):
-            atk.action.illegal.add(atk.target.id)
-            self.attacks.cancel(atk, f"{obj.label()} moved")
-        self.check_state()
+        """Forwarding for older callers: a move action (`how="moves"`) or a teleport (engine/movement.py)."""
+        if how == "moves":
+            return movement.move(self, obj, zone)
+        return movement.teleport(self, obj, zone)
 
-    DIRECTIONS = {"north": (-1, 0), "south": (1, 0), "west": (0, -1), "east": (0, 1)}
+    DIRECTIONS = movement.DIRECTIONS
 
     def push(self, obj, source_zone: Optional[str], chooser: str, direction: Optional[str] = None,
              why: str = "") -> None:
-        """Push one zone away from the source (Push rules); into an outer wall or a Passage Blocked wall
-        the creature is Bashed instead: an Unavoidable attack of 3 dice (neither melee nor ranged)."""
-        arena = self.state.arena
-        here = self.state.zone_of(obj)
-        if here is None:
-            return
-        if self.has(obj, "Unmovable"):
-            self.emit("rule", f"{obj.label()} is Unmovable: it is not pushed")
-            return
-        r, c = arena.coords(here)
-        if direction in self.DIRECTIONS:
-            options = [direction]
-        elif source_zone is None or source_zone == here:
-            options = list(self.DIRECTIONS)
-        else:
-            sr, sc = arena.coords(source_zone)
-            options = []
-            if r != sr:
-                options.append("south" if r > sr else "north")
-            if c != sc:
-                options.append("east" if c > sc else "west")
-        if len(options) > 1:
-            ch = self.decide("target", chooser, [Option(d, d) for d in options],
-                             prompt=f"push {obj.label()} which way?", default=0)
-            way = ch.value
-        else:
-            way = options[0]
-        dr, dc = self.DIRECTIONS[way]
-        nr, nc = r + dr, c + dc
-        if not (0 <= nr < arena.rows and 0 <= nc < arena.cols):
-            self.emit("rule", f"{obj.label()} is pushed {way} into the arena's outer wall: it is Bashed")
-            self.bash(obj, None)
-            return
-        dest = f"{ROW_LETTERS[nr]}{nc + 1}"
-        border = frozenset((here, dest))
-        for wall in [o for o in self.state.in_play() if o.border == border]:
-            if self.has(wall, "Passage Blocked") or self.has(wall, "Passage Blocks"):
-                self.emit("rule", f"{obj.label()} is pushed {way} into {wall.label()}: it is Bashed")
-                self.bash(obj, wall)
-                return
-        self.move_object(obj, dest, f"is pushed {way}" + (f" by {why}" if why else ""))
+        movement.push(self, obj, source_zone, chooser, direction, why)
 
     def bash(self, obj, wall) -> None:
-        if wall is None:
-            wall = self.state.objects.get("arena-wall")
-            if wall is None:
-                wall = GameObject("arena-wall", CardDefinition("outer wall of the arena", "wall"), "-", "-")
-                wall.in_play = False
-                self.state.objects[wall.id] = wall
-        bash = AttackDefinition("Bash", None, None, ("bash",), None, None, 3, (), (TraitInstance("Unavoidable"),))
-        self.attacks.run_action(AttackAction(wall, bash, wall, bash.traits, None), [obj])
+        movement.bash(self, obj, wall)
+
+    def run_attack(self, source, adef: AttackDefinition, targets: list) -> None:
+        """An attack made by an object outside an attack action it chose (a wall's passage attack, a
+        Bash): the procedures that need one call this, so they need not import the attack engine."""
+        self.attacks.run_action(AttackAction(source, adef, source, tuple(adef.traits), None), targets)
 
     def move_attachment(self, obj, to):
         if isinstance(to, str):
@@ -636,6 +577,7 @@ class Game:
                                   f"through {obj.label()}'s next action phase")
         obj.fresh.clear()
         self.just_moved.discard(obj.id)
+        movement.reset_moves(obj)
         obj.action_marker = "used"
         self.state.touch()
         self.fire("action_ends", obj, Ctx(this=obj, it=obj))

@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition
+from . import movement
 from .attack import AttackAction
 from .decisions import Option
 from .effects import trait_from_ref
@@ -328,20 +329,35 @@ def p_teleport(game, call, ctx):
     zone = next((z if isinstance(z, str) else game.state.zone_of(z) for z in zones), None)
     for o in _objs(game, pos[0], ctx):
         if zone:
-            game.move_object(o, zone, "teleports")
+            try:
+                movement.teleport(game, o, zone, _src(ctx))
+            except movement.IllegalMove as e:
+                game.emit("rule", f"{o.label()} is not teleported: {e}")
 
 
 def p_push(game, call, ctx):
     pos, kw = _args(call)
     d = kw.get("direction")
     direction = d.value if isinstance(d, A.StringLit) else None
-    if direction is not None and direction not in game.DIRECTIONS:
+    if direction is None and ctx.attack is not None:
+        direction = _bar_push_direction(ctx.attack)
+    if direction is not None and direction not in movement.DIRECTIONS and direction != "random":
         raise NotImplementedPrimitive(f"push direction {direction!r}")
     src = ctx.attack.source if ctx.attack is not None else ctx.this
     source_zone = game.state.zone_of(src) if src is not None else None
     chooser = ctx.this.controller if ctx.this is not None else game.state.order[0]
     for o in _objs(game, pos[0], ctx):
-        game.push(o, source_zone, chooser, direction, _src(ctx))
+        movement.push(game, o, source_zone, chooser, direction, _src(ctx))
+
+
+def _bar_push_direction(atk):
+    """An attack bar's `static push_direction("...")`: the way its pushes go."""
+    for ab in getattr(atk.action.definition, "abilities", ()) or ():
+        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "push_direction":
+            arg = ab.effect.args[0].value if ab.effect.args else None
+            if isinstance(arg, A.StringLit):
+                return arg.value
+    return None
 
 
 def p_guard(game, call, ctx):
@@ -522,6 +538,19 @@ def p_cannot_until(game, call, ctx):
         game.emit("rule", f"{what.label()} cannot {action} ({detail}) until the end of the round ({_src(ctx)})")
 
 
+def p_hinder(game, call, ctx):
+    """`hinder(OBJECTS, until: "end of round")`: they count as hindered while it lasts (Rules: Hindering)."""
+    pos, kw = _args(call)
+    until = kw.get("until")
+    if until is not None and not (isinstance(until, A.StringLit) and until.value.replace("_", " ") in
+                                  ("end of round", "end of the round")):
+        raise NotImplementedPrimitive(f"hinder until {getattr(until, 'value', until)!r}")
+    for o in _objs(game, pos[0], ctx):
+        o.hindered_until = game.state.round
+        game.state.touch()
+        game.emit("rule", f"{o.label()} is hindered until the end of the round ({_src(ctx)})")
+
+
 def p_attack_gains(game, call, ctx):
     atk = _attack_or_fail(ctx, "attack_gains")
     pos, _ = _args(call)
@@ -666,12 +695,17 @@ def p_move(game, call, ctx):
         here = game.state.zone_of(o)
         cands = [z if isinstance(z, str) else game.state.zone_of(z) for z in zones] if zones else \
             [z for z in game.state.arena.zones() if here and game.state.arena.distance(z, here) == 1]
-        cands = [z for z in cands if z]
+        legal = set(movement.legal_moves(game, o)) if not zones else None
+        cands = [z for z in cands if z and (legal is None or z in legal)]
         if not cands:
+            game.emit("rule", f"{o.label()} has no zone it can move into ({_src(ctx)})")
             continue
         ch = game.decide("target", o.controller, [Option(z, z) for z in cands], prompt=f"move {o.label()} where?",
                          default=0)
-        game.move_object(o, ch.value)
+        try:
+            movement.move(game, o, ch.value)
+        except movement.IllegalMove as e:
+            game.emit("rule", f"{o.label()} does not move: {e}")
 
 
 def p_swap(game, call, ctx):
@@ -680,8 +714,8 @@ def p_swap(game, call, ctx):
     if a is None or b is None:
         return
     za, zb = game.state.zone_of(a), game.state.zone_of(b)
-    game.move_object(a, zb, "swaps")
-    game.move_object(b, za, "swaps")
+    movement.change_zone(game, a, zb, "swaps", walls_step=False)
+    movement.change_zone(game, b, za, "swaps", walls_step=False)
 
 
 def p_attack_with(game, call, ctx):
@@ -719,7 +753,7 @@ PRIMITIVES: dict[str, Callable] = {
     "share_damage_and_effects": p_share_damage_and_effects, "set_x": p_set_x, "choose": p_choose,
     "reorder_step": p_reorder_step, "cancel_action": p_cancel_action, "cannot_until": p_cannot_until,
     "attack_gains": p_attack_gains, "miss_attack": p_miss_attack, "modify_defense_roll": p_modify_defense_roll,
-    "gain_attack": p_gain_attack, "prevent_unless_paid": p_prevent_unless_paid, "push": p_push,
+    "gain_attack": p_gain_attack, "prevent_unless_paid": p_prevent_unless_paid, "push": p_push, "hinder": p_hinder,
     "restrain": p_restrain, "incapacitate": p_incapacitate, "lose_life": p_lose_life, "obliterate": p_obliterate,
     "return_to_hand": p_return_to_hand, "reveal": p_reveal, "move": p_move, "swap": p_swap,
     "attack_with": p_attack_with, "convert_critical": p_convert_critical, "regain_life": p_heal,
@@ -924,7 +958,8 @@ VALUES: dict[str, Callable] = {
     "inactive": lambda g, c, x: (lambda o: bool(o and o.action_marker != "ready"))(_one(g, _args(c)[0][0], x)),
     "guarding": lambda g, c, x: (lambda o: bool(o and o.guard))(_one(g, _args(c)[0][0], x)),
     "chosen": lambda g, c, x: x.chosen,
-    "in_los": lambda g, c, x: True,
+    "in_los": lambda g, c, x: movement.in_los(g, _one(g, _args(c)[0][0], x), _one(g, _args(c)[0][1], x)),
+    "moves_taken": lambda g, c, x: (lambda o: o.moves_taken if o is not None else 0)(_one(g, _args(c)[0][0], x)),
     "half": lambda g, c, x: -(-_num(g, _args(c)[0][0], x) // 2),
     "at_most": lambda g, c, x: min(_num(g, _args(c)[0][0], x), _num(g, _args(c)[0][1], x)),
     "damage_type_is": lambda g, c, x: x.attack is not None and str(x.attack.action.definition.damage_type).lower()

@@ -50,7 +50,8 @@ STATIC_NODES: tuple[type, ...] = (A.Gain, A.Lose, A.StatChange)
 #: tests/test_coverage.py greps the engine source and fails when this drifts
 FIRED_EVENTS: tuple[str, ...] = (
     "action_ends", "attack_step", "attacked", "attacks", "avoided", "condition_placed", "counterstrike",
-    "damaged", "deals_damage", "destroyed", "healed", "hit", "rolls", "token_removed",
+    "damaged", "deals_damage", "destroyed", "enters", "healed", "hit", "leaves", "moves", "rolls",
+    "token_removed",
 )
 #: events the engine runs without `fire`: a `when revealed` ability resolves when its enchantment
 #: is revealed (engine/reveal.py, `Reveals.reveal`)

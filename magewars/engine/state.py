@@ -80,6 +80,9 @@ class GameObject:
     uses: set = field(default_factory=set)  # once-per-round abilities used (tracked by the source)
     in_play: bool = True
     destroyed_by_damage: bool = False
+    moves_taken: int = 0  # move actions taken in its current Action Phase (engine/movement.py)
+    move_stopped: Optional[str] = None  # why it may not move again this Action Phase (hindered...)
+    hindered_until: Optional[int] = None  # a hinder(...) effect lasts through this round
     display: Optional[str] = None  # shown instead of the card name (a mage shown by its name, not its stats card)
 
     @property

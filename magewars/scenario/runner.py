@@ -18,6 +18,7 @@ from typing import Any, Optional
 
 from ..engine import (Arena, DiceError, EngineError, Game, ScriptedAgent, ScriptedChoice, ScriptedDice,
                       SeededDice, UnscriptedDecision)
+from ..engine import movement
 from ..engine.casting import cast_attack_spell, cast_incantation
 from ..engine.dice import parse_face
 from ..dsl.diagnostics import Diagnostic
@@ -27,7 +28,7 @@ TOP_KEYS = {"name", "cite", "description", "cards", "arena", "players", "objects
             "unscripted", "actions", "expect", "x", "seed"}
 OBJECT_KEYS = {"id", "card", "controller", "owner", "zone", "border", "damage", "markers", "guard", "attachments",
                "attached_to", "zone_attachment", "hidden", "x", "action_marker"}
-ACTIONS = {"attack", "reveal", "move", "teleport", "cast", "move_enchantment", "destroy", "place", "damage", "end_action_phase",
+ACTIONS = {"attack", "reveal", "move", "teleport", "push", "cast", "move_enchantment", "destroy", "place", "damage", "end_action_phase",
            "end_round", "expect", "guard", "remove", "heal", "attack_spell"}
 EXPECT_KEYS = {"objects", "players", "attacks", "log_contains", "log_lacks", "no_unsupported", "all_scripted_used"}
 OBJ_EXPECT_KEYS = {"damage", "armor", "life", "destroyed", "in_play", "has", "lacks", "markers", "zone", "hidden",
@@ -474,7 +475,7 @@ def run_scenario(path: str, cards_roots: tuple = (), seed: Optional[int] = None)
             _run_action(game, v, a, where, result)
         except (DiceError, UnscriptedDecision, EngineError, KeyError) as e:
             msg = str(e).strip("'\"")
-            code = {DiceError: "S010", UnscriptedDecision: "S011"}.get(type(e), "S012")
+            code = {DiceError: "S010", UnscriptedDecision: "S011", movement.IllegalMove: "S013"}.get(type(e), "S012")
             result.error = ScenarioDiagnostic(sc.path, where[0], where[1], code, msg)
             game.emit("error", f"{code} {msg}")
             return result
@@ -572,13 +573,32 @@ def _run_action(game: Game, v: _V, a, where, result: ScenarioResult) -> None:
         m = v.mapping(body, bw, f"`{kind}`")
         if m is None:
             return
+        v.keys(m, {"object", "to", "refused"}, f"`{kind}`")
         o = _obj(game, v, m, "object", _at(m, "object"))
         to = str(m.get("to"))
         if not st.arena.is_zone(to):
             v.err(_at(m, "to"), "S006", f"bad zone {to!r}")
             return
         if o is not None:
-            game.move_object(o, to, "moves" if kind == "move" else "teleports")
+            _move_action(game, m, kind, o, to, result)
+    elif kind == "push":
+        m = v.mapping(body, bw, "`push`")
+        if m is None:
+            return
+        v.keys(m, {"object", "from", "direction", "by"}, "`push`")
+        o = _obj(game, v, m, "object", _at(m, "object"))
+        src = m.get("from")
+        if src is not None and not st.arena.is_zone(str(src)):
+            so = _obj(game, v, m, "from", _at(m, "from"))
+            src = st.zone_of(so) if so is not None else None
+        way = m.get("direction")
+        if way is not None and str(way) not in (*movement.DIRECTIONS, "random"):
+            v.err(_at(m, "direction"), "S002", f"`direction` is north, south, east, west or random, not {way!r}")
+            return
+        if o is not None:
+            by = str(m.get("by", st.order[0] if st.order else o.controller))
+            movement.push(game, o, str(src) if src is not None else None, by, str(way) if way else None,
+                          "scenario action")
     elif kind == "move_enchantment":
         m = v.mapping(body, bw, "`move_enchantment`")
         if m is None:
@@ -634,6 +654,30 @@ def _run_action(game: Game, v: _V, a, where, result: ScenarioResult) -> None:
         _validate_expect(v, body, bw)
         if not v.diags:
             _check(game, v, body, bw, result)
+
+
+def _move_action(game: Game, m, kind: str, o, to: str, result: ScenarioResult) -> None:
+    """A `move` (one move action) or `teleport`.  An illegal one stops the scenario with S013 naming
+    the rule, unless `refused: TEXT` says it must be refused by a rule whose name contains TEXT."""
+    want = m.get("refused")
+    try:
+        if kind == "move":
+            movement.move(game, o, to)
+        else:
+            movement.teleport(game, o, to, "scenario action")
+    except movement.IllegalMove as e:
+        game.emit("rule", f"refused: {e}")
+        if want is None:
+            raise
+        w = _at(m, "refused")
+        result.checks.append(Check(f"{result.scenario.path}:{w[0]}:{w[1]}",
+                                   f"{o.id} {kind} to {to} refused by a rule naming {want!r}", True,
+                                   str(want).lower() in e.rule.lower()))
+        return
+    if want is not None:
+        w = _at(m, "refused")
+        result.checks.append(Check(f"{result.scenario.path}:{w[0]}:{w[1]}", f"{o.id} {kind} to {to} refused",
+                                   True, False))
 
 
 def _validate_expect(v: _V, body, where):

@@ -178,6 +178,14 @@ class Cast(_M):
 class Move(_M):
     object: Name
     to: Zone
+    refused: Optional[Text] = None  # the move must be refused by a rule whose name contains this
+
+
+class Push(_M):
+    object: Name
+    from_: Optional[Name] = Field(default=None, alias="from")  # a zone or an object: the push's source
+    direction: Optional[Literal["north", "south", "east", "west", "random"]] = None
+    by: Optional[Name] = None  # the player who chooses the way (default: the first player)
 
 
 class MoveEnchantment(_M):
@@ -205,7 +213,7 @@ class Heal(_M):
 
 ACTIONS: dict[str, Any] = {
     "attack": Attack, "attack_spell": AttackSpell, "cast": Cast, "reveal": Name,
-    "move": Move, "teleport": Move, "move_enchantment": MoveEnchantment, "destroy": Name,
+    "move": Move, "teleport": Move, "push": Push, "move_enchantment": MoveEnchantment, "destroy": Name,
     "place": Markers, "remove": Markers, "damage": Damage, "heal": Heal, "guard": Name,
     "end_action_phase": Name, "end_round": Optional[Any], "expect": Expect,
 }

@@ -19,7 +19,7 @@ import pytest
 from magewars.scenario import run_scenario
 from magewars.scenario import runner
 
-SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios").glob("*.yaml"))
+SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios").rglob("*.yaml"))
 CARDS_ROOT = Path(__file__).resolve().parent / "cards"  # the shared test cards (as in test_scenarios)
 MISSING = Path(__file__).resolve().parents[1] / "data" / "codex_entries_without_scenario.txt"
 

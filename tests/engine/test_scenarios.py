@@ -5,13 +5,14 @@ import pytest
 
 from magewars.scenario import run_scenario
 
-SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios").glob("*.yaml"))
+ROOT = Path(__file__).resolve().parents[1] / "scenarios"
+SCENARIOS = sorted(ROOT.rglob("*.yaml"))
 # The shared test cards sit beside this file, outside the scenarios' folder: allowed explicitly,
 # as `magewars simulate scenario --cards-root tests/engine/cards` does.
 CARDS_ROOT = Path(__file__).resolve().parent / "cards"
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.relative_to(ROOT).with_suffix("").as_posix() for p in SCENARIOS])
 def test_scenario(path):
     result = run_scenario(str(path), (CARDS_ROOT,))
     assert result.error is None, result.error.format()

@@ -1,0 +1,733 @@
+"""Movement: the move action, Push, Teleport and Bash, hindering, walls and line of sight.
+
+Every change of zone follows the move sequence of the rules (Supplement 2016, Rules: Move Action),
+one named step each, in this order:
+
+1. ``declare_move``   — the destination is one zone away, no diagonals; the creature may move
+   (no `cannot(this, "move")` from its traits or conditions), has a move action left and is not
+   stopped by hindering; no wall on the border forbids the crossing.
+2. ``pay_costs``      — nothing in the shipped corpus is modelled as a move cost yet; the step is
+   named so that reveal windows and later costs have a place.
+3. ``leaving_zone``   — the "leaves" event.
+4. ``walls``          — walls on the border: passage attacks strike before it crosses (Teleports skip
+   this step; Flying movers ignore walls); if it can no longer move, the rest is canceled.
+5. ``move_to_zone``   — the creature is placed in the new zone.
+6. ``entering_zone``  — the "moves" event (traps, zone triggers: `when moves(..., into: ...)`).
+
+What a creature may do is read from the codex entries it carries, never from their names:
+
+* `cannot(this, "move")` / `cannot(this, "take actions")` — no move actions;
+* `cannot(this, "be pushed")`, `cannot(this, "be teleported")`;
+* `can(this, "move twice")` — two move actions before the quick action;
+* `cannot(this, "act after moving")` — a move action ends its Action Phase (one move at most);
+* `hinder(this)` (and a card's `static hinder(PHRASE)`, the `hinder(...)` effect) — always hindered;
+* `immune(this, "hinder")` — never hindered;
+* `cannot(this, "hinder"[, target: PHRASE])` — it hinders no one (or not those);
+* `ignore(this, "enemy creatures" | "hindering"[, against: PHRASE])` — it is not hindered by them;
+* `ignore(this, "walls while moving")` — walls neither stop nor attack it (the arena's edge does);
+* on a wall: `cannot(PHRASE, "move through")` — creatures matching PHRASE may not cross it;
+  `block_los(this)` — it blocks line of sight.
+
+"enters" is the event of an object coming into play (``enter_zone``, used when a spell is placed);
+a creature that changes zone fires "moves" (with ``into``/``frm``/``how``) and "leaves".
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Iterable, Optional
+
+from ..dsl import ast as A
+from ..dsl.model import AttackDefinition, CardDefinition, TraitInstance
+from .decisions import Option
+from .errors import EngineError
+from .phrases import Ctx, PhraseError, matches, resolve
+from .state import ROW_LETTERS, GameObject
+
+Game = Any  # engine.game.Game: named, not imported (nothing in the engine imports game.py)
+
+CREATURE_KINDS = ("creature", "mage", "magestats")
+CONJURATION_KINDS = ("conjuration", "wall", "terrain", "vine")
+
+#: rule names given with refusals (sections of the Supplement 2016 and of the rulebook)
+RULE_MOVE = "Rules: Move Action (one zone per move, no diagonals)"
+RULE_ACTIONS = "Rules: Action Phase (move actions before the quick action)"
+RULE_HINDER = "Rules: Hindering"
+RULE_WALLS = "Rules: Walls"
+RULE_ARENA = "Rules: Walls (the arena's outer walls)"
+RULE_CONJ = "Rules: Moving Conjurations"
+RULE_TELEPORT = "Rules: Teleporting"
+RULE_PUSH = "Codex: Push"
+
+#: restriction and permission strings this module reads (statics of codex entries and cards)
+CANNOT_MOVE = ("move", "take actions")
+CANNOT_PUSHED = "be pushed"
+CANNOT_TELEPORTED = "be teleported"
+CANNOT_HINDER = "hinder"
+CANNOT_ACT_AFTER_MOVING = "act after moving"
+CANNOT_MOVE_THROUGH = "move through"
+CAN_MOVE_TWICE = "move twice"
+IMMUNE_HINDER = "hinder"
+IGNORE_ENEMIES = "enemy creatures"
+IGNORE_HINDERING = "hindering"
+IGNORE_WALLS = "walls while moving"
+#: every string above, for coverage (which asks whether such a static is read)
+CANNOT_READ = frozenset(CANNOT_MOVE + (CANNOT_PUSHED, CANNOT_TELEPORTED, CANNOT_HINDER, CANNOT_ACT_AFTER_MOVING,
+                                      CANNOT_MOVE_THROUGH))
+CAN_READ = frozenset({CAN_MOVE_TWICE})
+IGNORE_READ = frozenset({IGNORE_ENEMIES, IGNORE_HINDERING, IGNORE_WALLS})
+IMMUNE_READ = frozenset({IMMUNE_HINDER})
+
+#: the Bash attack (glossary: Bashed): 3 dice, neither melee nor ranged, with the trait that no Defense
+#: can avoid (the codex entry named here states what it does)
+BASH_TRAIT = "Unavoidable"
+ARENA_WALL_ID = "arena-wall"
+
+DIRECTIONS = {"north": (-1, 0), "south": (1, 0), "west": (0, -1), "east": (0, 1)}
+#: a random push rolls the effect die (Rules: Push): 1-3 north, 4-6 east, 7-9 south, 10-12 west
+RANDOM_DIRECTIONS = ((3, "north"), (6, "east"), (9, "south"), (12, "west"))
+
+
+class IllegalMove(EngineError):
+    """A move the rules forbid, refused before anything changes; `.rule` names the rule."""
+
+    def __init__(self, message: str, rule: str):
+        super().__init__(f"{message} ({rule})")
+        self.rule = rule
+        self.reason = message
+
+
+# ---------------------------------------------------------------- what the codex says about an object
+def _entries(game: Game, obj) -> list[str]:
+    """Codex entries an object carries: its traits (printed and gained) and its markers."""
+    d = game.d(obj)
+    names = list(d.traits)
+    names.extend(k for k, n in obj.markers.items() if n and k not in d.traits)
+    return names
+
+
+def _statics(game: Game, obj, fn: str) -> Iterable[tuple[str, A.StaticAbility]]:
+    """`static fn(...)` of the codex entries the object carries and of its own card (guards checked)."""
+    seen = []
+    for name in _entries(game, obj):
+        for ab in game.codex_statics(name, fn):
+            seen.append((name, ab))
+    for ab in obj.card.abilities:
+        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == fn:
+            seen.append((obj.name, ab))
+    for name, ab in seen:
+        if ab.guard is not None:
+            try:
+                if not game.evaluate(ab.guard, Ctx(this=obj, it=obj)):
+                    continue
+            except Exception as e:  # noqa: BLE001 - reported, never skipped silently
+                game.emit("unsupported", f"NOT IMPLEMENTED: cannot evaluate the condition of a static of "
+                                         f"{name} on {obj.label()}: {e}")
+                continue
+        yield name, ab
+
+
+def _args(call: A.Call) -> tuple[list, dict]:
+    return [a.value for a in call.args if not a.key], {a.key: a.value for a in call.args if a.key}
+
+
+def _is_this(node) -> bool:
+    return isinstance(node, A.Phrase) and [w.text.lower() for w in node.words] == ["this"]
+
+
+def _matches(game: Game, obj, phrase, this, what: str) -> bool:
+    try:
+        return matches(game, obj, phrase, Ctx(this=this, it=obj))
+    except PhraseError as e:
+        game.emit("unsupported", f"NOT IMPLEMENTED: {what}: {e}")
+        return False
+
+
+def restriction(game: Game, obj, action: str, target=None) -> Optional[str]:
+    """The codex entry (or card) whose `cannot(this, ACTION[, target: PHRASE])` applies, or None."""
+    for name, ab in _statics(game, obj, "cannot"):
+        pos, kw = _args(ab.effect)
+        if len(pos) < 2 or not _is_this(pos[0]) or not isinstance(pos[1], A.StringLit) or pos[1].value != action:
+            continue
+        if "target" in kw:
+            if target is None or not _matches(game, target, kw["target"], obj, f"{name}: cannot {action}"):
+                continue
+        return name
+    for (oid, act, detail, sid, rnd) in getattr(game, "restrictions", ()):
+        if oid == obj.id and act == action and rnd == game.state.round:
+            src = game.state.objects.get(sid) if sid else None
+            return f"until the end of the round, by {src.label() if src is not None else 'an effect'}"
+    return None
+
+
+def permitted(game: Game, obj, action: str) -> Optional[str]:
+    for name, ab in _statics(game, obj, "can"):
+        pos, _ = _args(ab.effect)
+        if len(pos) >= 2 and _is_this(pos[0]) and isinstance(pos[1], A.StringLit) and pos[1].value == action:
+            return name
+    return None
+
+
+def ignores(game: Game, obj, rule: str, other=None) -> Optional[str]:
+    """The entry by which `obj` ignores `rule` (against `other`, when the static names whom)."""
+    for name, ab in _statics(game, obj, "ignore"):
+        pos, kw = _args(ab.effect)
+        if len(pos) < 2 or not _is_this(pos[0]) or not isinstance(pos[1], A.StringLit) or pos[1].value != rule:
+            continue
+        if "against" in kw:
+            if other is None or not _matches(game, other, kw["against"], obj, f"{name}: ignore {rule}"):
+                continue
+        return name
+    return None
+
+
+def cannot_move(game: Game, obj) -> Optional[str]:
+    """Why the object can take no move action (the entry that says so), or None."""
+    for action in CANNOT_MOVE:
+        who = restriction(game, obj, action)
+        if who:
+            return who
+    return None
+
+
+def moves_before_quick(game: Game, obj) -> int:
+    """Move actions it may take before its quick action (`can(this, "move twice")`: 2, else 1)."""
+    return 2 if permitted(game, obj, CAN_MOVE_TWICE) else 1
+
+
+def max_moves(game: Game, obj) -> int:
+    """Move actions it may take in one Action Phase: a quick action may be spent on one more move;
+    a creature whose move ends its Action Phase (`cannot(this, "act after moving")`) moves once."""
+    if restriction(game, obj, CANNOT_ACT_AFTER_MOVING):
+        return 1
+    return 2
+
+
+def phase_ends_after_move(game: Game, obj) -> bool:
+    """Does a move action end this creature's Action Phase (no quick action after it)?"""
+    return restriction(game, obj, CANNOT_ACT_AFTER_MOVING) is not None
+
+
+def move_uses_quick_action(game: Game, obj) -> bool:
+    """Is its next move action taken in place of its quick action?"""
+    return obj.moves_taken >= moves_before_quick(game, obj)
+
+
+def reset_moves(obj) -> None:
+    """A new Action Phase: no move action taken, not stopped by hindering."""
+    obj.moves_taken = 0
+    obj.move_stopped = None
+
+
+# ---------------------------------------------------------------- hindering
+def _hinders(game: Game, hinderer, mover) -> bool:
+    """Does `hinderer` hinder `mover`?  Only enemy creatures in play do; a creature that cannot
+    hinder (or cannot hinder this mover), or one the mover ignores, does not."""
+    if hinderer is mover or not hinderer.in_play or hinderer.hidden or hinderer.kind not in CREATURE_KINDS:
+        return False
+    if hinderer.controller == mover.controller:
+        return False
+    if restriction(game, hinderer, CANNOT_HINDER, target=mover):
+        return False
+    if ignores(game, mover, IGNORE_ENEMIES, hinderer) or ignores(game, mover, IGNORE_HINDERING, hinderer):
+        return False
+    return True
+
+
+def hinderers(game: Game, mover, zone: Optional[str]) -> list:
+    if zone is None:
+        return []
+    return [o for o in game.state.objects_in_zone(zone) if _hinders(game, o, mover)]
+
+
+def always_hindered(game: Game, obj) -> Optional[str]:
+    """Why the object counts as hindered whatever is around it: a `hinder(this)` static it carries,
+    a card in play whose `static hinder(PHRASE)` matches it, or a `hinder(...)` effect still lasting."""
+    for name, ab in _statics(game, obj, "hinder"):
+        pos, _ = _args(ab.effect)
+        if pos and _is_this(pos[0]):
+            return name
+    for src in game.state.in_play():
+        if src is obj or src.hidden:
+            continue
+        for ab in src.card.abilities:
+            if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "hinder":
+                pos, _ = _args(ab.effect)
+                if not pos or _is_this(pos[0]):
+                    continue
+                if ab.guard is not None:
+                    try:
+                        if not game.evaluate(ab.guard, Ctx(this=src)):
+                            continue
+                    except Exception as e:  # noqa: BLE001
+                        game.emit("unsupported", f"NOT IMPLEMENTED: condition of {src.label()}'s hinder: {e}")
+                        continue
+                if _matches(game, obj, pos[0], src, f"hinder of {src.label()}"):
+                    return src.label()
+    until = getattr(obj, "hindered_until", None)
+    if until is not None and until >= game.state.round:
+        return "an effect lasting until the end of the round"
+    return None
+
+
+def hindered(game: Game, obj, here: Optional[str], dest: Optional[str]) -> Optional[str]:
+    """Why a move action from `here` to `dest` is hindered, or None (Rules: Hindering): leaving or
+    entering a zone with enemy creatures that hinder it, or always hindered; never when immune."""
+    if "be affected by " + IMMUNE_HINDER in game.d(obj).cannot_do:
+        return None
+    why = always_hindered(game, obj)
+    if why:
+        return f"hindered ({why})"
+    for zone, verb in ((here, "leaves"), (dest, "enters")):
+        hs = hinderers(game, obj, zone)
+        if hs:
+            return f"hindered: it {verb} {zone}, which holds {', '.join(h.label() for h in hs)}"
+    return None
+
+
+# ---------------------------------------------------------------- walls
+def walls_on(game: Game, a: str, b: str) -> list:
+    border = frozenset((a, b))
+    return [o for o in game.state.in_play() if o.border == border]
+
+
+def blocks_passage(game: Game, wall, mover) -> Optional[str]:
+    """The entry of `wall` that forbids `mover` to cross it (`cannot(PHRASE, "move through")`)."""
+    for name, ab in _statics(game, wall, "cannot"):
+        pos, _ = _args(ab.effect)
+        if len(pos) >= 2 and isinstance(pos[1], A.StringLit) and pos[1].value == CANNOT_MOVE_THROUGH \
+                and isinstance(pos[0], A.Phrase) and _matches(game, mover, pos[0], wall, f"{name} of {wall.label()}"):
+            return name
+    return None
+
+
+def ignores_walls(game: Game, obj) -> Optional[str]:
+    return ignores(game, obj, IGNORE_WALLS)
+
+
+def _passage_attacks(wall) -> list:
+    return [adef for adef in wall.card.attacks if "passage" in adef.special]
+
+
+# ---------------------------------------------------------------- the move action
+def _zone_of(game: Game, obj) -> Optional[str]:
+    return game.state.zone_of(obj)
+
+
+def declare_move(game: Game, obj, to_zone: str, count_action: bool = True) -> Optional[str]:
+    """Step 1, Declare Move: every check, before anything changes.  Returns why the move is hindered
+    (or None); raises IllegalMove naming the rule."""
+    st = game.state
+    here = _zone_of(game, obj)
+    if not obj.in_play or here is None or obj.zone is None:
+        raise IllegalMove(f"{obj.label()} is not standing in a zone of the arena", RULE_MOVE)
+    if obj.kind not in CREATURE_KINDS and obj.kind not in CONJURATION_KINDS:
+        raise IllegalMove(f"{obj.label()} is a {obj.kind}: only creatures (and conjurations that can) move",
+                          RULE_MOVE)
+    if not st.arena.is_zone(to_zone):
+        raise IllegalMove(f"{to_zone!r} is not a zone of the {st.arena.rows}x{st.arena.cols} arena", RULE_ARENA)
+    if to_zone == here:
+        raise IllegalMove(f"{obj.label()} is already in {here}: a move action goes to another zone", RULE_MOVE)
+    dist = st.arena.distance(here, to_zone)
+    if dist != 1:
+        raise IllegalMove(f"{obj.label()} cannot move from {here} to {to_zone} in one move: that is {dist} zones "
+                          f"away (diagonals count two); a move action goes to an adjacent zone", RULE_MOVE)
+    who = cannot_move(game, obj)
+    if who:
+        raise IllegalMove(f"{obj.label()} cannot take move actions ({who})", f"Codex: {who}")
+    if count_action:
+        if obj.move_stopped:
+            raise IllegalMove(f"{obj.label()} must stop moving this Action Phase: its last move was "
+                              f"{obj.move_stopped}", RULE_HINDER)
+        limit = max_moves(game, obj)
+        if obj.moves_taken >= limit:
+            raise IllegalMove(f"{obj.label()} has taken {obj.moves_taken} move action(s) this Action Phase, "
+                              f"its most", RULE_ACTIONS)
+    if obj.kind in CONJURATION_KINDS:
+        for other in st.objects_in_zone(to_zone):
+            if other is not obj and other.in_play and other.name == obj.name:
+                raise IllegalMove(f"{to_zone} already holds a conjuration named {obj.name}", RULE_CONJ)
+    if not ignores_walls(game, obj):
+        for wall in walls_on(game, here, to_zone):
+            who = blocks_passage(game, wall, obj)
+            if who:
+                raise IllegalMove(f"{wall.label()} on the border of {here} and {to_zone} lets nothing through "
+                                  f"({who})", f"Codex: {who}")
+    return hindered(game, obj, here, to_zone)
+
+
+def pay_costs(game: Game, obj, to_zone: str) -> None:
+    """Step 2, Pay Costs: no move cost is modelled yet (a card that adds one says `unsupported`)."""
+
+
+def leaving_zone(game: Game, obj, here: str, to_zone: str, how: str) -> None:
+    """Step 3, Leaving Zone Effects: the "leaves" event."""
+    game.fire("leaves", obj, Ctx(this=obj, it=obj), zone=here, into=to_zone, how=how)
+
+
+def _stoppers(game: Game, obj, how: str) -> set:
+    keys = set(CANNOT_MOVE) | ({CANNOT_PUSHED} if how.startswith("is pushed") else set())
+    return {k for k in keys if restriction(game, obj, k)}
+
+
+def walls(game: Game, obj, here: str, to_zone: str, how: str) -> bool:
+    """Step 4, Walls: each wall with a passage attack on the border attacks the creature before it
+    crosses; if that leaves it destroyed or newly unable to move (Stun, Restrained, Unmovable...),
+    the rest of the move is canceled.  Returns whether the move goes on."""
+    if ignores_walls(game, obj):
+        return True
+    for wall in walls_on(game, here, to_zone):
+        bars = _passage_attacks(wall)
+        if not bars:
+            continue
+        before = _stoppers(game, obj, how)
+        for adef in bars:
+            game.emit("rule", f"{obj.label()} {how} through {wall.label()}: its passage attack comes before it "
+                              f"crosses")
+            game.run_attack(wall, adef, [obj])
+        if not obj.in_play:
+            return False
+        now = _stoppers(game, obj, how) - before
+        if now or (how == "moves" and cannot_move(game, obj)):
+            game.emit("rule", f"{obj.label()} cannot complete its move ({', '.join(sorted(now)) or 'cannot move'}):"
+                              f" it stays in {here}")
+            return False
+    return True
+
+
+def move_to_zone(game: Game, obj, here: Optional[str], to_zone: str, how: str, why: str = "") -> None:
+    """Step 5, Move to New Zone."""
+    game.state.move_to_zone(obj, to_zone)
+    game.emit("move", f"{obj.label()} {how} from {here} to {to_zone}" + (f" ({why})" if why else ""),
+              target=obj.id, frm=here, to=to_zone)
+    atk = game.current_attack
+    if atk is not None and atk.status in ("declared", "avoided") and (obj is atk.target or obj is atk.source
+                                                                     or obj is atk.attacker):
+        atk.action.illegal.add(atk.target.id)
+        game.attacks.cancel(atk, f"{obj.label()} moved")
+    game.check_state()
+
+
+def entering_zone(game: Game, obj, here: Optional[str], to_zone: str, how: str) -> None:
+    """Step 6, Entering Zone Triggers: the "moves" event (traps and zone triggers attack or act now)."""
+    if obj.in_play:
+        game.fire("moves", obj, Ctx(this=obj, it=obj), into=to_zone, frm=here, how=how)
+
+
+def change_zone(game: Game, obj, to_zone: str, how: str, walls_step: bool = True, why: str = "") -> bool:
+    """Steps 3 to 6 of the move sequence for a change of zone already declared legal (a Teleport or an
+    exchange of places skips the walls: `walls_step=False`)."""
+    here = _zone_of(game, obj)
+    leaving_zone(game, obj, here, to_zone, how)
+    if not obj.in_play:
+        return False
+    if walls_step and here != to_zone and not walls(game, obj, here, to_zone, how):
+        return False
+    move_to_zone(game, obj, here, to_zone, how, why)
+    entering_zone(game, obj, here, to_zone, how)
+    return True
+
+
+def move(game: Game, obj, to_zone: str) -> bool:
+    """One move action of `obj` into the adjacent zone `to_zone` (the move sequence, steps 1-6).
+    Raises IllegalMove (naming the rule) before anything changes.  Returns whether it arrived."""
+    why_hindered = declare_move(game, obj, to_zone)
+    pay_costs(game, obj, to_zone)
+    here = _zone_of(game, obj)
+    obj.moves_taken += 1
+    if why_hindered:
+        obj.move_stopped = why_hindered
+        game.emit("rule", f"{obj.label()} is {why_hindered}: after this move it must stop")
+    game.state.touch()
+    arrived = change_zone(game, obj, to_zone, "moves")
+    if arrived:
+        game.just_moved.add(obj.id)
+    if phase_ends_after_move(game, obj):
+        game.emit("rule", f"{obj.label()} moved: its Action Phase ends "
+                          f"({restriction(game, obj, CANNOT_ACT_AFTER_MOVING)})")
+    return arrived and obj.zone == to_zone and here != to_zone
+
+
+def legal_moves(game: Game, obj) -> list[str]:
+    """Zones one move action of `obj` can reach now (empty when it cannot move)."""
+    here = _zone_of(game, obj)
+    if here is None or not obj.in_play:
+        return []
+    out = []
+    for z in game.state.arena.zones():
+        if game.state.arena.distance(here, z) != 1:
+            continue
+        try:
+            declare_move(game, obj, z)
+        except IllegalMove:
+            continue
+        out.append(z)
+    return out
+
+
+def can_move(game: Game, obj) -> bool:
+    return bool(legal_moves(game, obj))
+
+
+# ---------------------------------------------------------------- teleport, push, bash, placement
+def teleport(game: Game, obj, zone: str, source: str = "") -> bool:
+    """Teleport (Rules: Teleporting): straight into `zone`, skipping walls, zones between and
+    hindering; Unmovable and Restrained creatures may; a `cannot(this, "be teleported")` object
+    may not.  Conjurations attached to it are destroyed, even into its own zone."""
+    here = _zone_of(game, obj)
+    if not obj.in_play or here is None:
+        raise IllegalMove(f"{obj.label()} is not standing in a zone of the arena", RULE_TELEPORT)
+    if not game.state.arena.is_zone(zone):
+        raise IllegalMove(f"{zone!r} is not a zone of the arena", RULE_ARENA)
+    who = restriction(game, obj, CANNOT_TELEPORTED)
+    if who:
+        raise IllegalMove(f"{obj.label()} cannot be teleported ({who})", f"Codex: {who}")
+    for att in list(game.state.attachments(obj)):
+        if att.kind in CONJURATION_KINDS:
+            game.destroy(att, why=f"a conjuration attached to {obj.label()}, which teleports")
+    return change_zone(game, obj, zone, "teleports", walls_step=False, why=source)
+
+
+def push_options(game: Game, obj, source_zone: Optional[str]) -> list[str]:
+    """Directions a push may take (Codex: Push): straight away from the source; on a diagonal either
+    of the two nearest; from the same zone (or no source) any of the four."""
+    arena = game.state.arena
+    here = _zone_of(game, obj)
+    r, c = arena.coords(here)
+    if source_zone is None or source_zone == here or arena.coords(source_zone) is None:
+        return list(DIRECTIONS)
+    sr, sc = arena.coords(source_zone)
+    out = []
+    if r != sr:
+        out.append("south" if r > sr else "north")
+    if c != sc:
+        out.append("east" if c > sc else "west")
+    return out
+
+
+def random_direction(game: Game) -> str:
+    face = game.dice.d12()
+    for top, way in RANDOM_DIRECTIONS:
+        if face <= top:
+            return way
+    return RANDOM_DIRECTIONS[-1][1]
+
+
+def push(game: Game, obj, source_zone: Optional[str], chooser: str, direction: Optional[str] = None,
+         why: str = "") -> bool:
+    """Push one zone (Codex: Push) through the move sequence (no move action, no hindering).  An
+    object that cannot be pushed stays; into the arena's edge or a wall it may not cross, it is
+    Bashed instead (Flying creatures ignore walls, not the arena's edge).  Returns whether it moved."""
+    arena = game.state.arena
+    here = _zone_of(game, obj)
+    if here is None or not obj.in_play:
+        return False
+    who = restriction(game, obj, CANNOT_PUSHED)
+    if who:
+        game.emit("rule", f"{obj.label()} cannot be pushed ({who}): it stays in {here}")
+        return False
+    if direction == "random":
+        way = random_direction(game)
+        game.emit("rule", f"{obj.label()} is pushed in a random direction: {way}")
+    elif direction in DIRECTIONS:
+        way = direction
+    else:
+        options = push_options(game, obj, source_zone)
+        if len(options) > 1:
+            way = game.decide("target", chooser, [Option(d, d) for d in options],
+                              prompt=f"push {obj.label()} which way?", default=0).value
+        else:
+            way = options[0]
+    r, c = arena.coords(here)
+    dr, dc = DIRECTIONS[way]
+    nr, nc = r + dr, c + dc
+    if not (0 <= nr < arena.rows and 0 <= nc < arena.cols):
+        game.emit("rule", f"{obj.label()} is pushed {way} into the arena's outer wall: it is Bashed")
+        bash(game, obj, None)
+        return False
+    dest = f"{ROW_LETTERS[nr]}{nc + 1}"
+    if not ignores_walls(game, obj):
+        for wall in walls_on(game, here, dest):
+            if blocks_passage(game, wall, obj):
+                game.emit("rule", f"{obj.label()} is pushed {way} into {wall.label()}: it is Bashed")
+                bash(game, obj, wall)
+                return False
+    return change_zone(game, obj, dest, f"is pushed {way}" + (f" by {why}" if why else ""))
+
+
+def bash(game: Game, obj, wall) -> None:
+    """Bashed (pushed into a wall it cannot cross): an Unavoidable attack of 3 dice, neither melee nor
+    ranged, made by the wall (the arena's outer wall when `wall` is None)."""
+    if wall is None:
+        wall = game.state.objects.get(ARENA_WALL_ID)
+        if wall is None:
+            wall = game.state.objects[ARENA_WALL_ID] = _arena_wall()
+    adef = AttackDefinition("Bash", None, None, ("bash",), None, None, 3, (), (TraitInstance(BASH_TRAIT),))
+    game.run_attack(wall, adef, [obj])
+
+
+def _arena_wall():
+    wall = GameObject(ARENA_WALL_ID, CardDefinition("outer wall of the arena", "wall"), "-", "-")
+    wall.in_play = False
+    return wall
+
+
+def enter_zone(game: Game, obj, zone: Optional[str] = None, how: str = "is placed") -> None:
+    """An object comes into play (placed by a spell or an effect): it is put in `zone` (if given) and
+    the "enters" event fires.  Being placed is not moving: no "moves" event, no traps (Rules:
+    Entering a Zone)."""
+    if zone is not None:
+        game.state.move_to_zone(obj, zone)
+        game.emit("move", f"{obj.label()} {how} in {zone}", target=obj.id, to=zone)
+    game.fire("enters", obj, Ctx(this=obj, it=obj), zone=zone or _zone_of(game, obj), how=how)
+
+
+# ---------------------------------------------------------------- events about places
+#: events whose place arguments are matched here: `moves(WHO, into: ZONE)`, `leaves(WHO, ZONE)`
+#: (or `zone:`), `enters(WHO, ZONE)` (or `zone:`); each names the key of the fired event's details
+ZONE_EVENTS = {"moves": ("into", "into"), "leaves": ("zone", "zone"), "enters": ("zone", "zone")}
+
+
+def event_places(event: str, pos: list, kw: dict) -> list:
+    """(detail key, place phrase) pairs a `when EVENT(...)` names."""
+    key, kwname = ZONE_EVENTS[event]
+    out = []
+    if kwname in kw:
+        out.append((key, kw[kwname]))
+    elif len(pos) > 1:
+        out.append((key, pos[1]))
+    return out
+
+
+def zone_matches(game: Game, phrase, zone: Optional[str], src) -> bool:
+    """Does the zone of an event fit the place an ability names ("this zone", "an adjacent zone")?"""
+    if zone is None:
+        return False
+    try:
+        got = resolve(game, phrase, Ctx(this=src))
+    except PhraseError as e:
+        game.emit("unsupported", f"NOT IMPLEMENTED: the place of an event of {src.label()}: {e}")
+        return False
+    return any((x if isinstance(x, str) else game.state.zone_of(x)) == zone for x in got)
+
+
+# ---------------------------------------------------------------- line of sight
+def _place(game: Game, x) -> Optional[tuple]:
+    """Where a line of sight is traced from or to: a zone's centre, or the middle of a wall's border."""
+    st = game.state
+    if isinstance(x, str):
+        rc = st.arena.coords(x)
+        return (Fraction(2 * rc[0] + 1, 2), Fraction(2 * rc[1] + 1, 2)) if rc else None
+    if x is None or not getattr(x, "in_play", True):
+        return None
+    border = getattr(x, "border", None)
+    if border:
+        a, b = sorted(border)
+        pa, pb = _place(game, a), _place(game, b)
+        if pa is None or pb is None:
+            return None
+        return ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
+    z = st.zone_of(x)
+    return _place(game, z) if z else None
+
+
+def _zone_at(r: int, c: int) -> str:
+    return f"{ROW_LETTERS[r]}{c + 1}"
+
+
+def _crossings(p, q) -> list:
+    """The borders a straight line from p to q crosses, in order: each is ("border", zone, zone) or
+    ("corner", zone before, zone after, (way 1 borders), (way 2 borders)) when it passes a grid corner."""
+    (y0, x0), (y1, x1) = p, q
+    events = {}
+    dy, dx = y1 - y0, x1 - x0
+    if dx:
+        lo, hi = sorted((x0, x1))
+        for k in range(int(lo) + (0 if lo != int(lo) else 1), int(hi) + 1):
+            k = Fraction(k)
+            if lo < k < hi:
+                t = (k - x0) / dx
+                events.setdefault(t, set()).add("v")
+    if dy:
+        lo, hi = sorted((y0, y1))
+        for k in range(int(lo) + (0 if lo != int(lo) else 1), int(hi) + 1):
+            k = Fraction(k)
+            if lo < k < hi:
+                t = (k - y0) / dy
+                events.setdefault(t, set()).add("h")
+    out = []
+    for t in sorted(events):
+        y, x = y0 + t * dy, x0 + t * dx
+        eps = Fraction(1, 1000)
+        before = (y0 + (t - eps) * dy, x0 + (t - eps) * dx)
+        after = (y0 + (t + eps) * dy, x0 + (t + eps) * dx)
+        zb = _zone_at(int(before[0]), int(before[1]))
+        za = _zone_at(int(after[0]), int(after[1]))
+        if len(events[t]) == 1:
+            out.append(("border", zb, za))
+        else:
+            (rb, cb), (ra, ca) = (int(before[0]), int(before[1])), (int(after[0]), int(after[1]))
+            via1, via2 = _zone_at(rb, ca), _zone_at(ra, cb)
+            out.append(("corner", zb, za, ((zb, via1), (via1, za)), ((zb, via2), (via2, za))))
+    return out
+
+
+def los_blockers(game: Game) -> tuple[dict, list]:
+    """Walls that block line of sight, by border; zone objects whose `block_los(this zone,
+    crossing: N)` blocks lines crossing N of their zone's borders."""
+    by_border: dict = {}
+    zonal = []
+    for o in game.state.in_play():
+        if o.hidden:
+            continue
+        for name, ab in _statics(game, o, "block_los"):
+            pos, kw = _args(ab.effect)
+            if o.border and pos and _is_this(pos[0]):
+                by_border.setdefault(o.border, []).append(o)
+            else:
+                n = kw.get("crossing")
+                zone = o.attached_zone or o.zone
+                if zone is not None and pos and isinstance(pos[0], A.Phrase) \
+                        and [w.text.lower() for w in pos[0].words] == ["this", "zone"]:
+                    zonal.append((o, zone, n.as_int() if hasattr(n, "as_int") else 1))
+                else:
+                    game.emit("unsupported", f"NOT IMPLEMENTED: block_los of {o.label()} names a place the "
+                                             f"line-of-sight tracer cannot read")
+    return by_border, zonal
+
+
+def in_los(game: Game, a, b, ignore_walls: bool = False) -> bool:
+    """Line of sight from `a` to `b` (objects or zones): a straight line from the centre of a's zone
+    (the middle of a wall's border) to b's.  A wall that blocks line of sight on a border the line
+    crosses blocks it; where the line passes exactly through a corner it is blocked only if both
+    ways round the corner are.  Objects outside the arena are out of everyone's sight."""
+    p, q = _place(game, a), _place(game, b)
+    if p is None or q is None:
+        return False
+    if p == q:
+        return True
+    by_border, zonal = los_blockers(game)
+    if not by_border and not zonal:
+        return True
+    own = {getattr(a, "border", None), getattr(b, "border", None)} - {None}
+    walls_block = (not ignore_walls) and bool(by_border)
+
+    def blocked(x: str, y: str) -> bool:
+        border = frozenset((x, y))
+        return walls_block and border not in own and bool(by_border.get(border))
+
+    crossed: dict = {}
+    for ev in _crossings(p, q):
+        if ev[0] == "border":
+            _, x, y = ev
+            if blocked(x, y):
+                return False
+            for z in (x, y):
+                crossed[z] = crossed.get(z, 0) + 1
+        else:
+            _, x, y, way1, way2 = ev
+            if all(any(blocked(*pair) for pair in way) for way in (way1, way2)):
+                return False
+    for (o, zone, n) in zonal:
+        if crossed.get(zone, 0) >= (n or 1):
+            return False
+    return True

@@ -21,10 +21,27 @@ def ray_module():
     return ray
 
 
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast on a host:port nobody listens on (Ray itself retries for minutes)."""
+    import socket
+    from urllib.parse import urlsplit
+    if address in ("local", "auto"):
+        return
+    parts = urlsplit(address if "://" in address else "ray-gcs://" + address)
+    host, port = parts.hostname, parts.port
+    if not host or not port:
+        raise DuelError(f"--cluster {address!r}: give host:port, ray://host:port, auto or local")
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except OSError as e:
+        raise DuelError(f"cannot reach the Ray cluster at {address!r}: {e.strerror or e}") from None
+
+
 def run_on_ray(cfg: DuelConfig, games: int, address: str,
                progress: Optional[Callable[[int], None]] = None, chunk: int = 0,
                num_cpus: Optional[int] = None) -> list[dict]:
     ray = ray_module()
+    _check_reachable(address)
     started = False
     if not ray.is_initialized():
         kw = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)

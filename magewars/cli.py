@@ -385,6 +385,10 @@ from .site.cli import site as _site_group  # noqa: E402 - light: the builder is 
 
 main.add_command(_site_group)
 
+from .play import play as _play  # noqa: E402 - `magewars play`: one whole game (magewars/play.py)
+
+main.add_command(_play)
+
 
 # ---------------------------------------------------------------- duels (magewars/duel/)
 from .duel.cli import duel as _duel, replay as _replay  # noqa: E402 - light: the engine loads when a command runs

@@ -86,6 +86,9 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
         if isinstance(ab, A.TriggeredAbility):
             st = R.event_status(ab.event.name)
             return st, _label(ab), "" if st == R.RUNS else "the engine never fires this event"
+        if isinstance(ab, A.TimedAbility):
+            st = R.timing_status(ab.timing.name)
+            return st, _label(ab), "" if st == R.RUNS else "no phase of the round runs this timing"
         return (R.SILENT, _label(ab), "the engine does not run this clause of a codex entry yet")
     if isinstance(ab, A.StaticAbility):
         if clause.once:
@@ -104,7 +107,7 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
         return st, _label(ab), "" if st == R.RUNS else "the engine never fires this event"
     if isinstance(ab, A.TimedAbility):
         st = R.timing_status(ab.timing.name)
-        return st, _label(ab), "" if st == R.RUNS else "the engine runs no phase of the round yet"
+        return st, _label(ab), "" if st == R.RUNS else "no phase of the round runs this timing"
     if isinstance(ab, A.ActivatedAbility):
         if R.ACTIONS_RUN:
             return R.RUNS, "", ""

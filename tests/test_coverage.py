@@ -83,7 +83,7 @@ creature "Probe Beast" {
   when destroyed(this): gain_control(you, this)
   at upkeep: heal(this, 1)
   action quick: heal(this, 1)
-  when hit(this): this gets channeling +1
+  when hit(this): this gets spellbook +1
   when damaged(this): this gains [Flying] until end of attack
   when damaged(this) if in_los(this, this): heal(this, 1)
   static cannot(this, "guard", detail: "while it flies")
@@ -113,16 +113,15 @@ def test_each_construct_gets_its_status_and_location():
         ("probe.mw:6:3", "static cannot", L),
         ("probe.mw:8:3", "when condition_removed", S),
         ("probe.mw:9:25", "gain_control", L),
-        ("probe.mw:10:3", "at upkeep", S),
-        ("probe.mw:11:3", "action", S),
-        ("probe.mw:12:19", "gets channeling", S),
+        ("probe.mw:12:19", "gets spellbook", S),
         ("probe.mw:13:23", "until end of attack", S),
         ("probe.mw:15:3", "static cannot", L),
         ("probe.mw:15:32", "detail: in static cannot", S),
         ("probe.mw:20:5", "attack bar 'Probe Bite': effect:", S),
         ("probe.mw:16:3", "effect die Push", S),
     }
-    # the static gain (line 7), the in_los trigger (line 14) and the bar's modify_dice (line 19) run
+    # the static gain (line 7), the upkeep timing (line 10), the action ability (line 11), the in_los
+    # trigger (line 14) and the bar's modify_dice (line 19) run
     assert not rec["executes"]
     assert not rec["fully_expressed"]  # it leans on a detail: free text
 

@@ -52,6 +52,7 @@ class Derived:
     armor: int = 0
     no_armor: bool = False
     life: Optional[int] = None
+    channeling: Optional[int] = None  # mana it brings its controller each Channeling Phase
     mods: list = field(default_factory=list)
     defenses: list = field(default_factory=list)  # (Defense, source obj id, index key)
     attacks: list = field(default_factory=list)  # (AttackDefinition, source obj id)
@@ -329,6 +330,7 @@ class Effects:
         armor_base = card.armor
         d.no_armor = armor_base is None and obj.kind in ("creature", "conjuration", "wall") or "Incorporeal" in traits
         life = card.life
+        channeling = card.channeling
         armor = armor_base or 0
 
         applied: set = set()
@@ -422,6 +424,9 @@ class Effects:
                             if label in marker_labels:
                                 marker_armor += amt
                             mods.append(Mod(label, ts, f"armor {amt:+d}"))
+                    elif sm.stat == "channeling":
+                        channeling = (channeling or 0) + amt
+                        mods.append(Mod(label, ts, f"channeling {amt:+d}"))
                     elif sm.stat == "life":
                         if life is None:
                             continue
@@ -442,6 +447,7 @@ class Effects:
         d.base_armor = armor - marker_armor
         d.armor = max(0, armor)
         d.life = life
+        d.channeling = channeling
 
         # defenses, attacks, damage barriers
         for i, df in enumerate(card.defenses):

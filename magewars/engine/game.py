@@ -18,6 +18,7 @@ from . import movement
 from .phrases import Ctx, matches, resolve, resolve_one
 from .primitives import evaluate, run_effect
 from .reveal import Reveals
+from . import round as round_
 from .state import ROW_LETTERS, Arena, GameObject, GameState
 
 class Game:
@@ -44,6 +45,7 @@ class Game:
         self.just_moved: set = set()  # creatures whose last action was a move (Charge)  # (object id, action, detail, source id, round)
         self.attacks = AttackEngine(self)
         self.reveals = Reveals(self)
+        self.round_state = None  # engine/round.py: where the round stands (created when first needed)
 
     # ------------------------------------------------------------ setup
     def card(self, name: str) -> CardDefinition:
@@ -66,6 +68,14 @@ class Game:
             if p is not None and p.mage_id is None:
                 p.mage_id = oid
         return obj
+
+    def note_unsupported(self, key: str, why: str) -> None:
+        """Say once per game that something is not implemented (never skip it silently)."""
+        if key in self.static_unsupported:
+            return
+        self.static_unsupported.add(key)
+        self.unsupported.append(key)
+        self.emit("unsupported", f"NOT IMPLEMENTED: {key}: {why}")
 
     def x_value(self, obj) -> int:
         return self.x_values.get(obj.id, 0) if obj is not None else 0
@@ -563,34 +573,12 @@ class Game:
 
 
     def end_action_phase(self, obj):
-        """End of a creature's action phase: Stun and Daze are removed — except those just received
-        from a damage barrier or counterstrike, which last through its next action phase."""
-        self.emit("step", f"end of {obj.label()}'s action phase")
-        for name in ("Stun", "Daze"):
-            n = obj.markers.get(name, 0)
-            keep = min(n, obj.fresh.get(name, 0))
-            if n - keep > 0:
-                self.state.remove_marker(obj, name, n - keep)
-                self.emit("condition", f"{n - keep} {name} removed from {obj.label()} at the end of its action phase")
-            if keep:
-                self.emit("rule", f"{keep} {name} received from a damage barrier or counterstrike stays "
-                                  f"through {obj.label()}'s next action phase")
-        obj.fresh.clear()
-        self.just_moved.discard(obj.id)
-        movement.reset_moves(obj)
-        obj.action_marker = "used"
-        self.state.touch()
-        self.fire("action_ends", obj, Ctx(this=obj, it=obj))
+        """End of a creature's action phase (engine/round.py owns it)."""
+        round_.end_action_phase(self, obj)
 
     def end_round(self):
-        self.emit("step", f"end of round {self.state.round}")
-        self.effects.temporary = [t for t in self.effects.temporary if t[4] not in ("round",)]
-        for o in self.state.in_play():
-            o.defense_uses.clear()
-            o.action_marker = "ready"
-        self.state.round += 1
-        self.state.touch()
-        self.check_state()
+        """End of the round (engine/round.py owns it)."""
+        round_.end_round(self)
 
     # ------------------------------------------------------------ views
     def view(self, viewer: Optional[str] = None) -> dict:

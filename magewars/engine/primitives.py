@@ -307,6 +307,30 @@ def p_pay_mana(game, call, ctx):
         game.emit("mana", f"{p.name} pays {n} mana (now {p.mana})")
 
 
+def p_pay_upkeep(game, call, ctx):
+    """Upkeep: the object's controller pays the mana, or (unable or unwilling) the object is destroyed."""
+    pos, _ = _args(call)
+    n = _num(game, pos[1], ctx)
+    for o in _objs(game, pos[0], ctx):
+        if not o.in_play:
+            continue
+        p = game.state.players.get(o.controller)
+        paid = False
+        if p is not None and n <= p.mana:
+            ch = game.decide("upkeep", p.name, [Option(f"pay {n} mana for {o.public_label()}", True),
+                                                Option(f"do not pay: {o.public_label()} is destroyed", False)],
+                             prompt=f"upkeep of {o.public_label()}", default=0)
+            paid = bool(ch.value)
+        if paid:
+            p.mana -= n
+            game.state.touch()
+            game.emit("mana", f"{p.name} pays {n} mana upkeep for {o.label()} (now {p.mana})",
+                      player=p.name, amount=n)
+        else:
+            game.emit("rule", f"the upkeep of {o.label()} ({n} mana) is not paid: it is destroyed")
+            game.destroy(o, why="upkeep not paid")
+
+
 def p_move_enchantment(game, call, ctx):
     pos, kw = _args(call)
     to = _one(game, kw.get("to", pos[1] if len(pos) > 1 else None), ctx)
@@ -745,7 +769,7 @@ PRIMITIVES: dict[str, Callable] = {
     "all_damage_critical": p_all_damage_critical, "ignore_normal_damage": p_ignore_normal_damage,
     "only_ones_count": p_only_ones_count, "pierce_armor": p_pierce_armor,
     "modify_dice": p_modify_dice, "modify_dice_per_action": p_modify_dice_per_action, "modify_effect_roll": p_modify_effect_roll, "modify_damage": p_modify_damage,
-    "prevent_damage": p_prevent_damage, "reroll": p_reroll, "gain_mana": p_gain_mana, "pay_mana": p_pay_mana,
+    "prevent_damage": p_prevent_damage, "reroll": p_reroll, "gain_mana": p_gain_mana, "pay_mana": p_pay_mana, "pay_upkeep": p_pay_upkeep,
     "move_enchantment": p_move_enchantment, "attach": p_attach, "teleport": p_teleport, "guard": p_guard,
     "remove_guard": p_remove_guard, "ready": p_ready, "exhaust": p_exhaust, "note": p_note,
     "roll_effect_die": p_roll_effect_die, "roll_attack_dice": p_roll_attack_dice, "make_attack": p_make_attack,

@@ -31,6 +31,7 @@ from ..dsl import vocab
 from .attack import STEPS as _ATTACK_STEPS
 from .effects import Effects
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
+from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
 
 # ---------------------------------------------------------------- derived from engine tables
 #: effect calls `run_effect` executes (anything else in an effect list is refused loudly)
@@ -49,9 +50,9 @@ STATIC_NODES: tuple[type, ...] = (A.Gain, A.Lose, A.StatChange)
 #: every event name the engine fires (`Game.fire("<name>", ...)` in magewars/engine/*.py);
 #: tests/test_coverage.py greps the engine source and fails when this drifts
 FIRED_EVENTS: tuple[str, ...] = (
-    "action_ends", "attack_step", "attacked", "attacks", "avoided", "condition_placed", "counterstrike",
-    "damaged", "deals_damage", "destroyed", "enters", "healed", "hit", "leaves", "moves", "rolls",
-    "token_removed",
+    "action_ends", "activated", "attack_step", "attacked", "attacks", "avoided", "condition_placed",
+    "counterstrike", "damaged", "deals_damage", "destroyed", "enters", "healed", "hit", "leaves", "moves",
+    "rolls", "token_removed",
 )
 #: events the engine runs without `fire`: a `when revealed` ability resolves when its enchantment
 #: is revealed (engine/reveal.py, `Reveals.reveal`)
@@ -72,15 +73,19 @@ ONE_SHOT_KINDS: frozenset[str] = frozenset({"incantation", "enchantment"})
 #: (`AttackEngine.bar_mods(atk, "<name>")` in engine/attack.py); every other clause of an attack bar
 #: (its `effect:`, its triggers, other statics) is never looked at
 BAR_STATIC_CALLS: tuple[str, ...] = ("modify_dice", "modify_effect_roll")
-#: `at <timing>` abilities the engine runs: none yet, the game round does not exist
-TIMINGS_RUN: frozenset[str] = frozenset()
-#: whether `action ...:` abilities are ever offered or run: not yet
-ACTIONS_RUN: bool = False
-#: durations that end: `Game.end_round` drops effects "until end of round"; an effect lasting
-#: until the end of any other duration is applied and never ends
-DURATIONS_END: frozenset[str] = frozenset({"round"})
+#: `at <timing>` abilities the engine runs: those the phases of the round's step table run
+#: (engine/round.py ROUND_PHASES), for printed abilities and for the codex entries objects carry
+TIMINGS_RUN: frozenset[str] = _ROUND_TIMINGS
+#: the phases of the round, in order (their rulebook names)
+PHASES: tuple[str, ...] = tuple(p.name for p in ROUND_PHASES)
+#: `action ...:` abilities are offered to an activating creature (engine/actions.py ability_options:
+#: its own, and those of what is attached to it) and run through the effects they state
+ACTIONS_RUN: bool = True
+#: durations that end (engine/round.py `expire`: at the end of the round, of each phase, of each
+#: creature's action phase); an effect lasting until the end of any other duration never ends
+DURATIONS_END: frozenset[str] = DURATIONS_ENDED
 #: stats a `gets STAT +N` change is applied to (effects.Effects._compute); any other stat is skipped
-STATS_CHANGED: frozenset[str] = frozenset({"armor", "life"})
+STATS_CHANGED: frozenset[str] = frozenset({"armor", "life", "channeling"})
 #: which clauses of a codex entry the engine runs, and for which holder:
 #: - triggers (`when EVENT`) of every trait an object has, every condition or token on it, and every
 #:   trait of the attack being resolved (Game.fire: carried_listeners, attack_listeners), when the
@@ -92,7 +97,8 @@ STATS_CHANGED: frozenset[str] = frozenset({"armor", "life"})
 #:   actions the engine consults (CODEX_CANNOT_READ, CODEX_CAN_READ);
 #: - a condition's `immune(PHRASE, [itself])` and `counts_as_damage(N)` (Game.immune_to_condition,
 #:   Game.marker_damage), and an attack trait's shape statics (AttackEngine.shape_one).
-#: Timings and action abilities of codex entries do not run yet (no round).
+#: - a codex entry's `at TIMING` abilities, for each object carrying it, when a phase runs that timing
+#:   (engine/round.py timed_abilities).
 CODEX_STATIC_SUBJECTS: frozenset[str] = frozenset({"this", "it"})
 CODEX_MARKERS: frozenset[str] = frozenset({"condition", "token"})
 CODEX_CANNOT_READ: frozenset[str] = frozenset({"heal", "use_defense", "attack", "counterstrike", "force attacks"})

@@ -111,3 +111,42 @@ class Checker:
                 for n in names - public - mine:
                     if n in blob:
                         self.fail(ev, "hidden card shown", f"{viewer} sees {n!r} of {owner}: {text}")
+
+
+def check_game(cfg, index: int) -> dict:
+    """Play game `index` of `cfg` with the checker on; a crash is reported, not raised."""
+    from .runner import play_game
+    checkers = []
+
+    def observe(game):
+        checkers.append(Checker(game).attach())
+    try:
+        played = play_game(cfg, index, observers=[observe])
+    except Exception as e:  # a crash is a finding of the volume run, reported with its game
+        return {"index": index, "books": list(cfg.books), "crash": f"{type(e).__name__}: {e}", "violations": [],
+                "events": checkers[0].events if checkers else 0}
+    rec = played.record
+    out = {"index": index, "books": list(cfg.books), "crash": None, "events": checkers[0].events,
+           "rounds": rec["rounds"], "winner": rec["winner"],
+           "violations": [str(v) for v in checkers[0].violations]}
+    if played.game.result() is None or rec["rounds"] > cfg.max_rounds:
+        out["violations"].append(f"the game did not end within {cfg.max_rounds} rounds")
+    return out
+
+
+def check_many(jobs) -> list[dict]:
+    """check_game over (cfg, index) pairs (what a worker process runs)."""
+    return [check_game(cfg, i) for cfg, i in jobs]
+
+
+def volume_jobs(games: int, seed: int, max_rounds: int, agents=("random", "random")) -> list:
+    """`games` duels spread over every ordered pair of shipped spellbooks (mirror matches too)."""
+    from ..spellbook import shipped_books
+    from .runner import DuelConfig
+    names = sorted(shipped_books())
+    pairs = [(a, b) for a in names for b in names]
+    jobs = []
+    for g in range(games):
+        a, b = pairs[g % len(pairs)]
+        jobs.append((DuelConfig((a, b), tuple(agents), seed, max_rounds), g))
+    return jobs

@@ -165,6 +165,10 @@ def play_game(cfg: DuelConfig, index: int, observers: Sequence[Callable] = ()) -
         result = game.play(max_rounds=cfg.max_rounds)
     except BaseException as e:
         rollout_ended(error=e)  # in a search agent's copy of the game: report and exit
+        if isinstance(e, Exception) and not isinstance(e, DuelError):
+            raise DuelError(f"game {index} of seed {cfg.seed} ({cfg.books[0]} vs {cfg.books[1]}, "
+                            f"{cfg.agents[0]} vs {cfg.agents[1]}) failed in round {game.state.round}: "
+                            f"{type(e).__name__}: {e}") from e
         raise
     rollout_ended(result)
     winner = result.winner

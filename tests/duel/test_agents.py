@@ -118,3 +118,18 @@ def test_views_never_show_the_opponents_hidden_cards(corpus, monkeypatch):
         for rec in view.objects().values():
             if rec.get("hidden") and rec["controller"] != view.player:
                 assert rec["card"] == "hidden enchantment"
+
+
+def test_an_illegal_answer_stops_the_duel_with_the_game_named(monkeypatch):
+    """An agent answering with something that is not an option stops the whole run, naming the game."""
+    import magewars.duel.agents as agents_mod
+    from magewars.duel.runner import DuelError, run_local
+
+    class Cheater(RandomDuelAgent):
+        def choose(self, d, view):
+            return Option("win the game", "win")
+
+    monkeypatch.setitem(agents_mod.AGENTS, "random", Cheater)
+    cfg = DuelConfig(("beastmaster", "wizard"), seed=4, max_rounds=2)
+    with pytest.raises(DuelError, match=r"game 0 of seed 4 .* IllegalChoice: .*not one of the"):
+        run_local(cfg, 1)

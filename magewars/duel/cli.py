@@ -154,13 +154,21 @@ def _run_with_progress(cfg, games, workers, cluster, quiet):
 @click.option("--as", "viewer", metavar="PLAYER", help="Show only what this player could see (a player "
                                                         "name, or side A / B).")
 @click.option("--json", "as_json", is_flag=True, help="Print the events, attacks and final state as JSON.")
-def replay(result, index, viewer, as_json):
+@click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), metavar="OUT.html",
+              help="Write a self-contained page: the board at every step, a step slider, the log in sync.")
+def replay(result, index, viewer, as_json, html_out):
     """Re-play one game of a duel results file from its recorded seed and print its log."""
     from .replay import ReplayError, replay_game
     try:
-        out = replay_game(result, index, viewer)
+        out = replay_game(result, index, viewer, frames=html_out is not None)
     except ReplayError as e:
         _die(str(e), 2, as_json)
+    if html_out is not None:
+        from .replay_page import render_replay_html
+        title = out.text.splitlines()[0]
+        _write(html_out, render_replay_html(out, out.recorder, title))
+        click.echo(f"wrote {html_out}: {len(out.recorder.frames)} steps, {len(out.recorder.events)} events", err=True)
+        return
     if as_json:
         click.echo(json.dumps(out.document, indent=2, ensure_ascii=False))
     else:

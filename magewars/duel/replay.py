@@ -24,9 +24,24 @@ class Replayed:
     text: str
     document: dict
     game: object
+    recorder: object = None
 
 
-def replay_game(path: Path, index: int, viewer: Optional[str] = None) -> Replayed:
+def _viewer(viewer: Optional[str]) -> Optional[str]:
+    """The player (named after a side) whose view is asked for: A, B, "side a", any case."""
+    if viewer is None:
+        return None
+    v = viewer.strip().upper()
+    v = v[-1] if v in ("SIDE A", "SIDE B") else v
+    if v not in SIDES:
+        raise ReplayError(f"no player {viewer!r}; players: {', '.join(SIDES)} (side A, side B)")
+    return v
+
+
+def replay_game(path: Path, index: int, viewer: Optional[str] = None, frames: bool = False) -> Replayed:
+    """Re-play game `index` of a results file; `frames` also records the board after every change
+    (for the replay page)."""
+    who = _viewer(viewer)
     try:
         doc = load_results(path)
         cfg = DuelConfig.from_dict(doc.get("config") or {})
@@ -41,7 +56,13 @@ def replay_game(path: Path, index: int, viewer: Optional[str] = None) -> Replaye
             if want and book_digest(cfg.books[i]) != want:
                 raise ReplayError(f"spellbook {cfg.books[i]} changed since the run: game {index} cannot be "
                                   f"re-played as it was")
-        played = play_game(cfg, index)
+        recorders = []
+        if frames:
+            from .replay_page import FrameRecorder
+            observers = [lambda game: recorders.append(FrameRecorder(game, who))]
+        else:
+            observers = []
+        played = play_game(cfg, index, observers)
     except ReplayError:
         raise
     except DuelError as e:
@@ -53,16 +74,6 @@ def replay_game(path: Path, index: int, viewer: Optional[str] = None) -> Replaye
                               f"{rec[key]!r}): the cards or the engine changed since the run")
     from ..engine import views
     game = played.game
-    who = None
-    if viewer is not None:
-        v = viewer.strip()
-        if v.lower() in ("side a", "side b"):
-            v = v[-1]
-        try:
-            who = views.check_viewer(game, v)
-        except views.UnknownViewer:
-            raise ReplayError(f"no player {viewer!r}; players: "
-                              + ", ".join(f"{s} ({rec['mages'].get(s, '?')})" for s in SIDES)) from None
     mages = rec.get("mages", {})
     head = (f"game {index} of {path}: A ({mages.get('A', '?')}, {cfg.agents[0]}) vs B ({mages.get('B', '?')}, "
             f"{cfg.agents[1]}), seed {rec['seed']}, {rec['first']} has the first initiative")
@@ -70,4 +81,4 @@ def replay_game(path: Path, index: int, viewer: Optional[str] = None) -> Replaye
             f"({rec['reason']}) after {rec['rounds']} rounds")
     text = "\n".join([head + (f"; as seen by {who}" if who else ""), views.render(game, who), tail])
     document = {"game": rec, "viewer": who, **views.document(game, who)}
-    return Replayed(rec, who, text, document, game)
+    return Replayed(rec, who, text, document, game, recorders[0] if recorders else None)

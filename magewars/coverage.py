@@ -83,6 +83,9 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
     if clause.holder == "codex":
         if not clause.once and _codex_static_runs(defn, ab):
             return R.RUNS, "", ""
+        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "must":
+            return R.must_status(ab.effect), _label(ab), "a mandatory action naming no target the engine can " \
+                                                         "read is reported when the creature activates"
         if isinstance(ab, A.TriggeredAbility):
             st = R.event_status(ab.event.name)
             return st, _label(ab), "" if st == R.RUNS else "the engine never fires this event"
@@ -142,6 +145,8 @@ def _codex_static_runs(defn, ab) -> bool:
         return all(isinstance(b, (A.Gain, A.Lose)) and _subject_word(b) in R.CODEX_STATIC_SUBJECTS for b in eff.body)
     if not isinstance(eff, A.Call):
         return False
+    if eff.name in R.SPELLBOOK_STATIC_CALLS or eff.name in R.CAST_STATIC_CALLS:
+        return True  # read by the spellbook validator or the casting sequence
     if eff.name in R.CODEX_ATTACK_SHAPE:
         return "Attack" in defn.categories
     first = eff.args[0].value if eff.args else None

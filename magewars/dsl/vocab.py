@@ -154,6 +154,8 @@ upkeep_first(what: obj)                          This object's upkeep is paid be
 extra_prepared(who: obj, count: num)             In the Planning Phase the object prepares this many spells more than usual.
 spellbook_copies(what: obj, count: num)          During spellbook building, a book may hold at most this many copies of each spell matching the phrase.
 spellbook_only(what: obj, who: any)              During spellbook building, only the kind of Mage named (a class, or a school's Mage: trained in it) may include spells matching the phrase.
+copies_in_play(what: obj, count: num, per?: any)  At most this many objects of this card's name are in play at once (counted per player when per is "player"); a spell that would add one more cannot be cast.
+zone_limit(what: obj, count: num)                A zone holds at most this many objects matching the phrase; a spell that would put one more into a zone cannot be cast there.
 """
 
 # ---------------------------------------------------------------- value functions and predicates

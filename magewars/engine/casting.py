@@ -1,37 +1,523 @@
-"""Casting a spell (rules: the casting sequence).
+"""Casting a spell: the casting sequence as a table of steps (rulebook: Casting Spells).
 
-For now the engine resolves spells that a scenario or an effect casts directly: an incantation's
-one-shot effects run with `this` = the spell, and an attack spell's attack enters the attack
-sequence.  The spell is a transient object in play while it resolves (its range and pushes count
-from its caster's zone) and goes to its owner's discard pile afterwards.  The full casting sequence
-(declare, pay, counter, resolve) belongs here too.
+    declare_spell       the spell, its targets (range and line of sight from the caster, a legal
+                        target for the spell's target phrase), X; every restriction is checked here
+    pay_spell_costs     the casting cost (an enchantment pays only its casting cost now, and its
+                        reveal cost when it is revealed: engine/reveal.py), changed by `costs(...)`
+    counter_spell_step  mandatory reveals `during counter_spell_step`; counterspell effects cancel
+    resolve_spell       a spell that lost its target is canceled (its costs are lost); otherwise it
+                        resolves: an incantation's effect runs, an attack spell's attack enters the
+                        attack sequence, a creature or conjuration is placed (engine/placement.py)
+
+A reveal window follows each step (engine/reveal.py `Reveals.window`).  `cast_spell` checks the
+whole declaration first and raises `IllegalCast` (naming the rule) before anything changes.
+`legal_casts` lists what an agent may choose.  No card or trait is known here by name: the
+restrictions come from codex statics (`spellbook_only`, `copies_in_play`, `zone_limit`...).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
 from ..dsl import ast as A
-from .phrases import Ctx
+from ..dsl.model import CardDefinition
+from .actions import CastChoice
+from .errors import EngineError
+from .phrases import Ctx, matches
 from .state import GameObject
+from . import placement as P
+from .spellstatics import SET_X
+
+#: the casting sequence, in order (rulebook: Casting Spells); a reveal window follows each step
+CAST_STEPS: tuple[str, ...] = ("declare_spell", "pay_spell_costs", "counter_spell_step", "resolve_spell")
+STEP_TITLES = {"declare_spell": "Declare Spell", "pay_spell_costs": "Pay Costs",
+               "counter_spell_step": "Counter Spell", "resolve_spell": "Resolve Spell"}
+
+#: card kinds that stay in play when they resolve (placed by engine/placement.py)
+PERMANENT_KINDS = frozenset({"creature", "conjuration", "wall", "terrain", "vine", "enchantment", "equipment"})
+#: card kinds a caster can cast at all (mages and stats cards are not spells)
+SPELL_KINDS = PERMANENT_KINDS | {"incantation", "attack"}
 
 
+class IllegalCast(EngineError):
+    """A cast the rules refuse; raised before anything changes.  `.rule` names the rule broken."""
+
+    def __init__(self, rule: str, message: str):
+        self.rule = rule
+        self.detail = message
+        super().__init__(f"Casting: {message} [rule: {rule}]")
+
+
+@dataclass(eq=False)
+class Casting:
+    """One spell being cast.  It offers the fields an attack offers to reveal rules and event
+    matching (`attacker`, `source`, `target`, `events`...), so a `reveal must on targeted(...)
+    during counter_spell_step` rule is checked the way an attack's reveal rules are."""
+    caster: GameObject
+    card: CardDefinition
+    spell: Optional[GameObject] = None
+    targets: tuple = ()  # objects
+    zone: Optional[str] = None  # a zone, or a border "B2/B3"
+    face_down: bool = False
+    x: Optional[int] = None
+    cost: int = 0
+    paid: int = 0
+    status: str = "declared"  # declared | canceled | countered | resolved
+    why: str = ""
+    events: set = field(default_factory=set)
+    result: object = None
+
+    # --- the attack-shaped view the reveal windows and event matching read
+    @property
+    def attacker(self):
+        return self.caster
+
+    @property
+    def source(self):
+        return self.spell
+
+    @property
+    def target(self):
+        return self.targets[0] if self.targets else None
+
+    def has_trait(self, key: str) -> bool:
+        """A spell being cast is not an attack: it has no attack traits (`attack_is(...)` is false)."""
+        return False
+
+    defender = None
+    is_casting = True
+
+    @property
+    def declared(self) -> str:
+        """The action declared, as `declares(..., "quick_spell")` names it."""
+        return f"{self.card.action or 'full'}_spell"
+
+    @property
+    def action(self):
+        return self
+
+    @property
+    def definition(self):
+        return self.card
+
+    def kinds(self) -> frozenset:
+        return frozenset()
+
+    def cancel(self, why: str, status: str = "canceled") -> None:
+        if self.status in ("declared",):
+            self.status = status
+            self.why = why
+
+
+# ---------------------------------------------------------------- line of sight
+def line_of_sight(game, a: str, b: str) -> bool:
+    """Whether zone `b` is in line of sight of zone `a`: asked of the movement module when it
+    offers `in_los`, else worked out here from the walls that block line of sight."""
+    try:
+        from .movement import in_los  # engine/movement.py (movement engineer)
+    except ImportError:
+        return P.zone_los(game, a, b)
+    return in_los(game, a, b)
+
+
+# ---------------------------------------------------------------- the cost
+def x_cost(amount, x: Optional[int]) -> int:
+    if amount is None:
+        return 0
+    if isinstance(amount, int):
+        return amount
+    return (x or 0) * getattr(amount, "coef", 1)
+
+
+def casting_cost(game, caster: GameObject, card: CardDefinition, targets=(), x: Optional[int] = None,
+                 spell: Optional[GameObject] = None) -> tuple[int, list[str]]:
+    """What casting costs now: the printed casting cost (X counted), changed by `costs(...)` statics
+    of objects in play (their `only`, `on`, `by`, `minimum` honoured).  Returns (cost, reasons)."""
+    base = x_cost(card.cast_cost, x)
+    if card.cast_cost is None and card.attacks and card.attacks[0].cost is not None:
+        base = x_cost(card.attacks[0].cost, x)
+    total, why = base, []
+    probe = spell or GameObject("probe-spell", card, caster.controller, caster.controller,
+                                zone=game.state.zone_of(caster), in_play=False)
+    for src, call, minimum in P.cost_changes(game, caster, probe, targets, "casting"):
+        amount = game.evaluate(call.args[1].value, Ctx(this=src, it=probe))
+        if not isinstance(amount, int) or amount == 0:
+            continue
+        new = total + amount
+        if minimum is not None:
+            new = max(new, min(total, minimum))
+        why.append(f"{'+' if amount > 0 else ''}{amount} ({src.label()})")
+        total = max(0, new)
+    return total, why
+
+
+def x_from_card(game, caster, card, targets) -> Optional[int]:
+    """X as the spell's own `set_x(...)` statics state it for these targets (the first whose guard
+    holds), or None when the card states none or its value cannot be known at declaration."""
+    t = targets[0] if targets else None
+    probe = GameObject("probe-spell", card, caster.controller, caster.controller,
+                       zone=game.state.zone_of(caster), in_play=False)
+    ctx = Ctx(this=probe, target=t, it=t)
+    for ab in card.abilities:
+        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == SET_X:
+            try:
+                if ab.guard is not None and not game.evaluate(ab.guard, ctx):
+                    continue
+                v = game.evaluate(ab.effect.args[0].value, ctx)
+            except Exception:  # a value known only when the spell resolves (a choice it makes)
+                return None
+            return v if isinstance(v, int) and not isinstance(v, bool) else None
+    return None
+
+
+# ---------------------------------------------------------------- declaration checks
+def _range_of(card: CardDefinition) -> Optional[tuple[int, int]]:
+    if card.range is not None:
+        return card.range
+    for bar in card.attacks:
+        if bar.range is not None:
+            return bar.range
+    return None
+
+
+def target_kind(card: CardDefinition) -> str:
+    """How a spell names its target: 'zone', 'border', 'object', 'none' (arena), or 'unsupported'."""
+    if not card.targets:
+        return "none"
+    words = {t.lower() for t in card.targets}
+    if words == {"zone"}:
+        return "zone"
+    if words == {"zone border"}:
+        return "border"
+    if words == {"arena"}:
+        return "none"
+    if any("zone" in w or w == "arena" for w in words) or card.target_join == "and":
+        return "unsupported"
+    return "object"
+
+
+def _check_zone(game, caster, zone: str, rng, rule_what: str) -> None:
+    st = game.state
+    here = st.zone_of(caster)
+    if here is None:
+        raise IllegalCast("caster", f"{caster.label()} is not in a zone of the arena")
+    if not st.arena.is_zone(zone):
+        raise IllegalCast("target", f"{zone!r} is not a zone of the arena")
+    dist = st.arena.distance(here, zone)
+    if rng is not None and not rng[0] <= dist <= rng[1]:
+        raise IllegalCast("range", f"{rule_what} is out of range: {dist} zone(s) from {caster.label()}, "
+                                   f"the spell's range is {rng[0]}-{rng[1]}")
+    if dist and not line_of_sight(game, here, zone):
+        raise IllegalCast("line-of-sight", f"{caster.label()} has no line of sight to {rule_what}")
+
+
+def legal_target(game, caster, card: CardDefinition, obj: GameObject, probe: GameObject) -> Optional[str]:
+    """Why `obj` is not a legal target of the spell for its target phrase, or None."""
+    if not obj.in_play:
+        return f"{obj.label()} is not in play"
+    if obj.hidden and obj.controller != caster.controller:
+        pass  # a face-down card can be targeted by a phrase that allows it (Dispel: hidden enchantment)
+    ctx = Ctx(this=probe)
+    phrases = card.target_phrases or ()
+    if phrases and not any(matches(game, obj, ph, ctx) for ph in phrases):
+        return f"{obj.label()} is not a {' or '.join(card.targets)}"
+    for why in P.untargetable(game, obj, caster):
+        return why
+    return None
+
+
+def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence[GameObject] = (),
+               zone: Optional[str] = None, face_down: bool = False, x: Optional[int] = None) -> int:
+    """Every rule of the declaration and the cost; raises IllegalCast naming the first broken one,
+    else returns the mana the cast will cost.  Changes nothing."""
+    st = game.state
+    if card.kind not in SPELL_KINDS:
+        raise IllegalCast("spell", f"{card.name} is a {card.kind} card, not a spell")
+    if not caster.in_play:
+        raise IllegalCast("caster", f"{caster.label()} is not in play")
+    player = st.players.get(caster.controller)
+    if player is None:
+        raise IllegalCast("caster", f"{caster.label()} has no controlling player")
+    if face_down and card.kind != "enchantment":
+        raise IllegalCast("face-down", f"only enchantments are cast face down; {card.name} is a {card.kind}")
+    if isinstance(card.cast_cost, A.XValue) or isinstance(card.reveal_cost, A.XValue):
+        if x is None:
+            x = x_from_card(game, caster, card, tuple(targets))
+        if x is None:
+            raise IllegalCast("x-value", f"{card.name} costs X: choose a value of X")
+        if x < 0:
+            raise IllegalCast("x-value", f"X must be 0 or more, not {x}")
+    probe = GameObject("probe-spell", card, caster.controller, caster.controller, zone=st.zone_of(caster),
+                       in_play=False)
+    for why in P.restrictions(game, caster, card):
+        raise IllegalCast(why[0], why[1])
+    rng = _range_of(card)
+    kind = target_kind(card)
+    targets = tuple(targets)
+    if kind == "unsupported":
+        raise EngineError(f"NOT IMPLEMENTED: casting {card.name}: its target ({', '.join(card.targets)}) "
+                          f"cannot be chosen by the engine yet")
+    if kind == "object":
+        if len(targets) != 1:
+            raise IllegalCast("target", f"{card.name} needs one target ({' or '.join(card.targets)}), "
+                                        f"got {len(targets)}")
+        t = targets[0]
+        why = legal_target(game, caster, card, t, probe)
+        if why:
+            raise IllegalCast("target", f"illegal target: {why}")
+        tz = st.zone_of(t)
+        if tz is None:
+            raise IllegalCast("target", f"{t.label()} is not in a zone of the arena")
+        _check_zone(game, caster, tz, rng, t.label())
+    elif kind == "zone":
+        if targets or zone is None:
+            raise IllegalCast("target", f"{card.name} targets a zone: give a zone, not objects")
+        _check_zone(game, caster, zone, rng, f"zone {zone}")
+    elif kind == "border":
+        pair = P.parse_border(st.arena, zone)
+        if pair is None:
+            raise IllegalCast("target", f"{card.name} is placed on a zone border: give two adjacent zones "
+                                        f"as 'B2/B3', not {zone!r}")
+        here = st.zone_of(caster)
+        dists = [st.arena.distance(here, z) for z in pair] if here else []
+        if rng is not None and (not dists or min(dists) < rng[0] or min(dists) > rng[1]):
+            raise IllegalCast("range", f"the border {zone} is out of range of {caster.label()} "
+                                       f"(range {rng[0]}-{rng[1]})")
+        if here and not any(z == here or line_of_sight(game, here, z) for z in pair):
+            raise IllegalCast("line-of-sight", f"{caster.label()} has no line of sight to the border {zone}")
+    else:
+        if targets:
+            raise IllegalCast("target", f"{card.name} takes no target")
+    for why in P.placement_problems(game, caster, card, targets, zone):
+        raise IllegalCast(why[0], why[1])
+    cost, _ = casting_cost(game, caster, card, targets, x, probe)
+    if cost > player.mana:
+        raise IllegalCast("mana", f"not enough mana (needs {cost}, has {player.mana})")
+    return cost
+
+
+# ---------------------------------------------------------------- the sequence
 def spell_object(game, caster: GameObject, card) -> GameObject:
-    """The spell being cast, as a transient object controlled by the caster's controller."""
+    """The spell being cast, as an object controlled by the caster's controller (its range and
+    pushes count from the caster's zone); a permanent spell keeps this object when placed."""
     n = sum(1 for o in game.state.objects if o.startswith("spell"))
     spell = GameObject(f"spell{n + 1}", card, caster.controller, caster.controller)
-    spell.zone = game.state.zone_of(caster)  # a spell's range and pushes count from its caster
+    spell.zone = game.state.zone_of(caster)
     game.state.add_object(spell)
     return spell
 
 
+def announce(game, c: "Casting") -> None:
+    """The cast, as one log line (a face-down enchantment is named only to its controller)."""
+    on = ", ".join(t.label() for t in c.targets) or (f"zone {c.zone}" if c.zone and "/" not in c.zone
+                                                       else (f"the border {c.zone}" if c.zone else ""))
+    text = f"{c.caster.label()} casts {c.card.name}" + (f" on {on}" if on else "") + \
+           (f" (X = {c.x})" if c.x is not None else "")
+    game.emit("action", text, caster=c.caster.id, card=c.card.name, secret_for=c.caster.controller
+              if c.face_down else None,
+              public_text=f"{c.caster.label()} casts a face-down enchantment" + (f" on {on}" if on else "")
+              if c.face_down else None)
+
+
 def finish(game, spell: GameObject) -> None:
-    """A resolved (or canceled) spell goes to the discard pile."""
+    """A resolved (or canceled) non-permanent spell goes to the discard pile."""
     if spell.in_play:
         game.state.remove_from_play(spell)
         game.emit("discarded", f"{spell.card.name} goes to the discard pile")
 
 
+class _Declare:
+    def run(self, game, c: Casting) -> None:
+        st = game.state
+        c.spell = c.spell or spell_object(game, c.caster, c.card)
+        if c.x is not None:
+            game.x_values[c.spell.id] = c.x
+        c.events.add(("declares", c.caster.id))
+        c.events.add(("casting", c.spell.id))
+        for t in c.targets:
+            c.events.add(("targeted", t.id))
+        for t in c.targets:
+            game.fire("targeted", t, Ctx(this=c.spell, it=t, target=t, attack=c))
+        del st  # nothing else changes at declaration
+
+
+class _PayCosts:
+    def run(self, game, c: Casting) -> None:
+        player = game.state.players[c.caster.controller]
+        cost, why = casting_cost(game, c.caster, c.card, c.targets, c.x, c.spell)
+        if cost > player.mana:  # something revealed since the declaration raised the cost
+            c.cancel(f"cannot pay {cost} mana (has {player.mana})")
+            game.emit("rule", f"{c.card.name} is canceled: {c.why}")
+            return
+        player.mana -= cost
+        c.paid = cost
+        game.state.touch()
+        P.use_cost_changes(game, c.caster, c.spell, c.targets, "casting")
+        game.emit("mana", f"{player.name} pays {cost} mana for {c.card.name}"
+                          + (f" ({'; '.join(why)})" if why else "") + f" (mana now {player.mana})",
+                  player=player.name, amount=cost)
+
+
+class _Counter:
+    def run(self, game, c: Casting) -> None:
+        game.reveals.mandatory("during", "counter_spell_step", c)
+        if c.status == "declared":
+            game.fire("casting", c.spell, Ctx(this=c.spell, it=c.spell, attack=c))
+
+
+class _Resolve:
+    def run(self, game, c: Casting) -> None:
+        why = still_legal(game, c)
+        if why:
+            c.cancel(why)
+            game.emit("rule", f"{c.card.name} is canceled: {why}; the mana paid and the card are lost")
+            return
+        c.status = "resolved"
+        c.result = P.resolve(game, c)
+        if c.spell is not None and c.spell.in_play:
+            game.fire("cast", c.spell, Ctx(this=c.spell, it=c.spell, attack=c))
+        elif c.spell is not None:
+            game.fire("cast", c.spell, Ctx(this=c.spell, it=c.spell, attack=c), exclude=())
+
+
+STEPS = {"declare_spell": _Declare(), "pay_spell_costs": _PayCosts(), "counter_spell_step": _Counter(),
+         "resolve_spell": _Resolve()}
+
+
+def still_legal(game, c: Casting) -> Optional[str]:
+    """Why the spell lost its target since it was declared (canceled, costs lost), or None."""
+    st = game.state
+    rng = _range_of(c.card)
+    here = st.zone_of(c.caster)
+    if not c.caster.in_play:
+        return f"{c.caster.label()} left play"
+    for t in c.targets:
+        why = legal_target(game, c.caster, c.card, t, c.spell)
+        if why:
+            return why
+        tz = st.zone_of(t)
+        if tz is None or here is None:
+            return f"{t.label()} is no longer in the arena"
+        d = st.arena.distance(here, tz)
+        if rng is not None and not rng[0] <= d <= rng[1]:
+            return f"{t.label()} is out of range now ({d} zone(s), range {rng[0]}-{rng[1]})"
+    if c.zone and "/" not in c.zone and target_kind(c.card) == "zone" and here is not None:
+        d = st.arena.distance(here, c.zone)
+        if rng is not None and not rng[0] <= d <= rng[1]:
+            return f"zone {c.zone} is out of range now ({d} zone(s) from {c.caster.label()}, " \
+                   f"range {rng[0]}-{rng[1]})"
+    return None
+
+
+def run_step(game, key: str, c: Casting) -> None:
+    game.emit("step", STEP_TITLES[key], step=key, spell=c.card.name)
+    game.log.depth += 1
+    try:
+        if c.status == "declared":
+            STEPS[key].run(game, c)
+            game.check_state()
+        if c.status == "declared" or (key == "resolve_spell" and c.status == "resolved"):
+            game.reveals.window(key, c)
+            game.check_state()
+    finally:
+        game.log.depth -= 1
+
+
+def cast_spell(game, caster: GameObject, card, targets: Sequence[GameObject] = (), zone: Optional[str] = None,
+               face_down: bool = False, x: Optional[int] = None):
+    """Cast `card` (a CardDefinition or a name) by `caster`: the casting sequence, a reveal window
+    after each step.  Raises IllegalCast before anything changes when the cast is illegal.  Returns
+    the spell object that stays in play (creature, conjuration, enchantment, equipment...), or None
+    (an incantation or attack spell, which goes to the discard pile, or a spell canceled)."""
+    if isinstance(card, str):
+        card = game.card(card)
+    if card.kind == "enchantment":
+        face_down = True  # enchantments are always cast face down
+    targets = tuple(targets)
+    if x is None and (isinstance(card.cast_cost, A.XValue) or isinstance(card.reveal_cost, A.XValue)):
+        x = x_from_card(game, caster, card, targets)
+    cost = check_cast(game, caster, card, targets, zone, face_down, x)
+    c = Casting(caster, card, None, targets, zone, face_down, x, cost)
+    game.casting_stack = getattr(game, "casting_stack", [])
+    game.casting_stack.append(c)
+    try:
+        announce(game, c)
+        for key in CAST_STEPS:
+            run_step(game, key, c)
+    finally:
+        game.casting_stack.pop()
+        if c.spell is not None and c.card.kind not in PERMANENT_KINDS:
+            finish(game, c.spell)
+        elif c.spell is not None and c.status != "resolved":
+            finish(game, c.spell)
+    game.last_cast = c
+    if c.status == "resolved" and c.spell is not None and c.spell.in_play:
+        return c.spell
+    return None
+
+
+# ---------------------------------------------------------------- what an agent may choose
+def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
+    """Every legal CastChoice of `card` by `caster` now (targets, zones, face_down for enchantments).
+    A spell costing X is offered where its own `set_x(...)` gives X for the target; one whose X is
+    the caster's free choice is left out (an agent casts it through cast_spell with an X)."""
+    if isinstance(card, str):
+        card = game.card(card)
+    st = game.state
+    if card.kind not in SPELL_KINDS or not caster.in_play:
+        return []
+    player = st.players.get(caster.controller)
+    if player is None:
+        return []
+    base = x_cost(card.cast_cost, None)
+    kind = target_kind(card)
+    if kind == "unsupported":
+        return []
+    face_down = card.kind == "enchantment"
+    here = st.zone_of(caster)
+    if here is None:
+        return []
+    rng = _range_of(card)
+    cands: list[tuple[tuple, Optional[str]]] = []
+    if kind == "object":
+        for o in st.in_play():
+            z = st.zone_of(o)
+            if z is None:
+                continue
+            d = st.arena.distance(here, z)
+            if rng is not None and not rng[0] <= d <= rng[1]:
+                continue
+            cands.append(((o,), None))
+    elif kind == "zone":
+        for z in st.arena.zones():
+            d = st.arena.distance(here, z)
+            if rng is None or rng[0] <= d <= rng[1]:
+                cands.append(((), z))
+    elif kind == "border":
+        for pair in P.borders(st.arena):
+            d = min(st.arena.distance(here, z) for z in pair)
+            if rng is None or rng[0] <= d <= rng[1]:
+                cands.append(((), "/".join(pair)))
+    else:
+        cands.append(((), None))
+    out = []
+    cheap_fail = base > player.mana and not P.has_cost_changes(game)
+    if cheap_fail:
+        return []
+    for ts, z in cands:
+        try:
+            check_cast(game, caster, card, ts, z, face_down, None)
+        except IllegalCast:
+            continue
+        out.append(CastChoice(caster.id, card.name, tuple(t.id for t in ts), z, face_down))
+    return out
+
+
+# ---------------------------------------------------------------- resolving a spell directly
 def cast_incantation(game, caster: GameObject, card, target=None) -> None:
-    """An incantation (or any spell with a one-shot effect) resolves: its effects run with `this` = the
-    spell.  Attacks it makes are made by the spell itself (e.g. Explode), not by the caster."""
+    """An incantation's effect runs with `this` = the spell, outside the casting sequence (an effect
+    that casts a spell, or a scenario replaying a resolution).  Attacks it makes are made by the
+    spell itself (e.g. Explode), not by the caster."""
     spell = spell_object(game, caster, card)
     game.emit("action", f"{caster.label()} casts {card.name}" + (f" on {target.label()}" if target else ""))
     game.log.depth += 1
@@ -46,7 +532,7 @@ def cast_incantation(game, caster: GameObject, card, target=None) -> None:
 
 
 def cast_attack_spell(game, caster: GameObject, card, targets, zone=None):
-    """An attack spell: the caster makes the spell's attack, which enters the attack sequence."""
+    """An attack spell's attack enters the attack sequence, outside the casting sequence."""
     spell = spell_object(game, caster, card)
     game.emit("info", f"{caster.label()} casts {card.name}: its attack enters the attack sequence")
     try:

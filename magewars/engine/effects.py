@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, Defense, TraitInstance
+from .spellstatics import CAST_STATIC_CALLS
 from .phrases import Ctx, matches, words_of, pronoun
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -187,8 +188,8 @@ class Effects:
 
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
         g = self.game
-        if call.name in self.IGNORED_STATIC:
-            return
+        if call.name in self.IGNORED_STATIC or call.name in CAST_STATIC_CALLS:
+            return  # read where it is used (a casting statement: engine/casting.py)
         if call.name not in self.STATIC_CALLS:
             key = (src.card.name, call.name)
             if key not in g.static_unsupported:
@@ -331,6 +332,8 @@ class Effects:
         d.no_armor = armor_base is None and obj.kind in ("creature", "conjuration", "wall") or "Incorporeal" in traits
         life = card.life
         channeling = card.channeling
+        if channeling is not None and not isinstance(channeling, int):  # "channeling X"
+            channeling = self.game.x_value(obj)
         armor = armor_base or 0
 
         applied: set = set()

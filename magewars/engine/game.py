@@ -502,6 +502,9 @@ class Game:
             if pos and isinstance(pos[0], A.StringLit) and pos[0].value != info.get("what"):
                 return False
             return True
+        if call.name == "declares" and len(pos) > 1 and isinstance(pos[1], A.StringLit) \
+                and pos[1].value != getattr(atk, "declared", None):
+            return False  # the action declared ("quick_spell", "move"...) must be the one named
         if pos and subject is not None and isinstance(pos[0], A.Phrase):
             got = resolve(self, pos[0], Ctx(this=src, attack=atk))
             if subject not in got:

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Optional, Union
 
 from ..dsl.model import Corpus
-from .decisions import Agent
+from .decisions import Agent, UnscriptedDecision
 from .dice import SeededDice
 from .game import EngineError, Game
 from .state import ROW_LETTERS, Arena
@@ -65,14 +65,33 @@ class Match(Game):
         return R.state_of(self).result is not None
 
 
+def _guarded(game: Game, fn):
+    """Run a step of the game; a failure of the engine itself (not a rules refusal, not an unscripted
+    decision) becomes an EngineError naming where the game stood, logged as an "error" event."""
+    try:
+        return fn(game)
+    except (EngineError, UnscriptedDecision):
+        raise
+    except Exception as exc:  # an engine bug: reported with its place, never a bare traceback
+        rs = R.state_of(game)
+        where = f"round {game.state.round}, {R.ROUND_PHASES[rs.next_phase].name}"
+        game.emit("error", f"ENGINE ERROR in {where}: {type(exc).__name__}: {exc}")
+        raise EngineError(f"engine failure in {where}: {type(exc).__name__}: {exc}") from exc
+
+
 def step_phase(game: Game) -> R.Phase:
     """Run the next phase of the round (a whole action phase included)."""
     if R.state_of(game).result is not None:
         raise EngineError("the game is over")
-    return R.run_phase(game)
+    return _guarded(game, R.run_phase)
 
 
 def step_action(game: Game):
+    """Run up to and including the next creature's activation (see _step_action)."""
+    return _guarded(game, _step_action)
+
+
+def _step_action(game: Game):
     """Run up to and including the next creature's activation; returns the creature (None when the
     phases run reached the end of the action phase without one, or the game ended)."""
     rs = R.state_of(game)

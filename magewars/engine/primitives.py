@@ -192,14 +192,21 @@ def p_remove_tokens(game, call, ctx):
         game.fire("token_removed", o, Ctx(this=o, it=o))
 
 
+def _atk(ctx):
+    """The attack being resolved, if any: a spell being cast (engine/casting.py Casting) stands in
+    ctx.attack for reveal rules and "that spell", but is no attack to avoid, cancel or redirect."""
+    a = ctx.attack
+    return None if a is None or getattr(a, "is_casting", False) else a
+
+
 def _attack_or_fail(ctx, name):
-    if ctx.attack is None:
+    if _atk(ctx) is None:
         raise NotImplementedPrimitive(name, "no attack is being resolved")
     return ctx.attack
 
 
 def p_avoid_attack(game, call, ctx):
-    atk = ctx.attack
+    atk = _atk(ctx)
     if atk is None:
         game.emit("rule", f"{_src(ctx)}: no attack to avoid — no effect")
         return
@@ -207,7 +214,7 @@ def p_avoid_attack(game, call, ctx):
 
 
 def p_cancel_attack(game, call, ctx):
-    atk = ctx.attack
+    atk = _atk(ctx)
     if atk is None:
         game.emit("rule", f"{_src(ctx)}: no attack to cancel — no effect")
         return
@@ -215,7 +222,7 @@ def p_cancel_attack(game, call, ctx):
 
 
 def p_redirect_attack(game, call, ctx):
-    atk = ctx.attack
+    atk = _atk(ctx)
     if atk is None:
         game.emit("rule", f"{_src(ctx)}: no attack to redirect — no effect")
         return
@@ -422,7 +429,7 @@ def p_note(game, call, ctx):
 
 def p_roll_effect_die(game, call, ctx):
     v = game.dice.d12()
-    atk = ctx.attack
+    atk = _atk(ctx)
     if atk is not None and game.attacks.current_step == "roll_to_miss" and atk.miss_roll is None:
         # the roll made in the Roll to Miss step is that step's roll: abilities may reroll it
         atk.miss_roll = v
@@ -463,7 +470,7 @@ def p_make_attack(game, call, ctx):
     if attacker is None or target is None:
         game.emit("rule", f"{_src(ctx)}: make_attack has no attacker or target — no effect")
         return
-    atk = ctx.attack
+    atk = _atk(ctx)
     if atk is not None and aname is None and attacker is atk.attacker:
         # the same attack against another target, as part of the same attack action
         game.attacks.chain(atk.action, atk.source, target, atk.action.x)
@@ -480,7 +487,7 @@ def p_count_as_defense(game, call, ctx):
 
 
 def p_set_source(game, call, ctx):
-    atk = ctx.attack
+    atk = _atk(ctx)
     pos, kw = _args(call)
     src = _one(game, pos[1] if len(pos) > 1 else kw.get("source"), ctx)
     if atk is None or src is None:
@@ -622,7 +629,7 @@ def p_prevent_unless_paid(game, call, ctx):
     got = resolve(game, pos[0], ctx) if isinstance(pos[0], A.Phrase) else []
     player = _player_of(game, got[0]) if got else None
     amount = _num(game, pos[1], ctx)
-    atk = ctx.attack
+    atk = _atk(ctx)
     if player is None or player not in game.state.players:
         raise NotImplementedPrimitive("prevent_unless_paid", "cannot tell who pays")
     p = game.state.players[player]
@@ -697,6 +704,23 @@ def p_return_to_hand(game, call, ctx):
                 game.destroy(att, why=f"attached to {o.label()}, which returns to its owner's spellbook")
             game.state.remove_from_play(o)
             game.emit("discarded", f"{o.label()} returns to its owner's spellbook ({_src(ctx)})")
+
+
+def p_counter_spell(game, call, ctx):
+    """Counter the spell being cast (engine/casting.py): it has no effect; its costs stay paid."""
+    stack = getattr(game, "casting_stack", None)
+    c = stack[-1] if stack else None
+    if c is None or c.status != "declared":
+        game.emit("rule", f"{_src(ctx)}: no spell is being cast, nothing to counter")
+        return
+    pos, _ = _args(call)
+    what = pos[0] if pos else None
+    if isinstance(what, A.Phrase) and [w.text.lower() for w in what.words][:1] not in (["that"], ["it"], ["this"]) \
+            and not matches(game, c.spell, what, ctx):
+        game.emit("rule", f"{_src(ctx)} counters only {what.text}: {c.card.name} is not one")
+        return
+    c.cancel(f"countered by {_src(ctx)}", "countered")
+    game.emit("countered", f"{c.card.name} is countered by {_src(ctx)}: it has no effect", spell=c.card.name)
 
 
 def p_reveal(game, call, ctx):
@@ -779,7 +803,7 @@ PRIMITIVES: dict[str, Callable] = {
     "attack_gains": p_attack_gains, "miss_attack": p_miss_attack, "modify_defense_roll": p_modify_defense_roll,
     "gain_attack": p_gain_attack, "prevent_unless_paid": p_prevent_unless_paid, "push": p_push, "hinder": p_hinder,
     "restrain": p_restrain, "incapacitate": p_incapacitate, "lose_life": p_lose_life, "obliterate": p_obliterate,
-    "return_to_hand": p_return_to_hand, "reveal": p_reveal, "move": p_move, "swap": p_swap,
+    "return_to_hand": p_return_to_hand, "counter_spell": p_counter_spell, "reveal": p_reveal, "move": p_move, "swap": p_swap,
     "attack_with": p_attack_with, "convert_critical": p_convert_critical, "regain_life": p_heal,
     "sacrifice": p_destroy,
 }
@@ -949,21 +973,21 @@ VALUES: dict[str, Callable] = {
     "count": lambda g, c, x: len(_objs(g, _args(c)[0][0], x)),
     "tokens": lambda g, c, x: (lambda o, k: (o.markers.get(k, 0) if k else sum(o.markers.values())) if o else 0)(
         _one(g, _args(c)[0][0], x), (_args(c)[0][1].text if len(_args(c)[0]) > 1 else None)),
-    "rolled": lambda g, c, x: x.extra.get("rolled", x.attack.effect_roll if x.attack is not None and
-                                          x.attack.effect_roll is not None else 0),
-    "damage_dealt": lambda g, c, x: x.attack.dealt if x.attack is not None else 0,
+    "rolled": lambda g, c, x: x.extra.get("rolled", _atk(x).effect_roll if _atk(x) is not None and
+                                          _atk(x).effect_roll is not None else 0),
+    "damage_dealt": lambda g, c, x: _atk(x).dealt if _atk(x) is not None else 0,
     "mana_of": lambda g, c, x: g.state.players[_player_of(g, _one(g, _args(c)[0][0], x))].mana,
     "x": lambda g, c, x: g.x_value(x.this),
     "has": v_has,
     "is": v_is,
-    "attack_is": lambda g, c, x: x.attack is not None and all(x.attack.has_trait(n) for n, _ in _traits(_args(c)[0][0])),
-    "attack_kind": lambda g, c, x: x.attack is not None and _word(_args(c)[0][0]) in x.attack.kinds(),
-    "damaged": lambda g, c, x: x.attack is not None and x.attack.damage > 0,
-    "hit": lambda g, c, x: x.attack is not None and x.attack.hit,
-    "critical": lambda g, c, x: x.attack is not None and x.attack.crit > 0,
-    "first_attack": lambda g, c, x: x.attack is not None and x.attack.first,
-    "roll_at_least": lambda g, c, x: (x.extra.get("rolled") or (x.attack.effect_roll if x.attack else 0) or 0) >= _num(g, _args(c)[0][0], x),
-    "the_attack": lambda g, c, x: x.attack,
+    "attack_is": lambda g, c, x: _atk(x) is not None and all(_atk(x).has_trait(n) for n, _ in _traits(_args(c)[0][0])),
+    "attack_kind": lambda g, c, x: _atk(x) is not None and _word(_args(c)[0][0]) in _atk(x).kinds(),
+    "damaged": lambda g, c, x: _atk(x) is not None and _atk(x).damage > 0,
+    "hit": lambda g, c, x: _atk(x) is not None and _atk(x).hit,
+    "critical": lambda g, c, x: _atk(x) is not None and _atk(x).crit > 0,
+    "first_attack": lambda g, c, x: _atk(x) is not None and _atk(x).first,
+    "roll_at_least": lambda g, c, x: (x.extra.get("rolled") or (_atk(x).effect_roll if _atk(x) else 0) or 0) >= _num(g, _args(c)[0][0], x),
+    "the_attack": lambda g, c, x: _atk(x),
     "succeeded": lambda g, c, x: x.extra.get("succeeded", True),
     "distance": v_distance,
     "in_zone": lambda g, c, x: (lambda o, z: o is not None and bool(z) and g.state.zone_of(o) in z)(
@@ -978,7 +1002,7 @@ VALUES: dict[str, Callable] = {
     "cost_of": lambda g, c, x: (lambda o: o.card.cast_cost if o is not None and isinstance(o.card.cast_cost, int)
                                 else 0)(_one(g, _args(c)[0][0], x)),
     "last_amount": lambda g, c, x: x.extra.get("last_amount", 0),
-    "charging": lambda g, c, x: x.attack is not None and x.attack.action.charged,
+    "charging": lambda g, c, x: _atk(x) is not None and _atk(x).action.charged,
     "inactive": lambda g, c, x: (lambda o: bool(o and o.action_marker != "ready"))(_one(g, _args(c)[0][0], x)),
     "guarding": lambda g, c, x: (lambda o: bool(o and o.guard))(_one(g, _args(c)[0][0], x)),
     "chosen": lambda g, c, x: x.chosen,
@@ -986,9 +1010,9 @@ VALUES: dict[str, Callable] = {
     "moves_taken": lambda g, c, x: (lambda o: o.moves_taken if o is not None else 0)(_one(g, _args(c)[0][0], x)),
     "half": lambda g, c, x: -(-_num(g, _args(c)[0][0], x) // 2),
     "at_most": lambda g, c, x: min(_num(g, _args(c)[0][0], x), _num(g, _args(c)[0][1], x)),
-    "damage_type_is": lambda g, c, x: x.attack is not None and str(x.attack.action.definition.damage_type).lower()
+    "damage_type_is": lambda g, c, x: _atk(x) is not None and str(_atk(x).action.definition.damage_type).lower()
     == (_args(c)[0][0].text.lower() if isinstance(_args(c)[0][0], A.Phrase) else ""),
     "amount": lambda g, c, x: x.extra.get("amount", 0),
     "times_used": v_times_used,
-    "attacker_of": lambda g, c, x: x.attack.source if x.attack is not None else None,
+    "attacker_of": lambda g, c, x: _atk(x).source if _atk(x) is not None else None,
 }

@@ -29,9 +29,12 @@ from typing import Optional
 from ..dsl import ast as A
 from ..dsl import vocab
 from .attack import STEPS as _ATTACK_STEPS
+from .casting import CAST_STEPS as _CAST_STEPS
 from .effects import Effects
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
+from .spellstatics import CAST_STATIC_CALLS as _CAST_STATICS
+from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
 
 # ---------------------------------------------------------------- derived from engine tables
 #: effect calls `run_effect` executes (anything else in an effect list is refused loudly)
@@ -42,6 +45,12 @@ VALUES: frozenset[str] = frozenset(_VALUE_TABLE)
 STATIC_CALLS: frozenset[str] = frozenset(Effects.STATIC_CALLS)
 #: `static CALL(...)` forms the continuous-effects layer skips without a word
 STATIC_SKIPPED: frozenset[str] = frozenset(getattr(Effects, "IGNORED_STATIC", ()))
+#: `static CALL(...)` forms the casting sequence reads (engine/spellstatics.py: restrictions, copy
+#: limits, zone limits, cost changes)
+CAST_STATIC_CALLS: frozenset[str] = frozenset(_CAST_STATICS)
+#: `static CALL(...)` forms the spellbook validator evaluates (magewars/spellbook/rules.py RULE_CALLS):
+#: they state spellbook building, which runs whenever a book is checked
+SPELLBOOK_STATIC_CALLS: frozenset[str] = frozenset(_SPELLBOOK_RULE_CALLS)
 #: effect nodes (other than calls) the continuous-effects layer applies, as statics and as
 #: effects "until end of ..." created by resolving abilities
 STATIC_NODES: tuple[type, ...] = (A.Gain, A.Lose, A.StatChange)
@@ -50,22 +59,23 @@ STATIC_NODES: tuple[type, ...] = (A.Gain, A.Lose, A.StatChange)
 #: every event name the engine fires (`Game.fire("<name>", ...)` in magewars/engine/*.py);
 #: tests/test_coverage.py greps the engine source and fails when this drifts
 FIRED_EVENTS: tuple[str, ...] = (
-    "action_ends", "activated", "attack_step", "attacked", "attacks", "avoided", "condition_placed",
-    "counterstrike", "damaged", "deals_damage", "destroyed", "enters", "healed", "hit", "leaves", "moves",
-    "rolls", "token_removed",
+    "action_ends", "activated", "attack_step", "attacked", "attacks", "avoided", "cast", "casting",
+    "condition_placed", "counterstrike", "damaged", "deals_damage", "destroyed", "enters", "healed", "hit",
+    "leaves", "moves", "rolls", "targeted", "token_removed",
 )
 #: events the engine runs without `fire`: a `when revealed` ability resolves when its enchantment
 #: is revealed (engine/reveal.py, `Reveals.reveal`)
 HANDLED_EVENTS: tuple[str, ...] = ("revealed",)
 #: events a `reveal ... on EVENT` rule can match: those an attack records on itself
-#: (`atk.events.add(("<name>", ...))` in engine/attack.py) and `reveals` (a counter-reveal,
+#: (`atk.events.add(("<name>", ...))` in engine/attack.py), those a spell being cast records on itself
+#: (engine/casting.py: `declares` a spell, `casting`, `targeted`) and `reveals` (a counter-reveal,
 #: engine/reveal.py `Reveals.can_counter`)
-REVEAL_EVENTS: tuple[str, ...] = ("attacked", "damaged", "hit", "reveals")
+REVEAL_EVENTS: tuple[str, ...] = ("attacked", "casting", "damaged", "declares", "hit", "reveals", "targeted")
 #: steps a `reveal must ... after STEP` rule is checked at: a reveal window follows every step of the
 #: attack sequence (AttackEngine.step); a rule naming no step is checked at every window
-REVEAL_AFTER_STEPS: frozenset[str] = frozenset(_ATTACK_STEPS)
+REVEAL_AFTER_STEPS: frozenset[str] = frozenset(_ATTACK_STEPS) | frozenset(_CAST_STEPS)
 #: steps a `reveal must ... during STEP` rule is checked at (AvoidAttack.run); `before` is never checked
-REVEAL_DURING_STEPS: frozenset[str] = frozenset({"avoid_attack"})
+REVEAL_DURING_STEPS: frozenset[str] = frozenset({"avoid_attack", "counter_spell_step"})
 #: card kinds whose own `effect:` runs: an incantation when cast (AttackEngine.cast_spell), an
 #: enchantment when revealed (Reveals.reveal); an attack spell's `effect:` outside its bar is never run
 ONE_SHOT_KINDS: frozenset[str] = frozenset({"incantation", "enchantment"})
@@ -103,6 +113,9 @@ CODEX_STATIC_SUBJECTS: frozenset[str] = frozenset({"this", "it"})
 CODEX_MARKERS: frozenset[str] = frozenset({"condition", "token"})
 CODEX_CANNOT_READ: frozenset[str] = frozenset({"heal", "use_defense", "attack", "counterstrike", "force attacks"})
 CODEX_CAN_READ: frozenset[str] = frozenset({"ignore guards"})
+#: mandatory actions (`static must(this, "ACTION", target: PHRASE)` of a trait or condition) the
+#: action phase obeys (engine/actions.py obligations); one naming no target is refused loudly
+CODEX_MUST_READ: frozenset[str] = frozenset({"melee_attack", "ranged_attack", "attack"})
 CODEX_ATTACK_SHAPE: frozenset[str] = frozenset({"attack_strikes", "attack_targets", "attack_zone",
                                                 "attack_unavoidable", "attack_gains", "attack_usable_in"})
 CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune"})
@@ -125,6 +138,13 @@ def value_status(name: str) -> str:
 def event_status(name: str) -> str:
     """A `when EVENT` ability of a card: it runs when the engine fires (or handles) the event."""
     return RUNS if name in FIRED_EVENTS or name in HANDLED_EVENTS else SILENT
+
+
+def must_status(call: A.Call) -> str:
+    """A codex entry's `static must(this, "ACTION", target: PHRASE)`."""
+    act = call.args[1].value if len(call.args) > 1 else None
+    has_target = any(a.key == "target" for a in call.args)
+    return RUNS if has_target and isinstance(act, A.StringLit) and act.value in CODEX_MUST_READ else LOUD
 
 
 def reveal_event_status(name: str) -> str:
@@ -153,6 +173,13 @@ def _first_word(v) -> Optional[str]:
 
 def static_call_status(call: A.Call) -> tuple[str, str]:
     """How the continuous-effects layer treats `static CALL(...)` on a card: (status, why)."""
+    if call.name in SPELLBOOK_STATIC_CALLS or call.name in CAST_STATIC_CALLS:
+        kw = {a.key: a.value for a in call.args if a.key}
+        only = kw.get("only")
+        if "into" in kw or (only is not None and getattr(only, "value", None) != "enchantment_reveal"):
+            return LOUD, f"static {call.name}(...) with `into:` or `only:` other than a reveal cost is not applied " \
+                         f"(reported at run time)"
+        return RUNS, ""
     if call.name in STATIC_SKIPPED:
         return SILENT, f"static {call.name}(...) is skipped by the continuous-effects layer"
     if call.name not in STATIC_CALLS:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
 from .decisions import Option
+from . import placement
 from .phrases import Ctx, matches, resolve
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -76,12 +77,25 @@ class Reveals:
                 and o.kind == "enchantment"]
 
     def reveal_cost(self, obj: "GameObject") -> int:
+        """The printed reveal cost (X counted), changed by `costs(..., only: "enchantment_reveal")`
+        statics of objects in play (engine/placement.py)."""
         c = obj.card.reveal_cost
         if c is None:
             return 0
-        if isinstance(c, int):
-            return c
-        return self.game.x_value(obj) * getattr(c, "coef", 1)
+        base = c if isinstance(c, int) else self.game.x_value(obj) * getattr(c, "coef", 1)
+        return max(0, base + sum(n for _, n in self.cost_changes(obj)))
+
+    def cost_changes(self, obj: "GameObject") -> list:
+        """(source label, amount) of each change to this enchantment's reveal cost now."""
+        g = self.game
+        host = g.state.host(obj)
+        caster = g.state.mage_of(obj.controller) or obj
+        out = []
+        for src, call, minimum in placement.cost_changes(g, caster, obj, (host,) if host else (), "reveal"):
+            n = g.evaluate(call.args[1].value, Ctx(this=src, it=obj))
+            if isinstance(n, int) and n:
+                out.append((src.label(), n))
+        return out
 
     def rule_applies(self, obj: "GameObject", rule: A.RevealRule, rel: str, step: str, atk) -> bool:
         if rule.step is not None and (rule.step != step or (rule.step_rel or "during") != rel):
@@ -182,6 +196,13 @@ class Reveals:
                     g.emit("rule", f"{obj.label()} was countered before its reveal cost was paid")
                     return True
         # 3. pay the reveal cost
+        changes = self.cost_changes(obj)
+        if changes:
+            host_ = st.host(obj)
+            placement.use_cost_changes(g, st.mage_of(obj.controller) or obj, obj, (host_,) if host_ else (),
+                                       "reveal")
+            g.emit("rule", f"reveal cost of {obj.label()} changed: "
+                           + "; ".join(f"{n:+d} ({lbl})" for lbl, n in changes))
         if cost:
             player.mana -= cost
             st.touch()
@@ -197,7 +218,9 @@ class Reveals:
         obj.timestamp = st.next_timestamp()
         st.touch()
         ran = False
-        ctx = Ctx(this=obj, attack=atk, it=host)
+        # revealed while a spell is cast (engine/casting.py), "that spell" is the spell
+        it = atk.spell if getattr(atk, "is_casting", False) and atk.spell is not None else host
+        ctx = Ctx(this=obj, attack=atk, it=it)
         for ab in obj.card.abilities:
             inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
             if isinstance(inner, A.OneShotAbility):

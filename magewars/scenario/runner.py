@@ -19,17 +19,21 @@ from typing import Any, Optional
 from ..engine import (Arena, DiceError, EngineError, Game, ScriptedAgent, ScriptedChoice, ScriptedDice,
                       SeededDice, UnscriptedDecision)
 from ..engine import movement
-from ..engine.casting import cast_attack_spell, cast_incantation
+from ..engine.casting import IllegalCast, cast_attack_spell, cast_incantation, cast_spell
 from ..engine.dice import parse_face
 from ..dsl.diagnostics import Diagnostic
 from .loader import LDict, LList, ScenarioDiagnostic, ScenarioError, load_yaml
+from . import rounds
+
+ROUND_ACTIONS = ("phase", "round", "activate", "offered")  # scenario/rounds.py
 
 TOP_KEYS = {"name", "cite", "description", "cards", "arena", "players", "objects", "dice", "choices",
-            "unscripted", "actions", "expect", "x", "seed"}
+            "unscripted", "actions", "expect", "x", "seed", "initiative"}
 OBJECT_KEYS = {"id", "card", "controller", "owner", "zone", "border", "damage", "markers", "guard", "attachments",
                "attached_to", "zone_attachment", "hidden", "x", "action_marker"}
-ACTIONS = {"attack", "reveal", "move", "teleport", "push", "cast", "move_enchantment", "destroy", "place", "damage", "end_action_phase",
-           "end_round", "expect", "guard", "remove", "heal", "attack_spell"}
+ACTIONS = {"attack", "reveal", "move", "teleport", "push", "cast", "resolve_spell", "move_enchantment", "destroy",
+           "place", "damage", "end_action_phase", "end_round", "expect", "guard", "remove", "heal",
+           "attack_spell"} | set(ROUND_ACTIONS)
 EXPECT_KEYS = {"objects", "players", "attacks", "log_contains", "log_lacks", "no_unsupported", "all_scripted_used"}
 OBJ_EXPECT_KEYS = {"damage", "armor", "life", "destroyed", "in_play", "has", "lacks", "markers", "zone", "hidden",
                    "guard", "attached_to"}
@@ -251,12 +255,12 @@ def _choices(sc: Scenario, v: _V) -> list[ScriptedChoice]:
         if m is None:
             continue
         kinds = {"reveal", "defense", "counterstrike", "zone_order", "target", "optional", "choose", "order",
-                 "alternative", "reroll"}
+                 "alternative", "reroll", "upkeep", "plan", "action", "activate", "initiative"}
         allowed = kinds | {"kind", "choose", "player", "step"}
         v.keys(m, allowed, "a choice")
         kind = m.get("kind")
         choose = m.get("choose")
-        short = [k for k in m if k in kinds]
+        short = [k for k in m if k in kinds and not (k == "choose" and "kind" in m)]  # `kind: X, choose: Y`
         if short:
             kind, choose = short[0], m[short[0]]
         if kind is None or choose is None:
@@ -334,7 +338,7 @@ def build(sc: Scenario, seed: Optional[int] = None) -> tuple[Game, dict]:
         m = v.mapping(p, _at(pl, i), "a player")
         if m is None:
             continue
-        v.keys(m, {"name", "mana", "channeling"}, "a player")
+        v.keys(m, {"name", "mana", "channeling", "spellbook", "planned"}, "a player")
         if "name" not in m:
             v.err(m.where, "S002", "a player needs a `name`")
             continue
@@ -427,6 +431,7 @@ def build(sc: Scenario, seed: Optional[int] = None) -> tuple[Game, dict]:
             continue
         obj.attached_to = h.id
         obj.zone = None
+    rounds.setup(game, v, pl, data, _at)
     if v.diags:
         raise ScenarioError(v.diags)
     game.state.touch()
@@ -457,7 +462,7 @@ def run_scenario(path: str, cards_roots: tuple = (), seed: Optional[int] = None)
     acts = v.seq(sc.data["actions"], _at(sc.data, "actions"), "`actions`") or []
     # validate action shapes first, so a typo is found before anything runs
     for i, a in enumerate(acts):
-        if isinstance(a, str) and a in ("end_round",):
+        if isinstance(a, str) and a in ("end_round", "round"):
             continue
         m = v.mapping(a, _at(acts, i), "an action")
         if m is None:
@@ -551,10 +556,12 @@ def _run_action(game: Game, v: _V, a, where, result: ScenarioResult) -> None:
             return
         cast_attack_spell(game, caster, card, targets, zone=m.get("zone"))
     elif kind == "cast":
-        m = v.mapping(body, bw, "`cast`")
+        _run_cast(game, v, body, bw, result)
+    elif kind == "resolve_spell":
+        m = v.mapping(body, bw, "`resolve_spell`")
         if m is None:
             return
-        v.keys(m, {"caster", "spell", "target"}, "`cast`")
+        v.keys(m, {"caster", "spell", "target"}, "`resolve_spell`")
         caster = _obj(game, v, m, "caster", _at(m, "caster"))
         try:
             card = game.card(str(m.get("spell")))
@@ -650,6 +657,8 @@ def _run_action(game: Game, v: _V, a, where, result: ScenarioResult) -> None:
             game.end_action_phase(o)
     elif kind == "end_round":
         game.end_round()
+    elif kind in ROUND_ACTIONS:
+        rounds.run(game, v, kind, body, bw, lambda oid: _obj(game, v, oid, None, bw), result, Check)
     elif kind == "expect":
         _validate_expect(v, body, bw)
         if not v.diags:
@@ -678,6 +687,88 @@ def _move_action(game: Game, m, kind: str, o, to: str, result: ScenarioResult) -
         w = _at(m, "refused")
         result.checks.append(Check(f"{result.scenario.path}:{w[0]}:{w[1]}", f"{o.id} {kind} to {to} refused",
                                    True, False))
+CAST_KEYS = {"caster", "spell", "target", "targets", "zone", "border", "x", "id", "refused", "status"}
+
+
+def _run_cast(game: Game, v: _V, body, bw, result: ScenarioResult) -> None:
+    """The casting sequence (engine/casting.py).  A refused cast is a located S013 error naming the
+    rule, unless the action says `refused: RULE` (then it is a check that the cast is refused for
+    that rule).  `status: resolved|canceled|countered` checks how the spell ended; `id` names the
+    object a permanent spell leaves in play."""
+    m = v.mapping(body, bw, "`cast`")
+    if m is None:
+        return
+    v.keys(m, CAST_KEYS, "`cast`")
+    caster = _obj(game, v, m, "caster", _at(m, "caster"))
+    try:
+        card = game.card(str(m.get("spell")))
+    except KeyError:
+        v.err(_at(m, "spell"), "S004", f"unknown spell {m.get('spell')!r}")
+        return
+    targets = []
+    if "target" in m:
+        targets.append(_obj(game, v, m, "target", _at(m, "target")))
+    if "targets" in m:
+        tl = m["targets"] if isinstance(m["targets"], list) else [m["targets"]]
+        for j, tid in enumerate(tl):
+            targets.append(_obj(game, v, tid, None, _at(tl, j) if isinstance(tl, LList) else _at(m, "targets")))
+    zone = m.get("zone")
+    if zone is not None and not game.state.arena.is_zone(str(zone)):
+        v.err(_at(m, "zone"), "S006", f"bad zone {zone!r}")
+        return
+    if "border" in m:
+        b = m["border"]
+        if not (isinstance(b, list) and len(b) == 2 and all(game.state.arena.is_zone(str(z)) for z in b)
+                and game.state.arena.adjacent(str(b[0]), str(b[1]))):
+            v.err(_at(m, "border"), "S006", "`border` is two adjacent zones, e.g. [B2, B3]")
+            return
+        zone = f"{b[0]}/{b[1]}"
+    x = m.get("x")
+    if x is not None and (not isinstance(x, int) or isinstance(x, bool) or not 0 <= x <= 10_000):
+        v.err(_at(m, "x"), "S007", "`x` is a number 0..10000")
+        return
+    oid = m.get("id")
+    if oid is not None and str(oid) in game.state.objects:
+        v.err(_at(m, "id"), "S005", f"an object with id {oid!r} already exists")
+        return
+    if caster is None or None in targets:
+        return
+    want = m.get("refused")
+    where = _at(m, "refused") if want is not None else bw
+    loc = f"{result.scenario.path}:{where[0]}:{where[1]}"
+    try:
+        obj = cast_spell(game, caster, card, targets, zone=str(zone) if zone is not None else None, x=x)
+    except IllegalCast as e:
+        game.emit("refused", str(e), rule=e.rule, spell=card.name)
+        if want is None:
+            v.err(bw, "S013", f"{e} (add `refused: {e.rule}` if the scenario expects it)")
+            return
+        result.checks.append(Check(loc, f"cast of {card.name} refused by rule", str(want), e.rule))
+        return
+    if want is not None:
+        result.checks.append(Check(loc, f"cast of {card.name} refused by rule", str(want), None))
+        return
+    c = getattr(game, "last_cast", None)
+    if "status" in m and c is not None:
+        result.checks.append(Check(f"{result.scenario.path}:{_at(m, 'status')[0]}:{_at(m, 'status')[1]}",
+                                   f"cast of {card.name} status", str(m["status"]), c.status))
+    if oid is not None and obj is not None:
+        _rename(game, obj, str(oid))
+
+
+def _rename(game: Game, obj, oid: str) -> None:
+    """Give the object a permanent spell left in play the id the scenario chose."""
+    st = game.state
+    old = obj.id
+    del st.objects[old]
+    obj.id = oid
+    st.objects[oid] = obj
+    for o in st.objects.values():
+        if o.attached_to == old:
+            o.attached_to = oid
+    if old in game.x_values:
+        game.x_values[oid] = game.x_values.pop(old)
+    st.touch()
 
 
 def _validate_expect(v: _V, body, where):

@@ -47,6 +47,8 @@ class Player(_M):
     name: Name
     mana: Amount = 0
     channeling: Amount = 0
+    spellbook: Optional[Text] = None  # a shipped spellbook's name or a file: the player's library
+    planned: Optional[Annotated[list[Text], Field(max_length=2)]] = None  # spells planned this round
 
 
 class Obj(_M):
@@ -87,6 +89,11 @@ class Choice(_M):
     order: Optional[Name] = None
     alternative: Optional[Name] = None
     reroll: Optional[Name] = None
+    upkeep: Optional[Name] = None  # pay an upkeep cost or not (the option's label, e.g. "do not pay")
+    plan: Optional[Name] = None  # a spell planned in the Planning Phase (its name)
+    action: Optional[Name] = None  # what an activating creature does (the option's label or its start)
+    activate: Optional[Name] = None  # which creature activates next (its label)
+    initiative: Optional[Name] = None  # keep the initiative, or give it to a player
 
 
 class ObjExpect(_M):
@@ -150,6 +157,7 @@ class Scenario(_M):
     actions: Annotated[list[Any], Field(max_length=MAX_ACTIONS)]
     expect: Optional[Expect] = None
     x: Optional[Amount] = None
+    initiative: Optional[Name] = None  # the player with the initiative (phases run in this order)
 
 
 # ---------------------------------------------------------------- actions
@@ -170,6 +178,19 @@ class AttackSpell(_M):
 
 
 class Cast(_M):
+    caster: Name
+    spell: Text
+    target: Optional[Name] = None
+    targets: Optional[Union[Name, list[Name]]] = None
+    zone: Optional[Zone] = None
+    border: Optional[Annotated[list[Zone], Field(min_length=2, max_length=2)]] = None
+    x: Optional[Amount] = None
+    id: Optional[Name] = None
+    refused: Optional[Text] = None
+    status: Optional[Literal["resolved", "canceled", "countered"]] = None
+
+
+class ResolveSpell(_M):
     caster: Name
     spell: Text
     target: Optional[Name] = None
@@ -211,11 +232,23 @@ class Heal(_M):
     amount: Amount = 1
 
 
+class RoundRun(_M):
+    to: Optional[Text] = None  # run phases up to and including this one (default: the End Phase)
+
+
+class Offered(_M):
+    object: Name  # the activating creature
+    includes: Optional[list[Text]] = None  # labels (or their starts) that must be among its options
+    excludes: Optional[list[Text]] = None  # labels (or their starts) that must not be
+    only: Optional[list[Literal["move", "attack", "cast", "guard", "ability", "pass"]]] = None  # kinds offered
+
+
 ACTIONS: dict[str, Any] = {
-    "attack": Attack, "attack_spell": AttackSpell, "cast": Cast, "reveal": Name,
+    "attack": Attack, "attack_spell": AttackSpell, "cast": Cast, "resolve_spell": ResolveSpell, "reveal": Name,
     "move": Move, "teleport": Move, "push": Push, "move_enchantment": MoveEnchantment, "destroy": Name,
     "place": Markers, "remove": Markers, "damage": Damage, "heal": Heal, "guard": Name,
     "end_action_phase": Name, "end_round": Optional[Any], "expect": Expect,
+    "phase": Text, "round": Optional[RoundRun], "activate": Name, "offered": Offered,
 }
 _ADAPTERS = {k: TypeAdapter(t) for k, t in ACTIONS.items()}
 _SCENARIO = TypeAdapter(Scenario)

@@ -25,6 +25,8 @@ TRAINED_FACTOR = 1    # points per level in a school the Mage is trained in
 UNTRAINED_FACTOR = 2  # points per level in any school the stats card does not price
 
 COST, COPIES, ONLY = "spellbook_cost", "spellbook_copies", "spellbook_only"
+#: every static call this module evaluates when it validates a spellbook
+RULE_CALLS: tuple[str, ...] = (COST, COPIES, ONLY)
 _STATS_NAME = re.compile(r"^(?P<base>.+?) Stats(?: \((?P<qual>[^()]+)\))?$")
 
 
@@ -86,7 +88,7 @@ def _rule_calls(abilities) -> list[A.Call]:
     out = []
     for ab in abilities:
         if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) \
-                and ab.effect.name in (COST, COPIES, ONLY):
+                and ab.effect.name in RULE_CALLS:
             if ab.guard is not None:
                 raise RuleError(f"a conditional '{ab.effect.name}' rule")
             out.append(ab.effect)

@@ -1,0 +1,449 @@
+"""What a spell does when it resolves, and the rules about where it may go (engine/casting.py).
+
+* Placement: a creature or conjuration enters its zone (a conjuration cast on an object is attached
+  to it), a wall goes on a border, equipment into its slots on a Mage (the duplicate-equipment rule),
+  an enchantment face down on an object or zone; each fires `enters`.  A summoned creature's action
+  marker starts on its used side (it acts from the next round).
+* Restrictions read from the codex and the cards: `spellbook_only` ("X Mage Only": only that kind
+  of Mage casts it), `copies_in_play` (Legendary, Unique), `zone_limit` (Zone Exclusive), the
+  duplicate-enchantment rule, `cannot(this, "be targeted")` of a target.
+* Cost changes: `costs(...)` statics of objects in play.
+* Line of sight from the walls that block it (`block_los`), for casting until engine/movement.py
+  offers `in_los`.
+
+Nothing here knows a card or trait by name.
+"""
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+from ..dsl import ast as A
+from .errors import EngineError
+from .phrases import Ctx, matches
+from .spellstatics import COPIES_IN_PLAY, COSTS, SPELLBOOK_ONLY, ZONE_LIMIT
+from .state import ROW_LETTERS, GameObject
+
+CONJURATION_KINDS = ("conjuration", "wall", "terrain", "vine")
+ZONE_KINDS = ("creature",) + CONJURATION_KINDS
+
+
+# ---------------------------------------------------------------- borders and line of sight
+def parse_border(arena, text) -> Optional[tuple[str, str]]:
+    """'B2/B3' (or 'B2-B3') -> ('B2', 'B3') when the two zones are adjacent; else None."""
+    if not isinstance(text, str):
+        return None
+    for sep in ("/", "-", " "):
+        if sep in text:
+            a, _, b = text.partition(sep)
+            a, b = a.strip().upper(), b.strip().upper()
+            if arena.is_zone(a) and arena.is_zone(b) and arena.adjacent(a, b):
+                return tuple(sorted((a, b)))
+    return None
+
+
+def borders(arena) -> list[tuple[str, str]]:
+    out = []
+    zs = arena.zones()
+    for i, a in enumerate(zs):
+        for b in zs[i + 1:]:
+            if arena.adjacent(a, b):
+                out.append((a, b))
+    return out
+
+
+def blocks_los(game, obj: GameObject) -> bool:
+    """A wall in play that blocks line of sight: a `block_los(this)` static of its card or of a
+    codex entry of one of its traits."""
+    if obj.border is None or not obj.in_play:
+        return False
+    for ab in obj.card.abilities:
+        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "block_los":
+            return True
+    return any(game.codex_statics(key, "block_los") for key in game.d(obj).traits)
+
+
+def zone_los(game, a: str, b: str) -> bool:
+    """Line of sight between zone centres: blocked when the line crosses a border held by a wall
+    that blocks it.  A line through a corner is blocked only when both ways round are blocked."""
+    arena = game.state.arena
+    if a == b:
+        return True
+    blocked = {o.border for o in game.state.in_play() if o.border is not None and blocks_los(game, o)}
+    if not blocked:
+        return True
+    (r1, c1), (r2, c2) = arena.coords(a), arena.coords(b)
+    steps = 64 * (abs(r1 - r2) + abs(c1 - c2))
+    cells = []
+    for i in range(steps + 1):
+        t = i / steps
+        y, x = r1 + 0.5 + (r2 - r1) * t, c1 + 0.5 + (c2 - c1) * t
+        cell = (int(y), int(x))
+        if not cells or cells[-1] != cell:
+            cells.append(cell)
+
+    def label(rc):
+        return f"{ROW_LETTERS[rc[0]]}{rc[1] + 1}"
+
+    for p, q in zip(cells, cells[1:]):
+        if abs(p[0] - q[0]) + abs(p[1] - q[1]) == 1:
+            if frozenset((label(p), label(q))) in blocked:
+                return False
+        else:  # through a corner: two ways round
+            m1, m2 = (p[0], q[1]), (q[0], p[1])
+            way1 = frozenset((label(p), label(m1))) in blocked or frozenset((label(m1), label(q))) in blocked
+            way2 = frozenset((label(p), label(m2))) in blocked or frozenset((label(m2), label(q))) in blocked
+            if way1 and way2:
+                return False
+    return True
+
+
+# ---------------------------------------------------------------- statics of a card and its traits
+def _statics(game, card, name: str) -> list[A.Call]:
+    """Static calls `name` stated by a card itself or by the codex entries of its traits."""
+    out = [ab.effect for ab in card.abilities
+           if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == name]
+    for t in card.traits:
+        out.extend(ab.effect for ab in game.codex_statics(t.key, name))
+    return out
+
+
+def _kw(call: A.Call) -> dict:
+    return {a.key: a.value for a in call.args if a.key}
+
+
+def _pos(call: A.Call) -> list:
+    return [a.value for a in call.args if not a.key]
+
+
+def _is_this(v) -> bool:
+    return isinstance(v, A.Phrase) and [w.text.lower() for w in v.words] == ["this"]
+
+
+# ---------------------------------------------------------------- restrictions on the caster and the card
+def restrictions(game, caster: GameObject, card) -> Iterator[tuple[str, str]]:
+    """(rule, message) for each restriction that forbids this caster this spell now."""
+    st = game.state
+    calls = _statics(game, card, SPELLBOOK_ONLY)
+    if calls:
+        yield from _mage_only(game, caster, card)
+    for call in _statics(game, card, COPIES_IN_PLAY):
+        pos, kw = _pos(call), _kw(call)
+        if len(pos) < 2 or not _is_this(pos[0]) or not isinstance(pos[1], int):
+            raise EngineError(f"NOT IMPLEMENTED: {card.name}: copies_in_play(...) must read (this, N)")
+        per = kw.get("per")
+        per_player = isinstance(per, A.StringLit) and per.value == "player"
+        same = [o for o in st.in_play() if o.name == card.name
+                and (not per_player or o.controller == caster.controller)]
+        if len(same) >= pos[1]:
+            who = f"{caster.controller} already has" if per_player else "the game already has"
+            yield ("copy-in-play-limit",
+                   f"{who} {len(same)} {card.name} in play ({same[0].label()}); at most {pos[1]} "
+                   + ("per player" if per_player else "in play at once"))
+
+
+def _mage_only(game, caster, card) -> Iterator[tuple[str, str]]:
+    from ..spellbook import rules as SR  # the spellbook rules read "X Only" the same way
+    corpus = game.corpus
+    mage = game.state.mage_of(caster.controller) or caster
+    mcard = mage.card
+    if mcard.kind == "magestats":
+        stats, mcard = mcard, SR.mage_for(corpus, mcard)
+    else:
+        stats = SR.stats_for(corpus, mcard) if mcard.kind == "mage" else None
+    if mcard is None or stats is None:
+        yield ("mage-only", f"{card.name} may be cast only by a kind of Mage, and {caster.controller} has "
+                            f"no Mage the rules can read")
+        return
+    try:
+        rules = SR.mage_rules(corpus, mcard, stats)
+        only = SR.restrictions(corpus, card)
+        schools = SR._schools(corpus)
+    except SR.RuleError as exc:
+        raise EngineError(f"NOT IMPLEMENTED: cannot read the casting restriction of {card.name}: {exc}")
+    for who, text in only:
+        if not SR.allowed(rules, card, who, text, schools):
+            yield ("mage-only", f"{card.name} is {text}: the {mcard.name} cannot cast it")
+
+
+# ---------------------------------------------------------------- targets
+def untargetable(game, obj: GameObject, caster: GameObject) -> Iterator[str]:
+    """Why an enemy spell cannot target this object (a `cannot(this, "be targeted")` it has)."""
+    if obj.controller != caster.controller and "be targeted" in game.d(obj).cannot_do:
+        yield f"{obj.label()} cannot be targeted by enemy spells"
+
+
+def placement_problems(game, caster, card, targets, zone) -> Iterator[tuple[str, str]]:
+    """Where the spell would go is not allowed: duplicate enchantments, zone limits."""
+    st = game.state
+    if card.kind == "enchantment":
+        hosts = list(targets)
+        for h in hosts:
+            for o in st.attachments(h):
+                if o.kind == "enchantment" and o.name == card.name and \
+                        (not o.hidden or o.controller == caster.controller):
+                    yield ("duplicate-enchantment",
+                           f"{h.label()} already has {'a revealed' if not o.hidden else 'your hidden'} "
+                           f"{card.name}")
+        if zone and not hosts:
+            for o in st.zone_attachments(zone):
+                if o.kind == "enchantment" and o.name == card.name and \
+                        (not o.hidden or o.controller == caster.controller):
+                    yield ("duplicate-enchantment", f"zone {zone} already has {card.name}")
+    into = zone if zone and "/" not in zone else None
+    if into is None and card.kind in CONJURATION_KINDS and targets:
+        into = st.zone_of(targets[0])
+    if into is not None and card.kind in ZONE_KINDS:
+        probe = GameObject("probe-spell", card, caster.controller, caster.controller, zone=into, in_play=False)
+        for call in _statics(game, card, ZONE_LIMIT):
+            pos = _pos(call)
+            if len(pos) < 2 or not isinstance(pos[0], A.Phrase) or not isinstance(pos[1], int):
+                raise EngineError(f"NOT IMPLEMENTED: {card.name}: zone_limit(...) must read (PHRASE, N)")
+            ctx = Ctx(this=probe)
+            if not _card_fits(game, probe, pos[0]):
+                continue
+            there = [o for o in st.objects_in_zone(into) if matches(game, o, pos[0], ctx)]
+            if len(there) >= pos[1]:
+                yield ("zone-limit", f"zone {into} already holds {there[0].label()}: at most {pos[1]} "
+                                     f"{pos[0].text.removeprefix('each ')} per zone")
+
+
+def _card_fits(game, probe, phrase: A.Phrase) -> bool:
+    """Does the spell about to be placed fit the phrase?  Its traits are read from its card (it is
+    not in play yet): every name word of the phrase must be a trait, subtype or kind of the card."""
+    card = probe.card
+    for w in phrase.words:
+        if w.kind != "name":
+            continue
+        t = w.text
+        neg = t.startswith("Non-")
+        base = t[4:] if neg else t
+        has = card.has_trait(base) or base in card.subtypes or base.lower() == card.kind
+        if has == neg:
+            return False
+    return True
+
+
+# ---------------------------------------------------------------- cost changes
+def _cost_statics(game):
+    for src in game.state.in_play():
+        if src.hidden:
+            continue
+        for ab in src.card.abilities:
+            once = isinstance(ab, A.OncePerRound)
+            inner = ab.ability if once else ab
+            if isinstance(inner, A.StaticAbility) and isinstance(inner.effect, A.Call) \
+                    and inner.effect.name == COSTS:
+                yield src, inner, once
+
+
+def _refuse(game, src, what: str) -> None:
+    """Say once per card that a statement is not applied (never skipped silently)."""
+    key = (src.card.name, what)
+    if key not in game.static_unsupported:
+        game.static_unsupported.add(key)
+        game.unsupported.append(f"static {what}")
+        game.pending_notes.append(f"NOT IMPLEMENTED: static {what} of {src.card.name} is not applied")
+
+
+def has_cost_changes(game) -> bool:
+    return next(_cost_statics(game), None) is not None
+
+
+def _uses_key(src, call, kw):
+    shared = kw.get("shared")
+    return (src.id, shared.value if isinstance(shared, A.StringLit) else id(call))
+
+
+def cost_changes(game, caster, spell, targets, which: str) -> list[tuple]:
+    """(source, call, minimum) for each `costs(...)` static that changes this spell's `which` cost
+    ("casting" or "reveal") now."""
+    out, seen = [], set()
+    uses = getattr(game, "cost_uses", {})
+    rnd = game.state.round
+    for src, ab, once in _cost_statics(game):
+        call = ab.effect
+        pos, kw = _pos(call), _kw(call)
+        only = kw.get("only")
+        only = only.value if isinstance(only, A.StringLit) else None
+        if "into" in kw or only not in (None, "enchantment_reveal"):
+            _refuse(game, src, "costs(...) with into: or only: other than a reveal cost")
+            continue
+        if which == "casting" and only is not None:
+            continue
+        if which == "reveal" and only != "enchantment_reveal":
+            continue
+        ctx = Ctx(this=src, it=spell)
+        if ab.guard is not None and not game.evaluate(ab.guard, ctx):
+            continue
+        if not pos or not isinstance(pos[0], A.Phrase) or not _spell_fits(game, src, spell, pos[0]):
+            continue
+        if "by" in kw and not matches(game, caster, kw["by"], Ctx(this=src)):
+            continue
+        if "on" in kw and not any(matches(game, t, kw["on"], Ctx(this=src)) for t in targets):
+            continue
+        limit = 1 if once else kw.get("uses")
+        key = _uses_key(src, call, kw)
+        if isinstance(limit, int) and uses.get((key, rnd), 0) >= limit:
+            continue
+        if key in seen:
+            continue
+        seen.add(key)
+        minimum = kw.get("minimum")
+        out.append((src, call, minimum if isinstance(minimum, int) else None))
+    return out
+
+
+def use_cost_changes(game, caster, spell, targets, which: str) -> None:
+    """Count the uses of the limited cost changes that applied to this cast."""
+    if not hasattr(game, "cost_uses"):
+        game.cost_uses = {}
+    rnd = game.state.round
+    for src, call, _ in cost_changes(game, caster, spell, targets, which):
+        key = (_uses_key(src, call, _kw(call)), rnd)
+        game.cost_uses[key] = game.cost_uses.get(key, 0) + 1
+
+
+def _spell_fits(game, src, spell, phrase: A.Phrase) -> bool:
+    """Does the spell fit a `costs(...)` phrase such as "your Soldier spells", "enemy incantations"?
+    Ownership words are checked against the spell's controller, the rest against its card."""
+    ws = [w.text.lower() for w in phrase.words]
+    if ws and ws[0] in ("your", "friendly") and spell.controller != src.controller:
+        return False
+    if ws and ws[0] == "enemy" and spell.controller == src.controller:
+        return False
+    card = spell.card
+    for w in phrase.words:
+        low = w.text.lower()
+        if low in ("your", "friendly", "enemy", "spell", "spells", "a", "each"):
+            continue
+        kinds = {"incantation", "enchantment", "equipment", "creature", "conjuration", "wall", "attack"}
+        stem = low[:-1] if low.endswith("s") and low[:-1] in kinds else low
+        if stem in kinds:
+            if card.kind != stem:
+                return False
+            continue
+        if w.kind != "name":
+            return False  # a word this reading does not know: the change does not apply (logged by caller)
+        t = w.text
+        neg = t.startswith("Non-")
+        base = t[4:] if neg else t
+        schools = {s for s, _ in card.schools}
+        has = base in schools or base in card.subtypes or card.has_trait(base) or base.lower() == card.kind
+        if has == neg:
+            return False
+    return True
+
+
+# ---------------------------------------------------------------- resolving
+def resolve(game, c) -> Optional[GameObject]:
+    """The spell's effect: run, attack, or placed.  Returns the object left in play, if any."""
+    card, spell = c.card, c.spell
+    kind = card.kind
+    if kind == "attack" or (kind == "incantation" and card.attacks and not _one_shots(card)):
+        game.emit("info", f"{c.caster.label()} casts {card.name}: its attack enters the attack sequence")
+        game.attacks.make_attack(c.caster, None, list(c.targets), zone=c.zone if c.zone and "/" not in c.zone
+                                 else None, spell=spell)
+        return None
+    if kind == "incantation":
+        t = c.targets[0] if c.targets else None
+        ctx = Ctx(this=spell, target=t, it=t)
+        if c.zone and "/" not in c.zone:
+            ctx.extra["zone"] = c.zone
+        for ab in card.abilities:
+            if isinstance(ab, A.OneShotAbility):
+                game.run_effects(ab.effects, ctx)
+        return None
+    if kind == "enchantment":
+        return _attach(game, c, hidden=True)
+    if kind == "equipment":
+        return _equip(game, c)
+    if kind in ZONE_KINDS:
+        return _summon(game, c)
+    raise EngineError(f"NOT IMPLEMENTED: resolving a {kind} spell")
+
+
+def _one_shots(card) -> bool:
+    return any(isinstance(ab, A.OneShotAbility) for ab in card.abilities)
+
+
+def _enters(game, obj, how: str) -> None:
+    game.fire("enters", obj, Ctx(this=obj, it=obj), how=how)
+
+
+def _attach(game, c, hidden: bool) -> GameObject:
+    st = game.state
+    spell = c.spell
+    if c.targets:
+        st.attach(spell, c.targets[0])
+        where = c.targets[0].label()
+    else:
+        st.attach(spell, None, zone=c.zone)
+        where = f"zone {c.zone}"
+    spell.hidden = hidden
+    st.touch()
+    game.emit("placed", f"{spell.label()} is placed face down on {where}" if hidden
+              else f"{spell.label()} is attached to {where}", target=spell.id, secret_for=spell.controller
+              if hidden else None, public_text=f"{spell.public_label()} is placed face down on {where}"
+              if hidden else None)
+    return spell
+
+
+def _slots(card) -> tuple[str, ...]:
+    return tuple(card.slot)
+
+
+def _equip(game, c) -> Optional[GameObject]:
+    """Equipment goes on a Mage.  One piece per name and per slot location: the same controller's
+    new piece replaces the old one (back to its owner's spellbook); an enemy's is destroyed."""
+    st = game.state
+    spell = c.spell
+    mage = c.targets[0] if c.targets else st.mage_of(c.caster.controller)
+    if mage is None:
+        raise EngineError(f"NOT IMPLEMENTED: {c.card.name}: equipment with no Mage to go on")
+    mine = set(_slots(c.card))
+    clash = [o for o in st.attachments(mage) if o.kind == "equipment" and o is not spell
+             and (o.name == c.card.name or (mine and mine & set(_slots(o.card))))]
+    if clash and spell.controller != mage.controller:
+        st.attach(spell, mage)
+        game.emit("rule", f"{spell.label()} duplicates {clash[0].label()} on an enemy Mage: it is destroyed")
+        game.destroy(spell, why="duplicate equipment cast by an enemy")
+        return None
+    for old in clash:
+        old.in_play = False
+        st.remove_from_play(old)
+        st.graveyard.remove(old)
+        game.emit("rule", f"{old.label()} shares its name or slot with {c.card.name}: it returns to its "
+                          f"owner's spellbook", target=old.id)
+    st.attach(spell, mage)
+    game.emit("placed", f"{spell.label()} is equipped on {mage.label()}"
+                        + (f" ({'/'.join(_slots(c.card))})" if _slots(c.card) else ""), target=spell.id)
+    game.check_state()
+    _enters(game, spell, "cast")
+    return spell
+
+
+def _summon(game, c) -> GameObject:
+    st = game.state
+    spell = c.spell
+    card = c.card
+    if card.kind == "wall":
+        pair = parse_border(st.arena, c.zone)
+        spell.zone = pair[0]
+        spell.border = frozenset(pair)
+        where = f"the border {pair[0]}/{pair[1]}"
+    elif c.targets and card.kind != "creature":
+        st.attach(spell, c.targets[0])
+        where = c.targets[0].label()
+    else:
+        to = c.zone if c.zone else st.zone_of(c.caster)
+        st.move_to_zone(spell, to)
+        where = f"zone {to}"
+    if card.kind == "creature":
+        spell.action_marker = "used"  # a summoned creature first acts next round
+    st.touch()
+    game.emit("placed", f"{spell.label()} is {'summoned' if card.kind == 'creature' else 'placed'} "
+                        f"in {where}" if card.kind != "wall" else f"{spell.label()} is placed on {where}",
+              target=spell.id, zone=st.zone_of(spell))
+    game.check_state()
+    _enters(game, spell, "summoned")
+    return spell

@@ -1,0 +1,21 @@
+"""Names of the `static` calls the casting sequence reads (engine/casting.py, engine/placement.py).
+
+A leaf module: the continuous-effects layer (engine/effects.py) leaves these statics to the casting
+sequence without a word, and coverage counts them as running.
+"""
+from __future__ import annotations
+
+#: `costs(PHRASE, N, ...)`: a casting-cost change for matching spells
+COSTS = "costs"
+#: `copies_in_play(this, N, per: "player")`: at most N objects of this name in play (per player)
+COPIES_IN_PLAY = "copies_in_play"
+#: `zone_limit(PHRASE, N)`: a zone holds at most N objects matching the phrase
+ZONE_LIMIT = "zone_limit"
+#: `spellbook_only(this, X)`: read at casting too, only that kind of Mage may cast the spell
+SPELLBOOK_ONLY = "spellbook_only"
+
+#: `set_x(N)`: the value of X of a spell, worked out when it is declared (from its target)
+SET_X = "set_x"
+
+#: every static call the casting sequence reads
+CAST_STATIC_CALLS: frozenset[str] = frozenset({COSTS, COPIES_IN_PLAY, ZONE_LIMIT, SPELLBOOK_ONLY, SET_X})

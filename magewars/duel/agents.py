@@ -21,9 +21,10 @@ from typing import Any, Callable, Optional
 
 from ..engine.decisions import Agent, Decision, Option
 
-# Every kind of decision the engine asks (engine/decisions.py, the round's "action" and "plan").
+# Every kind of decision the engine asks (engine/decisions.py; the round's "initiative", "activate",
+# "action", "plan"; upkeep costs).  A test reads the engine's `decide("KIND"` calls and checks this list.
 KNOWN_KINDS = frozenset({"reveal", "defense", "counterstrike", "zone_order", "target", "optional", "choose",
-                         "order", "alternative", "reroll", "action", "plan", "initiative"})
+                         "order", "alternative", "reroll", "action", "plan", "initiative", "activate", "upkeep"})
 
 
 class IllegalChoice(Exception):

@@ -133,3 +133,14 @@ def test_an_illegal_answer_stops_the_duel_with_the_game_named(monkeypatch):
     cfg = DuelConfig(("beastmaster", "wizard"), seed=4, max_rounds=2)
     with pytest.raises(DuelError, match=r"game 0 of seed 4 .* IllegalChoice: .*not one of the"):
         run_local(cfg, 1)
+
+
+def test_agents_know_every_kind_of_decision_the_engine_asks():
+    """The seat refuses unknown kinds loudly; so every kind the engine's code asks must be known."""
+    import re
+    from pathlib import Path
+
+    from magewars.duel.agents import KNOWN_KINDS
+    root = Path(__file__).resolve().parents[2] / "magewars" / "engine"
+    asked = {m for p in root.rglob("*.py") for m in re.findall(r'decide\(\s*"(\w+)"', p.read_text("utf-8"))}
+    assert asked and asked <= KNOWN_KINDS, sorted(asked - KNOWN_KINDS)

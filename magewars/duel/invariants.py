@@ -73,7 +73,7 @@ class Checker:
                     self.fail(ev, "one place", f"{o.label()} is in play and in the discard pile")
                 if len(places) > 1 and not (o.zone is not None and o.border is not None):
                     self.fail(ev, "one place", f"{o.label()} is in {len(places)} places: {places}")
-                if o.attached_to is not None:
+                if o.attached_to is not None and checked:  # attachments leave with their host once rules settle
                     host = st.objects.get(o.attached_to)
                     if host is None or not host.in_play:
                         self.fail(ev, "one place", f"{o.label()} is attached to {o.attached_to}, not in play")
@@ -103,8 +103,8 @@ class Checker:
                 public.add(o.name)
         for owner, names in secret.items():
             for viewer in st.order:
-                if viewer == owner or not ev.shown_to(viewer):
-                    continue
+                if viewer == owner or not ev.shown_to(viewer) or ev.secret_for == viewer:
+                    continue  # the viewer's own secret (e.g. its own face-down cast of the same card)
                 text, data = ev.view(viewer)
                 blob = text + " " + repr(data)
                 mine = {o.name for o in st.objects.values() if o.controller == viewer}

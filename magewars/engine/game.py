@@ -107,7 +107,7 @@ class Game:
         hidden = getattr(choice.value, "hidden", False) is True
         self.emit("decision", f"{player} decides ({kind}): {choice.label}", kind=kind, player=player,
                   choice=choice.label,
-                  secret_for=choice.value.controller if hidden else None,
+                  secret_for=getattr(choice.value, "controller", player) if hidden else None,
                   public_text=f"{player} decides ({kind}): {choice.value.public_label()}" if hidden else None)
         return choice
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -32,16 +33,28 @@ def main(argv=None) -> int:
     parts = [jobs[i:i + size] for i in range(0, len(jobs), size)]
     t0 = time.perf_counter()
     results = []
-    with ProcessPoolExecutor(a.workers) as pool:
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    stopped = False
+    pool = ProcessPoolExecutor(a.workers)
+    try:
         for k, part in enumerate(pool.map(check_many, parts), 1):
             results.extend(part)
-            if k % 40 == 0 or k == len(parts):
-                print(f"  {len(results)}/{len(jobs)} games, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+            if k % 20 == 0 or k == len(parts):
+                print(f"  {len(results)}/{len(jobs)} games, {time.perf_counter() - t0:.0f} s: "
+                      f"{sum(bool(r['crash']) for r in results)} crashes, "
+                      f"{sum(len(r['violations']) for r in results)} violations so far", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:  # stopped early: report the games that were played
+        stopped = True
+        pool.shutdown(wait=False, cancel_futures=True)
+    else:
+        pool.shutdown()
     dt = time.perf_counter() - t0
     crashes = [r for r in results if r["crash"]]
     broken = [r for r in results if r["violations"]]
     events = sum(r["events"] for r in results)
     decided = sum(r.get("winner") is not None for r in results if not r["crash"])
+    if stopped:
+        print(f"stopped early after {len(results)} of {len(jobs)} games")
     print(f"{len(results)} random duels over {len({tuple(c.books) for c, _ in jobs})} pairs of shipped "
           f"spellbooks in {dt:.0f} s on {a.workers} worker(s): {events} events checked, "
           f"{decided} decided, {len(results) - decided - len(crashes)} draws; "
@@ -52,7 +65,7 @@ def main(argv=None) -> int:
     if a.json:
         a.json.write_text(json.dumps({"games": a.games, "seed": a.seed, "max_rounds": a.max_rounds,
                                       "seconds": round(dt, 1), "results": results}, indent=1))
-    return 1 if crashes or broken else 0
+    return 1 if crashes or broken or stopped else 0
 
 
 if __name__ == "__main__":

@@ -87,8 +87,8 @@ def book(name: str):
             raise DuelError(str(e)) from None
         errors = [d for d in validate(b) if d.severity == "error"]
         if errors:
-            raise DuelError(f"spellbook {name} is not legal: " + "; ".join(d.format() if hasattr(d, "format")
-                                                                          else str(d) for d in errors[:3]))
+            raise DuelError(f"spellbook {name} is not legal: "
+                            + "; ".join(d.format(with_source=False) for d in errors[:3]))
         _books[name] = b
     return _books[name]
 

@@ -127,3 +127,11 @@ def test_replay_fails_loudly(tmp_path):
     assert r.exit_code == 2 and "not a duel results file" in r.output and "Traceback" not in r.output
     r = invoke("replay", tmp_path / "missing.json", "--game", 0, "--json")
     assert r.exit_code == 2 and json.loads(r.stdout)["error"]
+
+
+def test_cli_duel_refuses_an_illegal_book_with_its_location(tmp_path):
+    bad = tmp_path / "bad.book"
+    bad.write_text("mage: Beastmaster\n\n500 Timber Wolf\n")
+    r = invoke("duel", bad, "wizard", "--games", 1)
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert re.search(rf"{re.escape(str(bad))}:3:1: B\d+ ", r.output), r.output

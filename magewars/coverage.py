@@ -75,7 +75,7 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
     """Does the engine run this ability at all?  (status, construct, why)"""
     ab = clause.ability
     if clause.holder == "bar":
-        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name in R.BAR_STATIC_CALLS \
+        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and (ab.effect.name in R.BAR_STATIC_CALLS or ab.effect.name in R.BAR_STATICS_READ_BY_EFFECTS) \
                 and not clause.once:
             return R.RUNS, "", ""
         return (R.SILENT, f"attack bar '{clause.bar}': {_label(ab)}",
@@ -86,6 +86,8 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
         if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "must":
             return R.must_status(ab.effect), _label(ab), "a mandatory action naming no target the engine can " \
                                                          "read is reported when the creature activates"
+        if isinstance(ab, A.OneShotAbility) and R.CODEX_OUTCOME_EFFECTS and defn.marker == R.CODEX_OUTCOME_MARKER:
+            return R.RUNS, "", ""
         if isinstance(ab, A.TriggeredAbility):
             st = R.event_status(ab.event.name)
             return st, _label(ab), "" if st == R.RUNS else "the engine never fires this event"
@@ -156,10 +158,20 @@ def _codex_static_runs(defn, ab) -> bool:
         return marker
     if eff.name == "immune":
         if this:
-            return isinstance(second, (A.TraitGroup, A.Phrase))
+            return isinstance(second, (A.TraitGroup, A.Phrase)) or (
+                isinstance(second, A.StringLit) and second.value in R.CODEX_IMMUNE_STRINGS_READ)
+        if R.CODEX_OUTCOME_EFFECTS and defn.marker == R.CODEX_OUTCOME_MARKER and isinstance(second, A.StringLit) \
+                and second.value == defn.name and any(isinstance(b, A.OneShotAbility) for b in defn.abilities):
+            return True  # who an effect-die outcome does not touch (movement.run_outcome)
         return marker and isinstance(second, A.TraitGroup) and any(r.name.text == defn.name for r in second.traits)
     if eff.name in ("cannot", "can") and this and isinstance(second, A.StringLit):
         return second.value in (R.CODEX_CANNOT_READ if eff.name == "cannot" else R.CODEX_CAN_READ)
+    if eff.name == "cannot" and isinstance(second, A.StringLit):
+        return second.value in R.MOVEMENT_CANNOT_ANY_SUBJECT
+    if eff.name == "ignore" and this and isinstance(second, A.StringLit):
+        return second.value in R.CODEX_IGNORE_READ
+    if eff.name in R.MOVEMENT_STATIC_CALLS:
+        return this
     return False
 
 
@@ -246,7 +258,9 @@ def definition_findings(defn, codex: dict) -> list[Finding]:
                 for (name, _n) in row.outcomes:
                     # an outcome is placed as a marker; for an entry that is no marker that does nothing
                     entry = codex.get(name)
-                    if entry is not None and entry.marker not in R.CODEX_MARKERS:
+                    if entry is not None and entry.marker not in R.CODEX_MARKERS and not (
+                            R.CODEX_OUTCOME_EFFECTS and entry.marker == R.CODEX_OUTCOME_MARKER
+                            and any(isinstance(ab, A.OneShotAbility) for ab in entry.abilities)):
                         out.append(Finding(defn.name, _where(bar.span), f"effect die {name}", R.SILENT,
                                            f"the effect die places a {name} marker, which does nothing: "
                                            f"{name} is not a condition or token"))

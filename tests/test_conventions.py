@@ -58,7 +58,7 @@ def test_simulate_many_files_and_folders():
     r = run("simulate", "scenario", "--json", str(SCENARIOS), str(SCENARIOS / "missing.yaml"), "--cards-root", cards)
     data = json.loads(r.stdout)
     assert r.exit_code == 2  # the missing file is an error; the rest ran
-    assert len(data["scenarios"]) == len(list(SCENARIOS.glob("*.yaml"))) + 1
+    assert len(data["scenarios"]) == len(list(SCENARIOS.rglob("*.yaml"))) + 1  # folders are walked
     assert data["summary"]["error"] == 1
 
 

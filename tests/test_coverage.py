@@ -77,7 +77,7 @@ creature "Probe Beast" {
   armor 1 life 5
   traits Living
   static set_x(2)
-  static cannot(this, "move")
+  static cannot(this, "summon")
   static this gains [Flying]
   when condition_removed(this): heal(this, 1)
   when destroyed(this): gain_control(you, this)
@@ -89,7 +89,7 @@ creature "Probe Beast" {
   static cannot(this, "guard", detail: "while it flies")
   attack "Probe Bite" {
     quick melee range 0-0 dice 3
-    d12 1-6 Push; 7+ Burn
+    d12 1-6 Teleport; 7+ Burn
     static modify_dice(1)
     effect: heal(this, 1)
   }
@@ -118,7 +118,7 @@ def test_each_construct_gets_its_status_and_location():
         ("probe.mw:15:3", "static cannot", L),
         ("probe.mw:15:32", "detail: in static cannot", S),
         ("probe.mw:20:5", "attack bar 'Probe Bite': effect:", S),
-        ("probe.mw:16:3", "effect die Push", S),
+        ("probe.mw:16:3", "effect die Teleport", S),
     }
     # the static gain (line 7), the upkeep timing (line 10), the action ability (line 11), the in_los
     # trigger (line 14) and the bar's modify_dice (line 19) run
@@ -204,7 +204,7 @@ def test_the_engine_does_what_the_registry_says():
     (an `unsupported` event), what it calls dropped silently leaves no trace in the log."""
     from magewars.engine import Game
     text = ('creature "Probe Beast" {\n  armor 1 life 5\n  traits Living\n  static set_x(2)\n'
-            '  static cannot(this, "move")\n  when destroyed(this): gain_control(you, this)\n}\n')
+            '  static cannot(this, "summon")\n  when destroyed(this): gain_control(you, this)\n}\n')
     corpus, a = _probe(text)
     own = a["cards"]["Probe Beast"]["own"]
     loud = {f.construct for f in own if f.status == R.LOUD}

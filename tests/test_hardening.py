@@ -128,7 +128,7 @@ def test_schema_reports_every_problem_at_once(tmp_path):
 def test_every_shipped_scenario_passes_the_schema():
     from magewars.scenario.loader import load_yaml
     from magewars.scenario.schema import validate
-    for p in sorted((ROOT / "tests" / "scenarios").glob("*.yaml")):
+    for p in sorted((ROOT / "tests" / "scenarios").rglob("*.yaml")):
         assert validate(load_yaml(p.read_text(), str(p)), str(p)) == [], p
 
 

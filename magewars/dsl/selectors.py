@@ -100,6 +100,11 @@ class HasNames(Relation):
 
 
 @dataclass(frozen=True)
+class Damaged(Relation):
+    """"with damage": an object with at least one damage on it (a wounded creature)."""
+
+
+@dataclass(frozen=True)
 class Holds(Relation):
     """"with a revealed Curse enchantment": an object carries an attachment that matches;
     "a zone with an enemy creature": a zone holds an object that matches."""
@@ -464,6 +469,9 @@ class _Parser:
 
     def with_part(self) -> Relation:
         start = self.i
+        if self.low() == "damage":  # "with damage": damaged
+            self.i += 1
+            return Damaged()
         if self.word() is not None and self.word().kind == "name":
             run = self.names_run()
             nxt = self.low()

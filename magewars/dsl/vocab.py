@@ -445,7 +445,7 @@ by           relation    "controlled by X"; "spell by X": cast by X
 from         reserved    only an argument name: transfer_mana(from: ...)
 melee        attack      a melee attack
 ranged       attack      a ranged attack
-damage       attack      damage (a free word, or the damage() call)
+damage       attack      damage (a free word, or the damage() call); "with damage": an object with damage on it
 """
 
 

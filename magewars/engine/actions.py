@@ -1,30 +1,16 @@
-"""What an activating creature may do: typed action choices and the legal options of one activation.
+"""The typed action choices of the whole-game contract, and how they are labelled for agents.
 
 Every action choice reaches an agent as ``game.decide("action", player, options)``; each
-``Option.value`` is one of the records below.  The options come from the rules and the corpus:
-
-* a move (``movement.legal_moves``), before a quick action or as the quick action itself;
-* an attack with each of its attack bars, aimed at each legal target (the attack engine's own legality
-  check, ``AttackEngine.illegal_reason``, probed before anything is declared);
-* a spell cast from the two spells its player planned (``casting.legal_casts``), and the mage's
-  quickcast (one quick spell per round, before or after its action);
-* guard (a quick action that places a guard marker);
-* every ``action ...:`` ability of the corpus on the creature or on what it carries, when its action
-  speed fits and its mana can be paid;
-* pass (end the activation).
-
-Mandatory actions come from the codex: a ``static must(this, "ACTION", target: PHRASE)`` of a trait or
-condition the creature has.  When the creature can obey one of them as it chooses its action, only the
-obeying options (and the quickcast before the action) are offered.  Nothing here names a card or trait.
+``Option.value`` is one of the records below: plain frozen values (ids and names only), hashable and
+printable, so a log or a replay can hold them.  Which of them an activating creature may take now is
+worked out in engine/activation.py.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Optional
 
-from ..dsl import ast as A
 from .decisions import Option
-from .phrases import Ctx, resolve
 
 
 # ---------------------------------------------------------------- the typed choices
@@ -111,182 +97,6 @@ class Activation:
     moves: int = 0  # move actions taken
     acted: bool = False  # its quick or full action is taken (or it passed)
     quickcast_before: bool = False  # the mage quickcast before its action
-
-
-# ---------------------------------------------------------------- helpers
-def speed_of_ability(ab) -> Optional[str]:
-    inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
-    if not isinstance(inner, A.ActivatedAbility):
-        return None
-    for c in inner.costs:
-        if isinstance(c, A.CostAction):
-            return c.action
-    return "quick"
-
-
-def ability_mana(game, src, ab) -> int:
-    inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
-    total = 0
-    for c in inner.costs:
-        if isinstance(c, A.CostMana):
-            v = c.amount.as_int() if hasattr(c.amount, "as_int") else c.amount
-            total += v if isinstance(v, int) else game.x_value(src)
-    return total
-
-
-def action_ability_sources(game, creature) -> list:
-    """Objects whose `action` abilities this creature may use: itself and what is attached to it
-    (equipment, enchantments) under its controller's control, face up."""
-    out = [creature]
-    for att in game.state.attachments(creature):
-        if att.controller == creature.controller and not att.hidden:
-            out.append(att)
-    return out
-
-
-def obligations(game, creature) -> list[tuple[str, list, str]]:
-    """Mandatory actions its codex entries state: (action, objects it must aim at, entry name).
-    A `must` naming no `target:` cannot be obeyed by the engine: it is reported, not skipped."""
-    out = []
-    d = game.d(creature)
-    names = list(d.traits) + [m for m, n in creature.markers.items() if n and m not in d.traits]
-    for name in names:
-        for ab in game.codex_statics(name, "must"):
-            ctx = Ctx(this=creature, it=creature)
-            if ab.guard is not None and not game.evaluate(ab.guard, ctx):
-                continue
-            args = ab.effect.args
-            act = args[1].value if len(args) > 1 else None
-            action = act.value if isinstance(act, A.StringLit) else str(act)
-            tgt = next((a.value for a in args if a.key == "target"), None)
-            if tgt is None:
-                game.note_unsupported(f"must of {name}", "the obligation names no target the engine can read")
-                continue
-            out.append((action, [o for o in resolve(game, tgt, ctx) if hasattr(o, "id")], name))
-    return out
-
-
-def obeys(game, choice, duty: tuple[str, list, str]) -> bool:
-    """Does this choice carry out the obligation (an attack of the right kind on one of its targets)?"""
-    action, targets, _ = duty
-    ids = {o.id for o in targets}
-    if isinstance(choice, AttackChoice) and action in ("melee_attack", "attack", "ranged_attack"):
-        kind = action.split("_")[0]
-        adef, _src = game.attacks.find_attack(game.state.objects[choice.obj_id], choice.attack_name)
-        return bool(set(choice.target_ids) & ids) and (kind == "attack" or adef.kind == kind)
-    return False
-
-
-# ---------------------------------------------------------------- legal options
-def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
-    from .attack import Attack, AttackAction
-    out = []
-    d = game.d(creature)
-    if "attack" in d.cannot_do:
-        return out
-    here = game.state.zone_of(creature)
-    for (adef, src_id) in d.attacks:
-        if adef.action not in speeds or adef.kind not in ("melee", "ranged") \
-                or any(s in adef.special for s in ("counterstrike", "barrier", "passage", "bash")):
-            continue
-        if adef.cost is not None:
-            cost = adef.cost.as_int() if hasattr(adef.cost, "as_int") else adef.cost
-            if isinstance(cost, int) and cost > game.state.players[creature.controller].mana:
-                continue
-        action = AttackAction(creature, adef, creature, tuple(adef.traits), adef.kind)
-        if adef.is_zone:
-            lo, hi = adef.range or (0, 0)
-            for z in game.state.arena.zones():
-                if here and lo <= game.state.arena.distance(here, z) <= hi \
-                        and any(o.controller != creature.controller for o in game.state.objects_in_zone(z)):
-                    out.append(AttackChoice(creature.id, adef.name, (), z))
-            continue
-        for t in game.state.in_play():
-            if t is creature or t.zone is None or game.life(t) is None or t.controller == creature.controller:
-                continue
-            if adef.kind == "melee" and game.state.zone_of(t) != here:
-                continue
-            probe = Attack(action, creature, creature, t)
-            if game.attacks.illegal_reason(probe) is None:
-                out.append(AttackChoice(creature.id, adef.name, (t.id,), None))
-    return out
-
-
-def cast_options(game, caster, planned: list[str], speeds: tuple, quickcast: bool) -> list[CastChoice]:
-    from . import casting
-    legal = getattr(casting, "legal_casts", None)  # the casting sequence (engine/casting.py)
-    if legal is None or not planned:
-        if planned and legal is None:
-            game.note_unsupported("casting from the action phase", "the casting sequence is not available")
-        return []
-    out = []
-    for name in dict.fromkeys(planned):
-        card = game.card(name)
-        if (card.action or "full") not in speeds:
-            continue
-        for ch in legal(game, caster, card):
-            out.append(CastChoice(ch.caster_id, ch.card_name, tuple(ch.target_ids), ch.zone, ch.face_down,
-                                  quickcast))
-    return out
-
-
-def move_options(game, creature) -> list[MoveChoice]:
-    try:
-        from . import movement
-    except ImportError:
-        movement = None
-    legal = getattr(movement, "legal_moves", None)
-    if legal is None:
-        game.note_unsupported("move actions", "the move procedure is not available")
-        return []
-    return [MoveChoice(creature.id, z) for z in legal(game, creature)]
-
-
-def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:
-    out = []
-    mana = game.state.players[creature.controller].mana
-    for src in action_ability_sources(game, creature):
-        for i, ab in enumerate(src.card.abilities):
-            sp = speed_of_ability(ab)
-            if sp is None or sp not in speeds:
-                continue
-            if isinstance(ab, A.OncePerRound) and ("once", id(ab), game.state.round) in src.uses:
-                continue
-            if ability_mana(game, src, ab) > mana:
-                continue
-            out.append(AbilityChoice(src.id, i, (), creature.id if src is not creature else None))
-    return out
-
-
-def legal_actions(game, creature, act: Activation, planned: list[str], quickcast_ready: bool) -> list:
-    """The typed choices open to `creature` at this point of its activation."""
-    d = game.d(creature)
-    out: list = []
-    is_mage = game.state.players.get(creature.controller) is not None and \
-        game.state.players[creature.controller].mage_id == creature.id
-    if quickcast_ready and is_mage:
-        out += cast_options(game, creature, planned, ("quick",), True)
-    if d.has("Incapacitated"):
-        return out + [PassChoice(creature.id)]
-    if not act.acted:
-        speeds = ("quick", "full") if act.moves == 0 and not creature.moves_taken else ("quick",)
-        acts: list = []
-        acts += attack_options(game, creature, speeds)
-        if is_mage:
-            acts += cast_options(game, creature, planned, speeds, False)
-        if "guard" not in d.cannot_do and not creature.guard:
-            acts.append(GuardChoice(creature.id))
-        acts += ability_options(game, creature, speeds)
-        moves = move_options(game, creature)  # legal_moves: move limits, hindering, walls, Restrained
-        duties = obligations(game, creature)
-        if duties:
-            obeying = [c for c in acts if any(obeys(game, c, du) for du in duties)]
-            if obeying:
-                names = ", ".join(sorted({du[2] for du in duties}))
-                game.emit("rule", f"{creature.label()} must obey {names}: only the actions that do are offered")
-                return out + obeying
-        out += moves + acts
-    return out + [PassChoice(creature.id)]
 
 
 def options_of(choices: list, game) -> list[Option]:

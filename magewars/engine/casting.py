@@ -137,8 +137,7 @@ def casting_cost(game, caster: GameObject, card: CardDefinition, targets=(), x: 
     if card.cast_cost is None and card.attacks and card.attacks[0].cost is not None:
         base = x_cost(card.attacks[0].cost, x)
     total, why = base, []
-    probe = spell or GameObject("probe-spell", card, caster.controller, caster.controller,
-                                zone=game.state.zone_of(caster), in_play=False)
+    probe = spell or P.probe(game, caster, card, game.state.zone_of(caster))
     for src, call, minimum in P.cost_changes(game, caster, probe, targets, "casting"):
         amount = game.evaluate(call.args[1].value, Ctx(this=src, it=probe))
         if not isinstance(amount, int) or amount == 0:
@@ -155,8 +154,7 @@ def x_from_card(game, caster, card, targets) -> Optional[int]:
     """X as the spell's own `set_x(...)` statics state it for these targets (the first whose guard
     holds), or None when the card states none or its value cannot be known at declaration."""
     t = targets[0] if targets else None
-    probe = GameObject("probe-spell", card, caster.controller, caster.controller,
-                       zone=game.state.zone_of(caster), in_play=False)
+    probe = P.probe(game, caster, card, game.state.zone_of(caster))
     ctx = Ctx(this=probe, target=t, it=t)
     for ab in card.abilities:
         if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == SET_X:
@@ -247,8 +245,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
             raise IllegalCast("x-value", f"{card.name} costs X: choose a value of X")
         if x < 0:
             raise IllegalCast("x-value", f"X must be 0 or more, not {x}")
-    probe = GameObject("probe-spell", card, caster.controller, caster.controller, zone=st.zone_of(caster),
-                       in_play=False)
+    probe = P.probe(game, caster, card, st.zone_of(caster))
     for why in P.restrictions(game, caster, card):
         raise IllegalCast(why[0], why[1])
     rng = _range_of(card)
@@ -258,6 +255,9 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         raise EngineError(f"NOT IMPLEMENTED: casting {card.name}: its target ({', '.join(card.targets)}) "
                           f"cannot be chosen by the engine yet")
     if kind == "object":
+        if zone is not None:
+            raise IllegalCast("target", f"illegal target: {card.name} targets a {' or '.join(card.targets)}, "
+                                        f"not a zone")
         if len(targets) != 1:
             raise IllegalCast("target", f"{card.name} needs one target ({' or '.join(card.targets)}), "
                                         f"got {len(targets)}")
@@ -304,6 +304,9 @@ def spell_object(game, caster: GameObject, card) -> GameObject:
     spell = GameObject(f"spell{n + 1}", card, caster.controller, caster.controller)
     spell.zone = game.state.zone_of(caster)
     game.state.add_object(spell)
+    if not hasattr(game, "spell_casters"):
+        game.spell_casters = {}
+    game.spell_casters[spell.id] = caster.id  # "a spell by X" (phrases: CastBy)
     return spell
 
 

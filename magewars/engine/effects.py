@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, Defense, TraitInstance
+from ..spellbook.rules import RULE_CALLS as SPELLBOOK_RULE_CALLS
 from .spellstatics import CAST_STATIC_CALLS
+from . import movement
 from .phrases import Ctx, matches, words_of, pronoun
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -188,8 +190,10 @@ class Effects:
 
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
         g = self.game
-        if call.name in self.IGNORED_STATIC or call.name in CAST_STATIC_CALLS:
-            return  # read where it is used (a casting statement: engine/casting.py)
+        if call.name in self.IGNORED_STATIC or call.name in CAST_STATIC_CALLS or call.name in SPELLBOOK_RULE_CALLS \
+                or movement.reads_static(call):
+            return  # read where it is used (casting: engine/casting.py; spellbook building: spellbook/rules.py;
+            #         movement: hinder, walls, line of sight, move restrictions)
         if call.name not in self.STATIC_CALLS:
             key = (src.card.name, call.name)
             if key not in g.static_unsupported:

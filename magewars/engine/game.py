@@ -232,6 +232,8 @@ class Game:
         would take armor below zero become direct damage of the condition's type instead."""
         if count <= 0 or not obj.in_play:
             return 0
+        if movement.outcome_effects(self, name):  # an effect named by the die (Push), not a marker
+            return movement.run_outcome(self, obj, name, count, source, attack)
         why = self.immune_to_condition(obj, name)
         if why:
             self.emit("immune", f"{obj.label()} {why}: no {name} from {source}")
@@ -502,6 +504,8 @@ class Game:
             if pos and isinstance(pos[0], A.StringLit) and pos[0].value != info.get("what"):
                 return False
             return True
+        if call.name == "enters" and info.get("how") == "summoned" and (len(pos) > 1 or "zone" in kw):
+            return False  # coming into play in a zone is not entering that zone (traps do not fire)
         if call.name == "declares" and len(pos) > 1 and isinstance(pos[1], A.StringLit) \
                 and pos[1].value != getattr(atk, "declared", None):
             return False  # the action declared ("quick_spell", "move"...) must be the one named

@@ -76,6 +76,10 @@ CANNOT_READ = frozenset(CANNOT_MOVE + (CANNOT_PUSHED, CANNOT_TELEPORTED, CANNOT_
 CAN_READ = frozenset({CAN_MOVE_TWICE})
 IGNORE_READ = frozenset({IGNORE_ENEMIES, IGNORE_HINDERING, IGNORE_WALLS})
 IMMUNE_READ = frozenset({IMMUNE_HINDER})
+#: static calls of cards and codex entries this module reads (the continuous-effects layer leaves them)
+STATIC_CALLS_READ = frozenset({"hinder", "block_los"})
+#: static calls of an attack bar read when the attack pushes (`push` effects of the bar's attack)
+BAR_STATIC_CALLS = ("push_direction",)
 
 #: the Bash attack (glossary: Bashed): 3 dice, neither melee nor ranged, with the trait that no Defense
 #: can avoid (the codex entry named here states what it does)
@@ -83,6 +87,9 @@ BASH_TRAIT = "Unavoidable"
 ARENA_WALL_ID = "arena-wall"
 
 DIRECTIONS = {"north": (-1, 0), "south": (1, 0), "west": (0, -1), "east": (0, 1)}
+OPPOSITE = {"north": "south", "south": "north", "west": "east", "east": "west"}
+#: `push(..., direction: "toward")`: one zone toward the source instead of away (Snatch)
+TOWARD = "toward"
 #: a random push rolls the effect die (Rules: Push): 1-3 north, 4-6 east, 7-9 south, 10-12 west
 RANDOM_DIRECTIONS = ((3, "north"), (6, "east"), (9, "south"), (12, "west"))
 
@@ -335,6 +342,9 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True) -> Op
     if who:
         raise IllegalMove(f"{obj.label()} cannot take move actions ({who})", f"Codex: {who}")
     if count_action:
+        if obj.action_marker != "ready":
+            raise IllegalMove(f"{obj.label()} has had its Action Phase this round (its action marker is "
+                              f"{obj.action_marker})", RULE_ACTIONS)
         if obj.move_stopped:
             raise IllegalMove(f"{obj.label()} must stop moving this Action Phase: its last move was "
                               f"{obj.move_stopped}", RULE_HINDER)
@@ -408,9 +418,35 @@ def move_to_zone(game: Game, obj, here: Optional[str], to_zone: str, how: str, w
 
 
 def entering_zone(game: Game, obj, here: Optional[str], to_zone: str, how: str) -> None:
-    """Step 6, Entering Zone Triggers: the "moves" event (traps and zone triggers attack or act now)."""
+    """Step 6, Entering Zone Triggers: hidden enchantments that must be revealed when a creature moves
+    (traps: `reveal must on moves(..., into: this zone)`), then the "moves" event (zone triggers)."""
+    if not obj.in_play:
+        return
+    info = {"into": to_zone, "frm": here, "how": how}
+    for player in game.state.order:
+        for ench in game.reveals.hidden_of(player):
+            if not obj.in_play:
+                return
+            if ench.hidden and ench.in_play and _must_reveal_on(game, ench, obj, info):
+                game.emit("rule", f"{ench.label()} must be revealed: {obj.label()} entered {to_zone}",
+                          secret_for=ench.controller,
+                          public_text=f"{ench.public_label()} must be revealed: {obj.label()} entered {to_zone}")
+                game.reveals.reveal(ench, None, forced=True, subject=obj)
     if obj.in_play:
-        game.fire("moves", obj, Ctx(this=obj, it=obj), into=to_zone, frm=here, how=how)
+        game.fire("moves", obj, Ctx(this=obj, it=obj), **info)
+
+
+#: events a `reveal must on EVENT(...)` rule of a hidden enchantment is checked for during a move
+REVEAL_ON = ("moves",)
+
+
+def _must_reveal_on(game: Game, ench, mover, info: dict) -> bool:
+    for ab in ench.card.abilities:
+        if isinstance(ab, A.RevealRule) and ab.mode == "must" and ab.on:
+            for ev in ab.on:
+                if ev.name in REVEAL_ON and game.event_matches(ev, ench, mover, Ctx(this=ench), info):
+                    return True
+    return False
 
 
 def change_zone(game: Game, obj, to_zone: str, how: str, walls_step: bool = True, why: str = "") -> bool:
@@ -427,12 +463,17 @@ def change_zone(game: Game, obj, to_zone: str, how: str, walls_step: bool = True
     return True
 
 
-def move(game: Game, obj, to_zone: str) -> bool:
+def move(game: Game, obj, to_zone: str, action: bool = True) -> bool:
     """One move action of `obj` into the adjacent zone `to_zone` (the move sequence, steps 1-6).
-    Raises IllegalMove (naming the rule) before anything changes.  Returns whether it arrived."""
-    why_hindered = declare_move(game, obj, to_zone)
+    Raises IllegalMove (naming the rule) before anything changes.  Returns whether it arrived.
+    `action=False`: an effect moves it "as a move action would" outside its own actions (no move
+    action is counted, hindering does not stop later ones)."""
+    why_hindered = declare_move(game, obj, to_zone, count_action=action)
     pay_costs(game, obj, to_zone)
     here = _zone_of(game, obj)
+    if not action:
+        ok = change_zone(game, obj, to_zone, "moves")
+        return ok and obj.zone == to_zone and here != to_zone
     obj.moves_taken += 1
     if why_hindered:
         obj.move_stopped = why_hindered
@@ -441,14 +482,15 @@ def move(game: Game, obj, to_zone: str) -> bool:
     arrived = change_zone(game, obj, to_zone, "moves")
     if arrived:
         game.just_moved.add(obj.id)
-    if phase_ends_after_move(game, obj):
-        game.emit("rule", f"{obj.label()} moved: its Action Phase ends "
-                          f"({restriction(game, obj, CANNOT_ACT_AFTER_MOVING)})")
+    who = restriction(game, obj, CANNOT_ACT_AFTER_MOVING) if obj.in_play else None
+    if who:  # the round ends the Action Phase (round.perform asks phase_ends_after_move)
+        game.emit("rule", f"{obj.label()} took a move action: its Action Phase ends ({who})")
     return arrived and obj.zone == to_zone and here != to_zone
 
 
-def legal_moves(game: Game, obj) -> list[str]:
-    """Zones one move action of `obj` can reach now (empty when it cannot move)."""
+def legal_moves(game: Game, obj, action: bool = True) -> list[str]:
+    """Zones one move action of `obj` can reach now (empty when it cannot move); `action=False`: zones
+    an effect moving it "as a move action would" may take it to."""
     here = _zone_of(game, obj)
     if here is None or not obj.in_play:
         return []
@@ -457,7 +499,7 @@ def legal_moves(game: Game, obj) -> list[str]:
         if game.state.arena.distance(here, z) != 1:
             continue
         try:
-            declare_move(game, obj, z)
+            declare_move(game, obj, z, count_action=action)
         except IllegalMove:
             continue
         out.append(z)
@@ -504,6 +546,27 @@ def push_options(game: Game, obj, source_zone: Optional[str]) -> list[str]:
     return out
 
 
+def bar_push_direction(atk) -> Optional[str]:
+    """An attack bar's `static push_direction("...")`: the way the pushes of its attack go."""
+    for ab in getattr(atk.action.definition, "abilities", ()) or ():
+        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name in BAR_STATIC_CALLS:
+            arg = ab.effect.args[0].value if ab.effect.args else None
+            if isinstance(arg, A.StringLit):
+                return arg.value
+    return None
+
+
+def reads_static(call: A.Call) -> bool:
+    """Is this static call of a card one this module applies (so the continuous-effects layer leaves it)?"""
+    if call.name in STATIC_CALLS_READ:
+        return True
+    second = call.args[1].value if len(call.args) > 1 else None
+    if not isinstance(second, A.StringLit):
+        return False
+    table = {"cannot": CANNOT_READ, "can": CAN_READ, "ignore": IGNORE_READ, "immune": IMMUNE_READ}.get(call.name)
+    return table is not None and second.value in table
+
+
 def random_direction(game: Game) -> str:
     face = game.dice.d12()
     for top, way in RANDOM_DIRECTIONS:
@@ -528,6 +591,15 @@ def push(game: Game, obj, source_zone: Optional[str], chooser: str, direction: O
     if direction == "random":
         way = random_direction(game)
         game.emit("rule", f"{obj.label()} is pushed in a random direction: {way}")
+    elif direction == TOWARD:
+        options = [OPPOSITE[w] for w in push_options(game, obj, source_zone)] \
+            if source_zone not in (None, here) else []
+        if not options:
+            game.emit("rule", f"{obj.label()} is in the source's zone: a pull toward it does not move it")
+            return False
+        way = options[0] if len(options) == 1 else game.decide(
+            "target", chooser, [Option(d, d) for d in options], prompt=f"pull {obj.label()} which way?",
+            default=0).value
     elif direction in DIRECTIONS:
         way = direction
     else:
@@ -551,7 +623,7 @@ def push(game: Game, obj, source_zone: Optional[str], chooser: str, direction: O
                 game.emit("rule", f"{obj.label()} is pushed {way} into {wall.label()}: it is Bashed")
                 bash(game, obj, wall)
                 return False
-    return change_zone(game, obj, dest, f"is pushed {way}" + (f" by {why}" if why else ""))
+    return change_zone(game, obj, dest, f"is pushed {way}", why=f"by {why}" if why else "")
 
 
 def bash(game: Game, obj, wall) -> None:
@@ -579,6 +651,43 @@ def enter_zone(game: Game, obj, zone: Optional[str] = None, how: str = "is place
         game.state.move_to_zone(obj, zone)
         game.emit("move", f"{obj.label()} {how} in {zone}", target=obj.id, to=zone)
     game.fire("enters", obj, Ctx(this=obj, it=obj), zone=zone or _zone_of(game, obj), how=how)
+
+
+# ---------------------------------------------------------------- effect-die outcomes that move
+#: the `marker` declaration of a keyword that names an effect, not a marker
+OUTCOME_MARKER = "none"
+
+def outcome_effects(game: Game, name: str) -> tuple:
+    """The `effect:` of a codex entry that is no marker (`marker none`): what an effect die naming it
+    does (Push, Snatch) instead of placing a marker."""
+    cd = game.codex.get(name)
+    if cd is None or cd.marker != OUTCOME_MARKER:
+        return ()
+    return tuple(e for ab in cd.abilities if isinstance(ab, A.OneShotAbility) for e in ab.effects)
+
+
+def run_outcome(game: Game, obj, name: str, count: int, source: str, attack=None) -> int:
+    """Apply an effect-die outcome stated by a codex entry's `effect:` to `obj` (`this`), `count` times;
+    the entry's own `immune(PHRASE, "Name")` statics say who is unaffected.  Returns times applied."""
+    cd = game.codex[name]
+    for ab in cd.abilities:
+        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "immune":
+            pos, _ = _args(ab.effect)
+            if len(pos) > 1 and isinstance(pos[1], A.StringLit) and pos[1].value == name \
+                    and isinstance(pos[0], A.Phrase) and _matches(game, obj, pos[0], obj, f"immunity to {name}"):
+                game.emit("immune", f"{obj.label()} is immune to {name} from {source} "
+                                    f"({pos[0].text.removeprefix('each ')})")
+                return 0
+    done = 0
+    for _ in range(count):
+        if not obj.in_play:
+            break
+        game.emit("effect", f"{name} on {obj.label()} ({source})")
+        ctx = Ctx(this=obj, it=obj, attack=attack)
+        ctx.extra["label"] = f"{name} from {source}"
+        game.run_effects(outcome_effects(game, name), ctx)
+        done += 1
+    return done
 
 
 # ---------------------------------------------------------------- events about places

@@ -375,6 +375,9 @@ def _zone_fits(game: Game, z: str, sel: S.Described, ctx: Ctx) -> bool:
             if not any(all(has_name(game, o, t.name) != t.negated for t in r.names)
                        for o in st.objects_in_zone(z)):
                 return False
+        elif isinstance(r, S.Damaged):
+            if not any(o.damage > 0 for o in st.objects_in_zone(z)):
+                return False
         elif isinstance(r, S.Holds):
             if not any(_fits_any(game, o, r.what, ctx) for o in st.objects_in_zone(z)):
                 return False
@@ -428,11 +431,15 @@ def _relation(game: Game, obj, r: S.Relation, sel: S.Described, ctx: Ctx) -> boo
         return any(z in obj.border for z in zones)
     if isinstance(r, S.HasNames):
         return all(has_name(game, obj, t.name) != t.negated for t in r.names)
+    if isinstance(r, S.Damaged):
+        return obj.damage > 0
     if isinstance(r, S.Holds):
         return any(_fits_any(game, a, r.what, ctx) for a in st.attachments(obj))
     if isinstance(r, S.ControlledBy):
         players = {_player(game, x) for x in _eval(game, r.who, ctx)}
         return obj.controller in players
     if isinstance(r, S.CastBy):
-        raise PhraseError(f"'{sel.text}': the engine does not record who cast a spell")
+        by = getattr(game, "spell_casters", {}).get(obj.id)  # recorded by engine/casting.py
+        caster = st.objects.get(by) if by is not None else None
+        return caster is not None and any(x is caster for x in _eval(game, r.who, ctx))
     raise PhraseError(f"'{sel.text}': relation {type(r).__name__} cannot be evaluated")

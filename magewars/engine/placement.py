@@ -27,6 +27,12 @@ CONJURATION_KINDS = ("conjuration", "wall", "terrain", "vine")
 ZONE_KINDS = ("creature",) + CONJURATION_KINDS
 
 
+def probe(game, caster, card, zone) -> GameObject:
+    """The spell as an object not yet in play, for phrases asked before it is cast.  Its id names
+    its card, so derived values cached for one card are never read for another."""
+    return GameObject(f"probe:{caster.controller}:{card.name}", card, caster.controller, caster.controller, zone=zone, in_play=False)
+
+
 # ---------------------------------------------------------------- borders and line of sight
 def parse_border(arena, text) -> Optional[tuple[str, str]]:
     """'B2/B3' (or 'B2-B3') -> ('B2', 'B3') when the two zones are adjacent; else None."""
@@ -193,34 +199,18 @@ def placement_problems(game, caster, card, targets, zone) -> Iterator[tuple[str,
     if into is None and card.kind in CONJURATION_KINDS and targets:
         into = st.zone_of(targets[0])
     if into is not None and card.kind in ZONE_KINDS:
-        probe = GameObject("probe-spell", card, caster.controller, caster.controller, zone=into, in_play=False)
+        spell = probe(game, caster, card, into)
         for call in _statics(game, card, ZONE_LIMIT):
             pos = _pos(call)
             if len(pos) < 2 or not isinstance(pos[0], A.Phrase) or not isinstance(pos[1], int):
                 raise EngineError(f"NOT IMPLEMENTED: {card.name}: zone_limit(...) must read (PHRASE, N)")
-            ctx = Ctx(this=probe)
-            if not _card_fits(game, probe, pos[0]):
+            ctx = Ctx(this=spell)
+            if not matches(game, spell, pos[0], ctx):
                 continue
             there = [o for o in st.objects_in_zone(into) if matches(game, o, pos[0], ctx)]
             if len(there) >= pos[1]:
                 yield ("zone-limit", f"zone {into} already holds {there[0].label()}: at most {pos[1]} "
                                      f"{pos[0].text.removeprefix('each ')} per zone")
-
-
-def _card_fits(game, probe, phrase: A.Phrase) -> bool:
-    """Does the spell about to be placed fit the phrase?  Its traits are read from its card (it is
-    not in play yet): every name word of the phrase must be a trait, subtype or kind of the card."""
-    card = probe.card
-    for w in phrase.words:
-        if w.kind != "name":
-            continue
-        t = w.text
-        neg = t.startswith("Non-")
-        base = t[4:] if neg else t
-        has = card.has_trait(base) or base in card.subtypes or base.lower() == card.kind
-        if has == neg:
-            return False
-    return True
 
 
 # ---------------------------------------------------------------- cost changes
@@ -275,7 +265,7 @@ def cost_changes(game, caster, spell, targets, which: str) -> list[tuple]:
         ctx = Ctx(this=src, it=spell)
         if ab.guard is not None and not game.evaluate(ab.guard, ctx):
             continue
-        if not pos or not isinstance(pos[0], A.Phrase) or not _spell_fits(game, src, spell, pos[0]):
+        if not pos or not isinstance(pos[0], A.Phrase) or not _spell_fits(game, src, spell, pos[0], targets):
             continue
         if "by" in kw and not matches(game, caster, kw["by"], Ctx(this=src)):
             continue
@@ -303,35 +293,54 @@ def use_cost_changes(game, caster, spell, targets, which: str) -> None:
         game.cost_uses[key] = game.cost_uses.get(key, 0) + 1
 
 
-def _spell_fits(game, src, spell, phrase: A.Phrase) -> bool:
-    """Does the spell fit a `costs(...)` phrase such as "your Soldier spells", "enemy incantations"?
-    Ownership words are checked against the spell's controller, the rest against its card."""
-    ws = [w.text.lower() for w in phrase.words]
-    if ws and ws[0] in ("your", "friendly") and spell.controller != src.controller:
-        return False
-    if ws and ws[0] == "enemy" and spell.controller == src.controller:
-        return False
-    card = spell.card
-    for w in phrase.words:
+_KINDS = {"incantation", "enchantment", "equipment", "creature", "conjuration", "wall", "attack"}
+
+
+def _words_fit(game, src, words, kind: str, has, controller: str) -> bool:
+    """Plain words of a phrase against one thing: ownership, kind, and names (trait, subtype, school)."""
+    for w in words:
         low = w.text.lower()
-        if low in ("your", "friendly", "enemy", "spell", "spells", "a", "each"):
+        if low in ("spell", "spells", "a", "an", "each", "object", "objects"):
             continue
-        kinds = {"incantation", "enchantment", "equipment", "creature", "conjuration", "wall", "attack"}
-        stem = low[:-1] if low.endswith("s") and low[:-1] in kinds else low
-        if stem in kinds:
-            if card.kind != stem:
+        if low in ("your", "friendly"):
+            if controller != src.controller:
+                return False
+            continue
+        if low == "enemy":
+            if controller == src.controller:
+                return False
+            continue
+        stem = low[:-1] if low.endswith("s") and low[:-1] in _KINDS else low
+        if stem in _KINDS:
+            if kind != stem and not (stem == "creature" and kind in ("mage", "magestats")):
                 return False
             continue
         if w.kind != "name":
-            return False  # a word this reading does not know: the change does not apply (logged by caller)
-        t = w.text
-        neg = t.startswith("Non-")
-        base = t[4:] if neg else t
-        schools = {s for s, _ in card.schools}
-        has = base in schools or base in card.subtypes or card.has_trait(base) or base.lower() == card.kind
-        if has == neg:
+            return False  # a word this reading does not know: the change does not apply
+        neg = w.text.startswith("Non-")
+        base = w.text[4:] if neg else w.text
+        if has(base) == neg:
             return False
     return True
+
+
+def _spell_fits(game, src, spell, phrase: A.Phrase, targets=()) -> bool:
+    """Does the spell fit a `costs(...)` phrase such as "your Soldier spells", "enemy incantations",
+    "your Enchantment spells on a friendly creature"?  Ownership words are checked against the
+    spell's controller, the rest against its card; words after "on" against its target."""
+    words = list(phrase.words)
+    on = next((i for i, w in enumerate(words) if w.text.lower() == "on"), None)
+    if on is not None:
+        rest = words[on + 1:]
+        words = words[:on]
+        if not any(not isinstance(t, str) and _words_fit(
+                game, src, rest, t.kind, lambda n, t=t: game.has(t, n) or n in t.card.subtypes, t.controller)
+                   for t in targets):
+            return False
+    card = spell.card
+    schools = {s for s, _ in card.schools}
+    return _words_fit(game, src, words, card.kind,
+                      lambda n: n in schools or n in card.subtypes or card.has_trait(n), spell.controller)
 
 
 # ---------------------------------------------------------------- resolving

@@ -371,24 +371,15 @@ def p_push(game, call, ctx):
     d = kw.get("direction")
     direction = d.value if isinstance(d, A.StringLit) else None
     if direction is None and ctx.attack is not None:
-        direction = _bar_push_direction(ctx.attack)
-    if direction is not None and direction not in movement.DIRECTIONS and direction != "random":
+        direction = movement.bar_push_direction(ctx.attack)
+    if direction is not None and direction not in movement.DIRECTIONS and direction not in ("random", movement.TOWARD):
         raise NotImplementedPrimitive(f"push direction {direction!r}")
     src = ctx.attack.source if ctx.attack is not None else ctx.this
     source_zone = game.state.zone_of(src) if src is not None else None
-    chooser = ctx.this.controller if ctx.this is not None else game.state.order[0]
+    pusher = ctx.attack.attacker if ctx.attack is not None else ctx.this  # the pusher picks the way
+    chooser = pusher.controller if pusher is not None else game.state.order[0]
     for o in _objs(game, pos[0], ctx):
         movement.push(game, o, source_zone, chooser, direction, _src(ctx))
-
-
-def _bar_push_direction(atk):
-    """An attack bar's `static push_direction("...")`: the way its pushes go."""
-    for ab in getattr(atk.action.definition, "abilities", ()) or ():
-        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "push_direction":
-            arg = ab.effect.args[0].value if ab.effect.args else None
-            if isinstance(arg, A.StringLit):
-                return arg.value
-    return None
 
 
 def p_guard(game, call, ctx):
@@ -706,6 +697,28 @@ def p_return_to_hand(game, call, ctx):
             game.emit("discarded", f"{o.label()} returns to its owner's spellbook ({_src(ctx)})")
 
 
+def _cost_of(game, o) -> int:
+    """A spell's full printed mana cost: casting plus reveal (X counted with the object's X)."""
+    if o is None or isinstance(o, str):
+        return 0
+    total = 0
+    for c in (o.card.cast_cost, o.card.reveal_cost):
+        if isinstance(c, int):
+            total += c
+        elif c is not None:
+            total += game.x_value(o) * getattr(c, "coef", 1)
+    return total
+
+
+def _mana_spent(game, spell) -> int:
+    """The mana actually paid to cast a spell being cast (engine/casting.py: after cost changes)."""
+    for c in reversed(getattr(game, "casting_stack", None) or ()):
+        if c.spell is spell:
+            return c.paid
+    last = getattr(game, "last_cast", None)
+    return last.paid if last is not None and last.spell is spell else 0
+
+
 def p_counter_spell(game, call, ctx):
     """Counter the spell being cast (engine/casting.py): it has no effect; its costs stay paid."""
     stack = getattr(game, "casting_stack", None)
@@ -743,7 +756,7 @@ def p_move(game, call, ctx):
         here = game.state.zone_of(o)
         cands = [z if isinstance(z, str) else game.state.zone_of(z) for z in zones] if zones else \
             [z for z in game.state.arena.zones() if here and game.state.arena.distance(z, here) == 1]
-        legal = set(movement.legal_moves(game, o)) if not zones else None
+        legal = set(movement.legal_moves(game, o, action=False)) if not zones else None
         cands = [z for z in cands if z and (legal is None or z in legal)]
         if not cands:
             game.emit("rule", f"{o.label()} has no zone it can move into ({_src(ctx)})")
@@ -751,7 +764,7 @@ def p_move(game, call, ctx):
         ch = game.decide("target", o.controller, [Option(z, z) for z in cands], prompt=f"move {o.label()} where?",
                          default=0)
         try:
-            movement.move(game, o, ch.value)
+            movement.move(game, o, ch.value, action=False)
         except movement.IllegalMove as e:
             game.emit("rule", f"{o.label()} does not move: {e}")
 
@@ -999,8 +1012,8 @@ VALUES: dict[str, Callable] = {
         _one(g, _args(c)[0][0], x), _one(g, _args(c)[0][1], x)),
     "has_initiative": lambda g, c, x: (lambda who: who is not None and g.state.order and
                                        _player_of(g, who) == g.state.order[0])(_one(g, _args(c)[0][0], x)),
-    "cost_of": lambda g, c, x: (lambda o: o.card.cast_cost if o is not None and isinstance(o.card.cast_cost, int)
-                                else 0)(_one(g, _args(c)[0][0], x)),
+    "mana_spent": lambda g, c, x: _mana_spent(g, _one(g, _args(c)[0][0], x)),
+    "cost_of": lambda g, c, x: _cost_of(g, _one(g, _args(c)[0][0], x)),
     "last_amount": lambda g, c, x: x.extra.get("last_amount", 0),
     "charging": lambda g, c, x: _atk(x) is not None and _atk(x).action.charged,
     "inactive": lambda g, c, x: (lambda o: bool(o and o.action_marker != "ready"))(_one(g, _args(c)[0][0], x)),

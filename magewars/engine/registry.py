@@ -30,6 +30,7 @@ from ..dsl import ast as A
 from ..dsl import vocab
 from .attack import STEPS as _ATTACK_STEPS
 from .casting import CAST_STEPS as _CAST_STEPS
+from . import movement as _movement
 from .effects import Effects
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
@@ -111,8 +112,22 @@ STATS_CHANGED: frozenset[str] = frozenset({"armor", "life", "channeling"})
 #:   (engine/round.py timed_abilities).
 CODEX_STATIC_SUBJECTS: frozenset[str] = frozenset({"this", "it"})
 CODEX_MARKERS: frozenset[str] = frozenset({"condition", "token"})
-CODEX_CANNOT_READ: frozenset[str] = frozenset({"heal", "use_defense", "attack", "counterstrike", "force attacks"})
-CODEX_CAN_READ: frozenset[str] = frozenset({"ignore guards"})
+#: a codex entry that is no marker (`marker none`) and states an `effect:` is what an effect die naming
+#: it does (Push, Snatch): Game.place_condition runs it (movement.run_outcome) instead of placing markers
+CODEX_OUTCOME_EFFECTS: bool = True
+CODEX_OUTCOME_MARKER: str = _movement.OUTCOME_MARKER
+CODEX_CANNOT_READ: frozenset[str] = frozenset({"heal", "use_defense", "attack", "counterstrike", "force attacks"}) \
+    | _movement.CANNOT_READ
+CODEX_CAN_READ: frozenset[str] = frozenset({"ignore guards"}) | _movement.CAN_READ
+#: movement (engine/movement.py) reads, from the codex entries an object carries and from its card:
+#: `ignore(this, RULE[, against: ...])`, `immune(this, "hinder")`, `hinder(this)`, `block_los(this)`,
+#: a wall's `cannot(PHRASE, "move through")`; from cards in play, `static hinder(PHRASE)`
+CODEX_IGNORE_READ: frozenset[str] = _movement.IGNORE_READ
+CODEX_IMMUNE_STRINGS_READ: frozenset[str] = _movement.IMMUNE_READ
+MOVEMENT_STATIC_CALLS: frozenset[str] = _movement.STATIC_CALLS_READ
+MOVEMENT_CANNOT_ANY_SUBJECT: frozenset[str] = frozenset({_movement.CANNOT_MOVE_THROUGH})
+#: static calls of an attack bar read by the effects of its attack (a push's direction)
+BAR_STATICS_READ_BY_EFFECTS: tuple[str, ...] = _movement.BAR_STATIC_CALLS
 #: mandatory actions (`static must(this, "ACTION", target: PHRASE)` of a trait or condition) the
 #: action phase obeys (engine/actions.py obligations); one naming no target is refused loudly
 CODEX_MUST_READ: frozenset[str] = frozenset({"melee_attack", "ranged_attack", "attack"})
@@ -145,10 +160,12 @@ def must_status(call: A.Call) -> str:
     act = call.args[1].value if len(call.args) > 1 else None
     has_target = any(a.key == "target" for a in call.args)
     return RUNS if has_target and isinstance(act, A.StringLit) and act.value in CODEX_MUST_READ else LOUD
+#: events a `reveal must on EVENT(...)` rule is checked for during the move sequence (movement.entering_zone)
+MOVEMENT_REVEAL_EVENTS: tuple[str, ...] = _movement.REVEAL_ON
 
 
 def reveal_event_status(name: str) -> str:
-    return RUNS if name in REVEAL_EVENTS else SILENT
+    return RUNS if name in REVEAL_EVENTS or name in MOVEMENT_REVEAL_EVENTS else SILENT
 
 
 def timing_status(name: str) -> str:
@@ -173,6 +190,8 @@ def _first_word(v) -> Optional[str]:
 
 def static_call_status(call: A.Call) -> tuple[str, str]:
     """How the continuous-effects layer treats `static CALL(...)` on a card: (status, why)."""
+    if _movement.reads_static(call):
+        return RUNS, ""
     if call.name in SPELLBOOK_STATIC_CALLS or call.name in CAST_STATIC_CALLS:
         kw = {a.key: a.value for a in call.args if a.key}
         only = kw.get("only")

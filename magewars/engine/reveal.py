@@ -155,7 +155,9 @@ class Reveals:
             g.emit("window", f"reveal window after {step.replace('_', ' ')}: nothing revealed", step=step)
 
     # ------------------------------------------------------------ the process
-    def reveal(self, obj: "GameObject", atk=None, forced: bool = False) -> bool:
+    def reveal(self, obj: "GameObject", atk=None, forced: bool = False, subject=None) -> bool:
+        """Reveal `obj`; `subject` is the object its abilities call "it"/"that" (the creature that set
+        off a trap), its host when not given."""
         g = self.game
         st = g.state
         player = st.players[obj.controller]
@@ -219,7 +221,8 @@ class Reveals:
         st.touch()
         ran = False
         # revealed while a spell is cast (engine/casting.py), "that spell" is the spell
-        it = atk.spell if getattr(atk, "is_casting", False) and atk.spell is not None else host
+        it = atk.spell if getattr(atk, "is_casting", False) and atk.spell is not None else \
+            (subject if subject is not None else host)
         ctx = Ctx(this=obj, attack=atk, it=it)
         for ab in obj.card.abilities:
             inner = ab.ability if isinstance(ab, A.OncePerRound) else ab

@@ -23,6 +23,7 @@ from typing import Callable, Optional
 
 from ..dsl import ast as A
 from . import actions as ACT
+from . import activation as AV
 from . import movement
 from .decisions import Option
 from .phrases import Ctx, resolve
@@ -307,7 +308,7 @@ def planning_phase(game) -> None:
             if not names:
                 break
             opts = [Option(n, PlanPick(n, p)) for n in names] + [Option("no more spells", None)]
-            ch = game.decide("plan", p, opts, prompt=f"plan spell {i + 1} of 2")
+            ch = game.decide("plan", p, opts, prompt=f"plan spell {i + 1} of 2", default=len(opts) - 1)
             if ch.value is None:
                 break
             lib[str(ch.value)] -= 1
@@ -328,11 +329,11 @@ def _quickcast_phase(game, which: str) -> None:
         mage = living_mage(game, p)
         if mage is None or p not in rs.quickcast_ready:
             continue
-        casts = ACT.cast_options(game, mage, rs.planned.get(p, []), ("quick",), True)
+        casts = AV.cast_options(game, mage, rs.planned.get(p, []), ("quick",), True)
         if not casts:
             continue
         ch = game.decide("action", p, ACT.options_of(casts + [ACT.PassChoice(mage.id)], game),
-                         prompt=f"{which}: cast a quick spell?")
+                         prompt=f"{which}: cast a quick spell?", default=len(casts))
         if not isinstance(ch.value, ACT.PassChoice):
             perform(game, mage, ch.value, None)
     run_timing(game, "quickcast")
@@ -382,7 +383,7 @@ def next_activation(game):
             obj = ready[0]
         else:
             ch = game.decide("activate", p, [Option(o.label(), o.id) for o in ready],
-                             prompt="which creature activates?")
+                             prompt="which creature activates?", default=0)
             obj = game.state.objects[ch.value]
         activate(game, obj)
         check_victory(game)
@@ -409,10 +410,11 @@ def activate(game, obj) -> None:
         for _ in range(8):  # two moves, an action, a quickcast and passes: bounded
             if not obj.in_play:
                 break
-            choices = ACT.legal_actions(game, obj, act, rs.planned.get(obj.controller, []),
+            choices = AV.legal_actions(game, obj, act, rs.planned.get(obj.controller, []),
                                         obj.controller in rs.quickcast_ready)
+            passes = [i for i, c in enumerate(choices) if isinstance(c, ACT.PassChoice)]
             ch = game.decide("action", obj.controller, ACT.options_of(choices, game),
-                             prompt=f"{obj.label()}: what does it do?")
+                             prompt=f"{obj.label()}: what does it do?", default=passes[0] if passes else None)
             if isinstance(ch.value, ACT.PassChoice):
                 break
             perform(game, obj, ch.value, act)
@@ -480,7 +482,7 @@ def use_ability(game, choice: ACT.AbilityChoice) -> None:
     ab = src.card.abilities[choice.ability_index]
     inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
     actor = game.state.objects.get(choice.actor_id or choice.obj_id)
-    cost = ACT.ability_mana(game, src, ab)
+    cost = AV.ability_mana(game, src, ab)
     game.emit("action", f"{actor.label()} uses an action ability of {src.label()}"
                         + (f", paying {cost} mana" if cost else ""), source=src.id)
     if cost:
@@ -553,6 +555,7 @@ def end_round(game) -> None:
     for o in game.state.in_play():
         o.defense_uses.clear()
         o.action_marker = "ready"
+        movement.reset_moves(o)
     game.state.round += 1
     game.state.touch()
     game.check_state()

@@ -14,8 +14,10 @@ ZONE_LIMIT = "zone_limit"
 #: `spellbook_only(this, X)`: read at casting too, only that kind of Mage may cast the spell
 SPELLBOOK_ONLY = "spellbook_only"
 
-#: `set_x(N)`: the value of X of a spell, worked out when it is declared (from its target)
+#: `set_x(N)`: the value of X of a spell costing X, worked out when it is declared (from its target).
+#: Not in CAST_STATIC_CALLS: other cards state X this way for other purposes (their stats, attacks),
+#: which the casting sequence does not read, so coverage keeps counting it as skipped.
 SET_X = "set_x"
 
 #: every static call the casting sequence reads
-CAST_STATIC_CALLS: frozenset[str] = frozenset({COSTS, COPIES_IN_PLAY, ZONE_LIMIT, SPELLBOOK_ONLY, SET_X})
+CAST_STATIC_CALLS: frozenset[str] = frozenset({COSTS, COPIES_IN_PLAY, ZONE_LIMIT, SPELLBOOK_ONLY})

@@ -16,6 +16,7 @@ from collections import Counter
 from typing import Optional
 
 from ..engine import actions as ACT
+from ..engine import activation as AV
 from ..engine import round as R
 
 KINDS = {ACT.MoveChoice: "move", ACT.AttackChoice: "attack", ACT.CastChoice: "cast", ACT.GuardChoice: "guard",
@@ -95,7 +96,7 @@ def run(game, v, kind: str, body, where, obj_of, result, check_cls) -> None:
         o = obj_of(body.get("object"))
         if o is None:
             return
-        choices = ACT.legal_actions(game, o, ACT.Activation(o.id), rs.planned.get(o.controller, []),
+        choices = AV.legal_actions(game, o, ACT.Activation(o.id), rs.planned.get(o.controller, []),
                                     o.controller in rs.quickcast_ready)
         labels = [op.label for op in ACT.options_of(choices, game)]
         low = [lb.lower() for lb in labels]

@@ -36,7 +36,7 @@ ACTIONS = {"attack", "reveal", "move", "teleport", "push", "cast", "resolve_spel
            "attack_spell"} | set(ROUND_ACTIONS)
 EXPECT_KEYS = {"objects", "players", "attacks", "log_contains", "log_lacks", "no_unsupported", "all_scripted_used"}
 OBJ_EXPECT_KEYS = {"damage", "armor", "life", "destroyed", "in_play", "has", "lacks", "markers", "zone", "hidden",
-                   "guard", "attached_to"}
+                   "guard", "attached_to", "action_marker"}
 
 
 @dataclass
@@ -817,6 +817,8 @@ def _check(game: Game, v: _V, body: LDict, where, result: ScenarioResult):
                 got = o.hidden
             elif k == "guard":
                 got = o.guard
+            elif k == "action_marker":
+                got = o.action_marker
             elif k == "attached_to":
                 got = o.attached_to
             elif k == "markers":

@@ -107,6 +107,7 @@ class ObjExpect(_M):
     markers: Optional[dict[Name, Amount]] = None
     zone: Optional[Zone] = None
     hidden: Optional[StrictBool] = None
+    action_marker: Optional[Literal["ready", "used"]] = None
     guard: Optional[StrictBool] = None
     attached_to: Optional[Name] = None
 

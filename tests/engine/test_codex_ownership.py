@@ -40,6 +40,7 @@ def _outcome(path: Path) -> tuple[str, set]:
                 involved.update(game.effects.derived(o).traits)
             for a in o.card.attacks:
                 involved.update(t.key for t in a.traits)
+                involved.update(name for row in a.effect_die for (name, _n) in row.outcomes)  # Push...
                 for alt in a.alternatives:
                     involved.update(t.key for t in alt)
         for atk in game.attacks.history:

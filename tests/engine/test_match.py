@@ -11,7 +11,8 @@ from magewars.dsl import load_corpus
 from magewars.dsl import vocab
 from magewars.engine import registry as REG
 from magewars.engine import round as R
-from magewars.engine.actions import AttackChoice, MoveChoice, PassChoice, legal_actions, Activation
+from magewars.engine.actions import Activation, AttackChoice, MoveChoice, PassChoice
+from magewars.engine.activation import legal_actions
 from magewars.engine.decisions import Agent, RandomAgent, ScriptedAgent, UnscriptedDecision
 from magewars.engine.match import GameResult, start_game, step_action, step_phase
 from magewars.engine.views import texts
@@ -193,3 +194,44 @@ def test_every_timing_of_the_vocabulary_is_run_by_a_phase():
     assert REG.TIMINGS_RUN == R.TIMINGS_RUN
     assert set(vocab.TIMING_FUNCS) - R.TIMINGS_RUN == set()
     assert REG.ACTIONS_RUN
+
+
+def test_conditions_wear_off_as_the_codex_states(corpus, books):
+    """Stun comes off at the end of an action phase because its codex entry says so; one received
+    from a damage barrier or counterstrike this activation stays; strip the entry's timing and
+    nothing comes off."""
+    import dataclasses
+    from magewars.dsl import ast as A
+    g = start_game(corpus, [books["wizard"], books["warlord"]], 1, RandomAgent(1))
+    mage = g.state.mage_of("P1")
+    g.state.add_marker(mage, "Stun", 1)
+    g.state.add_marker(mage, "Stun", 1, fresh=True)
+    R.end_action_phase(g, mage)
+    assert mage.markers.get("Stun") == 1 and not mage.fresh
+    R.end_action_phase(g, mage)
+    assert not mage.markers.get("Stun")
+    g2 = start_game(corpus, [books["wizard"], books["warlord"]], 1, RandomAgent(1))
+    stun = g2.codex["Stun"]
+    g2.codex["Stun"] = dataclasses.replace(stun, abilities=tuple(
+        a for a in stun.abilities if not isinstance(a, A.TimedAbility)))
+    g2.corpus = dataclasses.replace(corpus, codex=dict(g2.codex))
+    m2 = g2.state.mage_of("P1")
+    g2.state.add_marker(m2, "Stun", 1)
+    R.end_action_phase(g2, m2)
+    assert m2.markers.get("Stun") == 1
+
+
+def test_scenario_round_actions_are_checked(tmp_path):
+    from magewars.scenario import run_scenario
+    from magewars.scenario.loader import ScenarioError
+    p = tmp_path / "bad.yaml"
+    p.write_text("players: [{name: A}, {name: B}]\nobjects:\n  - {id: w, card: Wizard, controller: A, zone: A1}\n"
+                 "actions:\n  - phase: teatime\n", encoding="utf-8")
+    res = run_scenario(str(p))
+    assert res.error is not None and res.error.code == "S005" and "teatime" in res.error.format()
+    assert ":5:" in res.error.format()
+    p.write_text("players: [{name: A, planned: [No Such Spell]}, {name: B}]\nobjects:\n"
+                 "  - {id: w, card: Wizard, controller: A, zone: A1}\nactions: [round]\n", encoding="utf-8")
+    with pytest.raises(ScenarioError) as exc:
+        run_scenario(str(p))
+    assert "No Such Spell" in str(exc.value)

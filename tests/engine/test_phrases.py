@@ -129,8 +129,7 @@ def test_other_and_pronouns(g):
 
 
 def test_parts_the_engine_cannot_evaluate_are_refused(g):
-    with pytest.raises(PhraseError, match="cast"):
-        resolve(g, shipped(g, "a spell by enchanted"), ctx(g, "curse"))
+    # "a spell by X" is answered from the casters the casting sequence records (tests/engine/test_casting.py)
     with pytest.raises(PhraseError, match="border"):
         resolve(g, shipped(g, "zone border"), ctx(g))
     with pytest.raises(PhraseError, match="cannot be read"):

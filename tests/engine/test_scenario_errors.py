@@ -72,6 +72,10 @@ def test_failed_expectation_exit_1(tmp_path):
      "S011", 10),
     (lambda s: "- just a list\n", "S002", 1),
     (lambda s: s.replace("fox: {damage: 8}", "fox: {damgae: 8}"), "S003", 14),
+    (lambda s: s.replace("  - attack: {attacker: wolf", "  - move: {object: wolf, to: A4}\n  - attack: {attacker: wolf"),
+     "S013", 11),
+    (lambda s: s.replace("  - attack: {attacker: wolf", "  - push: {object: wolf, direction: up}\n  - attack: {attacker: wolf"),
+     "S002", 11),
 ])
 def test_malformed(tmp_path, mutate, code, line):
     rc, out, path = run(tmp_path, mutate(GOOD))
@@ -104,3 +108,9 @@ def test_homebrew_card_file(tmp_path):
     text = "cards: [mine.mw]\n" + GOOD.replace("Bitterwood Fox", "Paper Tiger").replace("damage: 8", "destroyed: true")
     rc, out, _ = run(tmp_path, text)
     assert rc == 0, out
+
+
+def test_an_illegal_move_names_its_rule(tmp_path):
+    text = GOOD.replace("  - attack: {attacker: wolf", "  - move: {object: wolf, to: A4}\n  - attack: {attacker: wolf")
+    rc, out, _ = run(tmp_path, text)
+    assert rc == 2 and "S013" in out and "Rules: Move Action" in out and "3 zones away" in out

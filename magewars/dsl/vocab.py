@@ -234,7 +234,7 @@ hit(what?: obj, by?: any)                        An attack reaches Damage and Ef
 damaged(what?: obj, by?: any, kind?: any)        An object receives damage (from an attack of a kind, e.g. melee, if given).
 deals_damage(what?: obj, to?: obj)               An object deals damage.
 avoided(what?: obj)                              An attack against an object is avoided.
-moves(what?: obj, into?: obj)                    An object moves (optionally, into a zone).
+moves(what?: obj, into?: obj, how?: str)         An object moves (optionally, into a zone; how: "move", "push", "teleport" or "swap").
 leaves(what?: obj, zone?: obj)                   An object leaves a zone.
 enchanted(what?: obj)                            An enchantment is attached to an object.
 condition_placed(what?: obj, kind?: traits)      A condition marker is placed on an object.

@@ -413,6 +413,9 @@ class Effects:
                         mods.append(Mod(label, ts, f"immune to {ref.name.text}"))
                 elif isinstance(to, A.Phrase) and len(to.words) == 1:
                     gain(TraitInstance(f"{to.text} Immunity"), label, ts)
+                elif isinstance(to, A.StringLit):  # immune to an effect named by a word ("hinder")
+                    d.cannot_do.add(f"be affected by {to.value}")
+                    mods.append(Mod(label, ts, f"immune to {to.value}"))
             elif isinstance(node, A.Call) and node.name == "cannot":
                 det = next((a.value for a in node.args if a.key == "detail"), None)
                 d.cannot_be_attacked.append((det.text if isinstance(det, A.Phrase) else

@@ -149,8 +149,11 @@ def _matches(game: Game, obj, phrase, this, what: str) -> bool:
         return False
 
 
-def restriction(game: Game, obj, action: str, target=None) -> Optional[str]:
-    """The codex entry (or card) whose `cannot(this, ACTION[, target: PHRASE])` applies, or None."""
+def restriction(game: Game, obj, action: str, target=None, here: Optional[str] = None,
+                dest: Optional[str] = None) -> Optional[str]:
+    """What forbids `obj` to ACTION, or None: a codex entry it carries (or its card) stating
+    `cannot(this, ACTION[, target: PHRASE])`, a card in play stating `cannot(PHRASE, ACTION[, out_of:
+    PLACE][, into: PLACE])` about it (leaving `here`, entering `dest`), or an effect until end of round."""
     for name, ab in _statics(game, obj, "cannot"):
         pos, kw = _args(ab.effect)
         if len(pos) < 2 or not _is_this(pos[0]) or not isinstance(pos[1], A.StringLit) or pos[1].value != action:
@@ -159,10 +162,41 @@ def restriction(game: Game, obj, action: str, target=None) -> Optional[str]:
             if target is None or not _matches(game, target, kw["target"], obj, f"{name}: cannot {action}"):
                 continue
         return name
+    who = _imposed(game, obj, action, here, dest)
+    if who:
+        return who
     for (oid, act, detail, sid, rnd) in getattr(game, "restrictions", ()):
         if oid == obj.id and act == action and rnd == game.state.round:
             src = game.state.objects.get(sid) if sid else None
             return f"until the end of the round, by {src.label() if src is not None else 'an effect'}"
+    return None
+
+
+def _rule_of(game: Game, who: str) -> str:
+    """The rule a refusal names: the codex entry, else the card (or effect) that imposes it."""
+    return f"Codex: {who}" if who in game.codex else f"Card: {who}"
+
+
+def _imposed(game: Game, obj, action: str, here: Optional[str], dest: Optional[str]) -> Optional[str]:
+    """A card in play whose `static cannot(PHRASE, ACTION, ...)` names `obj` (not `this`)."""
+    for src in game.state.in_play():
+        if src.hidden:
+            continue
+        for ab in src.card.abilities:
+            if not (isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "cannot"):
+                continue
+            pos, kw = _args(ab.effect)
+            if len(pos) < 2 or _is_this(pos[0]) or not isinstance(pos[0], A.Phrase) \
+                    or not isinstance(pos[1], A.StringLit) or pos[1].value != action:
+                continue
+            if "out_of" in kw and not zone_matches(game, kw["out_of"], here, src):
+                continue
+            if "into" in kw and not zone_matches(game, kw["into"], dest, src):
+                continue
+            if ab.guard is not None and not game.evaluate(ab.guard, Ctx(this=src)):
+                continue
+            if _matches(game, obj, pos[0], src, f"cannot {action} of {src.label()}"):
+                return src.label()
     return None
 
 
@@ -340,7 +374,7 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True) -> Op
                           f"away (diagonals count two); a move action goes to an adjacent zone", RULE_MOVE)
     who = cannot_move(game, obj)
     if who:
-        raise IllegalMove(f"{obj.label()} cannot take move actions ({who})", f"Codex: {who}")
+        raise IllegalMove(f"{obj.label()} cannot take move actions ({who})", _rule_of(game, who))
     if count_action:
         if obj.action_marker != "ready":
             raise IllegalMove(f"{obj.label()} has had its Action Phase this round (its action marker is "
@@ -361,7 +395,7 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True) -> Op
             who = blocks_passage(game, wall, obj)
             if who:
                 raise IllegalMove(f"{wall.label()} on the border of {here} and {to_zone} lets nothing through "
-                                  f"({who})", f"Codex: {who}")
+                                  f"({who})", _rule_of(game, who))
     return hindered(game, obj, here, to_zone)
 
 
@@ -371,7 +405,7 @@ def pay_costs(game: Game, obj, to_zone: str) -> None:
 
 def leaving_zone(game: Game, obj, here: str, to_zone: str, how: str) -> None:
     """Step 3, Leaving Zone Effects: the "leaves" event."""
-    game.fire("leaves", obj, Ctx(this=obj, it=obj), zone=here, into=to_zone, how=how)
+    game.fire("leaves", obj, Ctx(this=obj, it=obj), zone=here, into=to_zone, how=how_kind(how))
 
 
 def _stoppers(game: Game, obj, how: str) -> set:
@@ -398,8 +432,8 @@ def walls(game: Game, obj, here: str, to_zone: str, how: str) -> bool:
             return False
         now = _stoppers(game, obj, how) - before
         if now or (how == "moves" and cannot_move(game, obj)):
-            game.emit("rule", f"{obj.label()} cannot complete its move ({', '.join(sorted(now)) or 'cannot move'}):"
-                              f" it stays in {here}")
+            why = sorted({restriction(game, obj, k) or k for k in now} or {cannot_move(game, obj)})
+            game.emit("rule", f"{obj.label()} cannot complete its move (now {', '.join(why)}): it stays in {here}")
             return False
     return True
 
@@ -422,7 +456,7 @@ def entering_zone(game: Game, obj, here: Optional[str], to_zone: str, how: str) 
     (traps: `reveal must on moves(..., into: this zone)`), then the "moves" event (zone triggers)."""
     if not obj.in_play:
         return
-    info = {"into": to_zone, "frm": here, "how": how}
+    info = {"into": to_zone, "frm": here, "how": how_kind(how)}
     for player in game.state.order:
         for ench in game.reveals.hidden_of(player):
             if not obj.in_play:
@@ -520,9 +554,9 @@ def teleport(game: Game, obj, zone: str, source: str = "") -> bool:
         raise IllegalMove(f"{obj.label()} is not standing in a zone of the arena", RULE_TELEPORT)
     if not game.state.arena.is_zone(zone):
         raise IllegalMove(f"{zone!r} is not a zone of the arena", RULE_ARENA)
-    who = restriction(game, obj, CANNOT_TELEPORTED)
+    who = restriction(game, obj, CANNOT_TELEPORTED, here=here, dest=zone)
     if who:
-        raise IllegalMove(f"{obj.label()} cannot be teleported ({who})", f"Codex: {who}")
+        raise IllegalMove(f"{obj.label()} cannot be teleported ({who})", _rule_of(game, who))
     for att in list(game.state.attachments(obj)):
         if att.kind in CONJURATION_KINDS:
             game.destroy(att, why=f"a conjuration attached to {obj.label()}, which teleports")
@@ -557,14 +591,21 @@ def bar_push_direction(atk) -> Optional[str]:
 
 
 def reads_static(call: A.Call) -> bool:
-    """Is this static call of a card one this module applies (so the continuous-effects layer leaves it)?"""
+    """Is this static call of a card one this module applies (so the continuous-effects layer leaves it)?
+    `hinder` and `block_los` in any form; `cannot(ANY, ACTION)` for the actions read here (about the
+    card itself, or about the objects a phrase names, with `out_of:`/`into:` places); `can` and
+    `ignore` about the card itself."""
     if call.name in STATIC_CALLS_READ:
         return True
+    first = call.args[0].value if call.args else None
     second = call.args[1].value if len(call.args) > 1 else None
     if not isinstance(second, A.StringLit):
         return False
-    table = {"cannot": CANNOT_READ, "can": CAN_READ, "ignore": IGNORE_READ, "immune": IMMUNE_READ}.get(call.name)
-    return table is not None and second.value in table
+    if call.name == "cannot":
+        keys = {a.key for a in call.args if a.key}
+        return second.value in CANNOT_READ and (_is_this(first) or keys <= {"out_of", "into"})
+    table = {"can": CAN_READ, "ignore": IGNORE_READ}.get(call.name)
+    return table is not None and second.value in table and _is_this(first)
 
 
 def random_direction(game: Game) -> str:
@@ -694,12 +735,20 @@ def run_outcome(game: Game, obj, name: str, count: int, source: str, attack=None
 #: events whose place arguments are matched here: `moves(WHO, into: ZONE)`, `leaves(WHO, ZONE)`
 #: (or `zone:`), `enters(WHO, ZONE)` (or `zone:`); each names the key of the fired event's details
 ZONE_EVENTS = {"moves": ("into", "into"), "leaves": ("zone", "zone"), "enters": ("zone", "zone")}
+#: `moves(..., how: "...")`: the kind of change of zone, from the verb the sequence logs
+HOW_KINDS = {"moves": "move", "is pushed": "push", "teleports": "teleport", "swaps": "swap"}
+
+
+def how_kind(how: str) -> str:
+    return next((k for verb, k in HOW_KINDS.items() if how.startswith(verb)), how)
 
 
 def event_places(event: str, pos: list, kw: dict) -> list:
     """(detail key, place phrase) pairs a `when EVENT(...)` names."""
     key, kwname = ZONE_EVENTS[event]
     out = []
+    if "how" in kw:
+        out.append(("how", kw["how"]))
     if kwname in kw:
         out.append((key, kw[kwname]))
     elif len(pos) > 1:
@@ -708,9 +757,12 @@ def event_places(event: str, pos: list, kw: dict) -> list:
 
 
 def zone_matches(game: Game, phrase, zone: Optional[str], src) -> bool:
-    """Does the zone of an event fit the place an ability names ("this zone", "an adjacent zone")?"""
+    """Does the zone of an event fit the place an ability names ("this zone", "an adjacent zone")?
+    (A quoted word is compared as it is: `how: "teleport"`.)"""
     if zone is None:
         return False
+    if isinstance(phrase, A.StringLit):
+        return phrase.value == zone
     try:
         got = resolve(game, phrase, Ctx(this=src))
     except PhraseError as e:
@@ -782,7 +834,17 @@ def _crossings(p, q) -> list:
 
 def los_blockers(game: Game) -> tuple[dict, list]:
     """Walls that block line of sight, by border; zone objects whose `block_los(this zone,
-    crossing: N)` blocks lines crossing N of their zone's borders."""
+    crossing: N)` blocks lines crossing N of their zone's borders.  Worked out once per state version
+    (agents ask line of sight many times between two changes)."""
+    cached = getattr(game, "_los_blockers", None)
+    if cached is not None and cached[0] == game.state.version:
+        return cached[1]
+    got = _los_blockers(game)
+    game._los_blockers = (game.state.version, got)
+    return got
+
+
+def _los_blockers(game: Game) -> tuple[dict, list]:
     by_border: dict = {}
     zonal = []
     for o in game.state.in_play():

@@ -184,3 +184,14 @@ def test_entering_play_runs_the_objects_own_enters_ability(corpus):
     M.enter_zone(g, obj, "B2")
     assert obj.zone == "B2" and sum(obj.markers.values()) >= 1
     assert g.log.of_kind("trigger")
+
+
+def test_a_moving_conjuration_never_enters_a_zone_with_one_of_its_name(corpus):
+    g = _game(corpus)
+    # Raincloud: a conjuration that moves itself one zone (R.conj-move.same-name)
+    mover = g.create("Raincloud", "m", "Ann", zone="B2")
+    g.create("Raincloud", "other", "Bob", zone="B3")
+    with pytest.raises(M.IllegalMove) as e:
+        M.move(g, mover, "B3", action=False)
+    assert e.value.rule == M.RULE_CONJ and mover.zone == "B2"
+    assert M.move(g, mover, "B1", action=False) and mover.zone == "B1"

@@ -12,6 +12,8 @@ Agents:
 * ``random`` -- a uniformly random option, from its own seeded generator;
 * ``greedy`` -- one step of look-ahead with a fixed heuristic (see :class:`GreedyAgent`);
 * ``search`` -- Monte Carlo search over sampled copies of the game (see ``search.py``).
+
+``roster.make_agent`` makes any of them by name.
 """
 from __future__ import annotations
 
@@ -281,21 +283,3 @@ def _dist(a: str, b: str) -> int:
         return abs(ord(a[0].upper()) - ord(b[0].upper())) + abs(int(a[1:]) - int(b[1:]))
     except (ValueError, IndexError, TypeError):
         return 0
-
-
-AGENTS: dict[str, type] = {"random": RandomDuelAgent, "greedy": GreedyAgent}
-
-
-def agent_names() -> list[str]:
-    return sorted([*AGENTS, "search"])
-
-
-def make_agent(name: str, seed: int, corpus=None, **options) -> DuelAgent:
-    """An agent by name ('random', 'greedy', 'search'), seeded; unknown names fail loudly."""
-    key = name.strip().lower()
-    if key == "search":
-        from .search import SearchAgent
-        return SearchAgent(seed, corpus, **options)
-    if key not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; agents: {', '.join(agent_names())}")
-    return AGENTS[key](seed, corpus)

@@ -25,7 +25,7 @@ def _die(message: str, code: int = 2, as_json: bool = False):
 
 
 def _agents(value: str) -> tuple[str, str]:
-    from .agents import agent_names
+    from .roster import agent_names
     names = [v.strip().lower() for v in value.split(",")]
     if len(names) == 1:
         names = names * 2
@@ -69,7 +69,7 @@ def duel(book_a, book_b, games, seed, agents, workers, cluster, max_rounds, sear
     results file (magewars replay).  The results are the same for any --workers or --cluster.
     """
     from ..console import echo_table, make_table
-    from .runner import DEFAULT_MAX_ROUNDS, DuelConfig, DuelError, book, csv_rows, document, dumps, run
+    from .runner import DEFAULT_MAX_ROUNDS, DuelConfig, DuelError, book, csv_rows, document, dumps
     from .stats import summarize
 
     as_json = json_out is not None and str(json_out) == "-"
@@ -135,7 +135,7 @@ def _write(path: Path, text: str) -> None:
 
 
 def _run_with_progress(cfg, games, workers, cluster, quiet):
-    from .runner import run
+    from .backend import run
     if quiet:
         return run(cfg, games, workers, cluster)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \

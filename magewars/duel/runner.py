@@ -113,7 +113,8 @@ def setup_game(cfg: DuelConfig, index: int, observers: Sequence[Callable] = ()):
     The players are named after their sides ("A", "B"), so a mirror match needs no renaming
     and `--as A` means the same in every game."""
     from ..engine.match import start_game
-    from .agents import Seat, make_agent
+    from .agents import Seat
+    from .roster import make_agent
     from .search import Sampler
 
     gseed = game_seed(cfg.seed, index)
@@ -220,14 +221,6 @@ def run_local(cfg: DuelConfig, games: int, workers: int = 1,
                 if progress:
                     progress(len(recs))
     return sorted(out, key=lambda r: r["index"])
-
-
-def run(cfg: DuelConfig, games: int, workers: int = 1, cluster: Optional[str] = None,
-        progress: Optional[Callable[[int], None]] = None) -> list[dict]:
-    if cluster:
-        from .cluster import run_on_ray
-        return run_on_ray(cfg, games, cluster, progress=progress)
-    return run_local(cfg, games, workers, progress)
 
 
 # ---------------------------------------------------------------- the results document

@@ -3,8 +3,8 @@ from collections import Counter
 
 import pytest
 
-from magewars.duel.agents import (GreedyAgent, IllegalChoice, PlayerView, RandomDuelAgent, Seat, expected_damage,
-                                  make_agent)
+from magewars.duel.agents import GreedyAgent, IllegalChoice, RandomDuelAgent, Seat, expected_damage
+from magewars.duel.roster import make_agent
 from magewars.duel.runner import DuelConfig, play_game
 from magewars.engine.decisions import Decision, Option
 
@@ -93,7 +93,7 @@ class Spy(GreedyAgent):
 def test_views_never_show_the_opponents_hidden_cards(corpus, monkeypatch):
     """Over whole games, no view an agent gets names a face-down card or a planned spell of the
     opponent (unless the same name is public anyway)."""
-    import magewars.duel.agents as agents_mod
+    import magewars.duel.roster as agents_mod
     from magewars.duel import runner
 
     monkeypatch.setitem(agents_mod.AGENTS, "greedy", Spy)
@@ -122,7 +122,7 @@ def test_views_never_show_the_opponents_hidden_cards(corpus, monkeypatch):
 
 def test_an_illegal_answer_stops_the_duel_with_the_game_named(monkeypatch):
     """An agent answering with something that is not an option stops the whole run, naming the game."""
-    import magewars.duel.agents as agents_mod
+    import magewars.duel.roster as agents_mod
     from magewars.duel.runner import DuelError, run_local
 
     class Cheater(RandomDuelAgent):

@@ -9,8 +9,8 @@ from click.testing import CliRunner
 
 from magewars.cli import main
 from magewars.duel.replay import ReplayError, replay_game
-from magewars.duel.runner import (DuelConfig, document, dumps, first_side, game_seed, play_game, run,
-                                  run_local)
+from magewars.duel.backend import run
+from magewars.duel.runner import DuelConfig, document, dumps, first_side, game_seed, play_game, run_local
 
 CFG = DuelConfig(("beastmaster", "wizard"), ("random", "random"), seed=11, max_rounds=6)
 

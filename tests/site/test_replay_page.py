@@ -6,7 +6,8 @@ import pytest
 from click.testing import CliRunner
 
 from magewars.cli import main
-from magewars.duel.runner import DuelConfig, document, dumps, run
+from magewars.duel.backend import run
+from magewars.duel.runner import DuelConfig, document, dumps
 
 
 @pytest.fixture(scope="module")

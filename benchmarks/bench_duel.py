@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import functools
 import pstats
 import sys
 import time
@@ -20,6 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+print = functools.partial(print, flush=True)  # noqa: A001 - each figure shows as soon as it is measured
 sys.path.insert(0, str(ROOT))
 
 from magewars.duel.runner import DuelConfig, book, corpus, play_game, run_local  # noqa: E402

@@ -105,14 +105,9 @@ def options_of(choices: list, game) -> list[Option]:
 
 def _label(game, c) -> str:
     objs = game.state.objects
-    actor = objs.get(getattr(c, "obj_id", None) or getattr(c, "caster_id", None))
-    chooser = actor.controller if actor is not None else None
-
-    def name(oid):  # another player's face-down card is not named in the chooser's options (nor the log)
+    def name(oid):  # a face-down card is never named in an option: the choice taken is logged for all
         o = objs.get(oid)
-        if o is None:
-            return oid
-        return o.public_label() if o.hidden and o.controller != chooser else o.label()
+        return o.public_label() if o is not None else oid
     if isinstance(c, MoveChoice):
         return f"move {name(c.obj_id)} to {c.to_zone}"
     if isinstance(c, AttackChoice):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 import time
@@ -65,7 +66,10 @@ def main(argv=None) -> int:
     if a.json:
         a.json.write_text(json.dumps({"games": a.games, "seed": a.seed, "max_rounds": a.max_rounds,
                                       "seconds": round(dt, 1), "results": results}, indent=1))
-    return 1 if crashes or broken or stopped else 0
+    if stopped:  # do not wait for the workers' games in progress
+        sys.stdout.flush()
+        os._exit(1)
+    return 1 if crashes or broken else 0
 
 
 if __name__ == "__main__":

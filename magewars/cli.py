@@ -390,6 +390,13 @@ from .play import play as _play  # noqa: E402 - `magewars play`: one whole game 
 main.add_command(_play)
 
 
+# ---------------------------------------------------------------- duels (magewars/duel/)
+from .duel.cli import duel as _duel, replay as _replay  # noqa: E402 - light: the engine loads when a command runs
+
+main.add_command(_duel)
+main.add_command(_replay)
+
+
 def run():  # pragma: no cover - console entry point alias
     main()
 

@@ -44,6 +44,15 @@ class CastChoice:
     face_down: bool = False
     quickcast: bool = False  # cast with the mage's quickcast marker, not its action
 
+    @property
+    def hidden(self) -> bool:
+        """A face-down cast names its spell to the caster's player only (the decision log keeps it secret)."""
+        return self.face_down
+
+    def public_label(self) -> str:
+        at = [*self.target_ids] + ([self.zone] if self.zone else [])
+        return f"{self.caster_id} casts a spell face down" + (f" on {', '.join(at)}" if at else "")
+
     def label(self) -> str:
         at = [*self.target_ids] + ([self.zone] if self.zone else [])
         return (f"{self.caster_id} {'quickcasts' if self.quickcast else 'casts'} {self.card_name}"
@@ -96,10 +105,9 @@ def options_of(choices: list, game) -> list[Option]:
 
 def _label(game, c) -> str:
     objs = game.state.objects
-
-    def name(oid):
+    def name(oid):  # a face-down card is never named in an option: the choice taken is logged for all
         o = objs.get(oid)
-        return o.label() if o is not None else oid
+        return o.public_label() if o is not None else oid
     if isinstance(c, MoveChoice):
         return f"move {name(c.obj_id)} to {c.to_zone}"
     if isinstance(c, AttackChoice):

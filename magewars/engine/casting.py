@@ -319,7 +319,7 @@ def spell_object(game, caster: GameObject, card) -> GameObject:
 
 def announce(game, c: "Casting") -> None:
     """The cast, as one log line (a face-down enchantment is named only to its controller)."""
-    on = ", ".join(t.label() for t in c.targets) or (f"zone {c.zone}" if c.zone and "/" not in c.zone
+    on = ", ".join(t.public_label() for t in c.targets) or (f"zone {c.zone}" if c.zone and "/" not in c.zone
                                                        else (f"the border {c.zone}" if c.zone else ""))
     text = f"{c.caster.label()} casts {c.card.name}" + (f" on {on}" if on else "") + \
            (f" (X = {c.x})" if c.x is not None else "")
@@ -420,7 +420,10 @@ def still_legal(game, c: Casting) -> Optional[str]:
 
 
 def run_step(game, key: str, c: Casting) -> None:
-    game.emit("step", STEP_TITLES[key], step=key, spell=c.card.name)
+    # a face-down spell's name is in the step's data for its caster's player only
+    game.emit("step", STEP_TITLES[key], step=key, spell=c.card.name,
+              secret_for=c.caster.controller if c.face_down else None,
+              public_text=STEP_TITLES[key] if c.face_down else None)
     game.log.depth += 1
     try:
         if c.status == "declared":

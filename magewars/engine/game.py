@@ -144,7 +144,7 @@ class Game:
         hidden = getattr(choice.value, "hidden", False) is True
         self.emit("decision", f"{player} decides ({kind}): {choice.label}", kind=kind, player=player,
                   choice=choice.label,
-                  secret_for=choice.value.controller if hidden else None,
+                  secret_for=getattr(choice.value, "controller", player) if hidden else None,
                   public_text=f"{player} decides ({kind}): {choice.value.public_label()}" if hidden else None)
         return choice
 
@@ -611,8 +611,17 @@ class Game:
             self.emit("unsupported", f"NOT IMPLEMENTED: cannot evaluate the condition of {src.label()}: {e}")
             return False
         self.record_use(src, inner, ctx.attack, subject)
-        self.emit("trigger", f"{label or src.label()} triggers on {inner.event.name}"
-                             f"({subject.label() if subject is not None else ''})")
+        text = f"{label or src.label()} triggers on {inner.event.name}({subject.label() if subject is not None else ''})"
+        # a face-down card (the trigger's source, or a spell being cast face down) is named to its controller only
+        secret = [o for o in (src, subject) if o is not None and getattr(o, "hidden", False) is True]
+        public = None
+        if secret:
+            public = (f"{src.public_label() if src.hidden else (label or src.label())} triggers on {inner.event.name}"
+                      f"({subject.public_label() if subject is not None else ''})")
+            if len({o.controller for o in secret}) > 1:
+                text, public = public, None  # hidden cards of two players: everyone reads the public line
+        self.emit("trigger", text, secret_for=secret[0].controller if public is not None else None,
+                  public_text=public)
         if isinstance(ab, A.OncePerRound):
             sub.extra["once"] = (src, once_key)
         self.run_effects(inner.effects, sub)

@@ -1,0 +1,76 @@
+"""Play many random duels over every pair of shipped spellbooks with the invariants checked after
+every event (magewars/duel/invariants.py), and report crashes and violations.
+
+    python scripts/duel_volume.py --games 10000 --workers 2 [--max-rounds 40] [--seed 2026] [--json out.json]
+
+Exit status 0 when no game crashed and no invariant broke, 1 otherwise.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from magewars.duel.invariants import check_many, volume_jobs  # noqa: E402
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=10_000)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--max-rounds", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--json", type=Path, help="write every game's outcome and findings here")
+    a = ap.parse_args(argv)
+    jobs = volume_jobs(a.games, a.seed, a.max_rounds)
+    size = 25
+    parts = [jobs[i:i + size] for i in range(0, len(jobs), size)]
+    t0 = time.perf_counter()
+    results = []
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    stopped = False
+    pool = ProcessPoolExecutor(a.workers)
+    try:
+        for k, part in enumerate(pool.map(check_many, parts), 1):
+            results.extend(part)
+            if k % 20 == 0 or k == len(parts):
+                print(f"  {len(results)}/{len(jobs)} games, {time.perf_counter() - t0:.0f} s: "
+                      f"{sum(bool(r['crash']) for r in results)} crashes, "
+                      f"{sum(len(r['violations']) for r in results)} violations so far", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:  # stopped early: report the games that were played
+        stopped = True
+        pool.shutdown(wait=False, cancel_futures=True)
+    else:
+        pool.shutdown()
+    dt = time.perf_counter() - t0
+    crashes = [r for r in results if r["crash"]]
+    broken = [r for r in results if r["violations"]]
+    events = sum(r["events"] for r in results)
+    decided = sum(r.get("winner") is not None for r in results if not r["crash"])
+    if stopped:
+        print(f"stopped early after {len(results)} of {len(jobs)} games")
+    print(f"{len(results)} random duels over {len({tuple(c.books) for c, _ in jobs})} pairs of shipped "
+          f"spellbooks in {dt:.0f} s on {a.workers} worker(s): {events} events checked, "
+          f"{decided} decided, {len(results) - decided - len(crashes)} draws; "
+          f"{len(crashes)} crashes, {sum(len(r['violations']) for r in broken)} invariant violations "
+          f"in {len(broken)} games")
+    for r in (crashes + broken)[:20]:
+        print(f"  game {r['index']} {r['books']}: {r['crash'] or ''} {r['violations'][:3]}")
+    if a.json:
+        a.json.write_text(json.dumps({"games": a.games, "seed": a.seed, "max_rounds": a.max_rounds,
+                                      "seconds": round(dt, 1), "results": results}, indent=1))
+    if stopped:  # do not wait for the workers' games in progress
+        sys.stdout.flush()
+        os._exit(1)
+    return 1 if crashes or broken else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

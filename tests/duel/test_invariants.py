@@ -1,0 +1,58 @@
+"""Invariants after every event: the checker catches planted faults, and 200 random duels over
+the shipped spellbooks break none of them (the 10,000-game run is scripts/duel_volume.py)."""
+from concurrent.futures import ProcessPoolExecutor
+
+from magewars.duel.invariants import Checker, check_many, volume_jobs
+from magewars.duel.runner import DuelConfig, setup_game
+from magewars.spellbook import shipped_books
+
+VOLUME_GAMES = 200
+VOLUME_ROUNDS = 10  # the round cap in this test (the volume script plays whole games of 40 rounds)
+
+
+def fresh_game():
+    game, seats, _, _ = setup_game(DuelConfig(("beastmaster", "wizard"), seed=1, max_rounds=3), 0)
+    return game, Checker(game).attach()
+
+
+def test_checker_catches_planted_faults(corpus):
+    game, chk = fresh_game()
+    game.emit("info", "nothing wrong yet")
+    assert chk.violations == [] and chk.events == 1
+    game.state.players["A"].mana = -1
+    game.emit("info", "mana below zero")
+    assert [v.rule for v in chk.violations] == ["negative mana"]
+    game.state.players["A"].mana = 3
+    mage = game.state.mage_of("B")
+    game.state.graveyard.append(mage)  # in play and in the discard pile at once
+    game.emit("info", "two places")
+    assert chk.violations[-1].rule == "one place"
+    game.state.graveyard.remove(mage)
+    mage.damage = -2
+    game.emit("info", "negative damage")
+    assert chk.violations[-1].rule == "negative damage"
+    mage.damage = 0
+
+
+def test_checker_catches_a_hidden_name_shown_to_the_opponent(corpus):
+    game, chk = fresh_game()
+    enchantment = next(cd for cd in corpus.cards.values() if cd.kind == "enchantment")
+    host = game.state.mage_of("A")
+    game.create(enchantment, "secret1", "A", attached_to=host.id, hidden=True)
+    game.emit("info", f"A casts {enchantment.name}", secret_for="A", public_text="A casts a hidden enchantment")
+    assert chk.violations == []
+    game.emit("info", f"everyone reads {enchantment.name}")
+    assert chk.violations and chk.violations[-1].rule == "hidden card shown"
+
+
+def test_two_hundred_random_duels_keep_every_invariant():
+    jobs = volume_jobs(VOLUME_GAMES, seed=2026, max_rounds=VOLUME_ROUNDS)
+    assert len({cfg.books for cfg, _ in jobs}) == min(VOLUME_GAMES, len(shipped_books()) ** 2)
+    with ProcessPoolExecutor(2) as pool:
+        results = [r for part in pool.map(check_many, [jobs[0::2], jobs[1::2]]) for r in part]
+    assert len(results) == VOLUME_GAMES
+    crashes = [(r["books"], r["index"], r["crash"]) for r in results if r["crash"]]
+    assert crashes == []
+    broken = [(r["books"], r["index"], r["violations"][:3]) for r in results if r["violations"]]
+    assert broken == []
+    assert sum(r["events"] for r in results) > VOLUME_GAMES * 50  # every event was checked

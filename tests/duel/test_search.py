@@ -1,0 +1,58 @@
+"""The search agent: copies of the game where the opponent's hidden cards and the coming dice are
+guesses; it plays whole games reproducibly and answers only with offered options."""
+import os
+import random
+
+from magewars.duel.runner import DuelConfig, book, play_game, setup_game
+from magewars.duel.search import Sampler, score_view
+from magewars.engine import round as R
+
+CFG = DuelConfig(("beastmaster", "warlock"), ("search", "greedy"), seed=9, max_rounds=3,
+                 agent_options=(("iterations", 4),))
+
+
+def test_determinize_replaces_what_the_player_cannot_know(corpus):
+    game, seats, _, _ = setup_game(CFG, 0)
+    b_book = book("warlock")
+    in_b = {cd.name for cd, _ in b_book.cards}
+    b_enchantments = {cd.name for cd, _ in b_book.cards if cd.kind == "enchantment"}
+    foreign = next(cd for cd in corpus.cards.values() if cd.kind == "enchantment" and cd.name not in in_b)
+    mine = next(cd for cd in corpus.cards.values() if cd.kind == "enchantment")
+    theirs = game.create(foreign, "hidden-b", "B", attached_to=game.state.mage_of("B").id, hidden=True)
+    own = game.create(mine, "hidden-a", "A", attached_to=game.state.mage_of("A").id, hidden=True)
+    rs = R.state_of(game)
+    rs.planned["B"] = ["not a card anyone has", "nor this"]
+    rs.planned["A"] = ["kept"]
+    dice = game.dice
+    Sampler(game, {"A": book("beastmaster"), "B": b_book}).determinize("A", random.Random(1))
+    assert theirs.card.name in b_enchantments  # a guess from B's list, never the real card
+    assert own.card is mine  # A knows its own cards
+    assert len(rs.planned["B"]) == 2 and set(rs.planned["B"]) <= in_b
+    assert rs.planned["A"] == ["kept"]
+    assert game.dice is not dice  # the coming rolls of the real game stay unknown
+
+
+def test_score_view_reads_the_mages():
+    state = {"objects": {
+        "a": {"card": "?", "controller": "A", "in_play": True, "life": 10, "damage": 0},
+        "b": {"card": "?", "controller": "B", "in_play": True, "life": 10, "damage": 10}}}
+
+    class Corpus:  # two mages: card data says what a mage is
+        class _Mage:
+            kind, subtypes = "mage", ()
+        cards = {"?": _Mage()}
+    assert score_view(state, "A", Corpus) == 1.0 and score_view(state, "B", Corpus) == 0.0
+    state["objects"]["b"]["damage"] = 5
+    assert 0.5 < score_view(state, "A", Corpus) < 1.0
+
+
+def test_search_plays_whole_games_reproducibly():
+    pid = os.getpid()
+    first = play_game(CFG, 0)
+    assert os.getpid() == pid  # the copies never came back into the caller
+    agent = first.seats["A"].agent
+    assert agent.copies > 0  # it searched
+    assert first.record["decisions"]["A"] > 0
+    again = play_game(CFG, 0)
+    assert again.record == first.record
+    assert [e.text for e in again.game.log.events] == [e.text for e in first.game.log.events]

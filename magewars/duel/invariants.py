@@ -12,6 +12,8 @@
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 
 
@@ -31,6 +33,7 @@ class Checker:
     violations: list = field(default_factory=list)
     events: int = 0
     limit: int = 50  # violations kept per game (the first ones say enough)
+    _longer: dict = field(default_factory=dict)  # card name -> longer card names containing it
 
     def attach(self) -> "Checker":
         log = self.game.log
@@ -109,8 +112,19 @@ class Checker:
                 blob = text + " " + repr(data)
                 mine = {o.name for o in st.objects.values() if o.controller == viewer}
                 for n in names - public - mine:
-                    if n in blob:
+                    if n in blob and self._names_card(n, blob):
                         self.fail(ev, "hidden card shown", f"{viewer} sees {n!r} of {owner}: {text}")
+
+    def _names_card(self, name: str, blob: str) -> bool:
+        """Does `blob` name the card `name` itself, not only a longer card name that contains it
+        ("Regrowth" inside "Regrowth Belt")?  Whole words only."""
+        longer = self._longer.get(name)
+        if longer is None:
+            longer = self._longer[name] = sorted(
+                (m for m in self.game.corpus.cards if name in m and m != name), key=len, reverse=True)
+        for m in longer:
+            blob = blob.replace(m, " ")
+        return re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", blob) is not None
 
 
 def check_game(cfg, index: int) -> dict:

@@ -345,20 +345,22 @@ class Game:
         obj.destroyed_by_damage = by_damage
         st.remove_from_play(obj, "obliterated" if obliterate else "discard")
         tail = (" by damage" if by_damage else "") + (f" ({why})" if why else "")
+        # the reason may name the face-down card itself: an opponent's line gives none
+        public_tail = " by damage" if by_damage else ""
         if obliterate:  # removed from the game: not destroyed, so no "destroyed" ability triggers
             self.emit("obliterated", f"{obj.label()} is obliterated{tail}", target=obj.id,
                       secret_for=obj.controller if obj.hidden else None,
-                      public_text=f"{obj.public_label()} is obliterated{tail}" if obj.hidden else None)
+                      public_text=f"{obj.public_label()} is obliterated{public_tail}" if obj.hidden else None)
             for att in list(st.attachments(obj)):
-                self.destroy(att, why=f"attached to {obj.label()}")
+                self.destroy(att, why=f"attached to {obj.public_label()}")
             self.check_state()
             return
         # A face-down card leaves play unnamed to anyone but its controller.
         self.emit("destroyed", f"{obj.label()} is destroyed" + tail, target=obj.id, by_damage=by_damage,
                   secret_for=obj.controller if obj.hidden else None,
-                  public_text=f"{obj.public_label()} is destroyed{tail}" if obj.hidden else None)
+                  public_text=f"{obj.public_label()} is destroyed{public_tail}" if obj.hidden else None)
         for att in list(st.attachments(obj)):
-            self.destroy(att, why=f"attached to {obj.label()}")
+            self.destroy(att, why=f"attached to {obj.public_label()}")
         self.fire("destroyed", obj, Ctx(this=obj, it=obj))
         self.check_state()  # an effect that left with it may leave another object over its life
 

@@ -45,6 +45,17 @@ def test_checker_catches_a_hidden_name_shown_to_the_opponent(corpus):
     assert chk.violations and chk.violations[-1].rule == "hidden card shown"
 
 
+def test_a_longer_public_name_is_not_a_hidden_card_shown(corpus):
+    """A face-down Regrowth is not revealed by a line naming the Regrowth Belt (whole names only)."""
+    game, chk = fresh_game()
+    host = game.state.mage_of("A")
+    game.create("Regrowth", "secret1", "A", attached_to=host.id, hidden=True)
+    game.emit("info", "B sees a Regrowth Belt")
+    assert chk.violations == []
+    game.emit("info", "B sees a Regrowth.")
+    assert [v.rule for v in chk.violations] == ["hidden card shown"]
+
+
 def test_two_hundred_random_duels_keep_every_invariant():
     jobs = volume_jobs(VOLUME_GAMES, seed=2026, max_rounds=VOLUME_ROUNDS)
     assert len({cfg.books for cfg, _ in jobs}) == min(VOLUME_GAMES, len(shipped_books()) ** 2)

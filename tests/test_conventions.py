@@ -76,3 +76,18 @@ def test_no_hand_made_tables_left():
     pad = re.compile(r"\{[^}]*:[<>]\{?\w*\}?\}")
     offenders = [str(p) for p in (ROOT / "magewars").rglob("*.py") if pad.search(p.read_text(encoding="utf-8"))]
     assert offenders == []
+
+
+def test_ci_runs_exactly_the_readme_set_up_commands():
+    """The README gives two set-up commands; .ci/run must run those very lines (no drift)."""
+    import re
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    setup = readme.split("## Set up", 1)[1].split("\n## ", 1)[0]
+    commands = re.findall(r"```sh\n(.*?)\n```", setup, re.S)
+    assert len(commands) == 2, "the README's Set up section gives exactly two commands"
+    ci = (root / ".ci" / "run").read_text(encoding="utf-8")
+    ci_lines = {line.strip() for line in ci.splitlines()}
+    assert commands[0].strip() in ci_lines
+    # the test command is run with a log tee and without the pytest cache; its install part is the same
+    assert commands[1].split("&&")[0].strip() in ci

@@ -310,11 +310,24 @@ def p_prevent_damage(game, call, ctx):
     atk.prevent_source = _src(ctx)
 
 
+def _mana_players(game, v, ctx) -> list:
+    """The players whose mana a gain or payment names: an object's controller, or a player itself
+    (`you`/`controller` name the player when they have no Mage in play, as in a scenario)."""
+    got = resolve(game, v, ctx) if isinstance(v, A.Phrase) else _objs(game, v, ctx)
+    out = []
+    for x in got:
+        who = x if isinstance(x, str) and x in game.state.players else (
+            None if isinstance(x, str) else _player_of(game, x))
+        if who is not None and who not in out:
+            out.append(who)
+    return out
+
+
 def p_gain_mana(game, call, ctx):
     pos, _ = _args(call)
     n = _num(game, pos[1], ctx)
-    for o in _objs(game, pos[0], ctx):
-        p = game.state.players[_player_of(game, o)]
+    for who in _mana_players(game, pos[0], ctx):
+        p = game.state.players[who]
         p.mana += n
         game.state.touch()
         game.emit("mana", f"{p.name} gains {n} mana (now {p.mana})")
@@ -323,8 +336,8 @@ def p_gain_mana(game, call, ctx):
 def p_pay_mana(game, call, ctx):
     pos, _ = _args(call)
     n = _num(game, pos[1], ctx)
-    for o in _objs(game, pos[0], ctx):
-        p = game.state.players[_player_of(game, o)]
+    for who in _mana_players(game, pos[0], ctx):
+        p = game.state.players[who]
         p.mana = max(0, p.mana - n)
         game.state.touch()
         game.emit("mana", f"{p.name} pays {n} mana (now {p.mana})")

@@ -46,6 +46,10 @@ def _outcome(path: Path) -> tuple[str, set]:
         for atk in game.attacks.history:
             involved.update(t.key for t in atk.traits)
     view = game.view() if game is not None else {}
+    if game is not None:  # where a card went when it left play is public too (Cantrip, Devour, Obliterate)
+        for oid, o in game.state.objects.items():
+            if o.left_to is not None and oid in view["objects"]:
+                view["objects"][oid]["left_to"] = o.left_to
     attacks = [a.summary() for a in game.attacks.history] if game is not None else []
     err = result.error.format(False) if result.error is not None else None
     return json.dumps({"view": view, "attacks": attacks, "error": err}, sort_keys=True, default=str), involved

@@ -155,6 +155,10 @@ class Effects:
         self._version = -1
         self._shape_version = -1
         self._damage_dependent: set[str] = set()  # cached objects whose derived values read damage
+        self._derived_calls = 0  # derived() calls so far (did a phrase match consult derived values?)
+        # (state version, round) and, per (source id, foreach node id), the objects its phrase names,
+        # kept only when matching read no derived values (then it depends on the state alone)
+        self._foreach_its: tuple = (-1, -1, {})
         self._computing: set[str] = set()
         self._partial: dict[str, Derived] = {}  # objects being computed: their traits so far
         self.temporary: list[tuple] = []  # (timestamp, source label, target id, effect node, until)
@@ -164,6 +168,7 @@ class Effects:
     # ------------------------------------------------------------ cache
     def derived(self, obj: "GameObject") -> Derived:
         st = self.game.state
+        self._derived_calls += 1
         if self._version != st.version:
             if self._shape_version != st.shape_version:
                 self._cache.clear()
@@ -355,11 +360,21 @@ class Effects:
                 self._foreach_body(src, eff.body, obj, None, count, out)
             return
         g = self.game
-        try:
-            its = [o for o in g.state.in_play() if matches(g, o, eff.over, Ctx(this=src))]
-        except Exception as e:  # a phrase the engine cannot read: say so once
-            self._refuse(src, "static foreach", f"cannot read {eff.over.text!r}: {e}")
-            return
+        st = g.state
+        if self._foreach_its[0] != st.version or self._foreach_its[1] != st.round:
+            self._foreach_its = (st.version, st.round, {})
+        memo = self._foreach_its[2]
+        key = (src.id, id(eff))
+        its = memo.get(key)
+        if its is None:
+            calls = self._derived_calls
+            try:
+                its = [o for o in st.in_play() if matches(g, o, eff.over, Ctx(this=src))]
+            except Exception as e:  # a phrase the engine cannot read: say so once
+                self._refuse(src, "static foreach", f"cannot read {eff.over.text!r}: {e}")
+                return
+            if self._derived_calls == calls:  # no derived value read: the same for every object computed
+                memo[key] = its
         for it in its:
             self._foreach_body(src, eff.body, obj, it, 1, out)
 

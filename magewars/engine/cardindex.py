@@ -19,14 +19,18 @@ _INDEX: dict[int, tuple[Any, "CardIndex"]] = {}
 
 
 class CardIndex:
-    __slots__ = ("triggers", "statics", "reveal_rules", "must_reveal")
+    __slots__ = ("triggers", "statics", "reveal_rules", "must_reveal", "static_calls")
 
     def __init__(self, card) -> None:
         self.triggers: dict[str, list] = {}  # event name -> [(ability, inner triggered ability)]
         self.statics: list = []  # static abilities (not once-per-round ones), in printed order
         self.reveal_rules: list = []
+        # call name -> [(static ability, once per round?)] for statics whose effect is a call (once-per-round too)
+        self.static_calls: dict[str, list] = {}
         for ab in card.abilities:
             inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
+            if isinstance(inner, A.StaticAbility) and isinstance(inner.effect, A.Call):
+                self.static_calls.setdefault(inner.effect.name, []).append((inner, inner is not ab))
             if isinstance(inner, A.TriggeredAbility):
                 self.triggers.setdefault(inner.event.name, []).append((ab, inner))
             if isinstance(ab, A.StaticAbility):

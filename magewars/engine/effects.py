@@ -29,6 +29,7 @@ from . import movement
 from ..dsl.vocab import noun_meaning
 from .phrases import Ctx, matches, words_of, pronoun
 from .restrictions import is_restriction
+from .state import DAMAGE_READS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
@@ -152,6 +153,12 @@ class Effects:
         self.game = game
         self._cache: dict[str, Derived] = {}
         self._version = -1
+        self._shape_version = -1
+        self._damage_dependent: set[str] = set()  # cached objects whose derived values read damage
+        self._derived_calls = 0  # derived() calls so far (did a phrase match consult derived values?)
+        # (state version, round) and, per (source id, foreach node id), the objects its phrase names,
+        # kept only when matching read no derived values (then it depends on the state alone)
+        self._foreach_its: tuple = (-1, -1, {})
         self._computing: set[str] = set()
         self._partial: dict[str, Derived] = {}  # objects being computed: their traits so far
         self.temporary: list[tuple] = []  # (timestamp, source label, target id, effect node, until)
@@ -161,20 +168,33 @@ class Effects:
     # ------------------------------------------------------------ cache
     def derived(self, obj: "GameObject") -> Derived:
         st = self.game.state
+        self._derived_calls += 1
         if self._version != st.version:
-            self._cache.clear()
+            if self._shape_version != st.shape_version:
+                self._cache.clear()
+                self._damage_dependent.clear()
+                self._shape_version = st.shape_version
+            else:  # only damage changed: drop what was computed reading it
+                for oid in self._damage_dependent:
+                    self._cache.pop(oid, None)
+                self._damage_dependent.clear()
             self._version = st.version
         d = self._cache.get(obj.id)
         if d is not None:
+            if obj.id in self._damage_dependent:
+                DAMAGE_READS[0] += 1  # a computation using this one depends on damage too
             return d
         if obj.id in self._computing:  # a phrase asked about the object being computed: what is known so far
             return self._partial.get(obj.id) or self._printed(obj)
         self._computing.add(obj.id)
+        reads = DAMAGE_READS[0]
         try:
             d = self._compute(obj)
         finally:
             self._computing.discard(obj.id)
             self._partial.pop(obj.id, None)
+        if DAMAGE_READS[0] != reads:
+            self._damage_dependent.add(obj.id)
         self._cache[obj.id] = d
         return d
 
@@ -340,11 +360,21 @@ class Effects:
                 self._foreach_body(src, eff.body, obj, None, count, out)
             return
         g = self.game
-        try:
-            its = [o for o in g.state.in_play() if matches(g, o, eff.over, Ctx(this=src))]
-        except Exception as e:  # a phrase the engine cannot read: say so once
-            self._refuse(src, "static foreach", f"cannot read {eff.over.text!r}: {e}")
-            return
+        st = g.state
+        if self._foreach_its[0] != st.version or self._foreach_its[1] != st.round:
+            self._foreach_its = (st.version, st.round, {})
+        memo = self._foreach_its[2]
+        key = (src.id, id(eff))
+        its = memo.get(key)
+        if its is None:
+            calls = self._derived_calls
+            try:
+                its = [o for o in st.in_play() if matches(g, o, eff.over, Ctx(this=src))]
+            except Exception as e:  # a phrase the engine cannot read: say so once
+                self._refuse(src, "static foreach", f"cannot read {eff.over.text!r}: {e}")
+                return
+            if self._derived_calls == calls:  # no derived value read: the same for every object computed
+                memo[key] = its
         for it in its:
             self._foreach_body(src, eff.body, obj, it, 1, out)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from ..dsl import ast as A
+from .cardindex import index as card_index
 from .errors import EngineError
 from .phrases import Ctx, has_name, matches
 from .spellstatics import CAST_ONLY, COPIES_IN_PLAY, COSTS, SPELLBOOK_ONLY, ZONE_LIMIT
@@ -245,12 +246,8 @@ def _cost_statics(game):
     for src in game.state.in_play():
         if src.hidden:
             continue
-        for ab in src.card.abilities:
-            once = isinstance(ab, A.OncePerRound)
-            inner = ab.ability if once else ab
-            if isinstance(inner, A.StaticAbility) and isinstance(inner.effect, A.Call) \
-                    and inner.effect.name == COSTS:
-                yield src, inner, once
+        for inner, once in card_index(src.card).static_calls.get(COSTS, ()):
+            yield src, inner, once
 
 
 def _refuse(game, src, what: str) -> None:

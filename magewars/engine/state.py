@@ -101,6 +101,24 @@ class GameObject:
         return f"hidden enchantment [{self.id}]" if self.hidden else self.label()
 
 
+#: how many times any object's damage has been read (GameObject.damage): derived values computed
+#: without a read stay valid when only damage changes (Effects.derived)
+DAMAGE_READS = [0]
+
+
+def _get_damage(self) -> int:
+    DAMAGE_READS[0] += 1
+    return self._damage
+
+
+def _set_damage(self, value: int) -> None:
+    self._damage = value
+
+
+# the dataclass field `damage` stays a constructor argument; reading it is counted
+GameObject.damage = property(_get_damage, _set_damage)
+
+
 class GameState:
     def __init__(self, arena: Optional[Arena] = None):
         self.arena = arena or Arena()
@@ -110,11 +128,15 @@ class GameState:
         self.graveyard: list[GameObject] = []
         self.round = 1
         self.version = 0
+        # bumped with version by every change except damage alone (set_damage): what derived values
+        # (Effects) depend on unless they read damage
+        self.shape_version = 0
         self._clock = 0
 
     # ------------------------------------------------------------ bookkeeping
     def touch(self) -> None:
         self.version += 1
+        self.shape_version += 1
 
     def next_timestamp(self) -> int:
         self._clock += 1
@@ -174,7 +196,7 @@ class GameState:
     # ------------------------------------------------------------ mutations
     def set_damage(self, obj: GameObject, amount: int) -> None:
         obj.damage = max(0, amount)
-        self.touch()
+        self.version += 1  # not shape_version: only derived values that read damage are stale
 
     def add_marker(self, obj: GameObject, name: str, count: int = 1, fresh: bool = False) -> None:
         obj.markers[name] += count

@@ -845,7 +845,8 @@ def p_return_to_hand(game, call, ctx):
 
 
 def _cost_of(game, o) -> int:
-    """A spell's full printed mana cost: casting plus reveal (X counted with the object's X)."""
+    """A spell's full mana cost: casting plus reveal (X counted with the object's X), with the changes
+    its own traits make to the reveal cost."""
     if o is None or isinstance(o, str):
         return 0
     total = 0
@@ -854,7 +855,9 @@ def _cost_of(game, o) -> int:
             total += c
         elif c is not None:
             total += game.x_value(o) * getattr(c, "coef", 1)
-    return total
+    if o.card.reveal_cost is not None:  # the enchantment's own traits may raise it (engine/reveal.py)
+        total += sum(n for _, n in game.reveals.trait_changes(o))
+    return max(0, total)
 
 
 def _mana_spent(game, spell) -> int:

@@ -35,11 +35,19 @@ from .codex_rules import MINIMUM_RANGE
 from .effects import Effects
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
-from .spellstatics import CAST_STATIC_CALLS as _CAST_STATICS
+from .spellstatics import CAST_STATIC_CALLS as _CAST_STATICS, COSTS
+from .reveal import own_reveal_cost as _own_reveal_cost
 from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
 from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, is_restriction
 
 # ---------------------------------------------------------------- derived from engine tables
+
+def codex_costs_runs(call: A.Call) -> bool:
+    """A codex entry's `static costs(...)` runs when it changes the reveal cost of the enchantment that
+    carries the entry (engine/reveal.py Reveals.trait_changes); no other codex cost change is read."""
+    return _own_reveal_cost(call)
+
+
 #: effect calls `run_effect` executes (anything else in an effect list is refused loudly)
 EFFECTS: frozenset[str] = frozenset(PRIMITIVES)
 #: value functions and predicates `evaluate` answers (anything else is refused loudly)

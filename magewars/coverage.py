@@ -96,6 +96,9 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
             return st, _label(ab), "" if st == R.RUNS else "no phase of the round runs this timing"
         return (R.SILENT, _label(ab), "the engine does not run this clause of a codex entry yet")
     if isinstance(ab, A.StaticAbility):
+        if clause.once and isinstance(ab.effect, A.Call) and ab.effect.name in R.ONCE_STATIC_CALLS:
+            status, why = R.static_call_status(ab.effect)
+            return status, f"once per round {_label(ab)}", why
         if clause.once:
             return (R.SILENT, f"once per round {_label(ab)}",
                     "a once-per-round static is skipped by the continuous-effects layer")

@@ -59,6 +59,9 @@ STATIC_SKIPPED: frozenset[str] = frozenset(getattr(Effects, "IGNORED_STATIC", ()
 #: `static CALL(...)` forms the casting sequence reads (engine/spellstatics.py: restrictions, copy
 #: limits, zone limits, cost changes)
 CAST_STATIC_CALLS: frozenset[str] = frozenset(_CAST_STATICS)
+#: `once per round static CALL(...)` forms the engine runs: a once-per-round cost change is applied to
+#: the first fitting spell or reveal of each round (placement.cost_changes counts its uses per round)
+ONCE_STATIC_CALLS: frozenset[str] = frozenset({COSTS})
 #: `static CALL(...)` forms the spellbook validator evaluates (magewars/spellbook/rules.py RULE_CALLS):
 #: they state spellbook building, which runs whenever a book is checked
 SPELLBOOK_STATIC_CALLS: frozenset[str] = frozenset(_SPELLBOOK_RULE_CALLS)

@@ -37,6 +37,7 @@ from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
 from .spellstatics import CAST_STATIC_CALLS as _CAST_STATICS, COSTS
 from .reveal import own_reveal_cost as _own_reveal_cost
+from .healtrade import HEALING_REMOVES as _HEALING_REMOVES
 from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
 from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, is_restriction
 
@@ -121,7 +122,7 @@ STATS_CHANGED: frozenset[str] = frozenset({"armor", "life", "channeling"})
 #:   `static for each <Name> token on this: ...` (Effects._codex_static, until nothing new comes);
 #: - a trait's `static immune(this, ...)`, `cannot(this, "ACTION")`, `can(this, "ACTION")` for the
 #:   actions the engine consults (CODEX_CANNOT_READ, CODEX_CAN_READ);
-#: - a condition's `immune(PHRASE, [itself])`, `counts_as_damage(N)` and `armor_floor()`
+#: - a condition's `immune(PHRASE, [itself])`, `counts_as_damage(N)`, `armor_floor()` and `healing_removes()`
 #:   (Game.immune_to_condition, Game.marker_damage, Game.lowers_armor), and an attack trait's shape
 #:   statics (AttackEngine.shape_one).
 #: - a codex entry's `at TIMING` abilities, for each object carrying it, when a phase runs that timing
@@ -149,7 +150,7 @@ BAR_STATICS_READ_BY_EFFECTS: tuple[str, ...] = _movement.BAR_STATIC_CALLS
 CODEX_MUST_READ: frozenset[str] = frozenset({"melee_attack", "ranged_attack", "attack"})
 CODEX_ATTACK_SHAPE: frozenset[str] = frozenset({"attack_strikes", "attack_targets", "attack_zone",
                                                 "attack_unavoidable", "attack_gains", "attack_usable_in"})
-CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune", "armor_floor"})
+CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune", "armor_floor", _HEALING_REMOVES})
 #: a trait's statics about objects in general, read by the continuous-effects layer: `innate(PHRASE,
 #: unless: [...])` (Effects.innate_rules: the names objects have by nature) and `no_armor(this)`
 #: (Effects._codex_call), `bash_attack(DICE, [TRAITS])` (Game.bash_definition)

@@ -51,7 +51,9 @@ def _objs(game, v, ctx) -> list:
             for o in got:
                 why = game.immune_to_source(o, ctx.this)
                 if why:
-                    game.emit("immune", why)
+                    if not ctx.extra.get("probe"):  # a question about the state (a cost) says nothing
+                        # a face-down source is named only to its controller
+                        game.emit("immune", why, secret_for=ctx.this.controller if ctx.this.hidden else None)
                 else:
                     keep.append(o)
             got = keep

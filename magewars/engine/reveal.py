@@ -142,6 +142,7 @@ class Reveals:
                 if not own_reveal_cost(ab.effect):
                     continue
                 ctx = Ctx(this=obj, it=obj)
+                ctx.extra["probe"] = True  # asked at every reveal window: no events, nothing revealed
                 if ab.guard is not None and not g.evaluate(ab.guard, ctx):
                     continue
                 for t in insts:

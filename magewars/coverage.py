@@ -96,6 +96,9 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
             return st, _label(ab), "" if st == R.RUNS else "no phase of the round runs this timing"
         return (R.SILENT, _label(ab), "the engine does not run this clause of a codex entry yet")
     if isinstance(ab, A.StaticAbility):
+        if clause.once and isinstance(ab.effect, A.Call) and ab.effect.name in R.ONCE_STATIC_CALLS:
+            status, why = R.static_call_status(ab.effect)
+            return status, f"once per round {_label(ab)}", why
         if clause.once:
             return (R.SILENT, f"once per round {_label(ab)}",
                     "a once-per-round static is skipped by the continuous-effects layer")
@@ -152,6 +155,8 @@ def _codex_static_runs(defn, ab) -> bool:
         return all(isinstance(b, (A.Gain, A.Lose)) and _subject_word(b) in R.CODEX_STATIC_SUBJECTS for b in eff.body)
     if not isinstance(eff, A.Call):
         return False
+    if eff.name == R.COSTS:  # only an entry's change to its own enchantment's reveal cost is read
+        return R.codex_costs_runs(eff)
     if eff.name in R.SPELLBOOK_STATIC_CALLS or eff.name in R.CAST_STATIC_CALLS:
         return True  # read by the spellbook validator or the casting sequence
     if eff.name in R.CODEX_ATTACK_SHAPE:
@@ -159,7 +164,7 @@ def _codex_static_runs(defn, ab) -> bool:
     first = eff.args[0].value if eff.args else None
     second = eff.args[1].value if len(eff.args) > 1 else None
     this = isinstance(first, A.Phrase) and [w.text.lower() for w in first.words] == ["this"]
-    if eff.name in ("counts_as_damage", "armor_floor"):
+    if eff.name in ("counts_as_damage", "armor_floor", "healing_removes"):
         return marker
     if eff.name in R.CODEX_TRAIT_CALLS:
         return eff.name != "no_armor" or this

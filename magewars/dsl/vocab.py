@@ -60,6 +60,7 @@ attack_unavoidable()                             Static on an attack trait: no d
 counts_as_damage(amount: num)                    Static on a condition: each of its markers counts as this much damage that healing cannot remove.
 innate(what: obj, unless?: traits)               Static on a trait: every object the phrase names (by kind: each creature, each conjuration) has the trait without printing it, unless it has one of the listed traits.
 no_armor(what: obj)                              Static on a trait: the object has no armor value; its armor is 0 and nothing raises it.
+healing_removes()                                Static on a condition: the object's controller may give up healing point for point, each point removing one of its markers instead of one damage (nothing to give up while it cannot heal).
 armor_floor()                                    Static on a condition that lowers armor: its markers are placed after an attack's other conditions; one that would take armor below 0 is not placed and deals 1 direct damage of the condition's damage type (its category) instead; markers beyond the object's armor drop off when its armor falls.
 bash_attack(dice: num, traits?: traits)          Static on a wall trait: an object pushed into a wall with it (or into the arena's edge) is Bashed: it receives an attack of this many dice with these traits, neither melee nor ranged.
 attack_usable_in(step: step)                     Static on an attack trait: an attack bar with it may be used in that step (a counterstrike).

@@ -22,6 +22,7 @@ from .phrases import Ctx, matches, resolve, resolve_one
 from .primitives import evaluate, run_effect
 from .restrictions import forbidden
 from .reveal import Reveals
+from .healtrade import give_up_healing
 from . import round as round_
 from .state import ROW_LETTERS, Arena, GameObject, GameState
 
@@ -207,6 +208,8 @@ class Game:
         if "heal" in self.effects.derived(obj).cannot_do:
             self.emit("heal", f"{obj.label()} cannot heal ({source})")
             return 0
+        if obj.markers:  # healing traded for condition markers (engine/healtrade.py)
+            amount -= give_up_healing(self, obj, amount, source)
         n = min(amount, obj.damage)
         if n:
             self.state.set_damage(obj, obj.damage - n)

@@ -51,7 +51,9 @@ def _objs(game, v, ctx) -> list:
             for o in got:
                 why = game.immune_to_source(o, ctx.this)
                 if why:
-                    game.emit("immune", why)
+                    if not ctx.extra.get("probe"):  # a question about the state (a cost) says nothing
+                        # a face-down source is named only to its controller
+                        game.emit("immune", why, secret_for=ctx.this.controller if ctx.this.hidden else None)
                 else:
                     keep.append(o)
             got = keep
@@ -858,7 +860,8 @@ def p_return_to_hand(game, call, ctx):
 
 
 def _cost_of(game, o) -> int:
-    """A spell's full printed mana cost: casting plus reveal (X counted with the object's X)."""
+    """A spell's full mana cost: casting plus reveal (X counted with the object's X), with the changes
+    its own traits make to the reveal cost."""
     if o is None or isinstance(o, str):
         return 0
     total = 0
@@ -867,7 +870,9 @@ def _cost_of(game, o) -> int:
             total += c
         elif c is not None:
             total += game.x_value(o) * getattr(c, "coef", 1)
-    return total
+    if o.card.reveal_cost is not None:  # the enchantment's own traits may raise it (engine/reveal.py)
+        total += sum(n for _, n in game.reveals.trait_changes(o))
+    return max(0, total)
 
 
 def _mana_spent(game, spell) -> int:

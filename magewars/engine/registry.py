@@ -35,11 +35,20 @@ from .codex_rules import MINIMUM_RANGE
 from .effects import Effects
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
-from .spellstatics import CAST_STATIC_CALLS as _CAST_STATICS
+from .spellstatics import CAST_STATIC_CALLS as _CAST_STATICS, COSTS
+from .reveal import own_reveal_cost as _own_reveal_cost
+from .healtrade import HEALING_REMOVES as _HEALING_REMOVES
 from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
 from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, is_restriction
 
 # ---------------------------------------------------------------- derived from engine tables
+
+def codex_costs_runs(call: A.Call) -> bool:
+    """A codex entry's `static costs(...)` runs when it changes the reveal cost of the enchantment that
+    carries the entry (engine/reveal.py Reveals.trait_changes); no other codex cost change is read."""
+    return _own_reveal_cost(call)
+
+
 #: effect calls `run_effect` executes (anything else in an effect list is refused loudly)
 EFFECTS: frozenset[str] = frozenset(PRIMITIVES)
 #: value functions and predicates `evaluate` answers (anything else is refused loudly)
@@ -51,6 +60,9 @@ STATIC_SKIPPED: frozenset[str] = frozenset(getattr(Effects, "IGNORED_STATIC", ()
 #: `static CALL(...)` forms the casting sequence reads (engine/spellstatics.py: restrictions, copy
 #: limits, zone limits, cost changes)
 CAST_STATIC_CALLS: frozenset[str] = frozenset(_CAST_STATICS)
+#: `once per round static CALL(...)` forms the engine runs: a once-per-round cost change is applied to
+#: the first fitting spell or reveal of each round (placement.cost_changes counts its uses per round)
+ONCE_STATIC_CALLS: frozenset[str] = frozenset({COSTS})
 #: `static CALL(...)` forms the spellbook validator evaluates (magewars/spellbook/rules.py RULE_CALLS):
 #: they state spellbook building, which runs whenever a book is checked
 SPELLBOOK_STATIC_CALLS: frozenset[str] = frozenset(_SPELLBOOK_RULE_CALLS)
@@ -110,7 +122,7 @@ STATS_CHANGED: frozenset[str] = frozenset({"armor", "life", "channeling"})
 #:   `static for each <Name> token on this: ...` (Effects._codex_static, until nothing new comes);
 #: - a trait's `static immune(this, ...)`, `cannot(this, "ACTION")`, `can(this, "ACTION")` for the
 #:   actions the engine consults (CODEX_CANNOT_READ, CODEX_CAN_READ);
-#: - a condition's `immune(PHRASE, [itself])`, `counts_as_damage(N)` and `armor_floor()`
+#: - a condition's `immune(PHRASE, [itself])`, `counts_as_damage(N)`, `armor_floor()` and `healing_removes()`
 #:   (Game.immune_to_condition, Game.marker_damage, Game.lowers_armor), and an attack trait's shape
 #:   statics (AttackEngine.shape_one).
 #: - a codex entry's `at TIMING` abilities, for each object carrying it, when a phase runs that timing
@@ -138,7 +150,7 @@ BAR_STATICS_READ_BY_EFFECTS: tuple[str, ...] = _movement.BAR_STATIC_CALLS
 CODEX_MUST_READ: frozenset[str] = frozenset({"melee_attack", "ranged_attack", "attack"})
 CODEX_ATTACK_SHAPE: frozenset[str] = frozenset({"attack_strikes", "attack_targets", "attack_zone",
                                                 "attack_unavoidable", "attack_gains", "attack_usable_in"})
-CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune", "armor_floor"})
+CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune", "armor_floor", _HEALING_REMOVES})
 #: a trait's statics about objects in general, read by the continuous-effects layer: `innate(PHRASE,
 #: unless: [...])` (Effects.innate_rules: the names objects have by nature) and `no_armor(this)`
 #: (Effects._codex_call), `bash_attack(DICE, [TRAITS])` (Game.bash_definition)

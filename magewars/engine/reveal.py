@@ -28,6 +28,25 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
 
 
+def _trait_value(game, obj, t) -> int:
+    """A trait instance's X: its number, or the card's own X for a `+X` trait."""
+    if isinstance(t.value, int):
+        return t.value
+    if isinstance(t.value, A.XValue):
+        return t.value.coef * game.x_value(obj)
+    return 0
+
+
+def own_reveal_cost(call: A.Call) -> bool:
+    """`costs(this, N, only: "enchantment_reveal")`: a codex entry's change to the reveal cost of the
+    enchantment carrying it (Reveals.trait_changes)."""
+    pos = [a.value for a in call.args if not a.key]
+    only = next((a.value for a in call.args if a.key == "only"), None)
+    return len(pos) == 2 and isinstance(pos[0], A.Phrase) and [w.text.lower() for w in pos[0].words] == ["this"] \
+        and isinstance(only, A.StringLit) and only.value == "enchantment_reveal" \
+        and all(a.key in (None, "only") for a in call.args)
+
+
 def reveal_rules(obj: "GameObject") -> list[A.RevealRule]:
     return index(obj.card).reveal_rules
 
@@ -101,11 +120,37 @@ class Reveals:
         g = self.game
         host = g.state.host(obj)
         caster = g.state.mage_of(obj.controller) or obj
-        out = []
+        out = list(self.trait_changes(obj))
         for src, call, minimum in placement.cost_changes(g, caster, obj, (host,) if host else (), "reveal"):
             n = g.evaluate(call.args[1].value, Ctx(this=src, it=obj))
             if isinstance(n, int) and n:
                 out.append((src.label(), n))
+        return out
+
+    def trait_changes(self, obj: "GameObject") -> list:
+        """(trait, amount) of each change the enchantment's own traits make to its reveal cost: a codex
+        entry stating `static [if GUARD] costs(this, N, only: "enchantment_reveal")`, N counted with
+        that trait's value as X (each instance of a stacking trait adds its own).  Hidden or not, the
+        enchantment carries its printed traits, so this holds for every reader of the reveal cost."""
+        g = self.game
+        if obj.card.kind != "enchantment" or not obj.card.traits:
+            return []
+        out = []
+        traits = g.effects.derived(obj).traits
+        for key, insts in traits.items():
+            for ab in g.codex_statics(key, placement.COSTS):
+                if not own_reveal_cost(ab.effect):
+                    continue
+                ctx = Ctx(this=obj, it=obj)
+                ctx.extra["probe"] = True  # asked at every reveal window: no events, nothing revealed
+                if ab.guard is not None and not g.evaluate(ab.guard, ctx):
+                    continue
+                for t in insts:
+                    ctx = Ctx(this=obj, it=obj)
+                    ctx.extra["x"] = _trait_value(g, obj, t)
+                    n = g.evaluate(ab.effect.args[1].value, ctx)
+                    if isinstance(n, int) and n:
+                        out.append((key, n))
         return out
 
     def rule_applies(self, obj: "GameObject", rule: A.RevealRule, rel: str, step: str, atk) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from importlib import resources
 from typing import Optional
 
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined, select_autoescape
 
 ATTACK_KINDS = {"roll", "modifier", "damage", "canceled", "avoided", "condition", "destroyed", "attack"}
 REVEAL_KINDS = {"reveal", "window"}
@@ -82,11 +82,19 @@ def _event_class(kind: str) -> str:
 
 
 def render_replay_html(replayed, recorder: FrameRecorder, title: str) -> str:
-    env = Environment(loader=PackageLoader("magewars.duel", "templates"), autoescape=select_autoescape(["html"]),
+    # the step viewer itself (stepper.html) is shared with the scenario page, in the site's templates
+    loader = ChoiceLoader([PackageLoader("magewars.duel", "templates"), PackageLoader("magewars.site", "templates")])
+    env = Environment(loader=loader, autoescape=select_autoescape(["html"]),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     css = (resources.files("magewars.site") / "assets" / "style.css").read_text(encoding="utf-8")
+    data = stepper_data(recorder)
+    return env.get_template("replay.html").render(
+        title=title, record=replayed.record, viewer=replayed.viewer, rows=data["rows"], css=css,
+        data=data, capped=recorder.capped)
+
+
+def stepper_data(recorder: FrameRecorder) -> dict:
+    """What the step viewer (templates/stepper.html) needs: the frames, the events and the zone rows."""
     arena = recorder.game.state.arena
     rows = [[f"{r}{c + 1}" for c in range(arena.cols)] for r in [z[0] for z in arena.zones()[::arena.cols]]]
-    return env.get_template("replay.html").render(
-        title=title, record=replayed.record, viewer=replayed.viewer, rows=rows, css=css,
-        data={"frames": recorder.frames, "events": recorder.events, "rows": rows}, capped=recorder.capped)
+    return {"frames": recorder.frames, "events": recorder.events, "rows": rows}

@@ -452,10 +452,15 @@ class _Stop(Exception):
     pass
 
 
-def run_scenario(path: str, cards_roots: tuple = (), seed: Optional[int] = None) -> ScenarioResult:
-    """Run one scenario.  `seed` (the command line's --seed) seeds the dice it does not script."""
+def run_scenario(path: str, cards_roots: tuple = (), seed: Optional[int] = None,
+                 observers: tuple = ()) -> ScenarioResult:
+    """Run one scenario.  `seed` (the command line's --seed) seeds the dice it does not script;
+    each of `observers` is called with the game once it is set up, before anything is logged (the
+    scenario page records the board after every change)."""
     sc = load_scenario(path, cards_roots)
     game, _ = build(sc, seed)
+    for watch in observers:
+        watch(game)
     result = ScenarioResult(sc, game)
     v = _V(sc.path)
     game.emit("info", f"scenario: {sc.name}" + (f" — {sc.cite}" if sc.cite else ""))

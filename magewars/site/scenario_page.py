@@ -10,6 +10,8 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
+from ..duel.replay_page import FrameRecorder, stepper_data
+
 # event kinds shown with a highlight: the attack sequence and hidden-information moments
 ATTACK_KINDS = {"step", "roll", "modifier", "damage", "canceled", "avoided", "condition", "destroyed"}
 REVEAL_KINDS = {"reveal", "window"}
@@ -66,7 +68,9 @@ def _event_class(kind: str) -> str:
 _ID = re.compile(r"\[([A-Za-z0-9_-]+)\]")
 
 
-def render_scenario_html(result) -> str:
+def render_scenario_html(result, recorder=None) -> str:
+    """The scenario's page; with a `recorder` (duel.replay_page.FrameRecorder attached while it ran) it
+    also holds the step viewer: the board after every change, a slider, the log in step."""
     env = Environment(loader=PackageLoader("magewars.site", "templates"), autoescape=select_autoescape(["html"]),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     css = (resources.files("magewars.site") / "assets" / "style.css").read_text(encoding="utf-8")
@@ -76,7 +80,8 @@ def render_scenario_html(result) -> str:
     return env.get_template("scenario.html").render(
         sc=result.scenario, ok=result.ok, error=result.error.format(with_source=False) if result.error else "",
         board=board_view(game), events=events, attacks=[a.summary() for a in game.attacks.history],
-        checks=result.checks, unsupported=sorted(set(game.unsupported)), css=css)
+        checks=result.checks, unsupported=sorted(set(game.unsupported)), css=css,
+        steps=stepper_data(recorder) if recorder is not None and recorder.frames else None, p="st-")
 
 
 def write_cli(path: str, out: Path, stream=None, cards_roots: tuple = (), seed=None) -> int:
@@ -85,8 +90,10 @@ def write_cli(path: str, out: Path, stream=None, cards_roots: tuple = (), seed=N
     from ..scenario.runner import ScenarioError, run_scenario
 
     stream = stream or sys.stdout
+    recorders: list = []
     try:
-        result = run_scenario(path, cards_roots, seed)
+        result = run_scenario(path, cards_roots, seed,
+                              observers=(lambda game: recorders.append(FrameRecorder(game, None)),))
     except ScenarioError as e:
         for d in e.diags:
             print(d.format(), file=stream)
@@ -95,7 +102,7 @@ def write_cli(path: str, out: Path, stream=None, cards_roots: tuple = (), seed=N
         print(f"{path}:1:1: S099 internal error while running the scenario: {type(e).__name__}: {e}", file=stream)
         return 2
     try:
-        Path(out).write_text(render_scenario_html(result), encoding="utf-8")
+        Path(out).write_text(render_scenario_html(result, recorders[0] if recorders else None), encoding="utf-8")
     except OSError as e:
         print(f"magewars: cannot write {out}: {e.strerror or e}", file=stream)
         return 2

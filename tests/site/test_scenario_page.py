@@ -76,3 +76,33 @@ def test_page_in_the_browser_filters_the_log_by_object(page_file, artifacts):
         page.screenshot(path=str(artifacts / "scenario-page.png"), full_page=True)
         assert not console.errors, console.errors
         b.close()
+
+
+def test_the_scenario_page_steps_through_the_board_in_the_browser(page_file, artifacts):
+    """The page also holds the step viewer (shared with the duel replay page): stepping forward
+    changes the board, and the log follows it."""
+    from test_site_browser import CHROMIUM, Console, sync_api
+    if CHROMIUM is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium chromium-driver; CI installs it)")
+    out, result = page_file
+    html = out.read_text(encoding="utf-8")
+    assert 'id="st-frames"' in html and 'id="st-step"' in html
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = b.new_page(viewport={"width": 1200, "height": 1000})
+        console = Console(page)
+        page.goto(out.as_uri())
+        assert page.locator("#st-status").inner_text().startswith("Step 1 of ")
+        shown_first = page.locator("#st-log li:not(.later)").count()
+        board = page.locator("#st-board").inner_text()
+        for _ in range(60):  # step until the board differs (damage, a marker, a move...)
+            page.click("#st-next")
+            if page.locator("#st-board").inner_text() != board:
+                break
+        assert page.locator("#st-board").inner_text() != board
+        assert page.locator("#st-log li:not(.later)").count() > shown_first
+        page.click("#st-last")
+        assert page.locator("#st-log li:not(.later)").count() == page.locator("#st-log li").count()
+        page.screenshot(path=str(artifacts / "scenario-steps.png"), full_page=False)
+        assert not console.errors, console.errors
+        b.close()

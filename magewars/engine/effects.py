@@ -269,7 +269,7 @@ class Effects:
         out.sort(key=lambda e: e[0])
         return out
 
-    STATIC_CALLS = ("gain_attack", "attacks_gain", "grant_defense", "incapacitate", "immune", "cannot")
+    STATIC_CALLS = ("gain_attack", "attacks_gain", "grant_defense", "immune", "cannot")
     IGNORED_STATIC = ()
     #: static calls read where their value is used, not applied here: `set_x` (Game.x_value)
     READ_STATIC = ("set_x",)
@@ -727,8 +727,6 @@ class Effects:
                     mods.append(Mod(label, ts, f"gains Defense {roll}+ ({uses}x)"))
                 except Exception:
                     pass
-            elif isinstance(node, A.Call) and node.name == "incapacitate":
-                gain(TraitInstance("Incapacitated"), label, ts)
             elif isinstance(node, A.Call) and node.name == "immune":
                 to = node.args[1].value if len(node.args) > 1 else None
                 if isinstance(to, A.TraitGroup):

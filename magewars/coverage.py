@@ -71,6 +71,17 @@ def _subject_word(eff) -> Optional[str]:
     return None
 
 
+def _event_or_timing(ab) -> Optional[tuple]:
+    """Status of a triggered (`when EVENT`) or timed (`at TIMING`) ability, card or codex alike."""
+    if isinstance(ab, A.TriggeredAbility):
+        st = R.trigger_status(ab.event)
+        return st, _label(ab), "" if st == R.RUNS else "the engine never fires this event"
+    if isinstance(ab, A.TimedAbility):
+        st = R.timing_status(ab.timing.name)
+        return st, _label(ab), "" if st == R.RUNS else "no phase of the round runs this timing"
+    return None
+
+
 def _shell(defn, clause: Clause) -> tuple[str, str, str]:
     """Does the engine run this ability at all?  (status, construct, why)"""
     ab = clause.ability
@@ -88,12 +99,9 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
                                                          "read is reported when the creature activates"
         if isinstance(ab, A.OneShotAbility) and R.CODEX_OUTCOME_EFFECTS and defn.marker == R.CODEX_OUTCOME_MARKER:
             return R.RUNS, "", ""
-        if isinstance(ab, A.TriggeredAbility):
-            st = R.trigger_status(ab.event)
-            return st, _label(ab), "" if st == R.RUNS else "the engine never fires this event"
-        if isinstance(ab, A.TimedAbility):
-            st = R.timing_status(ab.timing.name)
-            return st, _label(ab), "" if st == R.RUNS else "no phase of the round runs this timing"
+        got = _event_or_timing(ab)
+        if got is not None:
+            return got
         return (R.SILENT, _label(ab), "the engine does not run this clause of a codex entry yet")
     if isinstance(ab, A.StaticAbility):
         if clause.once and isinstance(ab.effect, A.Call) and ab.effect.name in R.ONCE_STATIC_CALLS:
@@ -113,12 +121,9 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
             return status, _label(ab), why
         return (R.SILENT, _label(ab),
                 "the continuous-effects layer skips a static that is not a call, gain, lose or stat change")
-    if isinstance(ab, A.TriggeredAbility):
-        st = R.trigger_status(ab.event)
-        return st, _label(ab), "" if st == R.RUNS else "the engine never fires this event"
-    if isinstance(ab, A.TimedAbility):
-        st = R.timing_status(ab.timing.name)
-        return st, _label(ab), "" if st == R.RUNS else "no phase of the round runs this timing"
+    got = _event_or_timing(ab)
+    if got is not None:
+        return got
     if isinstance(ab, A.ActivatedAbility):
         if R.ACTIONS_RUN:
             return R.RUNS, "", ""

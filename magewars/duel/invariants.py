@@ -117,7 +117,7 @@ class Checker:
 
     def _names_card(self, name: str, blob: str) -> bool:
         """Does `blob` name the card `name` itself, not only a longer card name that contains it
-        ("Regrowth" inside "Regrowth Belt")?  Whole words only."""
+        (a short name inside a longer card name that contains it)?  Whole words only."""
         longer = self._longer.get(name)
         if longer is None:
             longer = self._longer[name] = sorted(

@@ -155,9 +155,11 @@ class Effects:
         self._version = -1
         self._shape_version = -1
         self._damage_dependent: set[str] = set()  # cached objects whose derived values read damage
-        self._derived_calls = 0  # derived() calls so far (did a phrase match consult derived values?)
+        # derived() answers given from an unfinished computation so far (did a phrase match see one?)
+        self._partial_reads = 0
         # (state version, round) and, per (source id, foreach node id), the objects its phrase names,
-        # kept only when matching read no derived values (then it depends on the state alone)
+        # kept only when matching saw no unfinished computation (then every derived value it read is
+        # the one cached for this version, and it depends on the state alone)
         self._foreach_its: tuple = (-1, -1, {})
         self._computing: set[str] = set()
         self._partial: dict[str, Derived] = {}  # objects being computed: their traits so far
@@ -168,7 +170,6 @@ class Effects:
     # ------------------------------------------------------------ cache
     def derived(self, obj: "GameObject") -> Derived:
         st = self.game.state
-        self._derived_calls += 1
         if self._version != st.version:
             if self._shape_version != st.shape_version:
                 self._cache.clear()
@@ -185,6 +186,7 @@ class Effects:
                 DAMAGE_READS[0] += 1  # a computation using this one depends on damage too
             return d
         if obj.id in self._computing:  # a phrase asked about the object being computed: what is known so far
+            self._partial_reads += 1
             return self._partial.get(obj.id) or self._printed(obj)
         self._computing.add(obj.id)
         reads = DAMAGE_READS[0]
@@ -367,13 +369,13 @@ class Effects:
         key = (src.id, id(eff))
         its = memo.get(key)
         if its is None:
-            calls = self._derived_calls
+            partial = self._partial_reads
             try:
                 its = [o for o in st.in_play() if matches(g, o, eff.over, Ctx(this=src))]
             except Exception as e:  # a phrase the engine cannot read: say so once
                 self._refuse(src, "static foreach", f"cannot read {eff.over.text!r}: {e}")
                 return
-            if self._derived_calls == calls:  # no derived value read: the same for every object computed
+            if self._partial_reads == partial:  # only finished values read: the same for every object computed
                 memo[key] = its
         for it in its:
             self._foreach_body(src, eff.body, obj, it, 1, out)

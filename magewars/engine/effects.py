@@ -426,11 +426,11 @@ class Effects:
         return f"{name} x{n}"
 
     # ------------------------------------------------------------ codex statics of traits
-    def _codex_static(self, obj, key, ab, traits, d, gain) -> bool:
+    def _codex_static(self, obj, key, ab, traits, d, gain, guard_checked: bool = False) -> bool:
         """Apply one static ability of the codex entry of a trait the object has (`this` = the object).
-        Returns True when it added a trait."""
+        Returns True when it added a trait.  `guard_checked`: the caller has just found its guard to hold."""
         eff = ab.effect
-        if ab.guard is not None and not self._guard_ok(ab.guard, obj, obj):
+        if not guard_checked and ab.guard is not None and not self._guard_ok(ab.guard, obj, obj):
             return False
         count = 1
         body = [eff]
@@ -662,6 +662,18 @@ class Effects:
         armor = armor_base or 0
 
         applied: set = set()
+        guards: dict = {}  # id of a guarded codex static -> (what it was evaluated on, whether it held)
+
+        def guard_holds(ab) -> bool:
+            """The static's guard, evaluated again only once what is known of the object changed
+            (a guard reads the object's traits so far, and the state, which a computation does not
+            change): every change made here adds a mod, a trait or an immunity."""
+            seen = (len(mods), len(traits), sum(map(len, traits.values())), len(d.cannot_gain),
+                    len(d.cannot_do), len(d.can_do), len(d.immune_conditions), len(d.immune_types), d.no_armor)
+            got = guards.get(id(ab))
+            if got is None or got[0] != seen:
+                got = guards[id(ab)] = (seen, self._guard_ok(ab.guard, obj, obj))
+            return got[1]
 
         def implied():
             """Traits and conditions state what else they bring in their codex entries
@@ -679,10 +691,10 @@ class Effects:
                             continue
                         # a guarded static whose guard does not hold yet is tried again once more
                         # traits arrive (Fast meeting a Slow gained from a marker)
-                        if ab.guard is not None and not self._guard_ok(ab.guard, obj, obj):
+                        if ab.guard is not None and not guard_holds(ab):
                             continue
                         applied.add((key, id(ab)))
-                        new |= self._codex_static(obj, key, ab, traits, d, gain)
+                        new |= self._codex_static(obj, key, ab, traits, d, gain, guard_checked=True)
                 if not new:
                     return
 

@@ -4,6 +4,7 @@ rules that are not steps of a sequence (damage, healing, conditions, destruction
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any, Iterable, Optional, Union
 
 from ..dsl import ast as A
@@ -223,8 +224,8 @@ class Game:
         cd = self.codex.get(name)
         if cd is None:
             return []
-        return [ab for ab in cd.abilities if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call)
-                and ab.effect.name == fn]
+        # the entry's static calls by name are read once per entry (engine/cardindex.py)
+        return [ab for ab, once in card_index(cd).static_calls.get(fn, ()) if not once]
 
     def marker_damage(self, obj: GameObject) -> int:
         """Damage its markers count as (`static counts_as_damage(N)` per marker: Tainted...)."""
@@ -457,13 +458,24 @@ class Game:
         """The codex entry an ability is written in (None: a card's own ability)."""
         names = self._rule_names
         if names is None:
-            names = {}
-            for name, cd in self.codex.items():
-                for ab in cd.abilities:
-                    names[id(ab)] = name
-                    inner = getattr(ab, "ability", None)
-                    if inner is not None:
-                        names[id(inner)] = name
+            # read once per corpus: games of a duel or a benchmark share the entries (a game whose
+            # codex differs, a scenario's homebrew entry, reads its own)
+            cached = getattr(self.corpus, "_rule_names", None)
+            if cached is not None and cached[0].keys() == self.codex.keys() \
+                    and all(map(operator.is_, cached[0].values(), self.codex.values())):  # the same entries
+                names = cached[1]
+            else:
+                names = {}
+                for name, cd in self.codex.items():
+                    for ab in cd.abilities:
+                        names[id(ab)] = name
+                        inner = getattr(ab, "ability", None)
+                        if inner is not None:
+                            names[id(inner)] = name
+                try:
+                    self.corpus._rule_names = (dict(self.codex), names)
+                except AttributeError:
+                    pass
             self._rule_names = names
         return names.get(id(ability))
 

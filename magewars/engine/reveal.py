@@ -78,6 +78,9 @@ class Reveals:
         self.countering: list = []  # enchantments whose reveal is being countered (innermost last)
         self._hidden: dict = {}  # controller -> hidden enchantments, as of state version _hidden_version
         self._hidden_version = -1
+        self._cost_key: tuple = ()  # what the kept reveal costs were worked out from (reveal_cost)
+        self._cost_attack = None  # ... and the attack under way then
+        self._costs: dict = {}  # object id -> its reveal cost, as of _cost_key
 
     def can_counter(self, o, revealing) -> bool:
         """A hidden enchantment whose reveal rule answers another enchantment being revealed."""
@@ -108,10 +111,27 @@ class Reveals:
 
     def reveal_cost(self, obj: "GameObject") -> int:
         """The printed reveal cost (X counted), changed by `costs(..., only: "enchantment_reveal")`
-        statics of objects in play (engine/placement.py)."""
+        statics of objects in play (engine/placement.py).
+
+        Every reveal window asks it of every face-down enchantment, so the answer is kept while
+        what it is worked out from stays the same: the state (its version), the round, the attack
+        under way (values read no step: the windows of one attack share the answer), the values of
+        X and the uses of limited cost changes."""
         c = obj.card.reveal_cost
         if c is None:
             return 0
+        g = self.game
+        st = g.state
+        atk = g.current_attack
+        key = (st.version, st.round, getattr(atk, "status", None), tuple(g.x_values.items()), tuple(getattr(g, "cost_uses", {}).items()))
+        if key != self._cost_key or atk is not self._cost_attack:
+            self._cost_key, self._cost_attack, self._costs = key, atk, {}
+        got = self._costs.get(obj.id)
+        if got is None:
+            got = self._costs[obj.id] = self._reveal_cost(obj, c)
+        return got
+
+    def _reveal_cost(self, obj: "GameObject", c) -> int:
         base = c if isinstance(c, int) else self.game.x_value(obj) * getattr(c, "coef", 1)
         return max(0, base + sum(n for _, n in self.cost_changes(obj)))
 

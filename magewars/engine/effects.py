@@ -29,7 +29,7 @@ from . import movement
 from ..dsl.vocab import noun_meaning
 from .phrases import Ctx, matches, words_of, pronoun
 from .restrictions import is_restriction
-from .state import DAMAGE_READS
+from .state import LIGHT_READS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
@@ -154,7 +154,8 @@ class Effects:
         self._cache: dict[str, Derived] = {}
         self._version = -1
         self._shape_version = -1
-        self._damage_dependent: set[str] = set()  # cached objects whose derived values read damage
+        self._shape: tuple = ()  # Effects._fingerprint as of the last state change
+        self._damage_dependent: set[str] = set()  # cached objects whose derived values read a light field
         # derived() answers given from an unfinished computation so far (did a phrase match see one?)
         self._partial_reads = 0
         # (state version, round) and, per (source id, foreach node id), the objects its phrase names,
@@ -171,34 +172,58 @@ class Effects:
     def derived(self, obj: "GameObject") -> Derived:
         st = self.game.state
         if self._version != st.version:
-            if self._shape_version != st.shape_version:
+            if self._shape_version != st.shape_version and not self._same_shape():
                 self._cache.clear()
                 self._damage_dependent.clear()
-                self._shape_version = st.shape_version
-            else:  # only damage changed: drop what was computed reading it
+            else:  # only light fields changed (damage, guard, mana...): drop what was computed reading one
                 for oid in self._damage_dependent:
                     self._cache.pop(oid, None)
                 self._damage_dependent.clear()
+            self._shape_version = st.shape_version
             self._version = st.version
         d = self._cache.get(obj.id)
         if d is not None:
             if obj.id in self._damage_dependent:
-                DAMAGE_READS[0] += 1  # a computation using this one depends on damage too
+                LIGHT_READS[0] += 1  # a computation using this one depends on light fields too
             return d
         if obj.id in self._computing:  # a phrase asked about the object being computed: what is known so far
             self._partial_reads += 1
             return self._partial.get(obj.id) or self._printed(obj)
         self._computing.add(obj.id)
-        reads = DAMAGE_READS[0]
+        reads = LIGHT_READS[0]
         try:
             d = self._compute(obj)
         finally:
             self._computing.discard(obj.id)
             self._partial.pop(obj.id, None)
-        if DAMAGE_READS[0] != reads:
+        if LIGHT_READS[0] != reads:
             self._damage_dependent.add(obj.id)
         self._cache[obj.id] = d
         return d
+
+    def _same_shape(self) -> bool:
+        old = self._shape
+        self._shape = self._fingerprint()
+        return self._shape == old
+
+    def _fingerprint(self) -> tuple:
+        """Everything derived values are worked out from except the light fields (state.LIGHT_FIELDS,
+        whose reads are counted): every field of every object and player, the round, the effects
+        lasting a while, the values of X, the attacks made and the abilities used.  A state change
+        (`GameState.touch`) that leaves it the same changed light fields only: derived values that
+        read none stay valid.  Kept as of the last check (`self._shape`, Effects._same_shape)."""
+        g = self.game
+        st = g.state
+        objs = tuple((o.id, id(o.card), o.controller, o.owner, o.zone, o.attached_to, o.attached_zone, o.border,
+                      o.hidden, o.timestamp, o.in_play, tuple(o.markers.items()), o.destroyed_by_damage,
+                      o.hindered_until, o.left_to, o.display) for o in st.objects.values())
+        hist = g.attacks.history
+        fp = (st.round, st.arena.rows, st.arena.cols, tuple(st.order),
+              tuple((p.name, p.channeling, p.mage_id) for p in st.players.values()), objs,
+              len(st.graveyard), tuple(self.temporary), tuple(g.x_values.items()), len(g.uses),
+              tuple(getattr(g, "spell_casters", {}).items()), tuple(g.just_moved), len(g.codex),
+              len(hist), tuple((id(a), a.status, a.damage) for a in hist[-2:]), id(g.current_attack))
+        return fp
 
     def _printed(self, obj: "GameObject") -> Derived:
         d = Derived()

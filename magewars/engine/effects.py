@@ -394,18 +394,50 @@ class Effects:
         key = (src.id, id(eff))
         its = memo.get(key)
         if its is None:
-            partial = self._partial_reads
+            # each object's answer is kept too (a phrase asking about the object being computed
+            # reads unfinished values: that one answer is asked again, the others are not)
+            its, stable = [], True
             try:
-                its = [o for o in st.in_play() if matches(g, o, eff.over, Ctx(this=src))]
+                for o in st.in_play():
+                    k = (src.id, id(eff), o.id)
+                    fits = memo.get(k)
+                    if fits is None:
+                        partial = self._partial_reads
+                        fits = matches(g, o, eff.over, Ctx(this=src))
+                        if self._partial_reads == partial:  # only finished values read: kept for this version
+                            memo[k] = fits
+                        else:
+                            stable = False
+                    if fits:
+                        its.append(o)
             except Exception as e:  # a phrase the engine cannot read: say so once
                 self._refuse(src, "static foreach", f"cannot read {eff.over.text!r}: {e}")
                 return
-            if self._partial_reads == partial:  # only finished values read: the same for every object computed
+            if stable:  # the same for every object computed
                 memo[key] = its
         for it in its:
             self._foreach_body(src, eff.body, obj, it, 1, out)
 
     def _foreach_body(self, src, body, obj, it, n: int, out) -> None:
+        """The clauses of the body that hold for `it` (conditions read once per state version while
+        they read only finished values), applied to `obj` when their subject names it."""
+        st = self.game.state
+        if self._foreach_its[0] != st.version or self._foreach_its[1] != st.round:
+            self._foreach_its = (st.version, st.round, {})
+        memo = self._foreach_its[2]
+        key = ("body", src.id, id(body), it.id if it is not None else None, n)
+        leaves = memo.get(key)
+        if leaves is None:
+            leaves = []
+            partial = self._partial_reads
+            self._foreach_leaves(src, body, it, leaves)
+            if self._partial_reads == partial:
+                memo[key] = leaves
+        for node, subject in leaves:
+            if self._denotes(src, subject, obj, it):
+                out.append((src.timestamp, src.label(), node, n))
+
+    def _foreach_leaves(self, src, body, it, leaves: list) -> None:
         g = self.game
         ctx = Ctx(this=src, it=it)
         for node in body:
@@ -416,14 +448,12 @@ class Effects:
                     self._refuse(src, "static foreach", f"cannot evaluate a condition: {e}")
                     continue
                 branch = node.then if ok else (node.otherwise or ())
-                self._foreach_body(src, branch, obj, it, n, out)
+                self._foreach_leaves(src, branch, it, leaves)
             elif isinstance(node, (A.Gain, A.Lose, A.StatChange)):
-                if self._denotes(src, node.subject, obj, it):
-                    out.append((src.timestamp, src.label(), node, n))
+                leaves.append((node, node.subject))
             elif isinstance(node, A.Call) and node.name in self.FOREACH_CALLS and node.args \
                     and isinstance(node.args[0].value, A.Phrase):
-                if self._denotes(src, node.args[0].value, obj, it):
-                    out.append((src.timestamp, src.label(), node, n))
+                leaves.append((node, node.args[0].value))
             else:
                 what = node.name if isinstance(node, A.Call) else type(node).__name__
                 self._refuse(src, f"static foreach {what}", f"{what} in a static for each is not applied")

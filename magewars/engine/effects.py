@@ -164,6 +164,7 @@ class Effects:
         self._foreach_its: tuple = (-1, -1, {})
         self._computing: set[str] = set()
         self._partial: dict[str, Derived] = {}  # objects being computed: their traits so far
+        self._printed_traits: dict[int, tuple] = {}  # id of a card -> (card, its traits before any source)
         self.temporary: list[tuple] = []  # (timestamp, source label, target id, effect node, until)
         self._innate_rules: Optional[list] = None  # Effects.innate_rules, read once per game
         self._innate_by_kind: Optional[dict] = None  # object kind -> [(name, unless)]
@@ -226,11 +227,18 @@ class Effects:
         return fp
 
     def _printed(self, obj: "GameObject") -> Derived:
-        d = Derived()
-        for t in obj.card.traits:
-            d.traits.setdefault(t.key, []).append(t)
-        self._innate(obj, d.traits)  # and the names it has by nature (a creature is Living unless...)
-        return d
+        """What an object being computed is known to have before its sources are read: its printed
+        traits and the names it has by nature (a creature is Living unless...).  They depend on its
+        card alone: worked out once per card, a fresh copy each time (readers may keep it)."""
+        card = obj.card
+        hit = self._printed_traits.get(id(card))
+        if hit is None or hit[0] is not card:
+            traits: dict = {}
+            for t in card.traits:
+                traits.setdefault(t.key, []).append(t)
+            self._innate(obj, traits)
+            hit = self._printed_traits[id(card)] = (card, traits)
+        return Derived(traits={k: list(v) for k, v in hit[1].items()})
 
     # ------------------------------------------------------------ sources
     def _affects(self, src: "GameObject", subject, obj: "GameObject") -> bool:

@@ -164,6 +164,8 @@ class Effects:
         self._foreach_its: tuple = (-1, -1, {})
         self._computing: set[str] = set()
         self._partial: dict[str, Derived] = {}  # objects being computed: their traits so far
+        self._sources_version = -1  # Effects._sources, as of this state version
+        self._sources_list: list = []
         self._printed_traits: dict[int, tuple] = {}  # id of a card -> (card, its traits before any source)
         self.temporary: list[tuple] = []  # (timestamp, source label, target id, effect node, until)
         self._innate_rules: Optional[list] = None  # Effects.innate_rules, read once per game
@@ -259,10 +261,14 @@ class Effects:
         except Exception:
             return True
 
-    def collect(self, obj: "GameObject") -> list[tuple]:
-        """Every continuous effect on `obj`: (timestamp, source label, node, multiplier)."""
+    def _sources(self) -> list:
+        """(object, its static abilities, whether some objects are immune to it) of each object in
+        play whose statics apply now (face up; an enchantment only while attached): one pass over
+        the objects per state version, shared by every object computed."""
         st = self.game.state
-        out = []
+        if self._sources_version == st.version:
+            return self._sources_list
+        got = []
         for src in st.objects.values():
             if src.hidden or not src.in_play:
                 continue
@@ -271,7 +277,16 @@ class Effects:
                 continue
             if src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
                 continue
-            if self.game.source_immunities(src.card) and self.game.immune_to_source(obj, src):
+            got.append((src, statics, bool(self.game.source_immunities(src.card))))
+        self._sources_version, self._sources_list = st.version, got
+        return got
+
+    def collect(self, obj: "GameObject") -> list[tuple]:
+        """Every continuous effect on `obj`: (timestamp, source label, node, multiplier)."""
+        st = self.game.state
+        out = []
+        for src, statics, immunities in self._sources():
+            if immunities and self.game.immune_to_source(obj, src):
                 continue  # `static immune(PHRASE, this)`: nothing of this card affects the object
             for ab in statics:
                 eff = ab.effect

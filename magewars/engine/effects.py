@@ -742,12 +742,19 @@ class Effects:
         applied: set = set()
         guards: dict = {}  # id of a guarded codex static -> (what it was evaluated on, whether it held)
 
+        def known():
+            """What is known of the object so far, in counts: every change made while computing adds
+            a mod, a trait or an immunity, so equal counts mean nothing changed."""
+            return (len(mods), len(traits), sum(map(len, traits.values())), len(d.cannot_gain),
+                    len(d.cannot_do), len(d.can_do), len(d.immune_conditions), len(d.immune_types), d.no_armor)
+
+        settled = [None]  # known() when implied() last came to rest
+
         def guard_holds(ab) -> bool:
             """The static's guard, evaluated again only once what is known of the object changed
             (a guard reads the object's traits so far, and the state, which a computation does not
-            change): every change made here adds a mod, a trait or an immunity."""
-            seen = (len(mods), len(traits), sum(map(len, traits.values())), len(d.cannot_gain),
-                    len(d.cannot_do), len(d.can_do), len(d.immune_conditions), len(d.immune_types), d.no_armor)
+            change)."""
+            seen = known()
             got = guards.get(id(ab))
             if got is None or got[0] != seen:
                 got = guards[id(ab)] = (seen, self._guard_ok(ab.guard, obj, obj))
@@ -757,7 +764,10 @@ class Effects:
             """Traits and conditions state what else they bring in their codex entries
             (`static this gains [...]`, `static this loses [...] and cannot gain`, and
             `static for each <Name> token on this: this gains [...]`): apply those of every trait
-            the object has, until nothing new comes."""
+            the object has, until nothing new comes.  Nothing can come when nothing changed since
+            it last came to rest (every guard would read what it read then)."""
+            if settled[0] is not None and settled[0] == known():
+                return
             for _ in range(8):
                 new = False
                 for key in list(traits):
@@ -774,6 +784,7 @@ class Effects:
                         applied.add((key, id(ab)))
                         new |= self._codex_static(obj, key, ab, traits, d, gain, guard_checked=True)
                 if not new:
+                    settled[0] = known()
                     return
 
         implied()

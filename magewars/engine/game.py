@@ -27,6 +27,27 @@ from .healtrade import give_up_healing
 from . import round as round_
 from .state import ROW_LETTERS, Arena, GameObject, GameState
 
+_STEP_OF: dict[int, tuple] = {}
+
+
+def _step_of(inner) -> Optional[str]:
+    """The step an `attack_step(STEP, ...)` trigger names (None: it names none the engine reads
+    before matching), read once per ability: Game.event_matches refuses every other step first."""
+    hit = _STEP_OF.get(id(inner))
+    if hit is not None and hit[0] is inner:
+        return hit[1]
+    pos = [a.value for a in inner.event.args if not a.key]
+    step = None
+    if pos and isinstance(pos[0], A.StringLit):
+        step = pos[0].value
+    elif pos and isinstance(pos[0], A.Phrase):
+        step = pos[0].text.replace(" ", "_")
+    if len(_STEP_OF) > 20_000:
+        _STEP_OF.clear()
+    _STEP_OF[id(inner)] = (inner, step)
+    return step
+
+
 class Game:
     def __init__(self, corpus: Corpus, dice: Optional[Dice] = None,
                  agents: Union[Agent, dict, None] = None, arena: Optional[Arena] = None):
@@ -530,6 +551,10 @@ class Game:
         rules, pending = self._listening(event, subject, exclude)
         if ctx.attack is not None:
             rules.extend(self.attack_listeners(ctx.attack, event))
+        if event == "attack_step" and "step" in info:  # only the listeners of this step (event_matches would refuse the rest)
+            step = info["step"]
+            rules = [r for r in rules if _step_of(r[2]) in (None, step)]
+            pending = [p for p in pending if _step_of(p[2]) in (None, step)]
         # Codex rules carried by objects and attacks apply first, in a fixed order (they are rules of
         # the game, not abilities a player orders); printed abilities that trigger together are
         # ordered by their controllers.

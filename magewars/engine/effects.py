@@ -166,7 +166,8 @@ class Effects:
         self._partial: dict[str, Derived] = {}  # objects being computed: their traits so far
         self._sources_version = -1  # Effects._sources, as of this state version
         self._sources_list: list = []
-        self._printed_traits: dict[int, tuple] = {}  # id of a card -> (card, its traits before any source)
+        self._printed_traits: dict[int, tuple] = {}
+        self._elsewhere: dict[int, tuple] = {}  # id of a static call -> (call, read elsewhere?)  # id of a card -> (card, its traits before any source)
         self.temporary: list[tuple] = []  # (timestamp, source label, target id, effect node, until)
         self._innate_rules: Optional[list] = None  # Effects.innate_rules, read once per game
         self._innate_by_kind: Optional[dict] = None  # object kind -> [(name, unless)]
@@ -324,10 +325,18 @@ class Effects:
     #: static calls read where their value is used, not applied here: `set_x` (Game.x_value)
     READ_STATIC = ("set_x",)
 
+    def _read_elsewhere(self, call: A.Call) -> bool:
+        """Is this static call read where its value is used, not applied here?  (Per call node.)"""
+        got = self._elsewhere.get(id(call))
+        if got is None or got[0] is not call:
+            got = self._elsewhere[id(call)] = (call, call.name in self.IGNORED_STATIC or call.name in self.READ_STATIC
+                                               or call.name in CAST_STATIC_CALLS or call.name in SPELLBOOK_RULE_CALLS
+                                               or movement.reads_static(call))
+        return got[1]
+
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
         g = self.game
-        if call.name in self.IGNORED_STATIC or call.name in self.READ_STATIC or call.name in CAST_STATIC_CALLS or call.name in SPELLBOOK_RULE_CALLS \
-                or movement.reads_static(call):
+        if self._read_elsewhere(call):
             return  # read where it is used (casting: engine/casting.py; spellbook building: spellbook/rules.py;
             #         movement: hinder, walls, line of sight, move restrictions)
         if call.name not in self.STATIC_CALLS:
@@ -716,7 +725,10 @@ class Effects:
         self._partial[obj.id] = d
 
         def gain(t: TraitInstance, label: str, ts: int):
+            nonlocal labels
             if isinstance(t.value, A.XValue):  # X of the source that grants it
+                if labels is None:  # read when first needed (a trait worth X is rare)
+                    labels = None  # label -> object in play, for a trait worth the X of the source granting it
                 src = obj if label == t.key or label not in labels else labels[label]
                 t = self._x_trait(t, src)
             if t.key in d.cannot_gain:
@@ -725,7 +737,7 @@ class Effects:
             traits.setdefault(t.key, []).append(t)
             mods.append(Mod(label, ts, f"gains {t}"))
 
-        labels = {o.label(): o for o in st.in_play()}
+        labels = None  # label -> object in play, for a trait worth the X of the source granting it
         for t in card.traits:
             if t.key not in d.cannot_gain:
                 traits.setdefault(t.key, []).append(self._x_trait(t, obj))

@@ -211,9 +211,9 @@ class Effects:
         return self._shape == old
 
     def _fingerprint(self) -> tuple:
-        """Everything derived values are worked out from except the light fields (state.LIGHT_FIELDS,
-        whose reads are counted): every field of every object and player, the round, the effects
-        lasting a while, the values of X, the attacks made and the abilities used.  A state change
+        """Everything derived values are worked out from except what is light (state.LIGHT_READS
+        counts its reads: damage, mana, the attacks made, the abilities used...): every other field
+        of every object and player, the round, the effects lasting a while, the values of X.  A state change
         (`GameState.touch`) that leaves it the same changed light fields only: derived values that
         read none stay valid.  Kept as of the last check (`self._shape`, Effects._same_shape)."""
         g = self.game
@@ -221,12 +221,10 @@ class Effects:
         objs = tuple((o.id, id(o.card), o.controller, o.owner, o.zone, o.attached_to, o.attached_zone, o.border,
                       o.hidden, o.timestamp, o.in_play, tuple(o.markers.items()), o.destroyed_by_damage,
                       o.hindered_until, o.left_to, o.display) for o in st.objects.values())
-        hist = g.attacks.history
         fp = (st.round, st.arena.rows, st.arena.cols, tuple(st.order),
               tuple((p.name, p.channeling, p.mage_id) for p in st.players.values()), objs,
-              len(st.graveyard), tuple(self.temporary), tuple(g.x_values.items()), len(g.uses),
-              tuple(getattr(g, "spell_casters", {}).items()), tuple(g.just_moved), len(g.codex),
-              len(hist), tuple((id(a), a.status, a.damage) for a in hist[-2:]), id(g.current_attack))
+              len(st.graveyard), tuple(self.temporary), tuple(g.x_values.items()),
+              tuple(getattr(g, "spell_casters", {}).items()), len(g.codex))
         return fp
 
     def _printed(self, obj: "GameObject") -> Derived:
@@ -728,7 +726,7 @@ class Effects:
             nonlocal labels
             if isinstance(t.value, A.XValue):  # X of the source that grants it
                 if labels is None:  # read when first needed (a trait worth X is rare)
-                    labels = None  # label -> object in play, for a trait worth the X of the source granting it
+                    labels = {o.label(): o for o in st.in_play()}
                 src = obj if label == t.key or label not in labels else labels[label]
                 t = self._x_trait(t, src)
             if t.key in d.cannot_gain:

@@ -25,7 +25,7 @@ from .restrictions import forbidden
 from .reveal import Reveals
 from .healtrade import give_up_healing
 from . import round as round_
-from .state import ROW_LETTERS, Arena, GameObject, GameState
+from .state import LIGHT_READS, ROW_LETTERS, Arena, GameObject, GameState, LightList, LightSet
 
 _STEP_OF: dict[int, tuple] = {}
 
@@ -49,6 +49,16 @@ def _step_of(inner) -> Optional[str]:
 
 
 class Game:
+    @property
+    def current_attack(self):
+        """The attack under way (None between attacks); reads are counted in state.LIGHT_READS."""
+        LIGHT_READS[0] += 1
+        return self._current_attack
+
+    @current_attack.setter
+    def current_attack(self, atk) -> None:
+        self._current_attack = atk
+
     def __init__(self, corpus: Corpus, dice: Optional[Dice] = None,
                  agents: Union[Agent, dict, None] = None, arena: Optional[Arena] = None):
         self.corpus = corpus
@@ -61,7 +71,7 @@ class Game:
         self.current_attack = None
         self.x_values: dict[str, int] = {}
         self.unsupported: list[str] = []
-        self.uses: list[tuple] = []  # (source id, ability id, round, attack action, objects)
+        self.uses: list[tuple] = LightList()  # (source id, ability id, round, attack action, objects)
         self.transients: list = []
         self.static_unsupported: set = set()
         self.pending_notes: list = []
@@ -75,7 +85,7 @@ class Game:
         self._listening_cache: dict = {}  # event -> listeners, as of state version _listening_version
         self._listening_version = -1
         self._lowers_armor: dict[str, bool] = {}  # codex entry -> lowers armor (lowers_armor)
-        self.just_moved: set = set()  # creatures whose last action was a move (Charge)  # (object id, action, detail, source id, round)
+        self.just_moved: set = LightSet()  # creatures whose last action was a move (Charge)  # (object id, action, detail, source id, round)
         self.attacks = AttackEngine(self)
         self.reveals = Reveals(self)
         self.round_state = None  # engine/round.py: where the round stands (created when first needed)

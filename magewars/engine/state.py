@@ -102,7 +102,9 @@ class GameObject:
 
 
 #: how many times a "light" field has been read: an object's damage, guard, action marker, moves
-#: taken, move stop, defense uses, once-per-round uses and fresh markers, and a player's mana.
+#: taken, move stop, defense uses, once-per-round uses and fresh markers, a player's mana, and the
+#: game's records kept in a LightList or LightSet (attacks made, abilities used, who just moved)
+#: and its attack under way (Game.current_attack).
 #: Derived values computed without such a read stay valid when only light fields change
 #: (Effects.derived: set_damage says so, and a state change that leaves every other field as it
 #: was is found by a fingerprint of those other fields).
@@ -130,6 +132,50 @@ def _light(cls, name: str) -> None:
 for _name in LIGHT_FIELDS:
     _light(GameObject, _name)
 _light(Player, "mana")
+
+
+class LightList(list):
+    """A list of the game's records (attacks made, abilities used) whose reads are counted in
+    LIGHT_READS: derived values that never read it stay valid when only it changes."""
+    __slots__ = ()
+
+    def __iter__(self):
+        LIGHT_READS[0] += 1
+        return super().__iter__()
+
+    def __getitem__(self, i):
+        LIGHT_READS[0] += 1
+        return super().__getitem__(i)
+
+    def __len__(self):
+        LIGHT_READS[0] += 1
+        return super().__len__()
+
+    def __contains__(self, x):
+        LIGHT_READS[0] += 1
+        return super().__contains__(x)
+
+    def __reversed__(self):
+        LIGHT_READS[0] += 1
+        return super().__reversed__()
+
+
+class LightSet(set):
+    """A set of the game's (creatures whose last action was a move...) whose reads are counted
+    in LIGHT_READS, like LightList."""
+    __slots__ = ()
+
+    def __iter__(self):
+        LIGHT_READS[0] += 1
+        return super().__iter__()
+
+    def __len__(self):
+        LIGHT_READS[0] += 1
+        return super().__len__()
+
+    def __contains__(self, x):
+        LIGHT_READS[0] += 1
+        return super().__contains__(x)
 
 
 class GameState:

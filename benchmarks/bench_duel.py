@@ -8,12 +8,19 @@
 
 Run: python benchmarks/bench_duel.py [--games N] [--greedy-games N] [--search-games N]
                                      [--search-iterations K] [--books A,B] [--skip-search]
+     python benchmarks/bench_duel.py --baseline REF [--rounds K] [--games N] [--max-rounds R]
+
+With --baseline, only (1) is measured, in this tree and at commit REF, alternating the trees
+round by round in separate processes (benchmarks/sidebyside.py): duels per CPU second and the
+ratio of the medians.
 """
 from __future__ import annotations
 
 import argparse
 import cProfile
 import functools
+import json
+import os
 import pstats
 import sys
 import time
@@ -22,7 +29,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 print = functools.partial(print, flush=True)  # noqa: A001 - each figure shows as soon as it is measured
-sys.path.insert(0, str(ROOT))
+# the tree whose engine is measured: this one, or a baseline checkout (--baseline: side by side)
+sys.path.insert(0, os.environ.get("MAGEWARS_BENCH_TREE", str(ROOT)))
 
 from magewars.duel.runner import DuelConfig, book, corpus, play_game, run_local  # noqa: E402
 from magewars.duel.stats import summarize  # noqa: E402
@@ -72,6 +80,19 @@ def profile(cfg):
         print(f"    {100 * tt / total:5.1f}%  {mod}")
 
 
+def worker(books, games: int, max_rounds: int, seed: int) -> None:
+    """Random duels on one core: duels and rounds per CPU second (the figure --baseline compares)."""
+    corpus()
+    for b in books:
+        book(b)
+    play_game(DuelConfig(books, ("random", "random"), seed, max_rounds=2), 0)  # warm: imports and caches
+    cfg = DuelConfig(books, ("random", "random"), seed, max_rounds=max_rounds)
+    t = time.process_time()
+    rounds = sum(play_game(cfg, i).record["rounds"] for i in range(games))
+    dt = time.process_time() - t
+    print(json.dumps([games / dt, rounds / dt]))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=60, help="random duels timed (one and two workers)")
@@ -81,8 +102,23 @@ def main(argv=None):
     ap.add_argument("--books", default="beastmaster,wizard")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--skip-search", action="store_true")
+    ap.add_argument("--baseline", help="a git commit to compare with, side by side (random duels only)")
+    ap.add_argument("--rounds", type=int, default=3, help="alternating rounds of a side-by-side run")
+    ap.add_argument("--max-rounds", type=int, default=None, help="game rounds at most (default: the runner's)")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     books = tuple(a.books.split(","))
+    max_rounds = a.max_rounds or DuelConfig(books).max_rounds
+    if a.worker:
+        worker(books, a.games, max_rounds, a.seed)
+        return
+    if a.baseline:
+        from sidebyside import compare
+        compare(Path(__file__), a.baseline, a.rounds,
+                ["--games", str(a.games), "--max-rounds", str(max_rounds), "--books", a.books, "--seed", str(a.seed)],
+                ["random duels per CPU second", "game rounds per CPU second"], unit="per CPU s",
+                title=f"random duels, {books[0]} vs {books[1]}, {a.games} games of at most {max_rounds} rounds")
+        return
     corpus()
     for b in books:
         book(b)

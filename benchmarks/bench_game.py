@@ -8,17 +8,24 @@ Plays the same seeded games (random agents) and reports, side by side in one run
 * the share of the time spent computing derived values (the continuous-effects layer).
 
 Run: python benchmarks/bench_game.py [--games N] [--rounds R] [--books a,b]
+     python benchmarks/bench_game.py --baseline REF [--repeat K] [--games N] [--rounds R]
+
+With --baseline, the same games are played in this tree and at commit REF, alternating the trees
+K times in separate processes (benchmarks/sidebyside.py): rounds per CPU second, and the ratio.
 """
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 import time
 from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+# the tree whose engine is measured: this one, or a baseline checkout (--baseline: side by side)
+sys.path.insert(0, os.environ.get("MAGEWARS_BENCH_TREE", str(ROOT)))
 
 from magewars.dsl import load_corpus  # noqa: E402
 from magewars.engine import round as R  # noqa: E402
@@ -33,10 +40,28 @@ def main(argv=None) -> None:
     ap.add_argument("--games", type=int, default=4)
     ap.add_argument("--rounds", type=int, default=12)
     ap.add_argument("--books", default="wizard,warlord")
+    ap.add_argument("--baseline", help="a git commit to compare with, side by side")
+    ap.add_argument("--repeat", type=int, default=3, help="alternating rounds of a side-by-side run")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.baseline:
+        from sidebyside import compare
+        compare(Path(__file__), args.baseline, args.repeat,
+                ["--games", str(args.games), "--rounds", str(args.rounds), "--books", args.books],
+                ["game rounds per CPU second"], unit="per CPU s",
+                title=f"{args.games} seeded games of {args.books.replace(',', ' vs ')} (at most {args.rounds} rounds)")
+        return
     corpus = load_corpus()
     names = args.books.split(",")
     books = [load_spellbook(n, corpus) for n in names]
+    if args.worker:  # rounds per CPU second only (what --baseline compares)
+        rounds = 0
+        t0 = time.process_time()
+        for seed in range(args.games):
+            g = start_game(corpus, books, seed, {"P1": RandomAgent(seed), "P2": RandomAgent(seed + 1000)})
+            rounds += g.play(max_rounds=args.rounds).rounds
+        print(json.dumps([rounds / (time.process_time() - t0)]))
+        return
 
     per_phase: dict = defaultdict(float)
     derived = [0.0]

@@ -30,6 +30,7 @@ from .decisions import Option
 from .codex_rules import ignores_minimum_range, melee_restriction
 from .phrases import Ctx, matches
 from .restrictions import attack_forbidden, forbidden
+from .state import LightList
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
@@ -813,7 +814,7 @@ assert all(k in STEPS for col in STEP_ORDER.values() for k in col.steps)
 class AttackEngine:
     def __init__(self, game: "Game"):
         self.game = game
-        self.history: list[Attack] = []
+        self.history: list[Attack] = LightList()  # reads counted: derived values know whether they read it
         self.pending_next: list[dict] = []  # next_attack_gains(...) waiting for the object's next attack
         self.current_step: Optional[str] = None
 

@@ -29,7 +29,7 @@ from . import movement
 from ..dsl.vocab import noun_meaning
 from .phrases import Ctx, matches, words_of, pronoun
 from .restrictions import is_restriction
-from .state import DAMAGE_READS
+from .state import LIGHT_READS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
@@ -154,13 +154,20 @@ class Effects:
         self._cache: dict[str, Derived] = {}
         self._version = -1
         self._shape_version = -1
-        self._damage_dependent: set[str] = set()  # cached objects whose derived values read damage
-        self._derived_calls = 0  # derived() calls so far (did a phrase match consult derived values?)
+        self._shape: tuple = ()  # Effects._fingerprint as of the last state change
+        self._damage_dependent: set[str] = set()  # cached objects whose derived values read a light field
+        # derived() answers given from an unfinished computation so far (did a phrase match see one?)
+        self._partial_reads = 0
         # (state version, round) and, per (source id, foreach node id), the objects its phrase names,
-        # kept only when matching read no derived values (then it depends on the state alone)
+        # kept only when matching saw no unfinished computation (then every derived value it read is
+        # the one cached for this version, and it depends on the state alone)
         self._foreach_its: tuple = (-1, -1, {})
         self._computing: set[str] = set()
         self._partial: dict[str, Derived] = {}  # objects being computed: their traits so far
+        self._sources_version = -1  # Effects._sources, as of this state version
+        self._sources_list: list = []
+        self._printed_traits: dict[int, tuple] = {}
+        self._elsewhere: dict[int, tuple] = {}  # id of a static call -> (call, read elsewhere?)  # id of a card -> (card, its traits before any source)
         self.temporary: list[tuple] = []  # (timestamp, source label, target id, effect node, until)
         self._innate_rules: Optional[list] = None  # Effects.innate_rules, read once per game
         self._innate_by_kind: Optional[dict] = None  # object kind -> [(name, unless)]
@@ -168,42 +175,71 @@ class Effects:
     # ------------------------------------------------------------ cache
     def derived(self, obj: "GameObject") -> Derived:
         st = self.game.state
-        self._derived_calls += 1
         if self._version != st.version:
-            if self._shape_version != st.shape_version:
+            if self._shape_version != st.shape_version and not self._same_shape():
                 self._cache.clear()
                 self._damage_dependent.clear()
-                self._shape_version = st.shape_version
-            else:  # only damage changed: drop what was computed reading it
+            else:  # only light fields changed (damage, guard, mana...): drop what was computed reading one
                 for oid in self._damage_dependent:
                     self._cache.pop(oid, None)
                 self._damage_dependent.clear()
+            self._shape_version = st.shape_version
             self._version = st.version
         d = self._cache.get(obj.id)
         if d is not None:
             if obj.id in self._damage_dependent:
-                DAMAGE_READS[0] += 1  # a computation using this one depends on damage too
+                LIGHT_READS[0] += 1  # a computation using this one depends on light fields too
             return d
         if obj.id in self._computing:  # a phrase asked about the object being computed: what is known so far
+            self._partial_reads += 1
             return self._partial.get(obj.id) or self._printed(obj)
         self._computing.add(obj.id)
-        reads = DAMAGE_READS[0]
+        reads = LIGHT_READS[0]
         try:
             d = self._compute(obj)
         finally:
             self._computing.discard(obj.id)
             self._partial.pop(obj.id, None)
-        if DAMAGE_READS[0] != reads:
+        if LIGHT_READS[0] != reads:
             self._damage_dependent.add(obj.id)
         self._cache[obj.id] = d
         return d
 
+    def _same_shape(self) -> bool:
+        old = self._shape
+        self._shape = self._fingerprint()
+        return self._shape == old
+
+    def _fingerprint(self) -> tuple:
+        """Everything derived values are worked out from except what is light (state.LIGHT_READS
+        counts its reads: damage, mana, the attacks made, the abilities used...): every other field
+        of every object and player, the round, the effects lasting a while, the values of X.  A state change
+        (`GameState.touch`) that leaves it the same changed light fields only: derived values that
+        read none stay valid.  Kept as of the last check (`self._shape`, Effects._same_shape)."""
+        g = self.game
+        st = g.state
+        objs = tuple((o.id, id(o.card), o.controller, o.owner, o.zone, o.attached_to, o.attached_zone, o.border,
+                      o.hidden, o.timestamp, o.in_play, tuple(o.markers.items()), o.destroyed_by_damage,
+                      o.hindered_until, o.left_to, o.display) for o in st.objects.values())
+        fp = (st.round, st.arena.rows, st.arena.cols, tuple(st.order),
+              tuple((p.name, p.channeling, p.mage_id) for p in st.players.values()), objs,
+              len(st.graveyard), tuple(self.temporary), tuple(g.x_values.items()),
+              tuple(getattr(g, "spell_casters", {}).items()), len(g.codex))
+        return fp
+
     def _printed(self, obj: "GameObject") -> Derived:
-        d = Derived()
-        for t in obj.card.traits:
-            d.traits.setdefault(t.key, []).append(t)
-        self._innate(obj, d.traits)  # and the names it has by nature (a creature is Living unless...)
-        return d
+        """What an object being computed is known to have before its sources are read: its printed
+        traits and the names it has by nature (a creature is Living unless...).  They depend on its
+        card alone: worked out once per card, a fresh copy each time (readers may keep it)."""
+        card = obj.card
+        hit = self._printed_traits.get(id(card))
+        if hit is None or hit[0] is not card:
+            traits: dict = {}
+            for t in card.traits:
+                traits.setdefault(t.key, []).append(t)
+            self._innate(obj, traits)
+            hit = self._printed_traits[id(card)] = (card, traits)
+        return Derived(traits={k: list(v) for k, v in hit[1].items()})
 
     # ------------------------------------------------------------ sources
     def _affects(self, src: "GameObject", subject, obj: "GameObject") -> bool:
@@ -224,10 +260,14 @@ class Effects:
         except Exception:
             return True
 
-    def collect(self, obj: "GameObject") -> list[tuple]:
-        """Every continuous effect on `obj`: (timestamp, source label, node, multiplier)."""
+    def _sources(self) -> list:
+        """(object, its static abilities, whether some objects are immune to it) of each object in
+        play whose statics apply now (face up; an enchantment only while attached): one pass over
+        the objects per state version, shared by every object computed."""
         st = self.game.state
-        out = []
+        if self._sources_version == st.version:
+            return self._sources_list
+        got = []
         for src in st.objects.values():
             if src.hidden or not src.in_play:
                 continue
@@ -236,7 +276,16 @@ class Effects:
                 continue
             if src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
                 continue
-            if self.game.source_immunities(src.card) and self.game.immune_to_source(obj, src):
+            got.append((src, statics, bool(self.game.source_immunities(src.card))))
+        self._sources_version, self._sources_list = st.version, got
+        return got
+
+    def collect(self, obj: "GameObject") -> list[tuple]:
+        """Every continuous effect on `obj`: (timestamp, source label, node, multiplier)."""
+        st = self.game.state
+        out = []
+        for src, statics, immunities in self._sources():
+            if immunities and self.game.immune_to_source(obj, src):
                 continue  # `static immune(PHRASE, this)`: nothing of this card affects the object
             for ab in statics:
                 eff = ab.effect
@@ -274,10 +323,18 @@ class Effects:
     #: static calls read where their value is used, not applied here: `set_x` (Game.x_value)
     READ_STATIC = ("set_x",)
 
+    def _read_elsewhere(self, call: A.Call) -> bool:
+        """Is this static call read where its value is used, not applied here?  (Per call node.)"""
+        got = self._elsewhere.get(id(call))
+        if got is None or got[0] is not call:
+            got = self._elsewhere[id(call)] = (call, call.name in self.IGNORED_STATIC or call.name in self.READ_STATIC
+                                               or call.name in CAST_STATIC_CALLS or call.name in SPELLBOOK_RULE_CALLS
+                                               or movement.reads_static(call))
+        return got[1]
+
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
         g = self.game
-        if call.name in self.IGNORED_STATIC or call.name in self.READ_STATIC or call.name in CAST_STATIC_CALLS or call.name in SPELLBOOK_RULE_CALLS \
-                or movement.reads_static(call):
+        if self._read_elsewhere(call):
             return  # read where it is used (casting: engine/casting.py; spellbook building: spellbook/rules.py;
             #         movement: hinder, walls, line of sight, move restrictions)
         if call.name not in self.STATIC_CALLS:
@@ -367,18 +424,50 @@ class Effects:
         key = (src.id, id(eff))
         its = memo.get(key)
         if its is None:
-            calls = self._derived_calls
+            # each object's answer is kept too (a phrase asking about the object being computed
+            # reads unfinished values: that one answer is asked again, the others are not)
+            its, stable = [], True
             try:
-                its = [o for o in st.in_play() if matches(g, o, eff.over, Ctx(this=src))]
+                for o in st.in_play():
+                    k = (src.id, id(eff), o.id)
+                    fits = memo.get(k)
+                    if fits is None:
+                        partial = self._partial_reads
+                        fits = matches(g, o, eff.over, Ctx(this=src))
+                        if self._partial_reads == partial:  # only finished values read: kept for this version
+                            memo[k] = fits
+                        else:
+                            stable = False
+                    if fits:
+                        its.append(o)
             except Exception as e:  # a phrase the engine cannot read: say so once
                 self._refuse(src, "static foreach", f"cannot read {eff.over.text!r}: {e}")
                 return
-            if self._derived_calls == calls:  # no derived value read: the same for every object computed
+            if stable:  # the same for every object computed
                 memo[key] = its
         for it in its:
             self._foreach_body(src, eff.body, obj, it, 1, out)
 
     def _foreach_body(self, src, body, obj, it, n: int, out) -> None:
+        """The clauses of the body that hold for `it` (conditions read once per state version while
+        they read only finished values), applied to `obj` when their subject names it."""
+        st = self.game.state
+        if self._foreach_its[0] != st.version or self._foreach_its[1] != st.round:
+            self._foreach_its = (st.version, st.round, {})
+        memo = self._foreach_its[2]
+        key = ("body", src.id, id(body), it.id if it is not None else None, n)
+        leaves = memo.get(key)
+        if leaves is None:
+            leaves = []
+            partial = self._partial_reads
+            self._foreach_leaves(src, body, it, leaves)
+            if self._partial_reads == partial:
+                memo[key] = leaves
+        for node, subject in leaves:
+            if self._denotes(src, subject, obj, it):
+                out.append((src.timestamp, src.label(), node, n))
+
+    def _foreach_leaves(self, src, body, it, leaves: list) -> None:
         g = self.game
         ctx = Ctx(this=src, it=it)
         for node in body:
@@ -389,14 +478,12 @@ class Effects:
                     self._refuse(src, "static foreach", f"cannot evaluate a condition: {e}")
                     continue
                 branch = node.then if ok else (node.otherwise or ())
-                self._foreach_body(src, branch, obj, it, n, out)
+                self._foreach_leaves(src, branch, it, leaves)
             elif isinstance(node, (A.Gain, A.Lose, A.StatChange)):
-                if self._denotes(src, node.subject, obj, it):
-                    out.append((src.timestamp, src.label(), node, n))
+                leaves.append((node, node.subject))
             elif isinstance(node, A.Call) and node.name in self.FOREACH_CALLS and node.args \
                     and isinstance(node.args[0].value, A.Phrase):
-                if self._denotes(src, node.args[0].value, obj, it):
-                    out.append((src.timestamp, src.label(), node, n))
+                leaves.append((node, node.args[0].value))
             else:
                 what = node.name if isinstance(node, A.Call) else type(node).__name__
                 self._refuse(src, f"static foreach {what}", f"{what} in a static for each is not applied")
@@ -424,11 +511,11 @@ class Effects:
         return f"{name} x{n}"
 
     # ------------------------------------------------------------ codex statics of traits
-    def _codex_static(self, obj, key, ab, traits, d, gain) -> bool:
+    def _codex_static(self, obj, key, ab, traits, d, gain, guard_checked: bool = False) -> bool:
         """Apply one static ability of the codex entry of a trait the object has (`this` = the object).
-        Returns True when it added a trait."""
+        Returns True when it added a trait.  `guard_checked`: the caller has just found its guard to hold."""
         eff = ab.effect
-        if ab.guard is not None and not self._guard_ok(ab.guard, obj, obj):
+        if not guard_checked and ab.guard is not None and not self._guard_ok(ab.guard, obj, obj):
             return False
         count = 1
         body = [eff]
@@ -636,7 +723,10 @@ class Effects:
         self._partial[obj.id] = d
 
         def gain(t: TraitInstance, label: str, ts: int):
+            nonlocal labels
             if isinstance(t.value, A.XValue):  # X of the source that grants it
+                if labels is None:  # read when first needed (a trait worth X is rare)
+                    labels = {o.label(): o for o in st.in_play()}
                 src = obj if label == t.key or label not in labels else labels[label]
                 t = self._x_trait(t, src)
             if t.key in d.cannot_gain:
@@ -645,7 +735,7 @@ class Effects:
             traits.setdefault(t.key, []).append(t)
             mods.append(Mod(label, ts, f"gains {t}"))
 
-        labels = {o.label(): o for o in st.in_play()}
+        labels = None  # label -> object in play, for a trait worth the X of the source granting it
         for t in card.traits:
             if t.key not in d.cannot_gain:
                 traits.setdefault(t.key, []).append(self._x_trait(t, obj))
@@ -660,12 +750,34 @@ class Effects:
         armor = armor_base or 0
 
         applied: set = set()
+        guards: dict = {}  # id of a guarded codex static -> (what it was evaluated on, whether it held)
+
+        def known():
+            """What is known of the object so far, in counts: every change made while computing adds
+            a mod, a trait or an immunity, so equal counts mean nothing changed."""
+            return (len(mods), len(traits), sum(map(len, traits.values())), len(d.cannot_gain),
+                    len(d.cannot_do), len(d.can_do), len(d.immune_conditions), len(d.immune_types), d.no_armor)
+
+        settled = [None]  # known() when implied() last came to rest
+
+        def guard_holds(ab) -> bool:
+            """The static's guard, evaluated again only once what is known of the object changed
+            (a guard reads the object's traits so far, and the state, which a computation does not
+            change)."""
+            seen = known()
+            got = guards.get(id(ab))
+            if got is None or got[0] != seen:
+                got = guards[id(ab)] = (seen, self._guard_ok(ab.guard, obj, obj))
+            return got[1]
 
         def implied():
             """Traits and conditions state what else they bring in their codex entries
             (`static this gains [...]`, `static this loses [...] and cannot gain`, and
             `static for each <Name> token on this: this gains [...]`): apply those of every trait
-            the object has, until nothing new comes."""
+            the object has, until nothing new comes.  Nothing can come when nothing changed since
+            it last came to rest (every guard would read what it read then)."""
+            if settled[0] is not None and settled[0] == known():
+                return
             for _ in range(8):
                 new = False
                 for key in list(traits):
@@ -677,11 +789,12 @@ class Effects:
                             continue
                         # a guarded static whose guard does not hold yet is tried again once more
                         # traits arrive (Fast meeting a Slow gained from a marker)
-                        if ab.guard is not None and not self._guard_ok(ab.guard, obj, obj):
+                        if ab.guard is not None and not guard_holds(ab):
                             continue
                         applied.add((key, id(ab)))
-                        new |= self._codex_static(obj, key, ab, traits, d, gain)
+                        new |= self._codex_static(obj, key, ab, traits, d, gain, guard_checked=True)
                 if not new:
+                    settled[0] = known()
                     return
 
         implied()

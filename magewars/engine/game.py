@@ -4,6 +4,7 @@ rules that are not steps of a sequence (damage, healing, conditions, destruction
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any, Iterable, Optional, Union
 
 from ..dsl import ast as A
@@ -24,9 +25,40 @@ from .restrictions import forbidden
 from .reveal import Reveals
 from .healtrade import give_up_healing
 from . import round as round_
-from .state import ROW_LETTERS, Arena, GameObject, GameState
+from .state import LIGHT_READS, ROW_LETTERS, Arena, GameObject, GameState, LightList, LightSet
+
+_STEP_OF: dict[int, tuple] = {}
+
+
+def _step_of(inner) -> Optional[str]:
+    """The step an `attack_step(STEP, ...)` trigger names (None: it names none the engine reads
+    before matching), read once per ability: Game.event_matches refuses every other step first."""
+    hit = _STEP_OF.get(id(inner))
+    if hit is not None and hit[0] is inner:
+        return hit[1]
+    pos = [a.value for a in inner.event.args if not a.key]
+    step = None
+    if pos and isinstance(pos[0], A.StringLit):
+        step = pos[0].value
+    elif pos and isinstance(pos[0], A.Phrase):
+        step = pos[0].text.replace(" ", "_")
+    if len(_STEP_OF) > 20_000:
+        _STEP_OF.clear()
+    _STEP_OF[id(inner)] = (inner, step)
+    return step
+
 
 class Game:
+    @property
+    def current_attack(self):
+        """The attack under way (None between attacks); reads are counted in state.LIGHT_READS."""
+        LIGHT_READS[0] += 1
+        return self._current_attack
+
+    @current_attack.setter
+    def current_attack(self, atk) -> None:
+        self._current_attack = atk
+
     def __init__(self, corpus: Corpus, dice: Optional[Dice] = None,
                  agents: Union[Agent, dict, None] = None, arena: Optional[Arena] = None):
         self.corpus = corpus
@@ -39,7 +71,7 @@ class Game:
         self.current_attack = None
         self.x_values: dict[str, int] = {}
         self.unsupported: list[str] = []
-        self.uses: list[tuple] = []  # (source id, ability id, round, attack action, objects)
+        self.uses: list[tuple] = LightList()  # (source id, ability id, round, attack action, objects)
         self.transients: list = []
         self.static_unsupported: set = set()
         self.pending_notes: list = []
@@ -53,7 +85,7 @@ class Game:
         self._listening_cache: dict = {}  # event -> listeners, as of state version _listening_version
         self._listening_version = -1
         self._lowers_armor: dict[str, bool] = {}  # codex entry -> lowers armor (lowers_armor)
-        self.just_moved: set = set()  # creatures whose last action was a move (Charge)  # (object id, action, detail, source id, round)
+        self.just_moved: set = LightSet()  # creatures whose last action was a move (Charge)  # (object id, action, detail, source id, round)
         self.attacks = AttackEngine(self)
         self.reveals = Reveals(self)
         self.round_state = None  # engine/round.py: where the round stands (created when first needed)
@@ -223,8 +255,8 @@ class Game:
         cd = self.codex.get(name)
         if cd is None:
             return []
-        return [ab for ab in cd.abilities if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call)
-                and ab.effect.name == fn]
+        # the entry's static calls by name are read once per entry (engine/cardindex.py)
+        return [ab for ab, once in card_index(cd).static_calls.get(fn, ()) if not once]
 
     def marker_damage(self, obj: GameObject) -> int:
         """Damage its markers count as (`static counts_as_damage(N)` per marker: Tainted...)."""
@@ -457,13 +489,24 @@ class Game:
         """The codex entry an ability is written in (None: a card's own ability)."""
         names = self._rule_names
         if names is None:
-            names = {}
-            for name, cd in self.codex.items():
-                for ab in cd.abilities:
-                    names[id(ab)] = name
-                    inner = getattr(ab, "ability", None)
-                    if inner is not None:
-                        names[id(inner)] = name
+            # read once per corpus: games of a duel or a benchmark share the entries (a game whose
+            # codex differs, a scenario's homebrew entry, reads its own)
+            cached = getattr(self.corpus, "_rule_names", None)
+            if cached is not None and cached[0].keys() == self.codex.keys() \
+                    and all(map(operator.is_, cached[0].values(), self.codex.values())):  # the same entries
+                names = cached[1]
+            else:
+                names = {}
+                for name, cd in self.codex.items():
+                    for ab in cd.abilities:
+                        names[id(ab)] = name
+                        inner = getattr(ab, "ability", None)
+                        if inner is not None:
+                            names[id(inner)] = name
+                try:
+                    self.corpus._rule_names = (dict(self.codex), names)
+                except AttributeError:
+                    pass
             self._rule_names = names
         return names.get(id(ability))
 
@@ -518,6 +561,10 @@ class Game:
         rules, pending = self._listening(event, subject, exclude)
         if ctx.attack is not None:
             rules.extend(self.attack_listeners(ctx.attack, event))
+        if event == "attack_step" and "step" in info:  # only the listeners of this step (event_matches would refuse the rest)
+            step = info["step"]
+            rules = [r for r in rules if _step_of(r[2]) in (None, step)]
+            pending = [p for p in pending if _step_of(p[2]) in (None, step)]
         # Codex rules carried by objects and attacks apply first, in a fixed order (they are rules of
         # the game, not abilities a player orders); printed abilities that trigger together are
         # ordered by their controllers.

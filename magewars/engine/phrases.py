@@ -167,7 +167,6 @@ def has_name(game: Game, obj: GameObject, name: str) -> bool:
     """Does the object carry this Capitalised name (trait, condition, token, subtype, school,
     card name or card-type word)?  Names an object has without printing them (Living for a
     creature...) are traits it has: the codex states them (`static innate(...)`, Effects._innate)."""
-    d = game.effects.derived(obj)
     n = name.lower()
     if n in V.NOUN_MEANINGS or n in V.PHRASE_WORDS:
         try:
@@ -176,19 +175,30 @@ def has_name(game: Game, obj: GameObject, name: str) -> bool:
             dom, kinds = "", ()
         if dom == "object" and obj.kind in kinds:
             return True
-    if d.has(name):
-        return True
-    if any(s.lower() == n for s in obj.card.subtypes):
-        return True
-    if any(s.lower() == n for s, _ in obj.card.schools):
-        return True
-    if any(s.lower() == n for s in obj.card.slot):  # equipment named by its location: "Weapon equipment"
+    # what the card prints and the markers on it first: the derived traits (the costly part, and
+    # the only one that can start a computation of derived values) only when those do not answer
+    if n in _printed_names(obj.card):
         return True
     if obj.markers.get(name):
         return True
-    if obj.name.lower() == n:
-        return True
-    return False
+    return game.effects.derived(obj).has(name)
+
+
+_PRINTED_NAMES: dict[int, tuple] = {}
+
+
+def _printed_names(card) -> frozenset:
+    """The lower-cased names a card definition carries in print: its subtypes, schools, slots
+    (equipment named by its location: "Weapon equipment") and its own name.  Read once per definition."""
+    hit = _PRINTED_NAMES.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    names = frozenset([s.lower() for s in card.subtypes] + [s.lower() for s, _ in card.schools]
+                      + [s.lower() for s in card.slot] + [card.name.lower()])
+    if len(_PRINTED_NAMES) > 20_000:
+        _PRINTED_NAMES.clear()
+    _PRINTED_NAMES[id(card)] = (card, names)
+    return names
 
 
 # ---------------------------------------------------------------- evaluation

@@ -23,6 +23,7 @@ from .cardindex import index
 from .decisions import Option
 from . import placement
 from .phrases import Ctx, matches, resolve
+from .state import LIGHT_READS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
@@ -78,6 +79,11 @@ class Reveals:
         self.countering: list = []  # enchantments whose reveal is being countered (innermost last)
         self._hidden: dict = {}  # controller -> hidden enchantments, as of state version _hidden_version
         self._hidden_version = -1
+        self._cost_key: tuple = ()  # what the kept reveal costs were worked out from (reveal_cost)
+        self._cost_attack = None  # ... and the attack under way then
+        self._cost_light = False  # whether working them out read a light field (state.LIGHT_READS)
+        self._cost_version = -1  # the state version they were last asked at
+        self._costs: dict = {}  # object id -> its reveal cost, as of _cost_key
 
     def can_counter(self, o, revealing) -> bool:
         """A hidden enchantment whose reveal rule answers another enchantment being revealed."""
@@ -108,10 +114,35 @@ class Reveals:
 
     def reveal_cost(self, obj: "GameObject") -> int:
         """The printed reveal cost (X counted), changed by `costs(..., only: "enchantment_reveal")`
-        statics of objects in play (engine/placement.py)."""
+        statics of objects in play (engine/placement.py).
+
+        Every reveal window asks it of every face-down enchantment, so the answer is kept while
+        what it is worked out from stays the same: the state (its shape version, and its version
+        when working it out read a light field such as damage), the round, the attack
+        under way (values read no step: the windows of one attack share the answer), the values of
+        X and the uses of limited cost changes."""
         c = obj.card.reveal_cost
         if c is None:
             return 0
+        g = self.game
+        st = g.state
+        atk = g.current_attack
+        key = (st.shape_version, st.round, getattr(atk, "status", None), tuple(g.x_values.items()),
+               tuple(getattr(g, "cost_uses", {}).items()))
+        if key != self._cost_key or atk is not self._cost_attack \
+                or (self._cost_light and st.version != self._cost_version):
+            self._cost_key, self._cost_attack, self._costs, self._cost_light = key, atk, {}, False
+        self._cost_version = st.version
+        got = self._costs.get(obj.id)
+        if got is None:
+            reads = LIGHT_READS[0]
+            got = self._costs[obj.id] = self._reveal_cost(obj, c)
+            # a cost worked out without reading damage, mana or another light field survives a
+            # change of those alone (the only changes that bump the version but not the shape)
+            self._cost_light |= LIGHT_READS[0] != reads
+        return got
+
+    def _reveal_cost(self, obj: "GameObject", c) -> int:
         base = c if isinstance(c, int) else self.game.x_value(obj) * getattr(c, "coef", 1)
         return max(0, base + sum(n for _, n in self.cost_changes(obj)))
 

@@ -101,22 +101,81 @@ class GameObject:
         return f"hidden enchantment [{self.id}]" if self.hidden else self.label()
 
 
-#: how many times any object's damage has been read (GameObject.damage): derived values computed
-#: without a read stay valid when only damage changes (Effects.derived)
-DAMAGE_READS = [0]
+#: how many times a "light" field has been read: an object's damage, guard, action marker, moves
+#: taken, move stop, defense uses, once-per-round uses and fresh markers, a player's mana, and the
+#: game's records kept in a LightList or LightSet (attacks made, abilities used, who just moved)
+#: and its attack under way (Game.current_attack).
+#: Derived values computed without such a read stay valid when only light fields change
+#: (Effects.derived: set_damage says so, and a state change that leaves every other field as it
+#: was is found by a fingerprint of those other fields).
+LIGHT_READS = [0]
+DAMAGE_READS = LIGHT_READS  # its older name (damage was the first light field)
+
+#: the light fields of an object (each read is counted in LIGHT_READS)
+LIGHT_FIELDS = ("damage", "guard", "action_marker", "moves_taken", "move_stopped", "defense_uses", "uses",
+                "fresh")
 
 
-def _get_damage(self) -> int:
-    DAMAGE_READS[0] += 1
-    return self._damage
+def _light(cls, name: str) -> None:
+    slot = "_" + name
+
+    def get(self):
+        LIGHT_READS[0] += 1
+        return self.__dict__[slot]
+
+    def set_(self, value) -> None:
+        self.__dict__[slot] = value
+    # the dataclass field stays a constructor argument (with its default); reading it is counted
+    setattr(cls, name, property(get, set_))
 
 
-def _set_damage(self, value: int) -> None:
-    self._damage = value
+for _name in LIGHT_FIELDS:
+    _light(GameObject, _name)
+_light(Player, "mana")
 
 
-# the dataclass field `damage` stays a constructor argument; reading it is counted
-GameObject.damage = property(_get_damage, _set_damage)
+class LightList(list):
+    """A list of the game's records (attacks made, abilities used) whose reads are counted in
+    LIGHT_READS: derived values that never read it stay valid when only it changes."""
+    __slots__ = ()
+
+    def __iter__(self):
+        LIGHT_READS[0] += 1
+        return super().__iter__()
+
+    def __getitem__(self, i):
+        LIGHT_READS[0] += 1
+        return super().__getitem__(i)
+
+    def __len__(self):
+        LIGHT_READS[0] += 1
+        return super().__len__()
+
+    def __contains__(self, x):
+        LIGHT_READS[0] += 1
+        return super().__contains__(x)
+
+    def __reversed__(self):
+        LIGHT_READS[0] += 1
+        return super().__reversed__()
+
+
+class LightSet(set):
+    """A set of the game's (creatures whose last action was a move...) whose reads are counted
+    in LIGHT_READS, like LightList."""
+    __slots__ = ()
+
+    def __iter__(self):
+        LIGHT_READS[0] += 1
+        return super().__iter__()
+
+    def __len__(self):
+        LIGHT_READS[0] += 1
+        return super().__len__()
+
+    def __contains__(self, x):
+        LIGHT_READS[0] += 1
+        return super().__contains__(x)
 
 
 class GameState:

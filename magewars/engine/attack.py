@@ -585,6 +585,11 @@ class DamageAndEffects(Step):
             atk.events.add(("damaged", target.id))
 
     @staticmethod
+    def effect_row(table, total: int):
+        """The row of an effect-die table a total falls in (None: no effect)."""
+        return next((r for r in table if total >= r.low and (r.high is None or total <= r.high)), None)
+
+    @staticmethod
     def effect_die(eng, atk, table) -> None:
         """Roll the effect die (with its modifiers and rerolls) and place the conditions of its row."""
         g = eng.game
@@ -608,7 +613,7 @@ class DamageAndEffects(Step):
             atk.effect_roll = total
         g.emit("roll", f"effect die: {natural}" + "".join(f" {m[1]:+d} ({m[0]})" for m in mods)
                + (f" = {total}" if mods else ""), d12=natural, total=total, purpose="effect")
-        row = next((r for r in table if total >= r.low and (r.high is None or total <= r.high)), None)
+        row = DamageAndEffects.effect_row(table, total)
         if row is None:
             g.emit("info", "no effect")
         else:
@@ -1120,38 +1125,44 @@ class AttackEngine:
         critical, normal ignored, Piercing, damage added, damage prevented).  The Damage and Effects
         step uses it (with `emit`, which logs each rule applied); it changes nothing, so it also
         answers "what would this roll deal?" (magewars odds)."""
-        say = emit or (lambda *a, **k: None)
-        label = atk.target.label()
         if atk.only_ones:
-            say("rule", f"only the 1s count against {label} ({ones} damage), and the attack "
-                        f"places no effects")
+            if emit:
+                emit("rule", f"only the 1s count against {atk.target.label()} ({ones} damage), and the attack "
+                             f"places no effects")
             normal, crit = 0, ones
         if atk.convert_critical and crit:
             n = min(crit, atk.convert_critical)
             crit, normal = crit - n, normal + n
-            say("rule", f"{n} critical damage counts as normal damage")
+            if emit:
+                emit("rule", f"{n} critical damage counts as normal damage")
         if atk.all_critical:
             crit, normal = crit + normal, 0
-            say("rule", "all damage of this attack is critical")
+            if emit:
+                emit("rule", "all damage of this attack is critical")
         if atk.ignore_normal and normal:
-            say("rule", f"{label} ignores {normal} normal damage")
+            if emit:
+                emit("rule", f"{atk.target.label()} ignores {normal} normal damage")
             normal = 0
         eff_armor = armor
         if atk.pierce and armor:
             eff_armor = max(0, armor - atk.pierce)
-            say("modifier", f"{', '.join(atk.pierce_by)}: armor {armor} counts as {eff_armor}",
-                source=", ".join(atk.pierce_by), amount=atk.pierce, applies="armor")
-        through = max(0, normal - eff_armor)
+            if emit:
+                emit("modifier", f"{', '.join(atk.pierce_by)}: armor {armor} counts as {eff_armor}",
+                     source=", ".join(atk.pierce_by), amount=atk.pierce, applies="armor")
+        through = normal - eff_armor if normal > eff_armor else 0
         dmg = through + crit
         for (lbl, amount) in atk.extra_damage:
             dmg = max(0, dmg + amount)
-            say("modifier", f"{amount:+d} damage: {lbl}", source=lbl, amount=amount, applies="damage")
-        say("info", f"damage: {normal} normal - armor {eff_armor} = {through}, + {crit} critical = {dmg}",
-            normal=normal, armor=eff_armor, critical=crit, damage=dmg)
+            if emit:
+                emit("modifier", f"{amount:+d} damage: {lbl}", source=lbl, amount=amount, applies="damage")
+        if emit:
+            emit("info", f"damage: {normal} normal - armor {eff_armor} = {through}, + {crit} critical = {dmg}",
+                 normal=normal, armor=eff_armor, critical=crit, damage=dmg)
         if atk.prevent != -1 and dmg:
             prevented = dmg if atk.prevent is None else min(dmg, atk.prevent)
             dmg -= prevented
-            say("rule", f"{prevented} damage prevented by {atk.prevent_source}")
+            if emit:
+                emit("rule", f"{prevented} damage prevented by {atk.prevent_source}")
         return dmg
 
     def count_faces(self, atk: Attack) -> None:

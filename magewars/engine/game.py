@@ -457,13 +457,21 @@ class Game:
         """The codex entry an ability is written in (None: a card's own ability)."""
         names = self._rule_names
         if names is None:
-            names = {}
-            for name, cd in self.codex.items():
-                for ab in cd.abilities:
-                    names[id(ab)] = name
-                    inner = getattr(ab, "ability", None)
-                    if inner is not None:
-                        names[id(inner)] = name
+            cached = getattr(self.corpus, "_rule_names", None)  # the codex is the corpus's: built once
+            if cached is not None and cached[0] == len(self.codex):
+                names = cached[1]
+            else:
+                names = {}
+                for name, cd in self.codex.items():
+                    for ab in cd.abilities:
+                        names[id(ab)] = name
+                        inner = getattr(ab, "ability", None)
+                        if inner is not None:
+                            names[id(inner)] = name
+                try:
+                    self.corpus._rule_names = (len(self.codex), names)
+                except AttributeError:
+                    pass
             self._rule_names = names
         return names.get(id(ability))
 

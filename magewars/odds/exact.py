@@ -118,12 +118,11 @@ def _count(pl, strike) -> tuple[dict, int]:
             counts[d] = counts.get(d, 0) + c
         return counts, total
     table, total = sum_table(n)
-    memo: dict = {}
-    for (normal, crit), c in table.items():
-        d = memo.get((normal, crit))
-        if d is None:
-            d = memo[(normal, crit)] = damage_of(strike, normal, crit, 0)
-        counts[d] = counts.get(d, 0) + c
+    damage_from, atk, armor = pl.damage_from, strike.atk, strike.armor  # = pl.damage_of, without a call
+    get = counts.get
+    for (normal, crit), c in table.items():  # each (normal, critical) pair once
+        d = damage_from(atk, normal, crit, 0, armor)
+        counts[d] = get(d, 0) + c
     return counts, total
 
 
@@ -585,7 +584,12 @@ def _same_attack_chain(pl, remaining: int, cap: int) -> tuple[dict, Fraction]:
         counts, den = nxt, den * t
     items = sorted(counts.items())
     # kill[i]: rolls that destroy a defender that has taken i damage so far (total >= remaining - i)
-    kill = [sum(q for d, q in items if d >= remaining - i) for i in range(remaining)]
+    at_least = [0] * (remaining + 1)  # at_least[r]: rolls dealing r or more (r <= remaining)
+    for d, q in items:
+        at_least[min(d, remaining)] += q
+    for r in range(remaining - 1, -1, -1):
+        at_least[r] += at_least[r + 1]
+    kill = [at_least[remaining - i] for i in range(remaining)]
     states = [0] * remaining
     states[0] = 1
     needed: dict[int, Fraction] = {}

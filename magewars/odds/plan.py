@@ -138,7 +138,7 @@ class Strike:
 
 @dataclass
 class Plan:
-    engine: object  # the AttackEngine of the run (damage_from is asked of it)
+    damage_from: object  # the engine's AttackEngine.damage_from (bound to the engine of the run)
     strikes: list
     view: dict
     attack_name: str
@@ -157,7 +157,7 @@ class Plan:
         return tuple(s.key() for s in self.strikes) + (self.view["armor"], self.view["traits"])
 
     def damage_of(self, strike: Strike, normal: int, crit: int, ones: int) -> int:
-        return self.engine.damage_from(strike.atk, normal, crit, ones, strike.armor)
+        return self.damage_from(strike.atk, normal, crit, ones, strike.armor)
 
     @staticmethod
     def effect_row(table, total: int):
@@ -261,9 +261,10 @@ def plan(spec: Spec, defender_damage: Optional[int] = None, d12: Optional[dict] 
         strikes.append(Strike(x, armor, "dice" in asked, x.dice_count, list(x.dice_mods), frozenset(asked),
                               "effect" in asked, list(x.effect_mods), x.effect_natural, x.effect_roll,
                               tuple(sorted(x.conditions)), status))
+    eng.damage_from = damage_from  # the run is over: the engine as it was
     reads = max((r for (_, r) in box.met.values()), default=box.reads())
     before = spec.defender_damage if defender_damage is None else defender_damage
-    return Plan(eng, strikes, view, action.definition.name, tuple(action.definition.effect_die or ()),
+    return Plan(damage_from, strikes, view, action.definition.name, tuple(action.definition.effect_die or ()),
                 unsafe, reads, g.log.events, outside_damage=not d.in_play or d.damage != before)
 
 

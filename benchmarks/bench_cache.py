@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -44,25 +45,47 @@ def one_file() -> Path:
 EDITS = [0]
 
 
-def run(args: list[str], env: dict, edit: Optional[Path] = None) -> float:
+CPU = [True]  # time a process by its CPU time (user + system); False: wall-clock time
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run(args: list[str], env: dict, edit: Optional[Path] = None, root: Path = ROOT) -> float:
+    """One whole `python -m magewars ARGS` process run in `root` (a checkout); its time.  CPU time
+    by default: on a shared machine the wall clock also counts the waits for a free core."""
     if edit is not None:  # a new version of the file each time: it must be parsed and checked again
         EDITS[0] += 1
         text = edit.read_text(encoding="utf-8").split("\n// edit ")[0]
         edit.write_text(f"{text}\n// edit {EDITS[0]}\n", encoding="utf-8")
-    t0 = time.perf_counter()
-    r = subprocess.run([sys.executable, "-m", "magewars", *args], cwd=ROOT, env=env,
+    c0, t0 = _children_cpu(), time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "magewars", *args], cwd=root, env=env,
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    t = time.perf_counter() - t0
+    t = (_children_cpu() - c0) if CPU[0] else time.perf_counter() - t0
     if r.returncode not in (0, 1):
         raise SystemExit(f"magewars {' '.join(args)} failed ({r.returncode}): {r.stderr[-500:]}")
     return t
+
+
+def _python_alone() -> float:
+    c0, t0 = _children_cpu(), time.perf_counter()
+    subprocess.run([sys.executable, "-c", "pass"])
+    return (_children_cpu() - c0) if CPU[0] else time.perf_counter() - t0
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", default="", help="comma-separated subset of: " + ", ".join(COMMANDS))
+    ap.add_argument("--wall", action="store_true", help="wall-clock time instead of CPU time")
+    ap.add_argument("--baseline", type=Path, default=None, metavar="DIR",
+                    help="another checkout (e.g. a worktree of main): its warm times side by side")
     args = ap.parse_args(argv)
+    CPU[0] = not args.wall
+    if args.baseline is not None and not (args.baseline / "magewars" / "__main__.py").is_file():
+        ap.error(f"--baseline {args.baseline}: not a magewars checkout")
     if not 1 <= args.repeat <= 50:
         ap.error("--repeat must be between 1 and 50")
     names = [n for n in (args.only.split(",") if args.only else COMMANDS) if n]
@@ -76,6 +99,7 @@ def main(argv=None) -> int:
     try:
         nocache = {**base, "MAGEWARS_NO_CACHE": "1"}
         warm = {**base, "MAGEWARS_CACHE_DIR": str(warm_dir)}
+        base_warm = {**base, "MAGEWARS_CACHE_DIR": str(tmp / "baseline")}
 
         def cold_env(i):
             d = tmp / f"cold{i}"
@@ -94,17 +118,21 @@ def main(argv=None) -> int:
             t_no = statistics.median(run(cmd, nocache, edit) for _ in range(args.repeat))
             t_cold = statistics.median(run(cmd, cold_env(i), edit) for i in range(args.repeat))
             t_warm = statistics.median(run(cmd, warm, edit) for _ in range(args.repeat))
-            rows.append((label, t_no, t_cold, t_warm))
+            t_base = None
+            if args.baseline is not None:
+                run(cmd, base_warm, None, args.baseline)  # paths are relative to either checkout, or absolute
+                t_base = statistics.median(run(cmd, base_warm, edit, args.baseline) for _ in range(args.repeat))
+            rows.append((label, t_no, t_cold, t_warm, t_base))
 
-        t_start = statistics.median(
-            (lambda t0: (subprocess.run([sys.executable, "-c", "pass"]), time.perf_counter() - t0)[1])(
-                time.perf_counter()) for _ in range(args.repeat))
-        print(f"whole-process medians of {args.repeat} runs (python startup alone: {t_start:.3f} s)")
-        print(f"{'command':16} {'no cache':>9} {'cold':>9} {'warm':>9} {'no cache/warm':>14} {'cold/warm':>10}")
-        for label, t_no, t_cold, t_warm in rows:
+        t_start = statistics.median(_python_alone() for _ in range(args.repeat))
+        print(f"whole-process medians of {args.repeat} runs, {'wall-clock' if args.wall else 'CPU'} time "
+              f"(python startup alone: {t_start:.3f} s)")
+        print(f"{'command':16} {'no cache':>9} {'cold':>9} {'warm':>9} {'no cache/warm':>14} {'cold/warm':>10}"
+              + (f" {'baseline warm':>14} {'baseline/warm':>14}" if args.baseline else ""))
+        for label, t_no, t_cold, t_warm, t_base in rows:
             print(f"{label:16} {t_no:8.3f}s {t_cold:8.3f}s {t_warm:8.3f}s {t_no / t_warm:13.1f}x "
-                  f"{t_cold / t_warm:9.1f}x")
-        lint = {r[0]: r for r in rows}
+                  f"{t_cold / t_warm:9.1f}x" + (f" {t_base:13.3f}s {t_base / t_warm:13.2f}x" if t_base else ""))
+        lint = {r[0]: r[:4] for r in rows}
         one, edit, whole = lint["lint one file"], lint["lint edited"], lint["lint corpus"]
         print(f"lint one file / lint corpus, warm: {one[3] / whole[3]:.2f}; an edited file / corpus, warm: "
               f"{edit[3] / whole[3]:.2f}; without the cache: {one[1] / whole[1]:.2f}")

@@ -20,7 +20,20 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 class Group(click.Group):
-    """Click group that converts unexpected exceptions into a short error (exit 2)."""
+    """Click group that converts unexpected exceptions into a short error (exit 2), and loads the
+    commands of LAZY_COMMANDS when they are asked for."""
+
+    def list_commands(self, ctx):
+        return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
+
+    def get_command(self, ctx, name):
+        cmd = super().get_command(ctx, name)
+        if cmd is None and name in LAZY_COMMANDS:
+            import importlib
+            module, attr = LAZY_COMMANDS[name].split(":")
+            cmd = getattr(importlib.import_module(module), attr)
+            self.add_command(cmd, name)
+        return cmd
 
     def invoke(self, ctx):
         try:
@@ -375,26 +388,16 @@ def simulate_scenario(files, as_json, html_out, cards_roots, viewer, seed):
     sys.exit(run_many(files, as_json, click.echo, cards_roots=tuple(cards_roots), viewer=viewer, seed=seed))
 
 
-# ---------------------------------------------------------------- book (magewars/spellbook/cli.py)
-from .spellbook.cli import book as _book  # noqa: E402
-
-main.add_command(_book)
-
-# ---------------------------------------------------------------- web codex (magewars/site/)
-from .site.cli import site as _site_group  # noqa: E402 - light: the builder is imported when a command runs
-
-main.add_command(_site_group)
-
-from .play import play as _play  # noqa: E402 - `magewars play`: one whole game (magewars/play.py)
-
-main.add_command(_play)
-
-
-# ---------------------------------------------------------------- duels (magewars/duel/)
-from .duel.cli import duel as _duel, replay as _replay  # noqa: E402 - light: the engine loads when a command runs
-
-main.add_command(_duel)
-main.add_command(_replay)
+# ---------------------------------------------------------------- commands in their own modules
+# Registered by name and imported only when used (or listed by --help), so that a read command does
+# not pay for importing every other command: `name: "module:attribute"`.
+LAZY_COMMANDS = {
+    "book": "magewars.spellbook.cli:book",  # magewars/spellbook/cli.py
+    "site": "magewars.site.cli:site",  # the web codex (magewars/site/)
+    "play": "magewars.play:play",  # one whole game (magewars/play.py)
+    "duel": "magewars.duel.cli:duel",  # duels (magewars/duel/)
+    "replay": "magewars.duel.cli:replay",
+}
 
 from .rulings import rulings_cmd as _rulings  # noqa: E402 - `magewars rulings` (magewars/rulings.py)
 

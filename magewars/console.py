@@ -8,14 +8,15 @@ and safe on any console encoding.
 from __future__ import annotations
 
 import io
+import os
 import re
 import sys
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
-from rich import box
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
+if TYPE_CHECKING:  # pragma: no cover - rich is imported when output needs it (a faster start)
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
 
 _HEAD = re.compile(r"^(\S.*?)  \[(\w+)\](?:  \((rule [\d.]+)\))?$", re.M)
 _SECTION = re.compile(r"^(\s*)(\d+(?:\.\d+)*\.?)( .*)$", re.M)
@@ -49,6 +50,7 @@ def _shows(chars: str) -> bool:
 def console(stderr: bool = False) -> Console:
     """A console on the current stdout/stderr.  rich turns colour off when the stream is not a
     terminal and when NO_COLOR is set; nothing is re-wrapped (soft_wrap) or read as markup."""
+    from rich.console import Console
     stream = sys.stderr if stderr else sys.stdout
     return Console(file=stream, highlight=False, soft_wrap=True, markup=False, emoji=False)
 
@@ -56,6 +58,7 @@ def console(stderr: bool = False) -> Console:
 def style_page(text: str, emphasise: Iterable[str] = ()) -> Text:
     """A page of plain text with its structure emphasised: entry names bold, categories dim,
     rule numbers cyan, section labels bold; words in `emphasise` highlighted."""
+    from rich.text import Text
     t = Text(text)
     for m in _HEAD.finditer(text):
         t.stylize("bold", m.start(1), m.end(1))
@@ -72,12 +75,25 @@ def style_page(text: str, emphasise: Iterable[str] = ()) -> Text:
     return t
 
 
+def _plain(stream) -> bool:
+    """Output without any styling: not a terminal and no colour forced (rich then prints the text
+    as it is, so it need not even be imported)."""
+    isatty = getattr(stream, "isatty", None)
+    return not (isatty and isatty()) and not os.environ.get("FORCE_COLOR") and not os.environ.get("TTY_COMPATIBLE")
+
+
 def echo_page(text: str, err: bool = False, emphasise: Iterable[str] = ()) -> None:
+    stream = sys.stderr if err else sys.stdout
+    if _plain(stream) and "\t" not in text:
+        stream.write(text.rstrip("\n") + "\n")
+        return
     console(stderr=err).print(style_page(text.rstrip("\n"), emphasise))
 
 
 def make_table(*columns: str, title: Optional[str] = None, right: Iterable[str] = ()) -> Table:
     """The one table style of the command line (rich; plain characters when piped)."""
+    from rich import box
+    from rich.table import Table
     right = set(right)
     table = Table(title=title, box=box.SIMPLE_HEAD if _shows("─") else box.ASCII2, show_edge=False, pad_edge=False,
                   title_justify="left", title_style="bold", header_style="bold")
@@ -88,6 +104,7 @@ def make_table(*columns: str, title: Optional[str] = None, right: Iterable[str] 
 
 def table_text(table: Table, width: int = 100) -> str:
     """A rich table rendered to plain text (for pages assembled as text, and for tests)."""
+    from rich.console import Console
     buf = io.StringIO()
     Console(file=buf, width=width, color_system=None, force_terminal=False, legacy_windows=False,
             safe_box=True).print(table)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from rapidfuzz import fuzz, process, utils
 
 # Scores are 0..100.  A name must reach CUTOFF to be offered at all; names
 # more than SPREAD points behind the best one are dropped (they only add noise).
@@ -23,7 +22,20 @@ LIMIT = 3
 def _scorer(query: str, choice: str, **kw) -> float:
     """Plain edit-distance similarity, or whole-word similarity for multi-word names,
     whichever is higher: "strenght bear" still finds the card named Bear Strength."""
+    fuzz = _rapidfuzz()[0]
     return max(fuzz.ratio(query, choice, **kw), fuzz.token_sort_ratio(query, choice, **kw))
+
+
+_RF: tuple = ()
+
+
+def _rapidfuzz() -> tuple:
+    """rapidfuzz's modules, imported when a match is first asked for (commands start faster)."""
+    global _RF
+    if not _RF:
+        from rapidfuzz import fuzz, process, utils
+        _RF = (fuzz, process, utils)
+    return _RF
 
 
 def ranked(query: str, choices: Iterable[str], *, limit: int = LIMIT, cutoff: float = CUTOFF,
@@ -37,6 +49,7 @@ def ranked(query: str, choices: Iterable[str], *, limit: int = LIMIT, cutoff: fl
         seen.setdefault(c.lower(), c)
     if not seen or not query.strip():
         return []
+    _, process, utils = _rapidfuzz()
     found = process.extract(query, list(seen.values()), scorer=_scorer, processor=utils.default_process,
                             limit=limit, score_cutoff=cutoff)
     if not found:

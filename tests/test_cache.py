@@ -274,4 +274,6 @@ def test_an_edited_compiler_misses_the_cache(cache_in, count_parses, monkeypatch
     compile_paths(files, with_codex=False)
     assert len(count_parses) == len(files)
     names = {p.name for p in dsl._compiler_sources()}
-    assert {"magewars.lark", "parser.py", "transform.py", "checker.py", "vocab.py", "cache.py"} <= names
+    assert {"magewars.lark", "parser.py", "transform.py", "checker.py", "vocab.py", "cache.py",
+            "limits.py", "matching.py"} <= names  # limits and hints shape diagnostics too
+    assert all(p.is_file() for p in dsl._compiler_sources())

@@ -82,8 +82,13 @@ def _codec() -> cache.Codec:
 
 
 def _compiler_sources() -> list[Path]:
+    """The files whose content decides what a compilation gives: the grammar, this package and the
+    modules outside it that the compiler reads (the cache's codec, the input limits, the
+    "did you mean" matching of its diagnostics)."""
     from ..resources import grammar_path
-    return [grammar_path()] + sorted(Path(__file__).parent.glob("*.py")) + [Path(cache.__file__)]
+    here = Path(__file__).parent
+    return ([grammar_path()] + sorted(here.glob("*.py"))
+            + [Path(cache.__file__), here.parent / "limits.py", here.parent / "matching.py"])
 
 
 @functools.lru_cache(maxsize=1)

@@ -577,46 +577,19 @@ class DamageAndEffects(Step):
         g = eng.game
         a = atk.action
         target = atk.target
-        dt = g.d(target)
-        normal, crit = atk.normal, atk.crit
-        if atk.only_ones:
-            ones = sum(1 for f in atk.faces if f.value == 1)
-            g.emit("rule", f"only the 1s count against {target.label()} ({ones} damage), and the attack "
-                           f"places no effects")
-            normal, crit = 0, ones
-        if atk.convert_critical and crit:
-            n = min(crit, atk.convert_critical)
-            crit, normal = crit - n, normal + n
-            g.emit("rule", f"{n} critical damage counts as normal damage")
-        if atk.all_critical:
-            crit, normal = crit + normal, 0
-            g.emit("rule", "all damage of this attack is critical")
-        if atk.ignore_normal and normal:
-            g.emit("rule", f"{target.label()} ignores {normal} normal damage")
-            normal = 0
-        armor = dt.armor
-        eff_armor = armor
-        if atk.pierce and armor:
-            eff_armor = max(0, armor - atk.pierce)
-            g.emit("modifier", f"{', '.join(atk.pierce_by)}: armor {armor} counts as {eff_armor}",
-                   source=", ".join(atk.pierce_by), amount=atk.pierce, applies="armor")
-        through = max(0, normal - eff_armor)
-        dmg = through + crit
-        for (label, amount) in atk.extra_damage:
-            dmg = max(0, dmg + amount)
-            g.emit("modifier", f"{amount:+d} damage: {label}", source=label, amount=amount, applies="damage")
-        g.emit("info", f"damage: {normal} normal - armor {eff_armor} = {through}, + {crit} critical = {dmg}",
-               normal=normal, armor=eff_armor, critical=crit, damage=dmg)
-        if atk.prevent != -1 and dmg:
-            prevented = dmg if atk.prevent is None else min(dmg, atk.prevent)
-            dmg -= prevented
-            g.emit("rule", f"{prevented} damage prevented by {atk.prevent_source}")
+        ones = sum(1 for f in atk.faces if f.value == 1) if atk.only_ones else 0
+        dmg = eng.damage_from(atk, atk.normal, atk.crit, ones, g.d(target).armor, emit=g.emit)
         atk.damage = dmg
         remaining = g.remaining_health(target)
         if dmg:
             atk.dealt = min(dmg, remaining)
             g.deal_damage(target, dmg, f"{a.definition.name} ({atk.attacker.label()})", None, by_attack=True)
             atk.events.add(("damaged", target.id))
+
+    @staticmethod
+    def effect_row(table, total: int):
+        """The row of an effect-die table a total falls in (None: no effect)."""
+        return next((r for r in table if total >= r.low and (r.high is None or total <= r.high)), None)
 
     @staticmethod
     def effect_die(eng, atk, table) -> None:
@@ -642,7 +615,7 @@ class DamageAndEffects(Step):
             atk.effect_roll = total
         g.emit("roll", f"effect die: {natural}" + "".join(f" {m[1]:+d} ({m[0]})" for m in mods)
                + (f" = {total}" if mods else ""), d12=natural, total=total, purpose="effect")
-        row = next((r for r in table if total >= r.low and (r.high is None or total <= r.high)), None)
+        row = DamageAndEffects.effect_row(table, total)
         if row is None:
             g.emit("info", "no effect")
         else:
@@ -1146,6 +1119,53 @@ class AttackEngine:
                 if n:
                     out.append((f"{atk.action.definition.name}'s own rule (X={atk.action.x})", n))
         return out
+
+    def damage_from(self, atk: Attack, normal: int, crit: int, ones: int, armor: int, emit=None) -> int:
+        """The damage an individual attack deals for dice showing `normal` normal and `crit` critical
+        damage (`ones`: how many dice show a 1, counted when only the 1s count) against a target of
+        `armor`, under every rule the attack record carries (only 1s, critical counted as normal, all
+        critical, normal ignored, Piercing, damage added, damage prevented).  The Damage and Effects
+        step uses it (with `emit`, which logs each rule applied); it changes nothing, so it also
+        answers "what would this roll deal?" (magewars odds)."""
+        if atk.only_ones:
+            if emit:
+                emit("rule", f"only the 1s count against {atk.target.label()} ({ones} damage), and the attack "
+                             f"places no effects")
+            normal, crit = 0, ones
+        if atk.convert_critical and crit:
+            n = min(crit, atk.convert_critical)
+            crit, normal = crit - n, normal + n
+            if emit:
+                emit("rule", f"{n} critical damage counts as normal damage")
+        if atk.all_critical:
+            crit, normal = crit + normal, 0
+            if emit:
+                emit("rule", "all damage of this attack is critical")
+        if atk.ignore_normal and normal:
+            if emit:
+                emit("rule", f"{atk.target.label()} ignores {normal} normal damage")
+            normal = 0
+        eff_armor = armor
+        if atk.pierce and armor:
+            eff_armor = max(0, armor - atk.pierce)
+            if emit:
+                emit("modifier", f"{', '.join(atk.pierce_by)}: armor {armor} counts as {eff_armor}",
+                     source=", ".join(atk.pierce_by), amount=atk.pierce, applies="armor")
+        through = normal - eff_armor if normal > eff_armor else 0
+        dmg = through + crit
+        for (lbl, amount) in atk.extra_damage:
+            dmg = max(0, dmg + amount)
+            if emit:
+                emit("modifier", f"{amount:+d} damage: {lbl}", source=lbl, amount=amount, applies="damage")
+        if emit:
+            emit("info", f"damage: {normal} normal - armor {eff_armor} = {through}, + {crit} critical = {dmg}",
+                 normal=normal, armor=eff_armor, critical=crit, damage=dmg)
+        if atk.prevent != -1 and dmg:
+            prevented = dmg if atk.prevent is None else min(dmg, atk.prevent)
+            dmg -= prevented
+            if emit:
+                emit("rule", f"{prevented} damage prevented by {atk.prevent_source}")
+        return dmg
 
     def count_faces(self, atk: Attack) -> None:
         atk.normal = sum(f.value for f in atk.faces if not f.critical)

@@ -8,13 +8,10 @@ Files:
 from __future__ import annotations
 
 import re
-from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable
 
-import yaml
-
-from ..cache import load_yaml
+from ..cache import load_yaml  # yaml itself is imported only when a file is not in the cache
 from .model import CATEGORIES, Entry, Note, Section
 
 RULES_FILE = "rules.yaml"
@@ -36,6 +33,7 @@ def slug(text: str) -> str:
 
 def data_dir():
     """The rules data directory as an importlib.resources Traversable (works from a wheel)."""
+    from importlib import resources
     return resources.files("magewars") / "data" / "rules"
 
 
@@ -45,8 +43,11 @@ def _read_yaml_files(root) -> list[tuple[str, Any]]:
         if item.name.endswith((".yaml", ".yml")) and item.is_file():
             try:
                 out.append((item.name, load_yaml(item.read_text(encoding="utf-8"))))
-            except yaml.YAMLError as exc:  # pragma: no cover - reported with file name
-                raise RulesDataError(f"{item.name}: invalid YAML: {exc}") from exc
+            except Exception as exc:  # pragma: no cover - reported with file name
+                import yaml
+                if isinstance(exc, yaml.YAMLError):
+                    raise RulesDataError(f"{item.name}: invalid YAML: {exc}") from exc
+                raise
     return out
 
 

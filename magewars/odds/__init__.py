@@ -25,7 +25,7 @@ def resolve_card(corpus: Corpus, name: str, role: str) -> CardDefinition:
     """A card by exact, case-insensitive, unique partial or close name; OddsError (exit 1) otherwise."""
     from ..render import find_cards
     q = name.strip()
-    hits = find_cards(corpus, q)
+    hits = [q] if q in corpus.cards else find_cards(corpus, q)
     if hits and hits[0].lower() == q.lower():
         cd = corpus.cards[hits[0]]
     elif hits and not any(q.lower() in h.lower() for h in hits):
@@ -108,8 +108,4 @@ def odds(corpus: Corpus, attacker: str, defender: str, cap: int = 10, **kw) -> O
     except ValueError as exc:
         raise OddsError(str(exc), 2) from None
     spec = make_spec(corpus, attacker, defender, **kw)
-    view = defender_view(spec)
-    if view["remaining"] <= 0:
-        raise OddsError(f"{spec.defender.name} would already be destroyed with {spec.defender_damage} damage "
-                        f"(life {view['life']})", 1)
-    return compute(spec, cap)
+    return compute(spec, cap)  # OddsError (exit 1) for a defender the damage already destroys

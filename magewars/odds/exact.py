@@ -81,6 +81,77 @@ def sum_table(n: int) -> tuple[dict, int]:
     return out, total * len(ATTACK_FACES)
 
 
+@lru_cache(maxsize=None)
+def ones_table(n: int) -> tuple[dict, int]:
+    """({number of dice showing a 1: number of rolls}, number of rolls) for n attack dice, from the
+    engine's die, exact integers (what counts when only the 1s count)."""
+    if n <= 0:
+        return {0: 1}, 1
+    prev, total = ones_table(n - 1)
+    faces = Counter(1 if f.value == 1 else 0 for f in ATTACK_FACES)
+    out: dict = {}
+    for k, c in prev.items():
+        for dk, m in faces.items():
+            out[k + dk] = out.get(k + dk, 0) + c * m
+    return out, total * len(ATTACK_FACES)
+
+
+def _strike_counts(pl, strike) -> tuple[dict, int]:
+    """{damage: number of rolls}, number of rolls: one strike's damage for every roll of its dice,
+    each asked of the engine's damage rule (AttackEngine.damage_from) on the strike's own record."""
+    got = pl.counts.get(id(strike))
+    if got is None:
+        got = pl.counts[id(strike)] = _count(pl, strike)
+    return got
+
+
+def _count(pl, strike) -> tuple[dict, int]:
+    if not strike.rolled or strike.armor is None:
+        return {0: 1}, 1
+    n = strike.dice
+    counts: dict[int, int] = {}
+    damage_of = pl.damage_of
+    if strike.atk.only_ones:
+        table, total = ones_table(n)
+        for k, c in table.items():
+            d = damage_of(strike, 0, 0, k)
+            counts[d] = counts.get(d, 0) + c
+        return counts, total
+    table, total = sum_table(n)
+    damage_from, atk, armor = pl.damage_from, strike.atk, strike.armor  # = pl.damage_of, without a call
+    get = counts.get
+    for (normal, crit), c in table.items():  # each (normal, critical) pair once
+        d = damage_from(atk, normal, crit, 0, armor)
+        counts[d] = get(d, 0) + c
+    return counts, total
+
+
+def _combine(pl, remaining: int) -> tuple[dict, Fraction]:
+    """The action's total damage to the defender over its strikes (a strike after the defender is
+    destroyed is not made), and the chance it is destroyed, in exact integers."""
+    alive: dict[int, int] = {0: 1}
+    dead: dict[int, int] = {}
+    den = 1
+    for st in pl.strikes:
+        if st.status != "hit":
+            continue
+        counts, total = _strike_counts(pl, st)
+        den *= total
+        dead = {k: v * total for k, v in dead.items()}
+        nxt: dict[int, int] = {}
+        for c, p in alive.items():
+            for dmg, q in counts.items():
+                t = c + dmg
+                box = dead if t >= remaining else nxt
+                box[t] = box.get(t, 0) + p * q
+        alive = nxt
+    out: dict[int, Fraction] = {}
+    for box in (alive, dead):
+        for k, v in box.items():
+            out[k] = out.get(k, Fraction(0)) + Fraction(v, den)
+    return dict(sorted(out.items())), Fraction(sum(dead.values()), den)
+
+
 def _armor_model(spec: Spec, n: int, base: dict, dd: int, remaining: int):
     """The armor value A if the engine's damage on n dice is max(0, normal - A) + critical for every
     roll it is asked about (and it destroys the defender exactly when that reaches `remaining`);
@@ -138,9 +209,19 @@ class AttackOdds:
     effect: list = field(default_factory=list)  # rows: natural, total, conditions, probability given a hit
     effect_mods: list = field(default_factory=list)
     effect_die: bool = False
-    example: list = field(default_factory=list)  # engine log lines of one roll
+    example_log: Optional[list] = None  # engine log lines of one roll (made when first asked for)
     attack_name: str = ""
-    method: str = "enumeration"  # or "arithmetic": how the damage distribution was computed
+    method: str = "enumeration"  # "structure", "arithmetic" or "enumeration": how it was computed
+    strikes: int = 1  # individual attacks of the action against the defender that are counted
+    note: str = ""  # why the structure of the attack was not used (the fallback's reason)
+    spec: Optional[Spec] = field(default=None, repr=False, compare=False)
+
+    @property
+    def example(self) -> list:
+        """One representative roll, as the engine logs it (one more run of the sequence)."""
+        if self.example_log is None:
+            self.example_log = _example(self.spec, self.defender_damage) if self.spec is not None else []
+        return self.example_log
 
     @property
     def p_hit(self) -> Fraction:
@@ -170,15 +251,25 @@ def _blanks(n):
 
 def attack_odds(spec: Spec, defender_damage: Optional[int] = None, _shape=None,
                 method: str = "auto") -> AttackOdds:
-    """One attack's odds.  `method`: "auto" (arithmetic when the engine confirms the armor model,
-    else enumeration), "enumeration" (every roll through the engine) or "arithmetic" (OddsError
-    when the engine does not confirm the model)."""
+    """One attack's odds.  `method`: "auto" (from the attack's structure when it captures the
+    attack, else arithmetic when the engine confirms the armor model, else enumeration),
+    "structure" (OddsError when the structure does not capture it), "enumeration" (every roll
+    through the engine) or "arithmetic" (OddsError when the engine does not confirm the model)."""
     dd = spec.defender_damage if defender_damage is None else defender_damage
+    note = ""
+    if method in ("auto", "structure") and _shape is None:
+        ao, why = structure_odds(spec, dd)
+        if ao is not None:
+            return ao
+        if method == "structure":
+            raise OddsError(f"the attack's structure does not capture this attack: {why}", 2)
+        note = why
     d12: dict = {}
     shape = _shape if _shape is not None and _shape.view is not None else probe(spec, _blanks, d12, dd, with_view=True)
     view = shape.view
     res = AttackOdds(dd, view["remaining"], view["armor"], shape.dice, shape.dice_mods)
     res.attack_name = shape.attack_name
+    res.note = note
     # The d12 gates before damage: Roll to Miss (Daze), then Avoid Attack (a defense).
     # Each d12 face is tried through the engine; the attack goes on with a passing face.
     for key, attr, passes in (("miss", "p_miss", lambda o: o.status != "missed"),
@@ -228,11 +319,77 @@ def attack_odds(spec: Spec, defender_damage: Optional[int] = None, _shape=None,
             res.effect.append({"natural": v, "total": o.effect_roll,
                                "conditions": [list(c) for c in o.conditions], "p": P12})
             res.effect_mods = o.effect_mods
-    # one representative roll, as the engine logs it
-    cyc = [f for f, _ in face_kinds() if f.value] + [BLANK]
-    ex = probe(spec, lambda c: [cyc[i % len(cyc)] for i in range(c)], {**d12, "effect": 12}, dd)
-    res.example = _attack_lines(ex.log)
+    res.example_log = _example(spec, dd, d12)
     return res
+
+
+def _example(spec: Spec, dd: int, d12: Optional[dict] = None) -> list:
+    """One representative roll (each kind of face), as the engine logs it."""
+    cyc = [f for f, _ in face_kinds() if f.value] + [BLANK]
+    ex = probe(spec, lambda c: [cyc[i % len(cyc)] for i in range(c)], {**(d12 or {}), "effect": 12}, dd)
+    return _attack_lines(ex.log)
+
+
+def structure_odds(spec: Spec, dd: Optional[int] = None, pl=None) -> tuple[Optional[AttackOdds], object]:
+    """One attack's odds from its structure (plan.py: one run of the engine), or (None, reason)
+    when the structure does not capture it.  Returns (odds, plan)."""
+    from .plan import plan
+    dd = spec.defender_damage if dd is None else dd
+    pl = pl if pl is not None else plan(spec, dd)
+    why = _unsupported(pl)
+    if why:
+        return None, why
+    view = pl.view
+    first = pl.strikes[0]
+    res = AttackOdds(dd, view["remaining"], view["armor"], first.dice, first.dice_mods, spec=spec)
+    res.attack_name = pl.attack_name
+    res.method = "structure"
+    res.strikes = sum(1 for s in pl.strikes if s.status == "hit")
+    res.damage_given_hit, res.destroy_given_hit = _combine(pl, view["remaining"])
+    if first.effect:
+        res.effect_die = True
+        res.effect_mods = first.effect_mods
+        shift = sum(m[1] for m in first.effect_mods)
+        rows: dict = {}  # id of the table row -> conditions the engine placed for it
+        top = _row_id(pl, 12 + shift)
+        rows[top] = [list(c) for c in first.conditions]
+        for v in D12:
+            row = _row_id(pl, v + shift)
+            if row not in rows:
+                if row is None:
+                    rows[row] = []
+                else:  # ask the engine what it places for this row (one run per row)
+                    other = plan(spec, dd, {"effect": v})
+                    if _unsupported(other) or [s.key()[:-1] for s in other.strikes[1:]] != \
+                            [s.key()[:-1] for s in pl.strikes[1:]]:
+                        return None, "the effect die changes the strikes after it"
+                    rows[row] = [list(c) for c in other.strikes[0].conditions]
+            res.effect.append({"natural": v, "total": v + shift, "conditions": rows[row], "p": P12})
+    return res, pl
+
+
+def _row_id(pl, total: int):
+    """The effect-die table row a total falls in, as a dict key (None: no effect)."""
+    row = pl.effect_row(pl.table, total)
+    return None if row is None else id(row)
+
+
+def _unsupported(pl) -> str:
+    """Why the arithmetic on this structure cannot be trusted ('' when it can)."""
+    if pl.unsafe:
+        return "; ".join(pl.unsafe)
+    if not pl.strikes:
+        return "the action makes no attack against the defender"
+    if pl.gates:
+        return "a d12 decides whether the attack goes on (" + ", ".join(sorted(pl.gates)) + ")"
+    bad = [s.status for s in pl.strikes if s.status != "hit"]
+    if bad:
+        return f"an attack of the action is {bad[0]} whatever the dice"
+    if pl.outside_damage:
+        return "the defender took damage the dice did not deal"
+    if pl.damage_reads and sum(1 for s in pl.strikes if s.status == "hit") > 1:
+        return "its later strikes change with the damage the earlier ones deal"
+    return ""
 
 
 def _attack_lines(events) -> list[str]:
@@ -267,9 +424,22 @@ def _key(spec: Spec, dd: int):
             view["armor"], view["traits"]), shape, view
 
 
-def compute(spec: Spec, cap: int = 10) -> OddsReport:
+def compute(spec: Spec, cap: int = 10, method: str = "auto") -> OddsReport:
+    """The odds report: from the attack's structure when it captures the attack (method "auto"),
+    else (or with method "engine") by running the engine per outcome."""
     if cap < 1:
         raise OddsError("--max-attacks must be at least 1", 2)
+    if method == "auto":
+        first, pl = structure_odds(spec)
+        if first is not None:
+            return _structure_chain(spec, cap, first, pl)
+        return _legacy_chain(spec, cap, note=pl)
+    return _legacy_chain(spec, cap, note="asked for")
+
+
+def _legacy_chain(spec: Spec, cap: int, first: Optional[AttackOdds] = None, note: str = "") -> OddsReport:
+    """The attacks-needed chain by running the engine per outcome (attack_odds), asking the engine
+    once per damage value whether the attack changes with it."""
     keys: dict = {}  # damage on the defender -> (key, shape, view): asked of the engine once per value
 
     def key_at(dd):
@@ -277,8 +447,12 @@ def compute(spec: Spec, cap: int = 10) -> OddsReport:
             keys[dd] = _key(spec, dd)
         return keys[dd]
 
+    from .plan import destroyed
+    destroyed(spec, defender_view(spec))
     k0, shape0, view = key_at(spec.defender_damage)
-    first = attack_odds(spec, None, shape0)
+    if first is None:
+        first = attack_odds(spec, None, shape0)
+    first.note = first.note or note
     if view["life"] is None:
         raise OddsError(f"{spec.defender.name} has no life value: it cannot be destroyed by damage", 1)
     cache: dict = {k0: first}
@@ -323,3 +497,118 @@ def compute(spec: Spec, cap: int = 10) -> OddsReport:
             break
     beyond = Fraction(sum(states.values()), den)
     return OddsReport(spec, first, needed, beyond, cap, first.attack_name, view)
+
+
+def _structure_chain(spec: Spec, cap: int, first: AttackOdds, pl) -> OddsReport:
+    """The attacks-needed chain on attack structures.  When nothing the engine did before working
+    out the damage read any damage (pl.damage_reads == 0), the attack is the same at every damage
+    value and one distribution serves the whole chain (taken without the destruction cut-off: the
+    defender is destroyed exactly when the action's total damage reaches its health left).
+    Otherwise the structure is asked of the engine again for each damage value reached."""
+    from .plan import plan
+    view = pl.view
+    if view["life"] is None:
+        raise OddsError(f"{spec.defender.name} has no life value: it cannot be destroyed by damage", 1)
+    dd0 = spec.defender_damage
+    if pl.damage_reads == 0:
+        needed, beyond = _same_attack_chain(pl, view["remaining"], cap)
+        return OddsReport(spec, first, needed, beyond, cap, first.attack_name, view)
+    per: dict = {}  # damage on the defender -> (items, denominator, health left)
+
+    def at(dd):
+        got = per.get(dd)
+        if got is not None:
+            return got
+        if pl.damage_reads == 0:
+            if "free" not in per:
+                dist, _ = _combine(pl, 1 << 30)
+                den = lcm(*(p.denominator for p in dist.values()))
+                per["free"] = [(d, p.numerator * (den // p.denominator)) for d, p in dist.items()], den
+            items, den = per["free"]
+            got = per[dd] = (items, den, view["remaining"] - (dd - dd0))
+            return got
+        other = plan(spec, dd)  # the damage distribution only: the effect die does not count here
+        if _unsupported(other):
+            raise _Fallback()
+        dist, _ = _combine(other, 1 << 30)
+        den = lcm(*(p.denominator for p in dist.values()))
+        got = per[dd] = ([(d, p.numerator * (den // p.denominator)) for d, p in dist.items()], den,
+                         other.view["remaining"])
+        return got
+
+    states: dict[int, int] = {dd0: 1}
+    den = 1
+    needed: dict[int, Fraction] = {}
+    try:
+        for k in range(1, cap + 1):
+            round_ = [(dd, p, at(dd)) for dd, p in states.items()]
+            step = lcm(*(d for _, _, (_, d, _) in round_))
+            nxt: dict[int, int] = {}
+            killed = 0
+            for dd, p, (items, d, remaining) in round_:
+                f = p * (step // d)
+                for dmg, q in items:
+                    if dmg >= remaining:
+                        killed += f * q
+                    else:
+                        nxt[dd + dmg] = nxt.get(dd + dmg, 0) + f * q
+            den *= step
+            needed[k] = Fraction(killed, den)
+            states = nxt
+            if not states:
+                break
+    except _Fallback:
+        return _legacy_chain(spec, cap, note="at some damage value the structure does not capture the attack")
+    beyond = Fraction(sum(states.values()), den)
+    return OddsReport(spec, first, needed, beyond, cap, first.attack_name, view)
+
+
+class _Fallback(Exception):
+    pass
+
+
+def _same_attack_chain(pl, remaining: int, cap: int) -> tuple[dict, Fraction]:
+    """Attacks needed when every attack is the same: the action's total damage (taken without the
+    destruction cut-off, see _structure_chain) added up attack after attack, in exact integers over
+    one denominator per attack."""
+    counts: dict[int, int] = {0: 1}
+    den = 1
+    for st in pl.strikes:  # the action's total over its strikes
+        if st.status != "hit":
+            continue
+        c, t = _strike_counts(pl, st)
+        nxt: dict[int, int] = {}
+        for a, p in counts.items():
+            for b, q in c.items():
+                nxt[a + b] = nxt.get(a + b, 0) + p * q
+        counts, den = nxt, den * t
+    items = sorted(counts.items())
+    # kill[i]: rolls that destroy a defender that has taken i damage so far (total >= remaining - i)
+    at_least = [0] * (remaining + 1)  # at_least[r]: rolls dealing r or more (r <= remaining)
+    for d, q in items:
+        at_least[min(d, remaining)] += q
+    for r in range(remaining - 1, -1, -1):
+        at_least[r] += at_least[r + 1]
+    kill = [at_least[remaining - i] for i in range(remaining)]
+    states = [0] * remaining
+    states[0] = 1
+    needed: dict[int, Fraction] = {}
+    total = 1
+    for k in range(1, cap + 1):
+        nxt = [0] * remaining
+        killed = 0
+        for i, p in enumerate(states):
+            if not p:
+                continue
+            killed += p * kill[i]
+            room = remaining - i
+            for d, q in items:
+                if d >= room:
+                    break
+                nxt[i + d] += p * q
+        total *= den
+        needed[k] = Fraction(killed, total)
+        states = nxt
+        if not any(states):
+            break
+    return needed, Fraction(sum(states), total)

@@ -70,6 +70,9 @@ def render_text(r) -> str:
         out.append(f"  miss (Daze)   {_pct(a.p_miss)}")
     if a.p_avoid:
         out.append(f"  avoided       {_pct(a.p_avoid)}")
+    if a.strikes > 1:
+        out.append(f"  strikes       {a.strikes} (the damage below is the action's total)")
+    out.append(f"  computed by   {a.method}" + (f" ({a.note})" if a.note else ""))
     if a.example:
         out.append("  example roll (engine log):")
         out += [f"    {t}" for t in a.example]
@@ -131,6 +134,8 @@ def render_json(r) -> dict:
         "mean_damage": float(a.mean),
         "destroy": _frac(a.p_destroy),
         "method": a.method,
+        "method_note": a.note,
+        "strikes": a.strikes,
         "effect_die": ([{"naturals": sorted(g["naturals"]), "conditions": g["conditions"],
                          **_frac(g["p"] * a.p_hit)} for g in _effects(a)] if a.effect_die else None),
         "attacks_needed": {"cap": r.cap,

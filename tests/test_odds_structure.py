@@ -1,0 +1,134 @@
+"""The structure path of `magewars odds` (odds/plan.py: the attack asked of the engine once):
+equal to the engine run per outcome, to seeded runs of the engine's real sequence and to icepool,
+for every strike of a multiple-strike attack; and it says so when it falls back."""
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from magewars.dsl.model import Corpus
+from magewars.engine import FirstLegalAgent, Game, SeededDice
+from magewars.odds import OddsError, attack_odds, compute, make_spec, odds
+from magewars.odds.plan import plan
+from magewars.scenario.runner import base_corpus
+
+from test_odds import chi_square_ok  # noqa: E402 (tests/ is on the path)
+
+icepool = pytest.importorskip("icepool")
+_V = icepool.Vector
+DIE = icepool.Die([_V((0, 0)), _V((0, 0)), _V((1, 0)), _V((2, 0)), _V((0, 1)), _V((0, 2))])  # normal, crit
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return base_corpus()
+
+
+def _multi_strike(corpus):
+    """A shipped creature whose attack strikes three times, and its name (found from the data)."""
+    for name, cd in sorted(corpus.cards.items()):
+        if cd.kind != "creature":
+            continue
+        for a in cd.attacks:
+            try:
+                pl = plan(make_spec(corpus, name, "Timber Wolf", attack=a.name))
+            except OddsError:  # an attack the engine refuses on this board (out of range...)
+                continue
+            if len(pl.strikes) == 3 and not pl.unsafe and not pl.gates and not a.effect_die:
+                return name, a.name, pl
+    pytest.skip("no three-strike attack in the pool")
+
+
+def test_every_strike_counts_and_matches_icepool(corpus):
+    name, attack, pl = _multi_strike(corpus)
+    r = odds(corpus, name, "Timber Wolf", attack=attack, cap=4)
+    first = r.first
+    assert first.method == "structure" and first.strikes == 3
+    armor, remaining = pl.view["armor"], pl.view["remaining"]
+    one = (pl.strikes[0].dice @ DIE).map(lambda v: max(0, v[0] - armor) + v[1])
+    total = one + one + one  # the engine's die, three strikes of the same dice against the same armor
+    den = total.denominator()
+    want = {int(k): Fraction(q, den) for k, q in total.items()}
+    # below the defender's health left, the totals are the same with or without the destruction
+    # cut-off (a strike after destruction is not made); at or above it, the defender is destroyed
+    for k in range(remaining):
+        assert first.damage.get(k, 0) == want.get(k, 0), k
+    assert first.p_destroy == sum(p for k, p in want.items() if k >= remaining)
+    assert sum(first.damage.values()) == 1
+
+
+def test_multi_strike_matches_seeded_engine(corpus):
+    name, attack, pl = _multi_strike(corpus)
+    r = odds(corpus, name, "Timber Wolf", attack=attack, cap=2)
+    dice = SeededDice(77)
+    seen, destroyed, n = Counter(), 0, 3000
+    for _ in range(n):
+        g = Game(corpus, dice, FirstLegalAgent())
+        g.state.add_player("A")
+        g.state.add_player("B")
+        a = g.create(name, "a", "A", zone="B2")
+        d = g.create("Timber Wolf", "d", "B", zone="B2")
+        g.attacks.make_attack(a, attack, [d])
+        seen[sum(x.damage for x in g.attacks.history if x.target is d and x.status == "hit")] += 1
+        destroyed += not d.in_play
+    ok, info = chi_square_ok(seen, r.first.damage, n)
+    assert ok, info
+    p = float(r.first.p_destroy)
+    assert abs(destroyed - n * p) <= 5 * (n * p * (1 - p)) ** 0.5 + 1
+
+
+@pytest.mark.parametrize("attacker,defender,dd", [
+    ("Timber Wolf", "Iron Golem", 3),
+    ("Lightning Bolt", "Iron Golem", 0),  # effect die with a modifier
+    ("Dire Wolf", "Bloodcrag Minotaur", 2),  # Bloodthirsty: the structure changes with damage
+    ("Timber Wolf", "Screaming Zombie", 0),  # Resilient
+    ("Timber Wolf", "Spark Elemental", 0),  # Incorporeal: only the 1s count
+    ("Sslak, Orb Guardian", "Timber Wolf", 0),  # Piercing
+    ("Fireball", "Timber Wolf", 0),  # Burn on the effect die
+])
+def test_structure_equals_the_engine_run_per_outcome(corpus, attacker, defender, dd):
+    spec = make_spec(corpus, attacker, defender, defender_damage=dd)
+    fast = compute(spec, 6)
+    slow = compute(spec, 6, method="engine")
+    assert fast.first.method == "structure", fast.first.note
+    assert slow.first.method in ("arithmetic", "enumeration")
+    assert fast.first.damage == slow.first.damage
+    assert fast.first.p_destroy == slow.first.p_destroy
+    assert fast.first.effect == slow.first.effect
+    assert (fast.attacks_needed, fast.beyond) == (slow.attacks_needed, slow.beyond)
+
+
+def test_damage_dependent_structure_is_asked_per_damage_value(corpus):
+    """Bloodthirsty reads the defender's damage: the plan says so, and the chain asks again."""
+    spec = make_spec(corpus, "Dire Wolf", "Bloodcrag Minotaur")
+    assert plan(spec).damage_reads > 0
+    assert plan(make_spec(corpus, "Timber Wolf", "Iron Golem")).damage_reads == 0
+    assert attack_odds(spec, 1).dice > attack_odds(spec, 0).dice
+
+
+def test_fallback_says_why(corpus):
+    """A defense decided by a d12 is not in the structure: the engine path runs, and says why."""
+    r = odds(corpus, "Timber Wolf", "Eeker")
+    assert r.first.method != "structure"
+    assert "defense" in r.first.note
+    assert r.first.p_avoid > 0
+
+
+def _synthetic(corpus, dice, armor):
+    wolf = corpus.cards["Timber Wolf"]
+    atk = dataclasses.replace(wolf.attacks[0], name="Test Attack", dice=dice, traits=(), effect_die=())
+    attacker = dataclasses.replace(wolf, name="Oracle Attacker", attacks=(atk,), traits=())
+    defender = dataclasses.replace(wolf, name="Oracle Defender", armor=armor, life=99, attacks=(), traits=())
+    return Corpus({**corpus.cards, attacker.name: attacker, defender.name: defender}, dict(corpus.codex))
+
+
+@pytest.mark.parametrize("dice,armor", [(15, 3), (20, 0), (20, 7)])
+def test_many_dice_against_icepool(corpus, dice, armor):
+    c = _synthetic(corpus, dice, armor)
+    got = attack_odds(make_spec(c, "Oracle Attacker", "Oracle Defender"), method="structure")
+    dist = (dice @ DIE).map(lambda v: max(0, v[0] - armor) + v[1])
+    den = dist.denominator()
+    assert got.damage == {int(k): Fraction(q, den) for k, q in dist.items()}

@@ -160,6 +160,8 @@ def _codex_static_runs(defn, ab) -> bool:
         return all(isinstance(b, (A.Gain, A.Lose)) and _subject_word(b) in R.CODEX_STATIC_SUBJECTS for b in eff.body)
     if not isinstance(eff, A.Call):
         return False
+    if R.restriction_runs(eff, codex=True):
+        return True  # read by the general query when the engine acts (engine/restrictions.py)
     if eff.name == R.COSTS:  # only an entry's change to its own enchantment's reveal cost is read
         return R.codex_costs_runs(eff)
     if eff.name in R.SPELLBOOK_STATIC_CALLS or eff.name in R.CAST_STATIC_CALLS:

@@ -26,6 +26,7 @@ from .errors import EngineError
 from .phrases import Ctx, matches
 from .state import GameObject
 from . import placement as P
+from . import restrictions as R
 from .spellstatics import SET_X
 
 #: the casting sequence, in order (rulebook: Casting Spells); a reveal window follows each step
@@ -226,9 +227,8 @@ def legal_target(game, caster, card: CardDefinition, obj: GameObject, probe: Gam
     phrases = card.target_phrases or ()
     if phrases and not any(matches(game, obj, ph, ctx) for ph in phrases):
         return f"{obj.label()} is not a {' or '.join(card.targets)}"
-    for why in P.untargetable(game, obj, caster):
-        return why
-    return None
+    why = R.forbids(game, "be targeted", obj, by=probe, spell=probe)  # Invisible, Obscured, Warded...
+    return why or None
 
 
 def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence[GameObject] = (),
@@ -271,7 +271,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         t = targets[0]
         why = legal_target(game, caster, card, t, probe)
         if why:
-            raise IllegalCast("target", f"illegal target: {why}")
+            raise IllegalCast(getattr(why, "rule", "") or "target", f"illegal target: {why}")
         tz = st.zone_of(t)
         if tz is None:
             raise IllegalCast("target", f"{t.label()} is not in a zone of the arena")
@@ -295,6 +295,9 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     else:
         if targets:
             raise IllegalCast("target", f"{card.name} takes no target")
+    why = R.cast_forbidden(game, caster, probe, targets, zone)  # `cannot(...)` of the cards and the codex
+    if why:
+        raise IllegalCast(why.rule, str(why))
     for why in P.placement_problems(game, caster, card, targets, zone):
         raise IllegalCast(why[0], why[1])
     cost, _ = casting_cost(game, caster, card, targets, x, probe)

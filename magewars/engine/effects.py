@@ -28,7 +28,7 @@ from .spellstatics import CAST_STATIC_CALLS
 from . import movement
 from ..dsl.vocab import noun_meaning
 from .phrases import Ctx, matches, words_of, pronoun
-from .restrictions import is_restriction
+from .restrictions import is_permission, is_restriction
 from .state import DAMAGE_READS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -276,6 +276,8 @@ class Effects:
 
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
         g = self.game
+        if is_restriction(call) or is_permission(call):
+            return  # read when the engine is about to act (engine/restrictions.py)
         if call.name in self.IGNORED_STATIC or call.name in self.READ_STATIC or call.name in CAST_STATIC_CALLS or call.name in SPELLBOOK_RULE_CALLS \
                 or movement.reads_static(call):
             return  # read where it is used (casting: engine/casting.py; spellbook building: spellbook/rules.py;

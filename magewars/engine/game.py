@@ -401,7 +401,8 @@ class Game:
         window is not asked again (a replacement that destroys it ends the recursion)."""
         if obj.id in self._would_destroy:
             return False
-        why = forbidden(self, obj, ("be destroyed",), by=by, rule=rule)
+        why = forbidden(self, obj, ("be destroyed", "be destroyed by damage") if by_damage else ("be destroyed",),
+                        by=by, rule=rule)
         if why:
             self.emit("rule", f"{obj.label()} is not destroyed: {why}", target=obj.id)
             return True

@@ -693,6 +693,7 @@ def enter_zone(game: Game, obj, zone: Optional[str] = None, how: str = "is place
     if zone is not None:
         game.state.move_to_zone(obj, zone)
         game.emit("move", f"{obj.label()} {how} in {zone}", target=obj.id, to=zone)
+    obj.entered_round = game.state.round  # the `entered_this_round(...)` value
     game.fire("enters", obj, Ctx(this=obj, it=obj), zone=zone or _zone_of(game, obj), how=how)
 
 

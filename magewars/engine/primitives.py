@@ -18,6 +18,7 @@ from .attack import AttackAction
 from .decisions import Option
 from .effects import trait_from_ref
 from .phrases import Ctx, PhraseError, has_name, matches, resolve, resolve_one
+from .restrictions import forbids
 
 
 class NotImplementedPrimitive(Exception):
@@ -150,6 +151,18 @@ def p_heal(game, call, ctx):
     pos, kw = _args(call)
     amount = _num(game, pos[1], ctx)
     for o in _objs(game, pos[0], ctx):  # what cannot heal (Finite Life...) says so in Game.heal
+        game.heal(o, amount, _src(ctx))
+
+
+def p_regenerate(game, call, ctx):
+    """`regenerate(WHO, N)`: healing that a `cannot(this, "regenerate")` stops (engine/restrictions.py)."""
+    pos, kw = _args(call)
+    amount = _num(game, pos[1], ctx)
+    for o in _objs(game, pos[0], ctx):
+        why = forbids(game, "regenerate", o)
+        if why:
+            game.emit("heal", f"{o.label()} does not regenerate: {why}", target=o.id, rule=why.rule)
+            continue
         game.heal(o, amount, _src(ctx))
 
 
@@ -468,6 +481,10 @@ def p_push(game, call, ctx):
 def p_guard(game, call, ctx):
     pos, _ = _args(call)
     for o in _objs(game, pos[0], ctx):
+        why = forbids(game, "guard", o)
+        if why:
+            game.emit("rule", f"{o.label()} gets no guard marker: {why}", target=o.id)
+            continue
         o.guard = True
         game.state.touch()
         game.emit("marker", f"{o.label()} gets a guard marker")
@@ -1008,7 +1025,7 @@ def v_versus_bonus(game, atk) -> int:
 
 PRIMITIVES: dict[str, Callable] = {
     "destroy": p_destroy, "discard": p_discard, "damage": p_damage, "direct_damage": p_direct_damage,
-    "heal": p_heal, "reconstruct": p_reconstruct, "place": p_place, "remove": p_remove,
+    "heal": p_heal, "regenerate": p_regenerate, "reconstruct": p_reconstruct, "place": p_place, "remove": p_remove,
     "remove_all": p_remove_all, "place_tokens": p_place_tokens, "remove_tokens": p_remove_tokens,
     "avoid_attack": p_avoid_attack, "cancel_attack": p_cancel_attack, "redirect_attack": p_redirect_attack,
     "all_damage_critical": p_all_damage_critical, "ignore_normal_damage": p_ignore_normal_damage,
@@ -1195,6 +1212,13 @@ def v_used_this_round(game, call, ctx):
     raise NotImplementedPrimitive("used_this_round", f"kind {kind!r}")
 
 
+def v_entered_this_round(game, call, ctx):
+    """Did the object come into play this round (placed by a spell or an effect: movement.enter_zone)?"""
+    pos, _ = _args(call)
+    o = _one(game, pos[0], ctx)
+    return o is not None and getattr(o, "entered_round", None) == game.state.round
+
+
 def v_damaged_this_round(game, call, ctx):
     """Was the object attacked and damaged this round by an attacker (or attacking object) fitting the
     phrase?"""
@@ -1275,7 +1299,7 @@ VALUES: dict[str, Callable] = {
         "versus_bonus": lambda g, c, x: v_versus_bonus(g, x.attack),
     "strongest": lambda g, c, x: (lambda os: [o for o in os if o.card.level == max(p.card.level for p in os)]
                                   if os else [])(_objs(g, _args(c)[0][0], x)),
-    "used_this_round": v_used_this_round,
+    "used_this_round": v_used_this_round, "entered_this_round": v_entered_this_round,
     "damaged_this_round": v_damaged_this_round,
     "attacker_of": lambda g, c, x: _atk(x).source if _atk(x) is not None else None,
 }

@@ -227,7 +227,7 @@ def legal_target(game, caster, card: CardDefinition, obj: GameObject, probe: Gam
     phrases = card.target_phrases or ()
     if phrases and not any(matches(game, obj, ph, ctx) for ph in phrases):
         return f"{obj.label()} is not a {' or '.join(card.targets)}"
-    why = R.forbids(game, "be targeted", obj, by=probe, spell=probe)  # Invisible, Obscured, Warded...
+    why = R.forbids(game, "be targeted", obj, by=caster, spell=probe)  # Invisible, Obscured, Warded...
     return why or None
 
 

@@ -270,9 +270,11 @@ def _during_fits(game, during) -> bool:
     return bool(current_moments(game) & set(DURING_PHASES.get(word or "", ())))
 
 
-def _applies(game, src, ab, call, actor, target, *, by, attack, into, out_of, rule, entry) -> bool:
-    """Does this statement (already known to be about the action) apply to `actor` now?"""
+def _applies(game, src, ab, call, actor, target, *, by, attack, into, out_of, rule, entry, spell=None) -> bool:
+    """Does this statement (already known to be about the action) apply to `actor` now?  `by:` and
+    `except:` are asked of the object doing it and of the spell it casts, if any."""
     pos, kw = _args(call)
+    doers = [d for d in (by, spell) if d is not None and d is not actor]
     ctx = Ctx(this=src, attack=attack, it=actor, target=target if target is not None else None)
     if call.name == PREVENT_DAMAGE:
         return actor is src and (ab.guard is None or bool(game.evaluate(ab.guard, ctx)))
@@ -286,7 +288,7 @@ def _applies(game, src, ab, call, actor, target, *, by, attack, into, out_of, ru
         name = kw["attack"].value if isinstance(kw["attack"], A.StringLit) else None
         if attack is None or attack.action.definition.name != name:
             return False
-    if "by" in kw and not _by(game, by, kw["by"], ctx):
+    if "by" in kw and not any(_by(game, d, kw["by"], ctx) for d in doers):
         return False
     if "during" in kw and not _during_fits(game, kw["during"]):
         return False
@@ -299,7 +301,7 @@ def _applies(game, src, ab, call, actor, target, *, by, attack, into, out_of, ru
         if rule is not None and ((isinstance(ex, A.Phrase) and ex.text == rule)
                                  or (isinstance(ex, A.StringLit) and ex.value == rule)):
             return False
-        if _by(game, by, ex, ctx):
+        if any(_by(game, d, ex, ctx) for d in doers):
             return False
         if target is not None and target is not actor and not isinstance(target, str) and \
                 _fits(game, target, ex, ctx):
@@ -325,7 +327,7 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
             continue
         try:
             if not _applies(game, src, ab, call, actor, target, by=by, attack=attack, into=into, out_of=out_of,
-                            rule=rule, entry=entry):
+                            rule=rule, entry=entry, spell=spell):
                 continue
         except (PhraseError, Exception) as e:  # noqa: BLE001 - a phrase or value the engine cannot read
             game.note_unsupported(f"static {call.name} of {entry or src.card.name}",
@@ -407,7 +409,7 @@ def attack_forbidden(game, atk) -> Optional[str]:
         return why
     if not getattr(atk.action, "is_zone", False) and atk.target is not None:
         return forbids(game, "be targeted", atk.target, by=atk.attacker, attack=atk,
-                       spell=atk.action.spell)
+                       spell=atk.action.spell or atk.source)
     return None
 
 

@@ -247,7 +247,7 @@ def clause_findings(defn, clause: Clause) -> list[Finding]:
                                R.SILENT if n.static else R.LOUD,
                                "a static's value the engine cannot compute is taken as true or skipped"
                                if n.static else "the engine does not compute this value (reported at run time)"))
-        elif n.role in ("effect", "cost") and isinstance(node, A.Call) and node.name not in R.EFFECTS:
+        elif n.role in ("effect", "cost") and isinstance(node, A.Call) and not R.effect_call_runs(node):
             out.append(Finding(defn.name, where, node.name, R.LOUD,
                                "the engine does not implement this effect (reported at run time)"))
         elif n.role in ("effect", "static") and isinstance(node, (A.Gain, A.StatChange)):

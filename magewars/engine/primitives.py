@@ -18,7 +18,7 @@ from .attack import AttackAction
 from .decisions import Option
 from .effects import trait_from_ref
 from .phrases import Ctx, PhraseError, has_name, matches, resolve, resolve_one
-from .restrictions import forbids
+from .restrictions import action_of, forbids, impose
 
 
 class NotImplementedPrimitive(Exception):
@@ -475,7 +475,19 @@ def p_push(game, call, ctx):
     pusher = ctx.attack.attacker if ctx.attack is not None else ctx.this  # the pusher picks the way
     chooser = pusher.controller if pusher is not None else game.state.order[0]
     for o in _objs(game, pos[0], ctx):
-        movement.push(game, o, source_zone, chooser, direction, _src(ctx))
+        movement.push(game, o, source_zone, chooser, direction, _src(ctx), by=src)
+
+
+def p_cannot(game, call, ctx):
+    """`cannot(WHO, "ACTION", ...)` as an effect: a restriction while this spell resolves
+    (engine/restrictions.py `impose`, read by the same query as the static ones)."""
+    pos, _ = _args(call)
+    try:
+        got = impose(game, _objs(game, pos[0], ctx), call, ctx.this)
+    except NotImplementedError as e:
+        raise NotImplementedPrimitive(str(e))
+    for o in got:
+        game.emit("rule", f"{o.label()} cannot {action_of(call)} while {_src(ctx)} resolves")
 
 
 def p_guard(game, call, ctx):
@@ -1038,7 +1050,7 @@ PRIMITIVES: dict[str, Callable] = {
     "roll_effect_die": p_roll_effect_die, "roll_attack_dice": p_roll_attack_dice, "make_attack": p_make_attack,
     "count_as_defense": p_count_as_defense, "set_source": p_set_source,
     "share_damage_and_effects": p_share_damage_and_effects, "set_x": p_set_x, "choose": p_choose,
-    "reorder_step": p_reorder_step, "cancel_action": p_cancel_action, "cannot_until": p_cannot_until,
+    "reorder_step": p_reorder_step, "cancel_action": p_cancel_action, "cannot_until": p_cannot_until, "cannot": p_cannot,
     "attack_gains": p_attack_gains, "miss_attack": p_miss_attack, "modify_defense_roll": p_modify_defense_roll,
     "gain_attack": p_gain_attack, "prevent_unless_paid": p_prevent_unless_paid, "push": p_push, "hinder": p_hinder,
     "restrain": p_restrain, "incapacitate": p_incapacitate, "lose_life": p_lose_life, "obliterate": p_obliterate,

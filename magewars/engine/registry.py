@@ -39,7 +39,7 @@ from .spellstatics import CAST_STATIC_CALLS as _CAST_STATICS, COSTS
 from .reveal import own_reveal_cost as _own_reveal_cost
 from .healtrade import HEALING_REMOVES as _HEALING_REMOVES
 from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
-from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, is_permission, is_restriction
+from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, imposable, is_permission, is_restriction
 
 # ---------------------------------------------------------------- derived from engine tables
 
@@ -170,6 +170,12 @@ STATIC_IMMUNE_SUBJECTS: frozenset[str] = frozenset({"this", "enchanted", "attach
 #: names (casting, reveals, attacks, guard, defenses, destruction, damage, regeneration), with target:,
 #: by:, except:, attack:, during:, into:, out_of:
 RESTRICTION_ACTIONS: frozenset[str] = _RESTRICTION_ACTIONS
+
+
+def effect_call_runs(call: A.Call) -> bool:
+    """An effect call runs when the engine implements it; `cannot(...)` as an effect only for an action
+    some procedure asks the restriction query about (engine/restrictions.py imposable)."""
+    return call.name in EFFECTS and (call.name != "cannot" or imposable(call))
 
 
 def restriction_runs(call: A.Call, codex: bool = False) -> bool:

@@ -270,17 +270,20 @@ def _during_fits(game, during) -> bool:
     return bool(current_moments(game) & set(DURING_PHASES.get(word or "", ())))
 
 
-def _applies(game, src, ab, call, actor, target, *, by, attack, into, out_of, rule, entry, spell=None) -> bool:
+def _applies(game, src, ab, call, actor, target, *, by, attack, into, out_of, rule, entry, spell=None,
+             subject=None) -> bool:
     """Does this statement (already known to be about the action) apply to `actor` now?  `by:` and
     `except:` are asked of the object doing it and of the spell it casts, if any."""
     pos, kw = _args(call)
     doers = [d for d in (by, spell) if d is not None and d is not actor]
+    if subject is not None and subject is not actor:
+        return False
     ctx = Ctx(this=src, attack=attack, it=actor, target=target if target is not None else None)
     if call.name == PREVENT_DAMAGE:
         return actor is src and (ab.guard is None or bool(game.evaluate(ab.guard, ctx)))
-    if not _fits(game, actor, pos[0], ctx):
+    if subject is None and not _fits(game, actor, pos[0], ctx):
         return False
-    if ab.guard is not None and not game.evaluate(ab.guard, ctx):
+    if ab is not None and ab.guard is not None and not game.evaluate(ab.guard, ctx):
         return False
     if "target" in kw and not _fits(game, target, kw["target"], ctx):
         return False
@@ -344,7 +347,44 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
         text = f"{actor.label()} {verb} {act}{aimed} ({where})"
         del owner
         return Ruling(text, rule_name, src, act)
+    if name == "cannot":
+        for (oid, call, src) in getattr(game, "effect_restrictions", ()):
+            if oid != actor.id or not src.in_play or action_of(call) != act:
+                continue
+            try:
+                if not _applies(game, src, None, call, actor, target, by=by, attack=attack, into=into,
+                                out_of=out_of, rule=rule, entry=None, spell=spell, subject=actor):
+                    continue
+            except Exception as e:  # noqa: BLE001 - a phrase the engine cannot read
+                game.note_unsupported(f"cannot of {src.card.name}", f"cannot read the restriction: {e}")
+                continue
+            return Ruling(f"{actor.label()} cannot {act} while {src.label()} resolves", f"Card: {src.card.name}",
+                          src, act)
     return None
+
+
+def imposable(call: A.Call) -> bool:
+    """Can `cannot(...)` run as an effect (its action asked by some procedure, keywords read here)?"""
+    act = action_of(call)
+    pos, kw = _args(call)
+    return act in _HOOKED and set(kw) <= KEYWORDS and len(pos) == 2 and \
+        ("during" not in kw or isinstance(kw["during"], A.StringLit) and kw["during"].value in DURING_PHASES)
+
+
+def impose(game, objs, call: A.Call, source) -> list:
+    """An effect's `cannot(WHO, "ACTION", ...)`: each object named may not do it while the effect's source
+    (the spell being cast or resolved) is in play; returns the objects restricted.  An action no
+    procedure asks about (not in HOOKS) is refused: NotImplementedError."""
+    act = action_of(call)
+    if not imposable(call):
+        raise NotImplementedError(f"cannot(..., {act!r}) as an effect: no procedure asks about it")
+    if not hasattr(game, "effect_restrictions"):
+        game.effect_restrictions = []
+    got = [o for o in objs if o is not None and not isinstance(o, str)]
+    game.effect_restrictions[:] = [e for e in game.effect_restrictions if e[2].in_play]
+    for o in got:
+        game.effect_restrictions.append((o.id, call, source))
+    return got
 
 
 def forbids(game, action: str, actor, target=None, *, by=None, attack=None, into=None, out_of=None,
@@ -454,3 +494,22 @@ def reveal_forbidden(game, obj) -> Optional[Ruling]:
     mage = game.state.mage_of(obj.controller)
     return forbids(game, BE_REVEALED, obj, by=mage) or (
         forbids(game, "reveal", mage, obj) if mage is not None else None)
+
+
+def push_through_forbidden(game, obj, by, walls: Iterable) -> Optional[Ruling]:
+    """Whether a push of `obj` by `by` (the pushing object or spell) may not cross these walls: the pushed
+    object may not be pushed through one (`cannot(WHO, "be pushed through", target: WALL)`, also set by an
+    effect), or the pusher, or the one who cast it, may not push through one."""
+    pushers = [by] if by is not None else []
+    caster = getattr(game, "spell_casters", {}).get(getattr(by, "id", None))
+    if caster is not None and caster in game.state.objects:
+        pushers.append(game.state.objects[caster])
+    for wall in walls:
+        why = forbids(game, "be pushed through", obj, wall, by=by)
+        if why:
+            return why
+        for p in pushers:
+            why = forbids(game, "push through", p, wall)
+            if why:
+                return why
+    return None

@@ -224,6 +224,11 @@ def _statements(game, parties: Iterable) -> list:
     return out
 
 
+def _label(o) -> str:
+    """An object's label; a spell not cast yet (casting's probe) by its card name."""
+    return o.card.name if not o.in_play and o.id.startswith("probe:") else o.label()
+
+
 # ---------------------------------------------------------------- fitting
 def _fits(game, obj, phrase, ctx: Ctx) -> bool:
     if obj is None:
@@ -344,7 +349,7 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
         rule_name = f"Codex: {entry}" if entry is not None else f"Card: {src.card.name}"
         where = f"{entry} of {src.label()}" if entry is not None else src.label()
         verb = "cannot" if name == "cannot" else "may"
-        text = f"{actor.label()} {verb} {act}{aimed} ({where})"
+        text = f"{_label(actor)} {verb} {act}{aimed} ({where if entry is not None else _label(src)})"
         del owner
         return Ruling(text, rule_name, src, act)
     if name == "cannot":
@@ -358,7 +363,7 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
             except Exception as e:  # noqa: BLE001 - a phrase the engine cannot read
                 game.note_unsupported(f"cannot of {src.card.name}", f"cannot read the restriction: {e}")
                 continue
-            return Ruling(f"{actor.label()} cannot {act} while {src.label()} resolves", f"Card: {src.card.name}",
+            return Ruling(f"{_label(actor)} cannot {act} while {src.label()} resolves", f"Card: {src.card.name}",
                           src, act)
     return None
 

@@ -202,7 +202,7 @@ def target_kind(card: CardDefinition) -> str:
     return "object"
 
 
-def _check_zone(game, caster, zone: str, rng, rule_what: str) -> None:
+def _check_zone(game, caster, zone: str, rng, rule_what: str, los: bool = True) -> None:
     st = game.state
     here = st.zone_of(caster)
     if here is None:
@@ -213,7 +213,7 @@ def _check_zone(game, caster, zone: str, rng, rule_what: str) -> None:
     if rng is not None and not rng[0] <= dist <= rng[1]:
         raise IllegalCast("range", f"{rule_what} is out of range: {dist} zone(s) from {caster.label()}, "
                                    f"the spell's range is {rng[0]}-{rng[1]}")
-    if dist and not line_of_sight(game, here, zone):
+    if los and dist and not line_of_sight(game, here, zone):
         raise IllegalCast("line-of-sight", f"{caster.label()} has no line of sight to {rule_what}")
 
 
@@ -279,7 +279,9 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     elif kind == "zone":
         if targets or zone is None:
             raise IllegalCast("target", f"{card.name} targets a zone: give a zone, not objects")
-        _check_zone(game, caster, zone, rng, f"zone {zone}")
+        allowed = R.summon_permission(game, caster, probe, zone)  # a card lets it go there (Summoning Circle)
+        _check_zone(game, caster, zone, None if allowed else rng, f"zone {zone}",
+                    los=not (allowed and "LoS" in allowed.ignoring))
     elif kind == "border":
         pair = P.parse_border(st.arena, zone)
         if pair is None:
@@ -416,7 +418,7 @@ def still_legal(game, c: Casting) -> Optional[str]:
             return f"{t.label()} is out of range now ({d} zone(s), range {rng[0]}-{rng[1]})"
     if c.zone and "/" not in c.zone and target_kind(c.card) == "zone" and here is not None:
         d = st.arena.distance(here, c.zone)
-        if rng is not None and not rng[0] <= d <= rng[1]:
+        if rng is not None and not rng[0] <= d <= rng[1] and not R.summon_permission(game, c.caster, c.spell, c.zone):
             return f"zone {c.zone} is out of range now ({d} zone(s) from {c.caster.label()}, " \
                    f"range {rng[0]}-{rng[1]})"
     return None
@@ -507,7 +509,8 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     elif kind == "zone":
         for z in st.arena.zones():
             d = st.arena.distance(here, z)
-            if rng is None or rng[0] <= d <= rng[1]:
+            if rng is None or rng[0] <= d <= rng[1] or R.summon_permission(
+                    game, caster, P.probe(game, caster, card, here), z):
                 cands.append(((), z))
     elif kind == "border":
         for pair in P.borders(st.arena):

@@ -349,9 +349,14 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
         rule_name = f"Codex: {entry}" if entry is not None else f"Card: {src.card.name}"
         where = f"{entry} of {src.label()}" if entry is not None else src.label()
         verb = "cannot" if name == "cannot" else "may"
+        if name == "can" and into is not None:
+            aimed += f" into {into if isinstance(into, str) else into.label()}"
         text = f"{_label(actor)} {verb} {act}{aimed} ({where if entry is not None else _label(src)})"
         del owner
-        return Ruling(text, rule_name, src, act)
+        got = Ruling(text, rule_name, src, act)
+        ign = kw.get("ignoring")
+        got.ignoring = ign.value if isinstance(ign, A.StringLit) else ""
+        return got
     if name == "cannot":
         for (oid, call, src) in getattr(game, "effect_restrictions", ()):
             if oid != actor.id or not src.in_play or action_of(call) != act:
@@ -411,9 +416,14 @@ def permits(game, action: str, actor, target=None, *, by=None, attack=None, into
 
 
 #: `can(...)` actions permitted through this module (the hook that asks for the permission)
-PERMISSION_HOOKS: dict[str, str] = {}
+PERMISSION_HOOKS: dict[str, str] = {
+    "summon": "casting's declaration and legal_casts: a creature spell may be cast into the zone `into:` names, "
+              "out of its range (and out of line of sight with `ignoring:` naming LoS)",
+}
 #: keywords of a `can(...)` this module reads
-PERMISSION_KEYWORDS: frozenset[str] = frozenset({"target", "by", "during", "into"})
+PERMISSION_KEYWORDS: frozenset[str] = frozenset({"target", "by", "during", "into", "ignoring"})
+#: what `ignoring:` of a summoning permission may name
+SUMMON_IGNORING: frozenset[str] = frozenset({"range and LoS"})
 
 
 def is_permission(call: A.Call) -> bool:
@@ -421,7 +431,11 @@ def is_permission(call: A.Call) -> bool:
         return False
     act = action_of(call)
     pos, kw = _args(call)
-    return act is not None and act in {_norm(a) for a in PERMISSION_HOOKS} and set(kw) <= PERMISSION_KEYWORDS
+    ign = kw.get("ignoring")
+    if ign is not None and not (isinstance(ign, A.StringLit) and ign.value in SUMMON_IGNORING):
+        return False
+    return act is not None and act in {_norm(a) for a in PERMISSION_HOOKS} and set(kw) <= PERMISSION_KEYWORDS \
+        and len(pos) == 2
 
 
 # ---------------------------------------------------------------- the readers the engine had before
@@ -518,3 +532,13 @@ def push_through_forbidden(game, obj, by, walls: Iterable) -> Optional[Ruling]:
             if why:
                 return why
     return None
+
+
+def summon_permission(game, caster, spell, zone: str) -> Optional[Ruling]:
+    """A `can(WHO, "summon", target: ..., into: ZONE[, ignoring: "range and LoS"])` letting `caster` cast
+    the creature `spell` into `zone` whatever the spell's range; `.ignoring` says whether line of sight
+    is waived too.  None when no such permission applies (or the spell is no creature)."""
+    if spell.card.kind != "creature" or not any(
+            c.name == "can" and action_of(c) == "summon" for _, _, c, _ in _in_play_statements(game)):
+        return None
+    return permits(game, "summon", caster, spell, into=zone)

@@ -82,7 +82,7 @@ def _event_or_timing(ab) -> Optional[tuple]:
     return None
 
 
-def _shell(defn, clause: Clause) -> tuple[str, str, str]:
+def _shell(defn, clause: Clause, codex: Optional[dict] = None) -> tuple[str, str, str]:
     """Does the engine run this ability at all?  (status, construct, why)"""
     ab = clause.ability
     if clause.holder == "bar":
@@ -112,7 +112,7 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
                     "a once-per-round static is skipped by the continuous-effects layer")
         eff = ab.effect
         if isinstance(eff, A.Call):
-            status, why = R.static_call_status(eff)
+            status, why = R.static_call_status(eff, codex)
             return status, _label(ab), why
         if isinstance(eff, R.STATIC_NODES) or isinstance(eff, A.Unsupported):
             return R.RUNS, "", ""
@@ -222,11 +222,11 @@ def _label(ab) -> str:
     return type(ab).__name__
 
 
-def clause_findings(defn, clause: Clause) -> list[Finding]:
+def clause_findings(defn, clause: Clause, codex: Optional[dict] = None) -> list[Finding]:
     """Every construct of one clause that does not run (unsupported markers are reported separately)."""
     out: list[Finding] = []
     here = clause.span if clause.span.line > 0 else defn.span
-    status, construct, why = _shell(defn, clause)
+    status, construct, why = _shell(defn, clause, codex)
     if status != R.RUNS:
         body = effects_of(clause.ability)
         if isinstance(clause.ability, A.StaticAbility):
@@ -279,7 +279,7 @@ def definition_findings(defn, codex: dict) -> list[Finding]:
             out.extend(Finding(defn.name, _where(u.span), f"unsupported {u.reason}", UNSUPPORTED, u.clause or u.reason)
                        for u in bar.unsupported)
     for cl in clauses(defn):
-        out.extend(clause_findings(defn, cl))
+        out.extend(clause_findings(defn, cl, codex))
     if isinstance(defn, CodexDefinition):
         out = [replace(f, codex=True) for f in out]
     if isinstance(defn, CardDefinition):

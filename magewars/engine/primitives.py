@@ -151,7 +151,7 @@ def p_heal(game, call, ctx):
     pos, kw = _args(call)
     amount = _num(game, pos[1], ctx)
     for o in _objs(game, pos[0], ctx):  # what cannot heal (Finite Life...) says so in Game.heal
-        game.heal(o, amount, _src(ctx))
+        game.heal(o, amount, _src(ctx), by=ctx.this)
 
 
 def p_regenerate(game, call, ctx):
@@ -163,7 +163,7 @@ def p_regenerate(game, call, ctx):
         if why:
             game.emit("heal", f"{o.label()} does not regenerate: {why}", target=o.id, rule=why.rule)
             continue
-        game.heal(o, amount, _src(ctx))
+        game.heal(o, amount, _src(ctx), by=ctx.this)
 
 
 def p_reconstruct(game, call, ctx):

@@ -39,7 +39,7 @@ from .spellstatics import CAST_STATIC_CALLS as _CAST_STATICS, COSTS
 from .reveal import own_reveal_cost as _own_reveal_cost
 from .healtrade import HEALING_REMOVES as _HEALING_REMOVES
 from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
-from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, imposable, is_permission, is_restriction
+from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, ignore_honoured, imposable, is_permission, is_restriction
 
 # ---------------------------------------------------------------- derived from engine tables
 
@@ -249,9 +249,10 @@ def _first_word(v) -> Optional[str]:
     return None
 
 
-def static_call_status(call: A.Call) -> tuple[str, str]:
-    """How the continuous-effects layer treats `static CALL(...)` on a card: (status, why)."""
-    if _movement.reads_static(call) or restriction_runs(call):
+def static_call_status(call: A.Call, codex: Optional[dict] = None) -> tuple[str, str]:
+    """How the continuous-effects layer treats `static CALL(...)` on a card: (status, why).  `codex`: the
+    entries an `ignore(WHO, [ENTRIES])` names are looked up there."""
+    if _movement.reads_static(call) or restriction_runs(call) or (codex is not None and ignore_honoured(call, codex)):
         return RUNS, ""
     if call.name in SPELLBOOK_STATIC_CALLS or call.name in CAST_STATIC_CALLS:
         kw = {a.key: a.value for a in call.args if a.key}

@@ -60,13 +60,14 @@ HOOKS: dict[str, str] = {
     "receive damage": "Game.deal_damage",
     "guard": "the guard action (engine/activation.py) and keeping a guard marker",
     "use_defense": "the avoid-attack step (a defense offered)",
+    "heal": "Game.heal (by: the object healing it, for an `ignore(this, [ENTRY])` of a healing spell)",
     "regenerate": "the regenerate effect (primitives.p_regenerate: a Regenerate trait at upkeep)",
     "push through": "a push across a wall (movement.push): by: the pushing object",
     "be pushed through": "a push across a wall (movement.push): the pushed object",
 }
 #: codex statements whose action another reader rules on already (the continuous-effects layer's
 #: `cannot_do`, movement.restriction): this module leaves them to it so they are read once
-READ_ELSEWHERE: frozenset[str] = frozenset({"heal", "gain life", "use_defense", "attack", "counterstrike",
+READ_ELSEWHERE: frozenset[str] = frozenset({"gain life", "use_defense", "attack", "counterstrike",
                                             "force attacks", "take actions", "move", "be pushed",
                                             "be teleported", "hinder", "act after moving", "move through",
                                             "move twice", "ignore guards", "melee_attack", "ranged_attack"})
@@ -87,6 +88,9 @@ CANNOT_REVEAL = "cannot_reveal"
 #: a codex entry's `prevent_damage()` (no amount): the object carrying it cannot receive damage
 PREVENT_DAMAGE = "prevent_damage"
 RECEIVE_DAMAGE = "receive damage"
+#: `ignore(WHO, [ENTRIES])`: what those codex entries forbid or permit does not hold for WHO
+IGNORE = "ignore"
+STATEMENT_CALLS = ("cannot", "can", CANNOT_REVEAL, PREVENT_DAMAGE, IGNORE)
 BE_REVEALED = "be revealed"
 #: the actions ruled on here (coverage reads them)
 ACTIONS: frozenset[str] = frozenset(HOOKS)
@@ -184,7 +188,7 @@ def _in_play_statements(game) -> list:
         for ab in src.card.abilities:
             eff = getattr(ab, "effect", None)
             if isinstance(ab, A.StaticAbility) and isinstance(eff, A.Call) and \
-                    eff.name in ("cannot", "can", CANNOT_REVEAL, PREVENT_DAMAGE):
+                    eff.name in STATEMENT_CALLS:
                 out.append((src, ab, eff, None))
     game._restriction_cache = (key, out)
     return out
@@ -198,10 +202,10 @@ def _party_statements(game, obj) -> Iterator[tuple]:
         for ab in obj.card.abilities:
             eff = getattr(ab, "effect", None)
             if isinstance(ab, A.StaticAbility) and isinstance(eff, A.Call) and \
-                    eff.name in ("cannot", "can", CANNOT_REVEAL, PREVENT_DAMAGE):
+                    eff.name in STATEMENT_CALLS:
                 yield obj, ab, eff, None
     for name in _carried(game, obj):
-        for fn in ("cannot", "can", CANNOT_REVEAL, PREVENT_DAMAGE):
+        for fn in STATEMENT_CALLS:
             for ab in game.codex_statics(name, fn):
                 yield obj, ab, ab.effect, name
 
@@ -275,6 +279,55 @@ def _during_fits(game, during) -> bool:
     return bool(current_moments(game) & set(DURING_PHASES.get(word or "", ())))
 
 
+def is_ignore(call: A.Call) -> bool:
+    """`ignore(PHRASE, [ENTRIES])`, read here when a statement of one of those entries would apply."""
+    return call.name == IGNORE and len(call.args) == 2 and not any(a.key for a in call.args) and \
+        isinstance(call.args[0].value, A.Phrase) and isinstance(call.args[1].value, A.TraitGroup)
+
+
+#: a codex statement read by the continuous-effects layer that honours the carrier's own `ignore(this,
+#: [ENTRY])` (Effects._life_blocker)
+IGNORE_HONOURED_ELSEWHERE: frozenset[str] = frozenset({"gain life"})
+
+
+def ignore_honoured(call: A.Call, codex: dict) -> bool:
+    """Does `ignore(WHO, [ENTRIES])` take effect?  Yes when every rule of each entry is a statement this
+    module reads (it skips them for whoever ignores the entry) or one IGNORE_HONOURED_ELSEWHERE."""
+    if not is_ignore(call):
+        return False
+    for ref in call.args[1].value.traits:
+        cd = codex.get(ref.name.text)
+        if cd is None:
+            return False
+        for ab in cd.abilities:
+            eff = getattr(ab, "effect", None)
+            if not isinstance(ab, A.StaticAbility) or not isinstance(eff, A.Call):
+                return False
+            if is_restriction(eff, codex=True) or is_permission(eff):
+                continue
+            if eff.name == "cannot" and action_of(eff) in IGNORE_HONOURED_ELSEWHERE:
+                continue
+            return False
+    return True
+
+
+def _ignored(game, entry: str, parties: Iterable, stmts: list) -> Optional[str]:
+    """The party that ignores the codex entry `entry` (an `ignore(WHO, [..ENTRY..])` of its own card, of an
+    entry it carries, or of a card in play about it), as a label; None when none does."""
+    for src, ab, call, _ in stmts:
+        if not is_ignore(call) or not any(r.name.text == entry for r in call.args[1].value.traits):
+            continue
+        for p in parties:
+            if p is None or isinstance(p, str):
+                continue
+            ctx = Ctx(this=src, it=p)
+            if ab.guard is not None and not game.evaluate(ab.guard, ctx):
+                continue
+            if _fits(game, p, call.args[0].value, ctx):
+                return _label(p)
+    return None
+
+
 def _applies(game, src, ab, call, actor, target, *, by, attack, into, out_of, rule, entry, spell=None,
              subject=None) -> bool:
     """Does this statement (already known to be about the action) apply to `actor` now?  `by:` and
@@ -325,6 +378,8 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
     parties = [actor, target, by, spell]
     stmts = _statements(game, parties) if codex else [s for s in _in_play_statements(game)]
     for src, ab, call, entry in stmts:
+        if call.name == IGNORE:
+            continue
         if (name == "cannot") != (call.name in ("cannot", CANNOT_REVEAL, PREVENT_DAMAGE)):
             continue
         if action_of(call) != act:
@@ -337,6 +392,11 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
             if not _applies(game, src, ab, call, actor, target, by=by, attack=attack, into=into, out_of=out_of,
                             rule=rule, entry=entry, spell=spell):
                 continue
+            if entry is not None:
+                who = _ignored(game, entry, parties, stmts)
+                if who is not None:
+                    game.emit("rule", f"{who} ignores {entry}: it does not stop {_label(actor)} ({act})")
+                    continue
         except (PhraseError, Exception) as e:  # noqa: BLE001 - a phrase or value the engine cannot read
             game.note_unsupported(f"static {call.name} of {entry or src.card.name}",
                                   f"cannot read the statement: {e}")

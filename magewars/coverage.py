@@ -82,7 +82,7 @@ def _event_or_timing(ab) -> Optional[tuple]:
     return None
 
 
-def _shell(defn, clause: Clause) -> tuple[str, str, str]:
+def _shell(defn, clause: Clause, codex: Optional[dict] = None) -> tuple[str, str, str]:
     """Does the engine run this ability at all?  (status, construct, why)"""
     ab = clause.ability
     if clause.holder == "bar":
@@ -112,7 +112,7 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
                     "a once-per-round static is skipped by the continuous-effects layer")
         eff = ab.effect
         if isinstance(eff, A.Call):
-            status, why = R.static_call_status(eff)
+            status, why = R.static_call_status(eff, codex)
             return status, _label(ab), why
         if isinstance(eff, R.STATIC_NODES) or isinstance(eff, A.Unsupported):
             return R.RUNS, "", ""
@@ -166,6 +166,8 @@ def _codex_static_runs(defn, ab) -> bool:
         return all(isinstance(b, (A.Gain, A.Lose)) and _subject_word(b) in R.CODEX_STATIC_SUBJECTS for b in eff.body)
     if not isinstance(eff, A.Call):
         return False
+    if R.restriction_runs(eff, codex=True):
+        return True  # read by the general query when the engine acts (engine/restrictions.py)
     if eff.name == R.COSTS:  # only an entry's change to its own enchantment's reveal cost is read
         return R.codex_costs_runs(eff)
     if eff.name in R.SPELLBOOK_STATIC_CALLS or eff.name in R.CAST_STATIC_CALLS:
@@ -226,11 +228,11 @@ def _label(ab) -> str:
     return type(ab).__name__
 
 
-def clause_findings(defn, clause: Clause) -> list[Finding]:
+def clause_findings(defn, clause: Clause, codex: Optional[dict] = None) -> list[Finding]:
     """Every construct of one clause that does not run (unsupported markers are reported separately)."""
     out: list[Finding] = []
     here = clause.span if clause.span.line > 0 else defn.span
-    status, construct, why = _shell(defn, clause)
+    status, construct, why = _shell(defn, clause, codex)
     if status != R.RUNS:
         body = effects_of(clause.ability)
         if isinstance(clause.ability, A.StaticAbility):
@@ -251,7 +253,7 @@ def clause_findings(defn, clause: Clause) -> list[Finding]:
                                R.SILENT if n.static else R.LOUD,
                                "a static's value the engine cannot compute is taken as true or skipped"
                                if n.static else "the engine does not compute this value (reported at run time)"))
-        elif n.role in ("effect", "cost") and isinstance(node, A.Call) and node.name not in R.EFFECTS:
+        elif n.role in ("effect", "cost") and isinstance(node, A.Call) and not R.effect_call_runs(node):
             out.append(Finding(defn.name, where, node.name, R.LOUD,
                                "the engine does not implement this effect (reported at run time)"))
         elif n.role in ("effect", "static") and isinstance(node, (A.Gain, A.StatChange)):
@@ -283,7 +285,7 @@ def definition_findings(defn, codex: dict) -> list[Finding]:
             out.extend(Finding(defn.name, _where(u.span), f"unsupported {u.reason}", UNSUPPORTED, u.clause or u.reason)
                        for u in bar.unsupported)
     for cl in clauses(defn):
-        out.extend(clause_findings(defn, cl))
+        out.extend(clause_findings(defn, cl, codex))
     if isinstance(defn, CodexDefinition):
         out = [replace(f, codex=True) for f in out]
     if isinstance(defn, CardDefinition):

@@ -29,6 +29,7 @@ damage(what: obj, amount: num, type?: name)      Deal damage that is not an atta
 direct_damage(what: obj, amount: num, type?: name) Deal direct damage (ignores armor, cannot be avoided).
 heal(what: obj, amount: num)                     Remove up to this much damage from a Living object.
 reconstruct(what: obj, amount: num)              Remove damage from a Nonliving object.
+regenerate(what: obj, amount: num)               Heal by regeneration: nothing happens to an object that may not regenerate.
 regain_life(what: obj, amount: num)              Alias kept for healing mages beyond damage bookkeeping.
 place(what: obj, markers: traits, count?: num)   Place condition markers or tokens on an object.
 remove(what: obj, markers: traits, count?: num)  Remove condition markers or tokens from an object.

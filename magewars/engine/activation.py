@@ -26,6 +26,7 @@ from ..dsl import ast as A
 from .actions import (AbilityChoice, Activation, AttackChoice, CastChoice, GuardChoice, MoveChoice, PassChoice,
                       options_of)
 from .phrases import Ctx, resolve
+from .restrictions import forbids
 
 __all__ = ["legal_actions", "options_of", "obligations", "Activation"]
 
@@ -191,7 +192,7 @@ def legal_actions(game, creature, act: Activation, planned: list[str], quickcast
         acts += attack_options(game, creature, speeds)
         if is_mage:
             acts += cast_options(game, creature, planned, speeds, False)
-        if "guard" not in d.cannot_do and not creature.guard:
+        if not creature.guard and not forbids(game, "guard", creature):  # Grapple, Stagger... (the codex)
             acts.append(GuardChoice(creature.id))
         acts += ability_options(game, creature, speeds)
         moves = move_options(game, creature)  # legal_moves: move limits, hindering, walls, Restrained

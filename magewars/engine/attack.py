@@ -29,7 +29,7 @@ from ..dsl.model import AttackDefinition, TraitInstance
 from .decisions import Option
 from .codex_rules import ignores_minimum_range, melee_restriction
 from .phrases import Ctx, matches
-from .restrictions import attack_forbidden, forbidden
+from .restrictions import attack_forbidden, forbidden, forbids
 from .state import LightList
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -425,8 +425,9 @@ class AvoidAttack(Step):
             return
         if eng.is_self_attack(atk):
             pass
-        if "use_defense" in g.d(target).cannot_do:
-            g.emit("info", f"{target.label()} cannot use defenses")
+        barred = forbids(g, "use_defense", target, attack=atk)  # a card's own `cannot(this, "use_defense")`
+        if "use_defense" in g.d(target).cannot_do or barred:
+            g.emit("info", f"{target.label()} cannot use defenses" + (f" ({barred})" if barred else ""))
             return
         d = g.d(target)
         usable = []

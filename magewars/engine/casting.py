@@ -26,6 +26,7 @@ from .errors import EngineError
 from .phrases import Ctx, matches
 from .state import GameObject
 from . import placement as P
+from . import restrictions as R
 from .spellstatics import SET_X
 
 #: the casting sequence, in order (rulebook: Casting Spells); a reveal window follows each step
@@ -201,7 +202,7 @@ def target_kind(card: CardDefinition) -> str:
     return "object"
 
 
-def _check_zone(game, caster, zone: str, rng, rule_what: str) -> None:
+def _check_zone(game, caster, zone: str, rng, rule_what: str, los: bool = True) -> None:
     st = game.state
     here = st.zone_of(caster)
     if here is None:
@@ -212,7 +213,7 @@ def _check_zone(game, caster, zone: str, rng, rule_what: str) -> None:
     if rng is not None and not rng[0] <= dist <= rng[1]:
         raise IllegalCast("range", f"{rule_what} is out of range: {dist} zone(s) from {caster.label()}, "
                                    f"the spell's range is {rng[0]}-{rng[1]}")
-    if dist and not line_of_sight(game, here, zone):
+    if los and dist and not line_of_sight(game, here, zone):
         raise IllegalCast("line-of-sight", f"{caster.label()} has no line of sight to {rule_what}")
 
 
@@ -226,9 +227,8 @@ def legal_target(game, caster, card: CardDefinition, obj: GameObject, probe: Gam
     phrases = card.target_phrases or ()
     if phrases and not any(matches(game, obj, ph, ctx) for ph in phrases):
         return f"{obj.label()} is not a {' or '.join(card.targets)}"
-    for why in P.untargetable(game, obj, caster):
-        return why
-    return None
+    why = R.forbids(game, "be targeted", obj, by=caster, spell=probe)  # Invisible, Obscured, Warded...
+    return why or None
 
 
 def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence[GameObject] = (),
@@ -271,7 +271,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         t = targets[0]
         why = legal_target(game, caster, card, t, probe)
         if why:
-            raise IllegalCast("target", f"illegal target: {why}")
+            raise IllegalCast(getattr(why, "rule", "") or "target", f"illegal target: {why}")
         tz = st.zone_of(t)
         if tz is None:
             raise IllegalCast("target", f"{t.label()} is not in a zone of the arena")
@@ -279,7 +279,9 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     elif kind == "zone":
         if targets or zone is None:
             raise IllegalCast("target", f"{card.name} targets a zone: give a zone, not objects")
-        _check_zone(game, caster, zone, rng, f"zone {zone}")
+        allowed = R.summon_permission(game, caster, probe, zone)  # a card lets it go there (Summoning Circle)
+        _check_zone(game, caster, zone, None if allowed else rng, f"zone {zone}",
+                    los=not (allowed and "LoS" in allowed.ignoring))
     elif kind == "border":
         pair = P.parse_border(st.arena, zone)
         if pair is None:
@@ -295,6 +297,9 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     else:
         if targets:
             raise IllegalCast("target", f"{card.name} takes no target")
+    why = R.cast_forbidden(game, caster, probe, targets, zone)  # `cannot(...)` of the cards and the codex
+    if why:
+        raise IllegalCast(why.rule, str(why))
     for why in P.placement_problems(game, caster, card, targets, zone):
         raise IllegalCast(why[0], why[1])
     cost, _ = casting_cost(game, caster, card, targets, x, probe)
@@ -413,7 +418,7 @@ def still_legal(game, c: Casting) -> Optional[str]:
             return f"{t.label()} is out of range now ({d} zone(s), range {rng[0]}-{rng[1]})"
     if c.zone and "/" not in c.zone and target_kind(c.card) == "zone" and here is not None:
         d = st.arena.distance(here, c.zone)
-        if rng is not None and not rng[0] <= d <= rng[1]:
+        if rng is not None and not rng[0] <= d <= rng[1] and not R.summon_permission(game, c.caster, c.spell, c.zone):
             return f"zone {c.zone} is out of range now ({d} zone(s) from {c.caster.label()}, " \
                    f"range {rng[0]}-{rng[1]})"
     return None
@@ -504,7 +509,8 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     elif kind == "zone":
         for z in st.arena.zones():
             d = st.arena.distance(here, z)
-            if rng is None or rng[0] <= d <= rng[1]:
+            if rng is None or rng[0] <= d <= rng[1] or R.summon_permission(
+                    game, caster, P.probe(game, caster, card, here), z):
                 cands.append(((), z))
     elif kind == "border":
         for pair in P.borders(st.arena):

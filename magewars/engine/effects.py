@@ -28,7 +28,7 @@ from .spellstatics import CAST_STATIC_CALLS
 from . import movement
 from ..dsl.vocab import noun_meaning
 from .phrases import Ctx, matches, words_of, pronoun
-from .restrictions import is_restriction
+from .restrictions import ignore_honoured, is_ignore, is_permission, is_restriction
 from .state import LIGHT_READS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -334,6 +334,8 @@ class Effects:
 
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
         g = self.game
+        if is_restriction(call) or is_permission(call) or ignore_honoured(call, g.codex):
+            return  # read when the engine is about to act (engine/restrictions.py)
         if self._read_elsewhere(call):
             return  # read where it is used (casting: engine/casting.py; spellbook building: spellbook/rules.py;
             #         movement: hinder, walls, line of sight, move restrictions)
@@ -659,7 +661,7 @@ class Effects:
                                 continue
                             armor += amt
                         elif sm.stat == "life" and life is not None:
-                            blocker = self._life_blocker(cdef, traits, d) if amt > 0 else None
+                            blocker = self._life_blocker(cdef, traits, d, obj) if amt > 0 else None
                             if blocker:
                                 d.mods.append(Mod(key, obj.timestamp, f"life {amt:+d}", False, blocker))
                                 continue
@@ -678,12 +680,22 @@ class Effects:
             return t.value.coef * self.game.x_value(obj)
         return 0
 
-    def _life_blocker(self, cdef, traits: dict, d: Derived):
+    @staticmethod
+    def _own_ignores(obj) -> set:
+        """Codex entries the object's own card ignores (`static ignore(this, [ENTRY])`)."""
+        return {r.name.text for ab in obj.card.abilities if isinstance(getattr(ab, "effect", None), A.Call)
+                and is_ignore(ab.effect) and lower_words(ab.effect.args[0].value) == ("this",)
+                for r in ab.effect.args[1].value.traits}
+
+    def _life_blocker(self, cdef, traits: dict, d: Derived, obj=None):
         """The trait that stops this entry's life gain, or None: one whose entry states
-        cannot(this, "gain life"), unless this entry states ignore(this, [that trait])."""
+        cannot(this, "gain life"), unless this entry (or the object's own card) states
+        ignore(this, [that trait])."""
         if "gain life" not in d.cannot_do:
             return None
         ignored = set()
+        if obj is not None:
+            ignored.update(self._own_ignores(obj))
         for ab in cdef.abilities:
             eff = ab.effect if isinstance(ab, A.StaticAbility) else None
             if isinstance(eff, A.Call) and eff.name == "ignore" and len(eff.args) > 1 \
@@ -875,7 +887,8 @@ class Effects:
                     elif sm.stat == "life":
                         if life is None:
                             continue
-                        if amt > 0 and "gain life" in d.cannot_do:
+                        if amt > 0 and "gain life" in d.cannot_do and \
+                                d.cannot_by.get("gain life", "") not in self._own_ignores(obj):
                             mods.append(Mod(label, ts, f"life {amt:+d}", False, d.cannot_by.get("gain life", "")))
                         else:
                             life += amt

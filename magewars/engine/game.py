@@ -21,7 +21,7 @@ from .events import EventLog
 from . import movement
 from .phrases import Ctx, matches, resolve, resolve_one
 from .primitives import evaluate, run_effect
-from .restrictions import forbidden
+from .restrictions import forbidden, forbids
 from .reveal import Reveals
 from .healtrade import give_up_healing
 from . import round as round_
@@ -234,11 +234,12 @@ class Game:
             self.fire("damaged", obj, Ctx(this=obj, it=obj))
         return amount
 
-    def heal(self, obj: GameObject, amount: int, source: str) -> int:
+    def heal(self, obj: GameObject, amount: int, source: str, by: Optional[GameObject] = None) -> int:
         if amount <= 0 or not obj.in_play:
             return 0
-        if "heal" in self.effects.derived(obj).cannot_do:
-            self.emit("heal", f"{obj.label()} cannot heal ({source})")
+        barred = forbids(self, "heal", obj, by=by)  # Finite Life... (engine/restrictions.py)
+        if barred:
+            self.emit("heal", f"{obj.label()} cannot heal ({source}): {barred}")
             return 0
         if obj.markers:  # healing traded for condition markers (engine/healtrade.py)
             amount -= give_up_healing(self, obj, amount, source)
@@ -433,7 +434,8 @@ class Game:
         window is not asked again (a replacement that destroys it ends the recursion)."""
         if obj.id in self._would_destroy:
             return False
-        why = forbidden(self, obj, ("be destroyed",), by=by, rule=rule)
+        why = forbidden(self, obj, ("be destroyed", "be destroyed by damage") if by_damage else ("be destroyed",),
+                        by=by, rule=rule)
         if why:
             self.emit("rule", f"{obj.label()} is not destroyed: {why}", target=obj.id)
             return True

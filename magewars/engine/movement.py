@@ -41,6 +41,7 @@ from ..dsl.model import CardDefinition
 from .decisions import Option
 from .errors import EngineError
 from .phrases import Ctx, PhraseError, matches, resolve
+from .restrictions import push_through_forbidden
 from .state import ROW_LETTERS, GameObject
 
 Game = Any  # engine.game.Game: named, not imported (nothing in the engine imports game.py)
@@ -616,7 +617,7 @@ def random_direction(game: Game) -> str:
 
 
 def push(game: Game, obj, source_zone: Optional[str], chooser: str, direction: Optional[str] = None,
-         why: str = "") -> bool:
+         why: str = "", by=None) -> bool:
     """Push one zone (Codex: Push) through the move sequence (no move action, no hindering).  An
     object that cannot be pushed stays; into the arena's edge or a wall it may not cross, it is
     Bashed instead (Flying creatures ignore walls, not the arena's edge).  Returns whether it moved."""
@@ -644,6 +645,8 @@ def push(game: Game, obj, source_zone: Optional[str], chooser: str, direction: O
         way = direction
     else:
         options = push_options(game, obj, source_zone)
+        free = [w for w in options if not _push_barred(game, obj, here, w, by)]  # engine/restrictions.py
+        options = free or options
         if len(options) > 1:
             way = game.decide("target", chooser, [Option(d, d) for d in options],
                               prompt=f"push {obj.label()} which way?", default=0).value
@@ -657,6 +660,11 @@ def push(game: Game, obj, source_zone: Optional[str], chooser: str, direction: O
         bash(game, obj, None)
         return False
     dest = f"{ROW_LETTERS[nr]}{nc + 1}"
+    barred = _push_barred(game, obj, here, way, by)
+    if barred:
+        game.emit("rule", f"{obj.label()} may not be pushed {way} through that wall: {barred}; it stays in {here}",
+                  rule=barred.rule)
+        return False
     if not ignores_walls(game, obj):
         for wall in walls_on(game, here, dest):
             if blocks_passage(game, wall, obj):
@@ -664,6 +672,17 @@ def push(game: Game, obj, source_zone: Optional[str], chooser: str, direction: O
                 bash(game, obj, wall)
                 return False
     return change_zone(game, obj, dest, f"is pushed {way}", why=f"by {why}" if why else "")
+
+
+def _push_barred(game: Game, obj, here: str, way: str, by):
+    """A restriction forbidding this push to cross a wall on its way (engine/restrictions.py)."""
+    arena = game.state.arena
+    r, c = arena.coords(here)
+    dr, dc = DIRECTIONS[way]
+    if not (0 <= r + dr < arena.rows and 0 <= c + dc < arena.cols):
+        return None
+    walls = walls_on(game, here, f"{ROW_LETTERS[r + dr]}{c + dc + 1}")
+    return push_through_forbidden(game, obj, by, walls) if walls else None
 
 
 def bash(game: Game, obj, wall) -> None:
@@ -693,6 +712,7 @@ def enter_zone(game: Game, obj, zone: Optional[str] = None, how: str = "is place
     if zone is not None:
         game.state.move_to_zone(obj, zone)
         game.emit("move", f"{obj.label()} {how} in {zone}", target=obj.id, to=zone)
+    obj.entered_round = game.state.round  # the `entered_this_round(...)` value
     game.fire("enters", obj, Ctx(this=obj, it=obj), zone=zone or _zone_of(game, obj), how=how)
 
 

@@ -22,6 +22,7 @@ from .cardindex import index as card_index
 from .errors import EngineError
 from .phrases import Ctx, has_name, matches
 from .spellstatics import CAST_ONLY, COPIES_IN_PLAY, COSTS, SPELLBOOK_ONLY, ZONE_LIMIT
+from .restrictions import forbids
 from .state import ROW_LETTERS, GameObject
 
 from ..dsl.vocab import CONJURATION_KINDS  # noqa: E402  (one vocabulary)
@@ -201,9 +202,11 @@ def mage_only(game, player: str, card) -> Iterator[str]:
 
 # ---------------------------------------------------------------- targets
 def untargetable(game, obj: GameObject, caster: GameObject) -> Iterator[str]:
-    """Why an enemy spell cannot target this object (a `cannot(this, "be targeted")` it has)."""
-    if obj.controller != caster.controller and "be targeted" in game.d(obj).cannot_do:
-        yield f"{obj.label()} cannot be targeted by enemy spells"
+    """Why a spell of `caster` cannot target this object (its `cannot(this, "be targeted", ...)`, read by
+    engine/restrictions.py with the caster as the one targeting)."""
+    why = forbids(game, "be targeted", obj, by=caster)
+    if why:
+        yield why
 
 
 def placement_problems(game, caster, card, targets, zone) -> Iterator[tuple[str, str]]:

@@ -18,6 +18,7 @@ from .attack import AttackAction
 from .decisions import Option
 from .effects import trait_from_ref
 from .phrases import Ctx, PhraseError, has_name, matches, resolve, resolve_one
+from .restrictions import action_of, forbids, impose
 
 
 class NotImplementedPrimitive(Exception):
@@ -150,7 +151,19 @@ def p_heal(game, call, ctx):
     pos, kw = _args(call)
     amount = _num(game, pos[1], ctx)
     for o in _objs(game, pos[0], ctx):  # what cannot heal (Finite Life...) says so in Game.heal
-        game.heal(o, amount, _src(ctx))
+        game.heal(o, amount, _src(ctx), by=ctx.this)
+
+
+def p_regenerate(game, call, ctx):
+    """`regenerate(WHO, N)`: healing that a `cannot(this, "regenerate")` stops (engine/restrictions.py)."""
+    pos, kw = _args(call)
+    amount = _num(game, pos[1], ctx)
+    for o in _objs(game, pos[0], ctx):
+        why = forbids(game, "regenerate", o)
+        if why:
+            game.emit("heal", f"{o.label()} does not regenerate: {why}", target=o.id, rule=why.rule)
+            continue
+        game.heal(o, amount, _src(ctx), by=ctx.this)
 
 
 def p_reconstruct(game, call, ctx):
@@ -462,12 +475,28 @@ def p_push(game, call, ctx):
     pusher = ctx.attack.attacker if ctx.attack is not None else ctx.this  # the pusher picks the way
     chooser = pusher.controller if pusher is not None else game.state.order[0]
     for o in _objs(game, pos[0], ctx):
-        movement.push(game, o, source_zone, chooser, direction, _src(ctx))
+        movement.push(game, o, source_zone, chooser, direction, _src(ctx), by=src)
+
+
+def p_cannot(game, call, ctx):
+    """`cannot(WHO, "ACTION", ...)` as an effect: a restriction while this spell resolves
+    (engine/restrictions.py `impose`, read by the same query as the static ones)."""
+    pos, _ = _args(call)
+    try:
+        got = impose(game, _objs(game, pos[0], ctx), call, ctx.this)
+    except NotImplementedError as e:
+        raise NotImplementedPrimitive(str(e))
+    for o in got:
+        game.emit("rule", f"{o.label()} cannot {action_of(call)} while {_src(ctx)} resolves")
 
 
 def p_guard(game, call, ctx):
     pos, _ = _args(call)
     for o in _objs(game, pos[0], ctx):
+        why = forbids(game, "guard", o)
+        if why:
+            game.emit("rule", f"{o.label()} gets no guard marker: {why}", target=o.id)
+            continue
         o.guard = True
         game.state.touch()
         game.emit("marker", f"{o.label()} gets a guard marker")
@@ -1014,7 +1043,7 @@ def v_versus_bonus(game, atk) -> int:
 
 PRIMITIVES: dict[str, Callable] = {
     "destroy": p_destroy, "discard": p_discard, "damage": p_damage, "direct_damage": p_direct_damage,
-    "heal": p_heal, "reconstruct": p_reconstruct, "place": p_place, "remove": p_remove,
+    "heal": p_heal, "regenerate": p_regenerate, "reconstruct": p_reconstruct, "place": p_place, "remove": p_remove,
     "remove_all": p_remove_all, "place_tokens": p_place_tokens, "remove_tokens": p_remove_tokens,
     "avoid_attack": p_avoid_attack, "cancel_attack": p_cancel_attack, "redirect_attack": p_redirect_attack,
     "all_damage_critical": p_all_damage_critical, "ignore_normal_damage": p_ignore_normal_damage,
@@ -1027,7 +1056,7 @@ PRIMITIVES: dict[str, Callable] = {
     "roll_effect_die": p_roll_effect_die, "roll_attack_dice": p_roll_attack_dice, "make_attack": p_make_attack,
     "count_as_defense": p_count_as_defense, "set_source": p_set_source,
     "share_damage_and_effects": p_share_damage_and_effects, "set_x": p_set_x, "choose": p_choose,
-    "reorder_step": p_reorder_step, "cancel_action": p_cancel_action, "cannot_until": p_cannot_until,
+    "reorder_step": p_reorder_step, "cancel_action": p_cancel_action, "cannot_until": p_cannot_until, "cannot": p_cannot,
     "attack_gains": p_attack_gains, "miss_attack": p_miss_attack, "modify_defense_roll": p_modify_defense_roll,
     "gain_attack": p_gain_attack, "prevent_unless_paid": p_prevent_unless_paid, "push": p_push, "hinder": p_hinder,
     "restrain": p_restrain, "incapacitate": p_incapacitate, "lose_life": p_lose_life, "obliterate": p_obliterate,
@@ -1201,6 +1230,13 @@ def v_used_this_round(game, call, ctx):
     raise NotImplementedPrimitive("used_this_round", f"kind {kind!r}")
 
 
+def v_entered_this_round(game, call, ctx):
+    """Did the object come into play this round (placed by a spell or an effect: movement.enter_zone)?"""
+    pos, _ = _args(call)
+    o = _one(game, pos[0], ctx)
+    return o is not None and getattr(o, "entered_round", None) == game.state.round
+
+
 def v_damaged_this_round(game, call, ctx):
     """Was the object attacked and damaged this round by an attacker (or attacking object) fitting the
     phrase?"""
@@ -1281,7 +1317,7 @@ VALUES: dict[str, Callable] = {
         "versus_bonus": lambda g, c, x: v_versus_bonus(g, x.attack),
     "strongest": lambda g, c, x: (lambda os: [o for o in os if o.card.level == max(p.card.level for p in os)]
                                   if os else [])(_objs(g, _args(c)[0][0], x)),
-    "used_this_round": v_used_this_round,
+    "used_this_round": v_used_this_round, "entered_this_round": v_entered_this_round,
     "damaged_this_round": v_damaged_this_round,
     "attacker_of": lambda g, c, x: _atk(x).source if _atk(x) is not None else None,
 }

@@ -39,7 +39,7 @@ from .spellstatics import CAST_STATIC_CALLS as _CAST_STATICS, COSTS
 from .reveal import own_reveal_cost as _own_reveal_cost
 from .healtrade import HEALING_REMOVES as _HEALING_REMOVES
 from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
-from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, is_restriction
+from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, ignore_honoured, imposable, is_permission, is_restriction
 
 # ---------------------------------------------------------------- derived from engine tables
 
@@ -170,10 +170,22 @@ CODEX_RANGED_IGNORING: frozenset[str] = frozenset({MINIMUM_RANGE})
 #: except `immune(PHRASE, this)`: objects fitting the phrase are immune to this card (its attacks cannot
 #: target them, its effects and statics skip them: Game.immune_to_source)
 STATIC_IMMUNE_SUBJECTS: frozenset[str] = frozenset({"this", "enchanted", "attached", "bearer"})
-#: `static cannot(WHO, "ACTION", ...)` restrictions read when the engine acts (engine/restrictions.py:
-#: attacking, being attacked by a source, being destroyed, receiving damage, with target:, by:,
-#: except:, attack:)
+#: `static cannot(WHO, "ACTION", ...)` restrictions (and `cannot_reveal`, a codex entry's `prevent_damage()`)
+#: read when the engine acts: engine/restrictions.py `forbids`, asked at the hook points its HOOKS table
+#: names (casting, reveals, attacks, guard, defenses, destruction, damage, regeneration), with target:,
+#: by:, except:, attack:, during:, into:, out_of:
 RESTRICTION_ACTIONS: frozenset[str] = _RESTRICTION_ACTIONS
+
+
+def effect_call_runs(call: A.Call) -> bool:
+    """An effect call runs when the engine implements it; `cannot(...)` as an effect only for an action
+    some procedure asks the restriction query about (engine/restrictions.py imposable)."""
+    return call.name in EFFECTS and (call.name != "cannot" or imposable(call))
+
+
+def restriction_runs(call: A.Call, codex: bool = False) -> bool:
+    """A `cannot(...)`/`can(...)` statement the general query (engine/restrictions.py) applies."""
+    return is_restriction(call, codex=codex) or is_permission(call)
 #: the action a static `cannot(..., detail: KIND)` is applied for by the continuous-effects layer;
 #: every other restriction is refused loudly
 STATIC_CANNOT_ACTIONS: frozenset[str] = frozenset({"be_attacked"})
@@ -242,9 +254,10 @@ def _first_word(v) -> Optional[str]:
     return None
 
 
-def static_call_status(call: A.Call) -> tuple[str, str]:
-    """How the continuous-effects layer treats `static CALL(...)` on a card: (status, why)."""
-    if _movement.reads_static(call):
+def static_call_status(call: A.Call, codex: Optional[dict] = None) -> tuple[str, str]:
+    """How the continuous-effects layer treats `static CALL(...)` on a card: (status, why).  `codex`: the
+    entries an `ignore(WHO, [ENTRIES])` names are looked up there."""
+    if _movement.reads_static(call) or restriction_runs(call) or (codex is not None and ignore_honoured(call, codex)):
         return RUNS, ""
     if call.name in SPELLBOOK_STATIC_CALLS or call.name in CAST_STATIC_CALLS:
         kw = {a.key: a.value for a in call.args if a.key}

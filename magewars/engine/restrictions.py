@@ -1,130 +1,518 @@
-"""Restrictions stated by cards in play: `static [if COND] cannot(WHO, "ACTION", target:, by:, except:, attack:)`.
+"""Restrictions and permissions: the one query every procedure asks before it acts.
 
-The continuous-effects layer (effects.py) works out what an object *is*; a restriction is about what
-it may *do* at a given moment (this attack, this destruction), so it is read here, when the engine
-is about to do that thing, with the attack (or the destroying object) in the context: `attacker`,
-`defender` and the card's own `this` mean what they mean at that moment, and the ability's condition
-is evaluated then.
+A card or codex entry states what an object may not do with `static [if COND] cannot(WHO, "ACTION",
+...)` (and `cannot_reveal(WHO, during: ...)`, which is `cannot(WHO, "be revealed", during: ...)`),
+and what it may do beyond the rules with `static [if COND] can(WHO, "ACTION", ...)`.  The engine asks
 
-The actions read here (`ACTIONS`): attacking (`attack`, `melee_attack`, `ranged_attack`, and
-`declare` with `attack:` naming one attack bar), being attacked (`be_attacked` with `by:`), being
-destroyed (`be destroyed`, with `by:` and `except:`) and receiving damage (`receive damage`).
-A restriction whose condition or phrase the engine cannot read is reported (an `unsupported`
-event) and not applied.  No card or trait is named here: the cards state their restrictions.
+    forbids(game, action, actor, target=None, by=..., attack=..., into=..., out_of=..., rule=...)
+    permits(game, action, actor, target=None, ...)
+
+at the moment it is about to do the thing, with the actor, what the action is aimed at and the
+context; the answer is None or a :class:`Ruling` (a string naming the object that does it, the card or
+codex entry whose line applied, and that rule: `.rule` is "Codex: NAME" or "Card: NAME").
+
+Where a statement is read from:
+
+* every card in play and face up (an enchantment only once attached), `this` = that card;
+* the parties to the action — the actor, the object aimed at, the object doing it (`by`), the spell
+  being cast — each for its own card (also when it is not in play yet or face down: a spell being
+  cast, a hidden enchantment asked whether it may be revealed) and for the codex entries it carries
+  (its traits and markers), `this` = that party.
+
+A statement applies when WHO fits the actor, its condition holds, and each keyword fits:
+`target:` what the action is aimed at (an object or a zone), `by:` the object doing it (a player
+phrase names that player's objects), `except:` the object doing it or what is aimed at (another
+object than the actor) or the codex rule doing it, `during:` the phase or step now (below),
+`into:` / `out_of:` the zone entered or left, `attack:` the attack bar used.  A statement with a
+keyword this module does not read is not applied here: `kind:` (the continuous-effects layer rules
+on it), `detail:` (free text: refused loudly).  Statements whose condition or phrase cannot be
+read are reported (an `unsupported` event) and not applied.
+
+No card or trait is named here: the cards and the codex state their restrictions.  Which actions
+are asked where is written out in :data:`HOOKS` (coverage reads it: a statement about an action no
+procedure asks about is refused loudly, never counted as running).
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Iterable, Iterator, Optional
 
 from ..dsl import ast as A
-from .phrases import PRONOUNS, Ctx, matches, resolve, selector_of
+from .phrases import PRONOUNS, Ctx, PhraseError, matches, resolve, selector_of
 
-#: the actions of `static cannot(WHO, "ACTION", ...)` this module rules on
-ACTIONS: frozenset[str] = frozenset({"attack", "melee_attack", "ranged_attack", "declare", "be_attacked",
-                                     "be destroyed", "receive damage"})
-#: keyword arguments it reads; a restriction with any other keyword is left to the code that reads it
-KEYWORDS: frozenset[str] = frozenset({"target", "by", "except", "attack"})
+#: where each action is asked (the procedure and its hook point): `cannot(WHO, "ACTION", ...)` and
+#: `can(...)` statements about an action listed here run; any other action is refused loudly
+HOOKS: dict[str, str] = {
+    "attack": "attack declaration (AttackEngine.illegal_reason via attack_forbidden)",
+    "melee_attack": "attack declaration (melee attacks)",
+    "ranged_attack": "attack declaration (ranged attacks)",
+    "declare": "attack declaration, with `attack:` naming one attack bar",
+    "be_attacked": "attack declaration, with `by:` the attacking spell or object",
+    "be targeted": "casting's declaration (each target of a spell, by: the spell) and attack declaration "
+                   "(a target that is not a zone, by: the attacker)",
+    "target": "casting's declaration: the spell being cast may not aim at this object or zone",
+    "cast": "casting's declaration: the caster may not cast this spell (target: the spell)",
+    "be cast": "casting's declaration: the spell may not be cast (into: the zone it goes to)",
+    "be placed": "casting's declaration: a conjuration or creature placed into a zone (into:)",
+    "reveal": "reveal windows and the reveal process: a player's Mage may not reveal an enchantment",
+    "be revealed": "reveal windows and the reveal process (engine/reveal.py), during: the phase or action",
+    "be destroyed": "the would-be-destroyed window (Game.would_be_destroyed), by: and except:",
+    "be destroyed by damage": "the would-be-destroyed window, when damage destroys it",
+    "receive damage": "Game.deal_damage",
+    "guard": "the guard action (engine/activation.py) and keeping a guard marker",
+    "use_defense": "the avoid-attack step (a defense offered)",
+    "heal": "Game.heal (by: the object healing it, for an `ignore(this, [ENTRY])` of a healing spell)",
+    "regenerate": "the regenerate effect (primitives.p_regenerate: a Regenerate trait at upkeep)",
+    "push through": "a push across a wall (movement.push): by: the pushing object",
+    "be pushed through": "a push across a wall (movement.push): the pushed object",
+}
+#: codex statements whose action another reader rules on already (the continuous-effects layer's
+#: `cannot_do`, movement.restriction): this module leaves them to it so they are read once
+READ_ELSEWHERE: frozenset[str] = frozenset({"gain life", "use_defense", "attack", "counterstrike",
+                                            "force attacks", "take actions", "move", "be pushed",
+                                            "be teleported", "hinder", "act after moving", "move through",
+                                            "move twice", "ignore guards", "melee_attack", "ranged_attack"})
+#: the keywords read here
+KEYWORDS: frozenset[str] = frozenset({"target", "by", "except", "attack", "during", "into", "out_of"})
+#: `during:` words and the moments they name: a phase of the round (RoundState.phase_key), or "action"
+#: (the Action Phase, or any attack or spell being resolved) and "quickcast" (a quickcast phase)
+DURING_PHASES: dict[str, tuple[str, ...]] = {
+    "reset": ("reset",), "upkeep": ("upkeep",), "channeling": ("channeling",), "planning": ("planning",),
+    "deployment": ("deployment",), "action": ("action",), "quickcast": ("first_quickcast", "final_quickcast"),
+    "end": ("end",),
+}
 #: which `cannot` actions forbid making an attack of a kind (melee, ranged, any)
 ATTACK_ACTIONS: dict[str, Optional[str]] = {"attack": None, "melee_attack": "melee", "ranged_attack": "ranged",
                                             "declare": None}
+#: the static call naming a reveal restriction (`cannot_reveal(WHO, during: ...)`)
+CANNOT_REVEAL = "cannot_reveal"
+#: a codex entry's `prevent_damage()` (no amount): the object carrying it cannot receive damage
+PREVENT_DAMAGE = "prevent_damage"
+RECEIVE_DAMAGE = "receive damage"
+#: `ignore(WHO, [ENTRIES])`: what those codex entries forbid or permit does not hold for WHO
+IGNORE = "ignore"
+STATEMENT_CALLS = ("cannot", "can", CANNOT_REVEAL, PREVENT_DAMAGE, IGNORE)
+BE_REVEALED = "be revealed"
+#: the actions ruled on here (coverage reads them)
+ACTIONS: frozenset[str] = frozenset(HOOKS)
 
 
-def is_restriction(call: A.Call) -> bool:
-    """Is this `cannot(...)` one this module applies (an action of ACTIONS, keywords of KEYWORDS)?"""
-    if call.name != "cannot" or len(call.args) < 2:
-        return False
+def _norm(action: str) -> str:
+    return action.replace("_", " ").strip().lower()
+
+
+_HOOKED = {_norm(a): a for a in HOOKS}
+
+
+class Ruling(str):
+    """Why an action is forbidden (or permitted): readable text, with `.rule` ("Codex: NAME" or
+    "Card: NAME"), `.source` (the object whose card or codex entry states it) and `.action`."""
+    rule: str = ""
+    source: Any = None
+    action: str = ""
+
+    def __new__(cls, text: str, rule: str = "", source=None, action: str = ""):
+        s = super().__new__(cls, text)
+        s.rule, s.source, s.action = rule, source, action
+        return s
+
+
+# ---------------------------------------------------------------- which statements this module reads
+def _args(call: A.Call) -> tuple[list, dict]:
+    return [a.value for a in call.args if not a.key], {a.key: a.value for a in call.args if a.key}
+
+
+def action_of(call: A.Call) -> Optional[str]:
+    """The action a `cannot`/`can`/`cannot_reveal` statement is about (normalized), or None."""
+    if call.name == CANNOT_REVEAL:
+        return BE_REVEALED
+    if call.name == PREVENT_DAMAGE and not call.args:
+        return RECEIVE_DAMAGE
+    if call.name not in ("cannot", "can") or len(call.args) < 2:
+        return None
     act = call.args[1].value
-    if not (isinstance(act, A.StringLit) and act.value in ACTIONS):
+    return _norm(act.value) if isinstance(act, A.StringLit) else None
+
+
+def is_restriction(call: A.Call, codex: bool = False) -> bool:
+    """Is this `cannot(...)` (or `cannot_reveal(...)`) one this module applies: an action some procedure
+    asks about (HOOKS), keywords of KEYWORDS, a phrase as its subject?  For a codex entry (`codex`),
+    actions READ_ELSEWHERE are left to their reader."""
+    if call.name == PREVENT_DAMAGE:
+        return codex and not call.args  # `prevent_damage()` of a codex entry: `this` receives no damage
+    if call.name not in ("cannot", CANNOT_REVEAL) or not call.args:
         return False
-    kws = {a.key for a in call.args if a.key}
-    if act.value == "be_attacked" and "by" not in kws:
+    if not isinstance(call.args[0].value, A.Phrase):
+        return False
+    act = action_of(call)
+    if act is None or act not in _HOOKED:
+        return False
+    if codex and act in {_norm(a) for a in READ_ELSEWHERE}:
+        return False
+    pos, kw = _args(call)
+    if call.name == CANNOT_REVEAL:
+        return set(kw) <= {"during"} and len(pos) == 1
+    if act == "be attacked" and "by" not in kw:
         return False  # `cannot(this, "be_attacked", kind: ...)`: the continuous-effects layer's
-    if act.value == "declare" and "attack" not in kws:
+    if act == "declare" and "attack" not in kw:
         return False
-    return kws <= KEYWORDS
+    if "during" in kw and not (isinstance(kw["during"], A.StringLit) and kw["during"].value in DURING_PHASES):
+        return False
+    return set(kw) <= KEYWORDS and len(pos) == 2
 
 
-def _restrictions(game, actions: tuple[str, ...]):
-    for src in game.state.in_play():
+# ---------------------------------------------------------------- where statements come from
+def _carried(game, obj) -> list[str]:
+    """Codex entries an object carries: its traits (printed and gained) and its markers."""
+    try:
+        names = list(game.d(obj).traits)
+    except Exception:  # noqa: BLE001 - an object the continuous-effects layer cannot derive: its card's
+        names = [t.name for t in getattr(obj.card, "traits", ())]
+    names.extend(k for k, n in obj.markers.items() if n and k not in names)
+    return names
+
+
+def _in_play_statements(game) -> list:
+    """(source, ability, call) of every restriction or permission of the face-up cards in play
+    (cached per state version)."""
+    st = game.state
+    key = (id(st), st.version)
+    cache = getattr(game, "_restriction_cache", None)
+    if cache is not None and cache[0] == key:
+        return cache[1]
+    out = []
+    for src in st.in_play():
         if src.hidden:
             continue
         if src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
             continue
         for ab in src.card.abilities:
             eff = getattr(ab, "effect", None)
-            if isinstance(ab, A.StaticAbility) and isinstance(eff, A.Call) and is_restriction(eff) \
-                    and eff.args[1].value.value in actions:
-                yield src, ab, eff
+            if isinstance(ab, A.StaticAbility) and isinstance(eff, A.Call) and \
+                    eff.name in STATEMENT_CALLS:
+                out.append((src, ab, eff, None))
+    game._restriction_cache = (key, out)
+    return out
 
 
+def _party_statements(game, obj) -> Iterator[tuple]:
+    """(source, ability, call, codex entry or None) of one party: its own card when it is not read
+    among the cards in play (not in play, or face down), and the codex entries it carries."""
+    if not obj.in_play or obj.hidden or (obj.kind == "enchantment" and obj.attached_to is None
+                                         and obj.attached_zone is None):
+        for ab in obj.card.abilities:
+            eff = getattr(ab, "effect", None)
+            if isinstance(ab, A.StaticAbility) and isinstance(eff, A.Call) and \
+                    eff.name in STATEMENT_CALLS:
+                yield obj, ab, eff, None
+    for name in _carried(game, obj):
+        for fn in STATEMENT_CALLS:
+            for ab in game.codex_statics(name, fn):
+                yield obj, ab, ab.effect, name
+
+
+def _statements(game, parties: Iterable) -> list:
+    seen: set = set()
+    out = []
+    for item in _in_play_statements(game):
+        out.append(item)
+        seen.add((item[0].id, id(item[1])))
+    for p in parties:
+        if p is None or isinstance(p, str):
+            continue
+        for item in _party_statements(game, p):
+            k = (item[0].id, id(item[1]), item[3])
+            if k in seen or (item[3] is None and (item[0].id, id(item[1])) in seen):
+                continue
+            seen.add(k)
+            out.append(item)
+    return out
+
+
+def _label(o) -> str:
+    """An object's label; a spell not cast yet (casting's probe) by its card name."""
+    return o.card.name if not o.in_play and o.id.startswith("probe:") else o.label()
+
+
+# ---------------------------------------------------------------- fitting
 def _fits(game, obj, phrase, ctx: Ctx) -> bool:
     if obj is None:
         return False
     if isinstance(phrase, A.StringLit):
-        return obj.card.name == phrase.value
+        return not isinstance(obj, str) and obj.card.name == phrase.value
     if isinstance(phrase, A.Phrase):
         if len(phrase.words) == 1 and phrase.words[0].text.lower() in PRONOUNS:
-            return any(o is obj for o in resolve(game, phrase, ctx))
+            return any(o is obj or o == obj for o in resolve(game, phrase, ctx))
         return matches(game, obj, phrase, ctx)
     return False
 
 
 def _by(game, obj, phrase, ctx: Ctx) -> bool:
-    """Does the object whose attack or effect it is fit `by:`?  A player phrase (`opponent`) names
-    the Mage: the object fits when it is controlled by that Mage's player."""
-    if obj is None:
+    """Does the object doing it fit `by:`?  A player phrase (`opponent`) names the Mage: the object
+    fits when it is controlled by that Mage's player."""
+    if obj is None or isinstance(obj, str):
         return False
     if _fits(game, obj, phrase, ctx):
         return True
     if not isinstance(phrase, A.Phrase):
         return False
     mage = game.state.mage_of(obj.controller)
-    return mage is not None and any(o is mage for o in resolve(game, phrase, ctx)) and \
-        getattr(selector_of(game, phrase), "domain", None) == "player"
+    return mage is not None and getattr(selector_of(game, phrase), "domain", None) == "player" and \
+        any(o is mage for o in resolve(game, phrase, ctx))
 
 
-def forbidden(game, obj, actions: tuple[str, ...], *, target=None, attack=None, by=None,
-              rule: Optional[str] = None) -> Optional[str]:
-    """Why a card in play forbids `obj` one of these actions now (None: nothing forbids it).
+def current_moments(game) -> frozenset:
+    """The phase of the round now (its key) and "action" while an attack or a spell is resolved."""
+    got = set()
+    rs = getattr(game, "round_state", None)
+    key = getattr(rs, "phase_key", None) if rs is not None else None
+    if callable(key):
+        key = key()
+    if key:
+        got.add(key)
+    if getattr(game, "current_attack", None) is not None or getattr(game, "casting_stack", None):
+        got.add("action")
+    return frozenset(got)
 
-    `target`: what the action is aimed at (the attacked object); `attack`: the attack being made
-    (its name for `attack:`, its attacker and defender for the pronouns); `by`: the object whose
-    attack or effect it is; `rule`: the codex rule doing it (a Dissipate token destroying its
-    enchantment), for `except: NAME`."""
-    for src, ab, call in _restrictions(game, actions):
-        kw = {a.key: a.value for a in call.args if a.key}
-        ctx = Ctx(this=src, attack=attack, it=obj, target=target)
-        try:
-            if not _fits(game, obj, call.args[0].value, ctx):
+
+def _during_fits(game, during) -> bool:
+    word = during.value if isinstance(during, A.StringLit) else None
+    return bool(current_moments(game) & set(DURING_PHASES.get(word or "", ())))
+
+
+def is_ignore(call: A.Call) -> bool:
+    """`ignore(PHRASE, [ENTRIES])`, read here when a statement of one of those entries would apply."""
+    return call.name == IGNORE and len(call.args) == 2 and not any(a.key for a in call.args) and \
+        isinstance(call.args[0].value, A.Phrase) and isinstance(call.args[1].value, A.TraitGroup)
+
+
+#: a codex statement read by the continuous-effects layer that honours the carrier's own `ignore(this,
+#: [ENTRY])` (Effects._life_blocker)
+IGNORE_HONOURED_ELSEWHERE: frozenset[str] = frozenset({"gain life"})
+
+
+def ignore_honoured(call: A.Call, codex: dict) -> bool:
+    """Does `ignore(WHO, [ENTRIES])` take effect?  Yes when every rule of each entry is a statement this
+    module reads (it skips them for whoever ignores the entry) or one IGNORE_HONOURED_ELSEWHERE."""
+    if not is_ignore(call):
+        return False
+    for ref in call.args[1].value.traits:
+        cd = codex.get(ref.name.text)
+        if cd is None:
+            return False
+        for ab in cd.abilities:
+            eff = getattr(ab, "effect", None)
+            if not isinstance(ab, A.StaticAbility) or not isinstance(eff, A.Call):
+                return False
+            if is_restriction(eff, codex=True) or is_permission(eff):
                 continue
+            if eff.name == "cannot" and action_of(eff) in IGNORE_HONOURED_ELSEWHERE:
+                continue
+            return False
+    return True
+
+
+def _ignored(game, entry: str, parties: Iterable, stmts: list) -> Optional[str]:
+    """The party that ignores the codex entry `entry` (an `ignore(WHO, [..ENTRY..])` of its own card, of an
+    entry it carries, or of a card in play about it), as a label; None when none does."""
+    for src, ab, call, _ in stmts:
+        if not is_ignore(call) or not any(r.name.text == entry for r in call.args[1].value.traits):
+            continue
+        for p in parties:
+            if p is None or isinstance(p, str):
+                continue
+            ctx = Ctx(this=src, it=p)
             if ab.guard is not None and not game.evaluate(ab.guard, ctx):
                 continue
-            if "target" in kw and not _fits(game, target, kw["target"], ctx):
-                continue
-            if "attack" in kw:
-                name = kw["attack"].value if isinstance(kw["attack"], A.StringLit) else None
-                if attack is None or attack.action.definition.name != name:
-                    continue
-            if "by" in kw and not _by(game, by, kw["by"], ctx):
-                continue
-            if "except" in kw:
-                ex = kw["except"]
-                if isinstance(ex, A.Phrase) and rule is not None and ex.text == rule:
-                    continue
-                if _by(game, by, ex, ctx):
-                    continue
-        except Exception as e:  # a phrase or value the engine cannot read: say so, never guess
-            game.note_unsupported(f"static cannot of {src.card.name}", f"cannot read the restriction: {e}")
+            if _fits(game, p, call.args[0].value, ctx):
+                return _label(p)
+    return None
+
+
+def _applies(game, src, ab, call, actor, target, *, by, attack, into, out_of, rule, entry, spell=None,
+             subject=None) -> bool:
+    """Does this statement (already known to be about the action) apply to `actor` now?  `by:` and
+    `except:` are asked of the object doing it and of the spell it casts, if any."""
+    pos, kw = _args(call)
+    doers = [d for d in (by, spell) if d is not None and d is not actor]
+    if subject is not None and subject is not actor:
+        return False
+    ctx = Ctx(this=src, attack=attack, it=actor, target=target if target is not None else None)
+    if call.name == PREVENT_DAMAGE:
+        return actor is src and (ab.guard is None or bool(game.evaluate(ab.guard, ctx)))
+    if subject is None and not _fits(game, actor, pos[0], ctx):
+        return False
+    if ab is not None and ab.guard is not None and not game.evaluate(ab.guard, ctx):
+        return False
+    if "target" in kw and not _fits(game, target, kw["target"], ctx):
+        return False
+    if "attack" in kw:
+        name = kw["attack"].value if isinstance(kw["attack"], A.StringLit) else None
+        if attack is None or attack.action.definition.name != name:
+            return False
+    if "by" in kw and not any(_by(game, d, kw["by"], ctx) for d in doers):
+        return False
+    if "during" in kw and not _during_fits(game, kw["during"]):
+        return False
+    if "into" in kw and (into is None or not _fits(game, into, kw["into"], ctx)):
+        return False
+    if "out_of" in kw and (out_of is None or not _fits(game, out_of, kw["out_of"], ctx)):
+        return False
+    if "except" in kw:
+        ex = kw["except"]
+        if rule is not None and ((isinstance(ex, A.Phrase) and ex.text == rule)
+                                 or (isinstance(ex, A.StringLit) and ex.value == rule)):
+            return False
+        if any(_by(game, d, ex, ctx) for d in doers):
+            return False
+        if target is not None and target is not actor and not isinstance(target, str) and \
+                _fits(game, target, ex, ctx):
+            return False
+    return True
+
+
+def _query(game, name: str, action: str, actor, target, *, by=None, attack=None, into=None, out_of=None,
+           rule=None, spell=None, codex: bool = True) -> Optional[Ruling]:
+    if actor is None:
+        return None
+    act = _norm(action)
+    parties = [actor, target, by, spell]
+    stmts = _statements(game, parties) if codex else [s for s in _in_play_statements(game)]
+    for src, ab, call, entry in stmts:
+        if call.name == IGNORE:
             continue
-        act = call.args[1].value.value
-        return f"{obj.label()} cannot {act.replace('_', ' ')}" + (
-            f" {target.label()}" if target is not None and "target" in kw else "") + f" ({src.label()})"
+        if (name == "cannot") != (call.name in ("cannot", CANNOT_REVEAL, PREVENT_DAMAGE)):
+            continue
+        if action_of(call) != act:
+            continue
+        if name == "cannot" and not is_restriction(call, codex=entry is not None):
+            continue
+        if name == "can" and not is_permission(call):
+            continue
+        try:
+            if not _applies(game, src, ab, call, actor, target, by=by, attack=attack, into=into, out_of=out_of,
+                            rule=rule, entry=entry, spell=spell):
+                continue
+            if entry is not None:
+                who = _ignored(game, entry, parties, stmts)
+                if who is not None:
+                    game.emit("rule", f"{who} ignores {entry}: it does not stop {_label(actor)} ({act})")
+                    continue
+        except (PhraseError, Exception) as e:  # noqa: BLE001 - a phrase or value the engine cannot read
+            game.note_unsupported(f"static {call.name} of {entry or src.card.name}",
+                                  f"cannot read the statement: {e}")
+            continue
+        _, kw = _args(call)
+        aimed = ""
+        if "target" in kw and target is not None:
+            aimed = f" {target if isinstance(target, str) else target.label()}"
+        owner = entry or src.card.name
+        rule_name = f"Codex: {entry}" if entry is not None else f"Card: {src.card.name}"
+        where = f"{entry} of {src.label()}" if entry is not None else src.label()
+        verb = "cannot" if name == "cannot" else "may"
+        if name == "can" and into is not None:
+            aimed += f" into {into if isinstance(into, str) else into.label()}"
+        text = f"{_label(actor)} {verb} {act}{aimed} ({where if entry is not None else _label(src)})"
+        del owner
+        got = Ruling(text, rule_name, src, act)
+        ign = kw.get("ignoring")
+        got.ignoring = ign.value if isinstance(ign, A.StringLit) else ""
+        return got
+    if name == "cannot":
+        for (oid, call, src) in getattr(game, "effect_restrictions", ()):
+            if oid != actor.id or not src.in_play or action_of(call) != act:
+                continue
+            try:
+                if not _applies(game, src, None, call, actor, target, by=by, attack=attack, into=into,
+                                out_of=out_of, rule=rule, entry=None, spell=spell, subject=actor):
+                    continue
+            except Exception as e:  # noqa: BLE001 - a phrase the engine cannot read
+                game.note_unsupported(f"cannot of {src.card.name}", f"cannot read the restriction: {e}")
+                continue
+            return Ruling(f"{_label(actor)} cannot {act} while {src.label()} resolves", f"Card: {src.card.name}",
+                          src, act)
+    return None
+
+
+def imposable(call: A.Call) -> bool:
+    """Can `cannot(...)` run as an effect (its action asked by some procedure, keywords read here)?"""
+    act = action_of(call)
+    pos, kw = _args(call)
+    return act in _HOOKED and set(kw) <= KEYWORDS and len(pos) == 2 and \
+        ("during" not in kw or isinstance(kw["during"], A.StringLit) and kw["during"].value in DURING_PHASES)
+
+
+def impose(game, objs, call: A.Call, source) -> list:
+    """An effect's `cannot(WHO, "ACTION", ...)`: each object named may not do it while the effect's source
+    (the spell being cast or resolved) is in play; returns the objects restricted.  An action no
+    procedure asks about (not in HOOKS) is refused: NotImplementedError."""
+    act = action_of(call)
+    if not imposable(call):
+        raise NotImplementedError(f"cannot(..., {act!r}) as an effect: no procedure asks about it")
+    if not hasattr(game, "effect_restrictions"):
+        game.effect_restrictions = []
+    got = [o for o in objs if o is not None and not isinstance(o, str)]
+    game.effect_restrictions[:] = [e for e in game.effect_restrictions if e[2].in_play]
+    for o in got:
+        game.effect_restrictions.append((o.id, call, source))
+    return got
+
+
+def forbids(game, action: str, actor, target=None, *, by=None, attack=None, into=None, out_of=None,
+            rule: Optional[str] = None, spell=None) -> Optional[Ruling]:
+    """Why `actor` may not do `action` now (None: nothing forbids it).
+
+    `target`: what the action is aimed at (an object or a zone); `by`: the object doing it (for a
+    passive action: the spell or attacker targeting, the object destroying); `attack`: the attack
+    being made; `into`/`out_of`: the zone entered or left; `rule`: the codex rule doing it (for
+    `except: NAME`); `spell`: a spell being cast that takes part (its own statements are read)."""
+    return _query(game, "cannot", action, actor, target, by=by, attack=attack, into=into, out_of=out_of,
+                  rule=rule, spell=spell)
+
+
+def permits(game, action: str, actor, target=None, *, by=None, attack=None, into=None, out_of=None,
+            spell=None) -> Optional[Ruling]:
+    """Which card or codex entry lets `actor` do `action` now (a `can(...)` statement), or None."""
+    return _query(game, "can", action, actor, target, by=by, attack=attack, into=into, out_of=out_of, spell=spell)
+
+
+#: `can(...)` actions permitted through this module (the hook that asks for the permission)
+PERMISSION_HOOKS: dict[str, str] = {
+    "summon": "casting's declaration and legal_casts: a creature spell may be cast into the zone `into:` names, "
+              "out of its range (and out of line of sight with `ignoring:` naming LoS)",
+}
+#: keywords of a `can(...)` this module reads
+PERMISSION_KEYWORDS: frozenset[str] = frozenset({"target", "by", "during", "into", "ignoring"})
+#: what `ignoring:` of a summoning permission may name
+SUMMON_IGNORING: frozenset[str] = frozenset({"range and LoS"})
+
+
+def is_permission(call: A.Call) -> bool:
+    if call.name != "can" or len(call.args) < 2 or not isinstance(call.args[0].value, A.Phrase):
+        return False
+    act = action_of(call)
+    pos, kw = _args(call)
+    ign = kw.get("ignoring")
+    if ign is not None and not (isinstance(ign, A.StringLit) and ign.value in SUMMON_IGNORING):
+        return False
+    return act is not None and act in {_norm(a) for a in PERMISSION_HOOKS} and set(kw) <= PERMISSION_KEYWORDS \
+        and len(pos) == 2
+
+
+# ---------------------------------------------------------------- the readers the engine had before
+def forbidden(game, obj, actions: tuple[str, ...], *, target=None, attack=None, by=None,
+              rule: Optional[str] = None) -> Optional[str]:
+    """The first of these actions a statement forbids `obj` now (see forbids)."""
+    for act in actions:
+        why = forbids(game, act, obj, target, by=by, attack=attack, rule=rule)
+        if why:
+            return why
     return None
 
 
 def attack_forbidden(game, atk) -> Optional[str]:
     """Restrictions on this attack: its attacker may not make it (at all, of its kind, against this
-    target, with this attack bar) or its target may not be attacked by its source."""
+    target, with this attack bar), its target may not be attacked by its source, or may not be
+    targeted by it (an attack aimed at an object, not at a zone)."""
     kinds = atk.kinds()
     acts = tuple(a for a, kind in ATTACK_ACTIONS.items() if kind is None or kind in kinds)
     why = forbidden(game, atk.attacker, acts, target=atk.target, attack=atk)
@@ -135,4 +523,82 @@ def attack_forbidden(game, atk) -> Optional[str]:
         if why:
             return why
     src = atk.action.spell or atk.source
-    return forbidden(game, atk.target, ("be_attacked",), target=atk.target, attack=atk, by=src)
+    why = forbids(game, "be_attacked", atk.target, atk.target, attack=atk, by=src)
+    if why:
+        return why
+    if not getattr(atk.action, "is_zone", False) and atk.target is not None:
+        return forbids(game, "be targeted", atk.target, by=atk.attacker, attack=atk,
+                       spell=atk.action.spell or atk.source)
+    return None
+
+
+def cast_forbidden(game, caster, spell, targets: tuple = (), zone: Optional[str] = None) -> Optional[Ruling]:
+    """What forbids this cast (casting's declaration): the caster may not cast the spell, the spell may
+    not be cast (into the zone it would go to) or placed there, may not aim at a target, or a target
+    may not be targeted by it.  `spell` is the spell as an object (not in play yet)."""
+    st = game.state
+    into = zone if zone and "/" not in zone else None
+    if into is None and targets:
+        into = st.zone_of(targets[0])
+    if into is None and spell.card.kind in ("creature", "conjuration", "wall", "terrain", "vine") \
+            and spell.card.targets == () and zone is None:
+        into = st.zone_of(caster)
+    aimed = targets[0] if targets else (zone if zone and "/" not in zone else None)
+    why = forbids(game, "cast", caster, spell, spell=spell)
+    if why:
+        return why
+    why = forbids(game, "be cast", spell, aimed, by=caster, into=into)
+    if why:
+        return why
+    if into is not None and not targets and spell.card.kind in ("creature", "conjuration", "wall", "terrain",
+                                                                "vine"):
+        why = forbids(game, "be placed", spell, into, by=caster, into=into)
+        if why:
+            return why
+    for t in targets:
+        why = forbids(game, "target", spell, t, by=caster)  # "be targeted": casting.legal_target
+        if why:
+            return why
+    if aimed is not None and isinstance(aimed, str):
+        why = forbids(game, "target", spell, aimed, by=caster)
+        if why:
+            return why
+    return None
+
+
+def reveal_forbidden(game, obj) -> Optional[Ruling]:
+    """What forbids revealing this hidden enchantment now: its own `cannot_reveal(this, during: ...)` or
+    `cannot(this, "be revealed", ...)`, or a statement that its controller may not reveal it
+    (`cannot(controller, "reveal", target: this)`)."""
+    mage = game.state.mage_of(obj.controller)
+    return forbids(game, BE_REVEALED, obj, by=mage) or (
+        forbids(game, "reveal", mage, obj) if mage is not None else None)
+
+
+def push_through_forbidden(game, obj, by, walls: Iterable) -> Optional[Ruling]:
+    """Whether a push of `obj` by `by` (the pushing object or spell) may not cross these walls: the pushed
+    object may not be pushed through one (`cannot(WHO, "be pushed through", target: WALL)`, also set by an
+    effect), or the pusher, or the one who cast it, may not push through one."""
+    pushers = [by] if by is not None else []
+    caster = getattr(game, "spell_casters", {}).get(getattr(by, "id", None))
+    if caster is not None and caster in game.state.objects:
+        pushers.append(game.state.objects[caster])
+    for wall in walls:
+        why = forbids(game, "be pushed through", obj, wall, by=by)
+        if why:
+            return why
+        for p in pushers:
+            why = forbids(game, "push through", p, wall)
+            if why:
+                return why
+    return None
+
+
+def summon_permission(game, caster, spell, zone: str) -> Optional[Ruling]:
+    """A `can(WHO, "summon", target: ..., into: ZONE[, ignoring: "range and LoS"])` letting `caster` cast
+    the creature `spell` into `zone` whatever the spell's range; `.ignoring` says whether line of sight
+    is waived too.  None when no such permission applies (or the spell is no creature)."""
+    if spell.card.kind != "creature" or not any(
+            c.name == "can" and action_of(c) == "summon" for _, _, c, _ in _in_play_statements(game)):
+        return None
+    return permits(game, "summon", caster, spell, into=zone)

@@ -23,6 +23,7 @@ from .cardindex import index
 from .decisions import Option
 from . import placement
 from .phrases import Ctx, matches, resolve
+from .restrictions import reveal_forbidden
 from .state import LIGHT_READS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -226,7 +227,7 @@ class Reveals:
         for player in g.state.order:
             while True:
                 cands = [o for o in self.hidden_of(player)
-                         if self.reveal_cost(o) <= g.state.players[player].mana]
+                         if self.reveal_cost(o) <= g.state.players[player].mana and not reveal_forbidden(g, o)]
                 if not cands:
                     break
                 opts = [Option("pass")] + [Option(o.name, o) for o in cands]
@@ -248,6 +249,11 @@ class Reveals:
         g = self.game
         st = g.state
         player = st.players[obj.controller]
+        why = reveal_forbidden(g, obj)
+        if why:
+            g.emit("rule", f"{obj.label()} cannot be revealed now: {why}", secret_for=player.name,
+                   public_text=f"{obj.public_label()} cannot be revealed now", rule=why.rule)
+            return False
         cost = self.reveal_cost(obj)
         if cost > player.mana:
             g.emit("reveal", f"{player.name} cannot pay {cost} mana to reveal {obj.label()}: it stays hidden",

@@ -44,6 +44,11 @@ class RoundState:
     activation: Optional[ACT.Activation] = None
     result: Optional[tuple] = None  # (winner or None, reason) once a mage is destroyed
 
+    def phase_key(self) -> str:
+        """The key of the phase being run (between phases: the one run next); restrictions stated
+        `during:` a phase read it (engine/restrictions.py)."""
+        return ROUND_PHASES[self.next_phase].key
+
 
 def state_of(game) -> RoundState:
     rs = getattr(game, "round_state", None)

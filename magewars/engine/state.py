@@ -85,6 +85,7 @@ class GameObject:
     hindered_until: Optional[int] = None  # a hinder(...) effect lasts through this round
     left_to: Optional[str] = None  # where it went when it left play: discard | obliterated | spellbook
     display: Optional[str] = None  # shown instead of the card name (a mage shown by its name, not its stats card)
+    entered_round: Optional[int] = None  # the round it came into play by a spell or effect (movement.enter_zone)
 
     @property
     def name(self) -> str:

@@ -31,7 +31,7 @@ ROUND_ACTIONS = ("phase", "round", "activate", "offered")  # scenario/rounds.py
 TOP_KEYS = {"name", "cite", "description", "cards", "arena", "players", "objects", "dice", "choices",
             "unscripted", "actions", "expect", "x", "seed", "initiative", "xfail"}
 OBJECT_KEYS = {"id", "card", "controller", "owner", "zone", "border", "damage", "markers", "guard", "attachments",
-               "attached_to", "zone_attachment", "hidden", "x", "action_marker"}
+               "attached_to", "zone_attachment", "hidden", "x", "action_marker", "entered_this_round"}
 ACTIONS = {"attack", "reveal", "move", "teleport", "push", "cast", "resolve_spell", "move_enchantment", "destroy",
            "place", "damage", "end_action_phase", "end_round", "expect", "guard", "remove", "heal",
            "attack_spell"} | set(ROUND_ACTIONS)
@@ -424,6 +424,8 @@ def build(sc: Scenario, seed: Optional[int] = None) -> tuple[Game, dict]:
             game.x_values[oid] = int(m["x"])
         if "action_marker" in m:
             obj.action_marker = str(m["action_marker"])
+        if m.get("entered_this_round"):
+            obj.entered_round = game.state.round  # came into play this round (`entered_this_round(...)`)
         if "attachments" in m:
             al = v.seq(m["attachments"], _at(m, "attachments"), "`attachments`") or []
             for j, a in enumerate(al):

@@ -67,6 +67,7 @@ class Obj(_M):
     hidden: StrictBool = False
     x: Optional[Amount] = None
     action_marker: Optional[Text] = None
+    entered_this_round: StrictBool = False
 
 
 class Dice(_M):

@@ -85,7 +85,6 @@ gain_control(who: obj, what: obj)                Take control of an object.
 ready(what: obj)                                 Ready an action marker or a ready marker.
 exhaust(what: obj)                               Flip an object's action or ready marker to its used side.
 take_action(what: obj, action?: any)             The object takes an extra action.
-restrain(what: obj)                              The object becomes restrained.
 guard(what: obj)                                 Place a guard marker.
 remove_guard(what: obj)                          Remove a guard marker.
 cast_spell(who: obj, what: obj, free?: any)      Cast a spell outside the normal casting sequence.
@@ -133,9 +132,9 @@ attack_with(targets: obj, dice: num, traits?: traits) The source makes an unname
 remove_condition(what: obj, count?: num)         Remove conditions of the controller's choice from an object, paying each removal cost.
 cancel_action()                                  The action being declared or taken is canceled.
 lose_until(what: obj, traits: traits, until: any) The object loses these traits until the end of a duration (round, attack...).
+gain_until(what: obj, traits: traits, until: any) The object gains these traits (a trait or a condition's state) until a duration ends (round, attack...; "start_of_action_phase": the start of its own next Action Phase; "A or B": whichever comes first).
 redirect_mana(to: obj)                           Mana being lost, paid or transferred by the current event goes to this object instead.
 cannot_until(what: obj, action: any, until: any, detail?: any, target?: obj, except?: obj, by?: obj) A restriction like cannot() that lasts only until a stated time (end_of_round, start_of_action_phase...); only aimed at target, not when except matches.
-incapacitate(what: obj, until?: any)             The object is incapacitated (no actions, no defenses, no guarding) while the effect lasts or until a stated time.
 follow_up_attack(what: obj, after: any, kind?: any) The next time this round the object ends a matching attack action, it may make one more attack of a kind within that action.
 redirect_spell(what: obj, to: obj)               A spell being cast gets a new target; its controller may remake its other choices, paying any cost increase or canceling it.
 remove_paying(what: obj, kind?: any, count?: num) Remove any number of condition markers (only of a kind, e.g. Poison, if given) from an object, paying each removal cost.

@@ -18,6 +18,7 @@ from .attack import AttackAction
 from .decisions import Option
 from .effects import trait_from_ref
 from .phrases import Ctx, PhraseError, has_name, matches, resolve, resolve_one
+from .state import UNTIL_EITHER, start_of_action_phase
 
 
 class NotImplementedPrimitive(Exception):
@@ -685,18 +686,50 @@ def _duration(game, v, ctx) -> Optional[str]:
     return w
 
 
-def p_lose_until(game, call, ctx):
-    """The objects lose traits until a duration ends (a temporary lose, at a new timestamp)."""
+def _until(game, v, ctx, obj) -> Optional[str]:
+    """The duration key of an `until:` argument for an effect on `obj`: one duration (see _duration),
+    "start_of_action_phase" (the start of obj's own next Action Phase), or several joined by "or"
+    (the effect ends with whichever comes first)."""
+    keys = []
+    for part in _word(v).split(" or "):
+        w = part.strip().lower().replace(" ", "_")
+        for lead in ("until_", "the_"):
+            if w.startswith(lead):
+                w = w[len(lead):]
+        if w in ("start_of_action_phase", "start_of_its_action_phase", "start_of_its_next_action_phase"):
+            keys.append(start_of_action_phase(obj.id))
+        else:
+            keys.append(_duration(game, A.StringLit(part.strip()), ctx))
+    return UNTIL_EITHER.join(keys)
+
+
+def _temporary_traits(game, call, ctx, node_of, verb: str) -> None:
+    """`lose_until` / `gain_until`: the objects lose or gain traits, at a new timestamp, until a duration
+    ends (a temporary effect the continuous-effects layer applies)."""
     pos, kw = _args(call)
-    until = _duration(game, kw.get("until", pos[2] if len(pos) > 2 else None), ctx)
-    node = A.Lose(A.Phrase((A.Word("it", "word"),)), pos[1])
+    raw = kw.get("until", pos[2] if len(pos) > 2 else None)
+    if raw is None:
+        raise NotImplementedPrimitive(call.name, "no until: duration")
+    node = node_of(A.Phrase((A.Word("it", "word"),)), pos[1])
     for o in _objs(game, pos[0], ctx):
+        until = _until(game, raw, ctx, o)
         ts = game.state.next_timestamp()
         game.effects.temporary.append((ts, _src(ctx), o.id, node, until))
         game.state.touch()
-        game.emit("effect", f"{o.label()}: loses {', '.join(r.text for r in pos[1].traits)} "
-                            f"(from {_src(ctx)}, t{ts}, until end of {_word(kw.get('until', pos[2]))})")
+        game.emit("effect", f"{o.label()}: {verb} {', '.join(r.text for r in pos[1].traits)} "
+                            f"(from {_src(ctx)}, t{ts}, until {_word(raw).replace('_', ' ')})", target=o.id)
     game.check_state()
+
+
+def p_lose_until(game, call, ctx):
+    """The objects lose traits until a duration ends (a temporary lose, at a new timestamp)."""
+    _temporary_traits(game, call, ctx, A.Lose, "loses")
+
+
+def p_gain_until(game, call, ctx):
+    """The objects gain traits until a duration ends (a temporary gain, at a new timestamp): a
+    condition's state (Restrained, Incapacitated) given by a spell, with the spell's own duration."""
+    _temporary_traits(game, call, ctx, A.Gain, "gains")
 
 
 def p_attacks_gain(game, call, ctx):
@@ -810,27 +843,6 @@ def _temp(game, ctx, target, node, label=None):
     game.effects.temporary.append((ts, label or _src(ctx), target.id, node, None))
     game.state.touch()
     return ts
-
-
-def _gain_node(*names):
-    return A.Gain(A.Phrase((A.Word("it", "word"),)),
-                  A.TraitGroup(tuple(A.TraitRef(A.Name((n,))) for n in names)))
-
-
-def _becomes(state: str):
-    """A primitive that makes objects gain a state trait (Restrained, Incapacitated...)."""
-    def primitive(game, call, ctx):
-        pos, _ = _args(call)
-        for o in _objs(game, pos[0], ctx):
-            ts = _temp(game, ctx, o, _gain_node(state))
-            game.emit("effect", f"{o.label()} is {state} ({_src(ctx)}, t{ts})")
-        game.check_state()
-    primitive.__name__ = f"p_{state.lower()}"
-    return primitive
-
-
-p_restrain = _becomes("Restrained")
-p_incapacitate = _becomes("Incapacitated")
 
 
 def p_lose_life(game, call, ctx):
@@ -1024,7 +1036,7 @@ PRIMITIVES: dict[str, Callable] = {
     "reorder_step": p_reorder_step, "cancel_action": p_cancel_action, "cannot_until": p_cannot_until,
     "attack_gains": p_attack_gains, "miss_attack": p_miss_attack, "modify_defense_roll": p_modify_defense_roll,
     "gain_attack": p_gain_attack, "prevent_unless_paid": p_prevent_unless_paid, "push": p_push, "hinder": p_hinder,
-    "restrain": p_restrain, "incapacitate": p_incapacitate, "lose_life": p_lose_life, "obliterate": p_obliterate,
+    "gain_until": p_gain_until, "lose_life": p_lose_life, "obliterate": p_obliterate,
     "return_to_hand": p_return_to_hand, "counter_spell": p_counter_spell, "gain_control": p_gain_control, "reveal": p_reveal, "move": p_move, "swap": p_swap,
     "attack_with": p_attack_with, "convert_critical": p_convert_critical, "regain_life": p_heal,
     "sacrifice": p_destroy, "lose_until": p_lose_until, "gain_control": p_gain_control,

@@ -27,6 +27,7 @@ from . import activation as AV
 from . import movement
 from .decisions import Option
 from .phrases import Ctx, resolve
+from .state import ends_at, start_of_action_phase
 
 
 # ---------------------------------------------------------------- per-game round state
@@ -403,6 +404,7 @@ def activate(game, obj) -> None:
     rs.activation = act
     game.log.depth += 1
     try:
+        expire(game, start_of_action_phase(obj.id))  # effects "until the start of its next Action Phase"
         run_timing(game, "before_activation", obj)
         run_timing(game, "around_activation", obj)
         run_timing(game, "start_of_action_phase", obj)
@@ -534,7 +536,7 @@ DURATIONS_ENDED: frozenset[str] = frozenset({"round", "phase", "action_phase"})
 
 def expire(game, duration: str) -> int:
     """Effects lasting "until end of <duration>" end now."""
-    keep = [t for t in game.effects.temporary if t[4] != duration]
+    keep = [t for t in game.effects.temporary if not ends_at(t[4], duration)]
     n = len(game.effects.temporary) - len(keep)
     if n:
         game.effects.temporary = keep

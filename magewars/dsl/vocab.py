@@ -107,6 +107,7 @@ block_los(where: obj, detail?: any, crossing?: num) Line of sight through a plac
 set_source(what: obj, source: obj)               An object becomes the source of a spell or attack (range and LoS count from it).
 reorder_step(step: any, after: any)              In the current sequence, a step happens right after another step instead of its usual place.
 share_damage_and_effects(from: obj, to: obj)     Apply to an object the damage and effects another object just received (typeless, armor ignored).
+transfer_damage(from: obj, to: obj, up_to?: num) Move up to this many points of the damage already on one object onto another (neither healing nor damage dealt: Finite Life and damage prevention do not stop it).
 set_x(value: num)                                X for this card or ability equals this value (worked out when it is used).
 push_direction(direction: any)                   Pushes this object or attack causes go this way (random, toward...) instead of the pusher's choice.
 prevent_unless_paid(who: obj, amount: num)       The pending event does not happen unless that player pays this much extra mana.
@@ -240,7 +241,7 @@ damaged(what?: obj, by?: any, kind?: any)        An object receives damage (from
 deals_damage(what?: obj, to?: obj)               An object deals damage.
 avoided(what?: obj)                              An attack against an object is avoided.
 moves(what?: obj, into?: obj, how?: str)         An object moves (optionally, into a zone; how: "move", "push", "teleport" or "swap").
-leaves(what?: obj, zone?: obj)                   An object leaves a zone.
+leaves(what?: obj, zone?: obj, how?: str)        An object leaves a zone (optionally, one zone; how: "move", "push", "teleport" or "swap").
 enchanted(what?: obj)                            An enchantment is attached to an object.
 condition_placed(what?: obj, kind?: traits)      A condition marker is placed on an object.
 condition_removed(what?: obj, kind?: traits)     A condition marker is removed.

@@ -509,6 +509,24 @@ class Game:
                     out.append((atk.attacker, ab, inner, t.value if isinstance(t.value, int) else 0, str(t)))
         return out
 
+    def bar_listeners(self, obj: GameObject, event: str) -> list:
+        """Codex abilities of the traits on the object's attack bars that listen for an event about the
+        object itself (`when leaves(this)`), heard outside any attack: Trample's creature leaving a zone
+        may make that bar's attack.  (ability, inner, X, label, the bar's name)."""
+        entries = self._codex_index().get(event)
+        if not entries or not obj.in_play or obj.hidden:
+            return []
+        out = []
+        for bar in obj.card.attacks:
+            for t in bar.traits:
+                for (cd, ab, inner) in entries.get(t.key, ()):
+                    pos = [a.value for a in inner.event.args if a.key is None]
+                    if "Attack" in cd.categories and pos and isinstance(pos[0], A.Phrase) \
+                            and pos[0].text.strip().lower() == "this":
+                        out.append((ab, inner, t.value if isinstance(t.value, int) else 0,
+                                    f"{t} ({obj.label()}, {bar.name})", bar.name))
+        return out
+
     def fire(self, event: str, subject: Optional[GameObject], ctx: Ctx, exclude=(), **info) -> None:
         """Run triggered abilities listening for `event` about `subject`: those printed on revealed
         objects, those of the codex entries the objects carry (traits, conditions, tokens) and those of
@@ -523,6 +541,9 @@ class Game:
         # ordered by their controllers.
         for (src, ab, inner, x, label) in rules:
             self.run_trigger(src, ab, inner, subject, ctx, info, x, label)
+        if ctx.attack is None and subject is not None:
+            for (ab, inner, x, label, bar) in self.bar_listeners(subject, event):
+                self.run_trigger(subject, ab, inner, subject, ctx, info, x, label, bar=bar)
         if len(pending) > 1:
             pending = [p for p in pending if self._event_ok(p[0], p[2], subject, ctx, info)]
             if len(pending) > 1:
@@ -582,9 +603,9 @@ class Game:
         return out
 
     def run_trigger(self, src, ab, inner, subject, ctx: Ctx, info: dict, x: Optional[int] = None,
-                    label=None) -> bool:
+                    label=None, bar: Optional[str] = None) -> bool:
         """Run one triggered ability if its event matches; `label` (a string, or a function making
-        one) names it in the log."""
+        one) names it in the log; `bar` is the attack bar whose trait it is (its attack is the one made)."""
         try:
             if not self.event_matches(inner.event, src, subject, ctx, info):
                 return False
@@ -605,6 +626,8 @@ class Game:
             sub.extra["x"] = x
         if label is not None:
             sub.extra["label"] = label
+        if bar is not None:
+            sub.extra["attack_bar"] = bar
         rule = self.rule_of(inner)
         if rule is not None:  # a codex rule's effects say which rule they come from (`except: NAME`)
             sub.extra["rule"] = rule

@@ -539,7 +539,7 @@ def p_make_attack(game, call, ctx):
                          prompt=f"target of the attack ({_src(ctx)})", default=0)
         target = ch.value
     name = kw.get("attack", pos[2] if len(pos) > 2 else None)
-    aname = name.value if isinstance(name, A.StringLit) else None
+    aname = name.value if isinstance(name, A.StringLit) else ctx.extra.get("attack_bar")  # a bar's trait: that bar
     if target is None and ctx.chosen is not None and len(pos) > 1:
         target = ctx.chosen
     if attacker is None or target is None:
@@ -585,6 +585,31 @@ def p_share_damage_and_effects(game, call, ctx):
     for name, n in atk.conditions:
         if to.in_play:
             game.place_condition(to, name, n, _src(ctx))
+
+
+def p_transfer_damage(game, call, ctx):
+    """`transfer_damage(FROM, TO, up_to: N)`: up to N points of the damage already on FROM move onto TO
+    (the effect's controller picks how many).  Nothing is dealt or healed, so what stops healing
+    (Finite Life) or prevents damage does not stop it; TO may be destroyed by what it receives."""
+    pos, kw = _args(call)
+    frm = _one(game, pos[0], ctx)
+    to = _one(game, pos[1] if len(pos) > 1 else kw.get("to"), ctx)
+    if frm is None or to is None or frm is to or not frm.in_play or not to.in_play:
+        game.emit("rule", f"{_src(ctx)}: no damage can be moved (nothing to move it from or to)")
+        return
+    most = frm.damage if "up_to" not in kw else min(frm.damage, _num(game, kw["up_to"], ctx))
+    if most <= 0:
+        game.emit("rule", f"{_src(ctx)}: {frm.label()} has no damage to move")
+        return
+    player = ctx.this.controller if ctx.this is not None else frm.controller
+    ch = game.decide("choose", player, [Option(f"move {n} damage", n) for n in range(most, 0, -1)],
+                     prompt=f"{_src(ctx)}: how much damage moves from {frm.label()} to {to.label()}?", default=0)
+    n = ch.value
+    game.state.set_damage(frm, frm.damage - n)
+    game.state.set_damage(to, to.damage + n)
+    game.emit("effect", f"{_src(ctx)}: {n} damage moves from {frm.label()} (now {frm.damage}) to {to.label()} "
+                        f"(now {to.damage})", target=to.id)
+    game.check_state()
 
 
 def p_set_x(game, call, ctx):
@@ -1040,7 +1065,7 @@ PRIMITIVES: dict[str, Callable] = {
     "return_to_hand": p_return_to_hand, "counter_spell": p_counter_spell, "gain_control": p_gain_control, "reveal": p_reveal, "move": p_move, "swap": p_swap,
     "attack_with": p_attack_with, "convert_critical": p_convert_critical, "regain_life": p_heal,
     "sacrifice": p_destroy, "lose_until": p_lose_until, "gain_control": p_gain_control,
-    "attacks_gain": p_attacks_gain,
+    "attacks_gain": p_attacks_gain, "transfer_damage": p_transfer_damage,
     "next_attack_gains": p_next_attack_gains,
 }
 

@@ -188,6 +188,7 @@ critical() -> bool                               Whether the current attack deal
 first_attack() -> bool                           Whether this is the first attack of its attack action.
 roll_at_least(value: num) -> bool                Whether the remembered effect roll is at least a value.
 chosen() -> obj                                  The object chosen by the last choose().
+placer(of: obj, condition: name) -> obj           The objects that placed the markers of a condition now on an object.
 the_attack() -> obj                              The attack being resolved.
 attacker_of() -> obj                             The source of the attack being resolved.
 prey(of: obj) -> obj                             The creature an object holds with its Grapple.

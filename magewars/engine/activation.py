@@ -79,7 +79,9 @@ def obligations(game, creature) -> list[tuple[str, list, str]]:
             if tgt is None:
                 game.note_unsupported(f"must of {name}", "the obligation names no target the engine can read")
                 continue
-            out.append((action, [o for o in resolve(game, tgt, ctx) if hasattr(o, "id")], name))
+            got = game.evaluate(tgt, ctx) if isinstance(tgt, A.Call) else resolve(game, tgt, ctx)
+            got = got if isinstance(got, list) else [got] if got is not None else []
+            out.append((action, [o for o in got if hasattr(o, "id")], name))
     return out
 
 

@@ -44,6 +44,7 @@ class Game:
         self.static_unsupported: set = set()
         self.pending_notes: list = []
         self.restrictions: list = []
+        self.placers: dict = {}  # (object id, condition) -> ids of the objects that placed its markers, in order
         self._checked_version = -1
         self._would_destroy: set = set()  # objects in their "would be destroyed" window
         self._rule_names: Optional[dict] = None  # id of a codex ability -> its entry (rule_of)
@@ -269,9 +270,25 @@ class Game:
         return None
 
     def place_condition(self, obj: GameObject, name: str, count: int, source: str,
-                        fresh: bool = False, attack=None) -> int:
+                        fresh: bool = False, attack=None, by: Optional[GameObject] = None) -> int:
         """Place markers, honouring immunities; markers of a condition that lowers armor (Corrode) that
-        would take armor below zero become direct damage of the condition's type instead."""
+        would take armor below zero become direct damage of the condition's type instead.  The object
+        placing them (`by`, else the attacker) is remembered for `placer(OBJ, NAME)`."""
+        placed = self._place_condition(obj, name, count, source, fresh, attack)
+        by = by if by is not None else getattr(attack, "attacker", None)
+        if placed and by is not None and self.codex.get(name) is not None:
+            self.placers.setdefault((obj.id, name), []).extend([by.id] * placed)
+        return placed
+
+    def placer_of(self, obj: GameObject, name: str) -> list:
+        """The objects that placed the markers of a condition now on an object (the latest ones, one per
+        marker; markers placed by no object, such as a scenario's set-up, have none)."""
+        n = obj.markers.get(name, 0)
+        ids = self.placers.get((obj.id, name), [])[-n:] if n > 0 else []
+        return [self.state.objects[i] for i in dict.fromkeys(ids) if i in self.state.objects]
+
+    def _place_condition(self, obj: GameObject, name: str, count: int, source: str,
+                         fresh: bool = False, attack=None) -> int:
         if count <= 0 or not obj.in_play:
             return 0
         if movement.outcome_effects(self, name):  # an effect named by the die (Push), not a marker

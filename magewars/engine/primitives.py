@@ -169,7 +169,7 @@ def p_place(game, call, ctx):
     count = _num(game, kw["count"], ctx) if "count" in kw else (_num(game, pos[2], ctx) if len(pos) > 2 else 1)
     for o in _objs(game, pos[0], ctx):
         for name, n in _traits(pos[1]):
-            game.place_condition(o, name, count if "count" in kw or len(pos) > 2 else n, _src(ctx))
+            game.place_condition(o, name, count if "count" in kw or len(pos) > 2 else n, _src(ctx), by=ctx.this)
 
 
 def p_remove(game, call, ctx):
@@ -1301,6 +1301,8 @@ VALUES: dict[str, Callable] = {
     "inactive": lambda g, c, x: (lambda o: bool(o and o.action_marker != "ready"))(_one(g, _args(c)[0][0], x)),
     "guarding": lambda g, c, x: (lambda o: bool(o and o.guard))(_one(g, _args(c)[0][0], x)),
     "chosen": lambda g, c, x: x.chosen,
+    "placer": lambda g, c, x: (lambda o, k: g.placer_of(o, k) if o is not None and k else [])(
+        _one(g, _args(c)[0][0], x), (_args(c)[0][1].text if len(_args(c)[0]) > 1 else None)),
     "in_los": lambda g, c, x: movement.in_los(g, _one(g, _args(c)[0][0], x), _one(g, _args(c)[0][1], x)),
     "moves_taken": lambda g, c, x: (lambda o: o.moves_taken if o is not None else 0)(_one(g, _args(c)[0][0], x)),
     "half": lambda g, c, x: -(-_num(g, _args(c)[0][0], x) // 2),

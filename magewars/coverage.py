@@ -102,6 +102,8 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
         got = _event_or_timing(ab)
         if got is not None:
             return got
+        if isinstance(ab, A.ActivatedAbility) and defn.kind == "trait" and R.CODEX_TRAIT_ACTIONS_RUN:
+            return R.RUNS, "", ""
         return (R.SILENT, _label(ab), "the engine does not run this clause of a codex entry yet")
     if isinstance(ab, A.StaticAbility):
         if clause.once and isinstance(ab.effect, A.Call) and ab.effect.name in R.ONCE_STATIC_CALLS:

@@ -34,7 +34,7 @@ place(what: obj, markers: traits, count?: num)   Place condition markers or toke
 remove(what: obj, markers: traits, count?: num)  Remove condition markers or tokens from an object.
 remove_all(what: obj, kind?: any)                Remove every condition (or every marker of a kind) from an object.
 push(what: obj, distance?: num, direction?: any) Push an object into an adjacent zone (the pusher chooses unless stated).
-move(what: obj, distance?: num, to?: obj)        Move an object as a move action would.
+move(what: obj, distance?: num, to?: obj, over?: obj) Move an object as a move action would (walls fitting over do not stop it; their passage attacks still come).
 teleport(what: obj, to: obj)                     Teleport an object to a zone; not a move, ignores walls.
 swap(first: obj, second: obj)                    Exchange the zones of two objects.
 attach(what: obj, to: obj, replacing?: any)      Attach an enchantment, conjuration or equipment to an object (an equipment already in that location goes where replacing says, e.g. "return_to_hand").

@@ -174,6 +174,15 @@ def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:
             if ability_mana(game, src, ab) > mana:
                 continue
             out.append(AbilityChoice(src.id, i, (), creature.id if src is not creature else None))
+    for key in game.d(creature).traits:  # `action` abilities the codex entries of its traits state (Climbing)
+        cd = game.codex.get(key)
+        for i, ab in enumerate(cd.abilities if cd is not None and cd.kind == "trait" else ()):
+            sp = speed_of_ability(ab)
+            if sp is None or sp not in speeds or ability_mana(game, creature, ab) > mana:
+                continue
+            if isinstance(ab, A.OncePerRound) and ("once", id(ab), game.state.round) in creature.uses:
+                continue
+            out.append(AbilityChoice(creature.id, i, (), None, key))
     return out
 
 

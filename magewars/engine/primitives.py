@@ -983,11 +983,14 @@ def p_move(game, call, ctx):
         zones = got if isinstance(got, list) else [got]
     elif to is not None:
         zones = resolve(game, to, ctx)
+    over = None
+    if "over" in kw:  # `over: PHRASE`: walls fitting it do not stop the move (a climb; passage attacks still come)
+        over = (lambda wall, phrase=kw["over"]: matches(game, wall, phrase, ctx))
     for o in _objs(game, pos[0], ctx):
         here = game.state.zone_of(o)
         cands = [z if isinstance(z, str) else game.state.zone_of(z) for z in zones] if zones else \
             [z for z in game.state.arena.zones() if here and game.state.arena.distance(z, here) == 1]
-        legal = set(movement.legal_moves(game, o, action=False)) if not zones else None
+        legal = set(movement.legal_moves(game, o, action=False, over=over)) if not zones else None
         cands = [z for z in cands if z and (legal is None or z in legal)]
         if not cands:
             game.emit("rule", f"{o.label()} has no zone it can move into ({_src(ctx)})")
@@ -995,7 +998,7 @@ def p_move(game, call, ctx):
         ch = game.decide("target", o.controller, [Option(z, z) for z in cands], prompt=f"move {o.label()} where?",
                          default=0)
         try:
-            movement.move(game, o, ch.value, action=False)
+            movement.move(game, o, ch.value, action=False, over=over)
         except movement.IllegalMove as e:
             game.emit("rule", f"{o.label()} does not move: {e}")
 

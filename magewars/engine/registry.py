@@ -108,6 +108,9 @@ PHASES: tuple[str, ...] = tuple(p.name for p in ROUND_PHASES)
 #: `action ...:` abilities are offered to an activating creature (engine/actions.py ability_options:
 #: its own, and those of what is attached to it) and run through the effects they state
 ACTIONS_RUN: bool = True
+#: a trait's codex entry's `action ...:` abilities are offered to an activating creature that has the trait
+#: (engine/activation.py ability_options, AbilityChoice.entry) and run like a card's (Climbing)
+CODEX_TRAIT_ACTIONS_RUN: bool = True
 #: durations that end (engine/round.py `expire`: at the end of the round, of each phase, of each
 #: creature's action phase); an effect lasting until the end of any other duration never ends
 DURATIONS_END: frozenset[str] = DURATIONS_ENDED | {"attack"}  # attack: AttackEnds step

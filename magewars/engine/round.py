@@ -481,11 +481,13 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
 def use_ability(game, choice: ACT.AbilityChoice) -> None:
     """An `action ...:` ability: pay its mana, then its effects run with `this` = its card's object."""
     src = game.state.objects[choice.obj_id]
-    ab = src.card.abilities[choice.ability_index]
+    abilities = game.codex[choice.entry].abilities if choice.entry is not None else src.card.abilities
+    ab = abilities[choice.ability_index]
     inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
     actor = game.state.objects.get(choice.actor_id or choice.obj_id)
     cost = AV.ability_mana(game, src, ab)
-    game.emit("action", f"{actor.label()} uses an action ability of {src.label()}"
+    game.emit("action", f"{actor.label()} uses " + (f"its {choice.entry} action" if choice.entry is not None
+                                                     else f"an action ability of {src.label()}")
                         + (f", paying {cost} mana" if cost else ""), source=src.id)
     if cost:
         p = game.state.players[src.controller]
@@ -496,6 +498,8 @@ def use_ability(game, choice: ACT.AbilityChoice) -> None:
         src.uses.add(("once", id(ab), game.state.round))
     ctx = Ctx(this=src, it=actor)
     ctx.extra["ability"] = id(inner)
+    if choice.entry is not None:
+        ctx.extra["rule"] = choice.entry  # a codex rule's effects say which rule they come from
     game.log.depth += 1
     try:
         game.run_effects(inner.effects, ctx)

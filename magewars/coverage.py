@@ -171,7 +171,7 @@ def _codex_static_runs(defn, ab) -> bool:
     first = eff.args[0].value if eff.args else None
     second = eff.args[1].value if len(eff.args) > 1 else None
     this = isinstance(first, A.Phrase) and [w.text.lower() for w in first.words] == ["this"]
-    if eff.name in ("counts_as_damage", "armor_floor", "healing_removes"):
+    if eff.name in R.CODEX_CONDITION_CALLS and eff.name != "immune":
         return marker
     if eff.name in R.CODEX_TRAIT_CALLS:
         return eff.name != "no_armor" or this

@@ -58,6 +58,7 @@ only_ones_count()                                Only the 1s on the current atta
 attack_zone()                                    Static on an attack trait: the attack is made against every object in a zone, one attack each.
 attack_unavoidable()                             Static on an attack trait: no defense can avoid the attack.
 counts_as_damage(amount: num)                    Static on a condition: each of its markers counts as this much damage that healing cannot remove.
+max_markers(count: num)                          Static on a condition: an object holds at most this many of its markers; more placed are discarded instead.
 innate(what: obj, unless?: traits)               Static on a trait: every object the phrase names (by kind: each creature, each conjuration) has the trait without printing it, unless it has one of the listed traits.
 no_armor(what: obj)                              Static on a trait: the object has no armor value; its armor is 0 and nothing raises it.
 healing_removes()                                Static on a condition: the object's controller may give up healing point for point, each point removing one of its markers instead of one damage (nothing to give up while it cannot heal).
@@ -108,6 +109,7 @@ set_source(what: obj, source: obj)               An object becomes the source of
 reorder_step(step: any, after: any)              In the current sequence, a step happens right after another step instead of its usual place.
 share_damage_and_effects(from: obj, to: obj)     Apply to an object the damage and effects another object just received (typeless, armor ignored).
 transfer_damage(from: obj, to: obj, up_to?: num) Move up to this many points of the damage already on one object onto another (neither healing nor damage dealt: Finite Life and damage prevention do not stop it).
+summon_later(who: obj, card: str, where: obj)    At the end of the round, a card of this name from the spellbook or discard pile of the player controlling who (their choice) is summoned into the zone where `where` is (or was); meanwhile it waits face down, out of play.
 set_x(value: num)                                X for this card or ability equals this value (worked out when it is used).
 push_direction(direction: any)                   Pushes this object or attack causes go this way (random, toward...) instead of the pusher's choice.
 prevent_unless_paid(who: obj, amount: num)       The pending event does not happen unless that player pays this much extra mana.

@@ -44,6 +44,7 @@ class Game:
         self.static_unsupported: set = set()
         self.pending_notes: list = []
         self.restrictions: list = []
+        self.summon_later: list = []  # (player, card name, zone, source label): summoned at the end of the round
         self.placers: dict = {}  # (object id, condition) -> ids of the objects that placed its markers, in order
         self._checked_version = -1
         self._would_destroy: set = set()  # objects in their "would be destroyed" window
@@ -297,6 +298,15 @@ class Game:
         if why:
             self.emit("immune", f"{obj.label()} {why}: no {name} from {source}")
             return 0
+        for ab in self.codex_statics(name, "max_markers"):  # an object holds at most N of these markers
+            cap = self.evaluate(ab.effect.args[0].value, Ctx(this=obj, it=obj)) if ab.effect.args else 1
+            room = max(0, cap - obj.markers.get(name, 0))
+            if count > room:
+                self.emit("rule", f"{obj.label()} may hold {cap} {name}: {count - room} more from {source} "
+                                  f"{'is' if count - room == 1 else 'are'} discarded instead", target=obj.id)
+                count = room
+            if count <= 0:
+                return 0
         if self.lowers_armor(name):
             room = self.armor(obj)
             placed = min(room, count)

@@ -612,6 +612,44 @@ def p_transfer_damage(game, call, ctx):
     game.check_state()
 
 
+def p_summon_later(game, call, ctx):
+    """`summon_later(WHO, "CARD", WHERE)`: the player controlling WHO takes a card of that name from their
+    spellbook or discard pile (their choice; nothing happens if they have none) and it waits face down,
+    out of play, in the zone where WHERE is (or was when it left play); it is summoned at the end of the
+    round (engine/round.py end_round)."""
+    pos, _ = _args(call)
+    who = _one(game, pos[0], ctx)
+    name = _word(pos[1]) if len(pos) > 1 else ""
+    where = _one(game, pos[2], ctx) if len(pos) > 2 else None
+    player = _player_of(game, who) if who is not None else None
+    zone = (game.state.zone_of(where) or where.zone) if where is not None else None
+    if player not in game.state.players or zone is None:
+        game.emit("rule", f"{_src(ctx)}: nobody to summon a {name} for, or nowhere to summon it — no effect")
+        return
+    rs = getattr(game, "round_state", None)
+    library = rs.library.get(player) if rs is not None else None
+    discard = rs.discard.get(player, []) if rs is not None else []
+    dead = [o for o in game.state.graveyard if o.owner == player and o.card.name.lower() == name.lower()]
+    opts = []
+    if library and library.get(name):
+        opts.append(Option("from the spellbook", "spellbook"))
+    if dead or name in discard:
+        opts.append(Option("from the discard pile", "discard"))
+    if not opts:
+        game.emit("rule", f"{_src(ctx)}: {player} has no {name} in their spellbook or discard pile — no effect")
+        return
+    ch = game.decide("choose", player, opts, prompt=f"{_src(ctx)}: take the {name} from where?", default=0)
+    if ch.value == "spellbook":
+        library[name] -= 1
+    elif dead:
+        game.state.graveyard.remove(dead[0])
+    else:
+        discard.remove(name)
+    game.summon_later.append((player, game.card(name).name, zone, _src(ctx)))
+    game.emit("effect", f"{_src(ctx)}: {player}'s {name} ({ch.label}) waits face down in {zone}; it is summoned "
+                        f"at the end of the round")
+
+
 def p_set_x(game, call, ctx):
     pos, _ = _args(call)
     v = _num(game, pos[0], ctx)
@@ -1068,7 +1106,7 @@ PRIMITIVES: dict[str, Callable] = {
     "return_to_hand": p_return_to_hand, "counter_spell": p_counter_spell, "gain_control": p_gain_control, "reveal": p_reveal, "move": p_move, "swap": p_swap,
     "attack_with": p_attack_with, "convert_critical": p_convert_critical, "regain_life": p_heal,
     "sacrifice": p_destroy, "lose_until": p_lose_until, "gain_control": p_gain_control,
-    "attacks_gain": p_attacks_gain, "transfer_damage": p_transfer_damage,
+    "attacks_gain": p_attacks_gain, "transfer_damage": p_transfer_damage, "summon_later": p_summon_later,
     "next_attack_gains": p_next_attack_gains,
 }
 

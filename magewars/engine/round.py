@@ -562,9 +562,26 @@ def end_round(game) -> None:
         o.defense_uses.clear()
         o.action_marker = "ready"
         movement.reset_moves(o)
+    summon_waiting(game)
     game.state.round += 1
     game.state.touch()
     game.check_state()
+
+
+def summon_waiting(game) -> None:
+    """Cards waiting face down to be summoned at the end of the round (`summon_later`) come into play,
+    their action marker used (they first act next round)."""
+    waiting, game.summon_later = game.summon_later, []
+    for (player, name, zone, source) in waiting:
+        n = 1
+        while f"summoned{n}" in game.state.objects:
+            n += 1
+        obj = game.create(name, f"summoned{n}", player, zone=zone)
+        obj.action_marker = "used"
+        game.state.touch()
+        game.emit("placed", f"{obj.label()} is summoned in zone {zone} ({source})", target=obj.id, zone=zone)
+        game.check_state()
+        game.fire("enters", obj, Ctx(this=obj, it=obj), how="summoned")
 
 
 # ---------------------------------------------------------------- the table

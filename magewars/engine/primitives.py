@@ -1246,6 +1246,8 @@ def v_has(game, call, ctx):
 def v_is(game, call, ctx):
     pos, _ = _args(call)
     o = _one(game, pos[0], ctx)
+    if isinstance(pos[1], A.Call):  # an object a value names (`is(it, placer(this, Taunt))`)
+        return o is not None and any(x is o for x in _objs(game, pos[1], ctx))
     return o is not None and matches(game, o, pos[1], ctx)
 
 

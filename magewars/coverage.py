@@ -102,6 +102,8 @@ def _shell(defn, clause: Clause, codex: Optional[dict] = None) -> tuple[str, str
         got = _event_or_timing(ab)
         if got is not None:
             return got
+        if isinstance(ab, A.ActivatedAbility) and defn.kind == "trait" and R.CODEX_TRAIT_ACTIONS_RUN:
+            return R.RUNS, "", ""
         return (R.SILENT, _label(ab), "the engine does not run this clause of a codex entry yet")
     if isinstance(ab, A.StaticAbility):
         if clause.once and isinstance(ab.effect, A.Call) and ab.effect.name in R.ONCE_STATIC_CALLS:
@@ -177,7 +179,7 @@ def _codex_static_runs(defn, ab) -> bool:
     first = eff.args[0].value if eff.args else None
     second = eff.args[1].value if len(eff.args) > 1 else None
     this = isinstance(first, A.Phrase) and [w.text.lower() for w in first.words] == ["this"]
-    if eff.name in ("counts_as_damage", "armor_floor", "healing_removes"):
+    if eff.name in R.CODEX_CONDITION_CALLS and eff.name != "immune":
         return marker
     if eff.name in R.CODEX_TRAIT_CALLS:
         return eff.name != "no_armor" or this

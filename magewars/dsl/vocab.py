@@ -35,7 +35,7 @@ place(what: obj, markers: traits, count?: num)   Place condition markers or toke
 remove(what: obj, markers: traits, count?: num)  Remove condition markers or tokens from an object.
 remove_all(what: obj, kind?: any)                Remove every condition (or every marker of a kind) from an object.
 push(what: obj, distance?: num, direction?: any) Push an object into an adjacent zone (the pusher chooses unless stated).
-move(what: obj, distance?: num, to?: obj)        Move an object as a move action would.
+move(what: obj, distance?: num, to?: obj, over?: obj) Move an object as a move action would (walls fitting over do not stop it; their passage attacks still come).
 teleport(what: obj, to: obj)                     Teleport an object to a zone; not a move, ignores walls.
 swap(first: obj, second: obj)                    Exchange the zones of two objects.
 attach(what: obj, to: obj, replacing?: any)      Attach an enchantment, conjuration or equipment to an object (an equipment already in that location goes where replacing says, e.g. "return_to_hand").
@@ -59,6 +59,7 @@ only_ones_count()                                Only the 1s on the current atta
 attack_zone()                                    Static on an attack trait: the attack is made against every object in a zone, one attack each.
 attack_unavoidable()                             Static on an attack trait: no defense can avoid the attack.
 counts_as_damage(amount: num)                    Static on a condition: each of its markers counts as this much damage that healing cannot remove.
+max_markers(count: num)                          Static on a condition: an object holds at most this many of its markers; more placed are discarded instead.
 innate(what: obj, unless?: traits)               Static on a trait: every object the phrase names (by kind: each creature, each conjuration) has the trait without printing it, unless it has one of the listed traits.
 no_armor(what: obj)                              Static on a trait: the object has no armor value; its armor is 0 and nothing raises it.
 healing_removes()                                Static on a condition: the object's controller may give up healing point for point, each point removing one of its markers instead of one damage (nothing to give up while it cannot heal).
@@ -86,7 +87,6 @@ gain_control(who: obj, what: obj)                Take control of an object.
 ready(what: obj)                                 Ready an action marker or a ready marker.
 exhaust(what: obj)                               Flip an object's action or ready marker to its used side.
 take_action(what: obj, action?: any)             The object takes an extra action.
-restrain(what: obj)                              The object becomes restrained.
 guard(what: obj)                                 Place a guard marker.
 remove_guard(what: obj)                          Remove a guard marker.
 cast_spell(who: obj, what: obj, free?: any)      Cast a spell outside the normal casting sequence.
@@ -109,6 +109,8 @@ block_los(where: obj, detail?: any, crossing?: num) Line of sight through a plac
 set_source(what: obj, source: obj)               An object becomes the source of a spell or attack (range and LoS count from it).
 reorder_step(step: any, after: any)              In the current sequence, a step happens right after another step instead of its usual place.
 share_damage_and_effects(from: obj, to: obj)     Apply to an object the damage and effects another object just received (typeless, armor ignored).
+transfer_damage(from: obj, to: obj, up_to?: num) Move up to this many points of the damage already on one object onto another (neither healing nor damage dealt: Finite Life and damage prevention do not stop it).
+summon_later(who: obj, card: str, where: obj)    At the end of the round, a card of this name from the spellbook or discard pile of the player controlling who (their choice) is summoned into the zone where `where` is (or was); meanwhile it waits face down, out of play.
 set_x(value: num)                                X for this card or ability equals this value (worked out when it is used).
 push_direction(direction: any)                   Pushes this object or attack causes go this way (random, toward...) instead of the pusher's choice.
 prevent_unless_paid(who: obj, amount: num)       The pending event does not happen unless that player pays this much extra mana.
@@ -134,9 +136,9 @@ attack_with(targets: obj, dice: num, traits?: traits) The source makes an unname
 remove_condition(what: obj, count?: num)         Remove conditions of the controller's choice from an object, paying each removal cost.
 cancel_action()                                  The action being declared or taken is canceled.
 lose_until(what: obj, traits: traits, until: any) The object loses these traits until the end of a duration (round, attack...).
+gain_until(what: obj, traits: traits, until: any) The object gains these traits (a trait or a condition's state) until a duration ends (round, attack...; "start_of_action_phase": the start of its own next Action Phase; "A or B": whichever comes first).
 redirect_mana(to: obj)                           Mana being lost, paid or transferred by the current event goes to this object instead.
 cannot_until(what: obj, action: any, until: any, detail?: any, target?: obj, except?: obj, by?: obj) A restriction like cannot() that lasts only until a stated time (end_of_round, start_of_action_phase...); only aimed at target, not when except matches.
-incapacitate(what: obj, until?: any)             The object is incapacitated (no actions, no defenses, no guarding) while the effect lasts or until a stated time.
 follow_up_attack(what: obj, after: any, kind?: any) The next time this round the object ends a matching attack action, it may make one more attack of a kind within that action.
 redirect_spell(what: obj, to: obj)               A spell being cast gets a new target; its controller may remake its other choices, paying any cost increase or canceling it.
 remove_paying(what: obj, kind?: any, count?: num) Remove any number of condition markers (only of a kind, e.g. Poison, if given) from an object, paying each removal cost.
@@ -189,6 +191,7 @@ critical() -> bool                               Whether the current attack deal
 first_attack() -> bool                           Whether this is the first attack of its attack action.
 roll_at_least(value: num) -> bool                Whether the remembered effect roll is at least a value.
 chosen() -> obj                                  The object chosen by the last choose().
+placer(of: obj, condition: name) -> obj           The objects that placed the markers of a condition now on an object.
 the_attack() -> obj                              The attack being resolved.
 attacker_of() -> obj                             The source of the attack being resolved.
 prey(of: obj) -> obj                             The creature an object holds with its Grapple.
@@ -242,7 +245,7 @@ damaged(what?: obj, by?: any, kind?: any)        An object receives damage (from
 deals_damage(what?: obj, to?: obj)               An object deals damage.
 avoided(what?: obj)                              An attack against an object is avoided.
 moves(what?: obj, into?: obj, how?: str)         An object moves (optionally, into a zone; how: "move", "push", "teleport" or "swap").
-leaves(what?: obj, zone?: obj)                   An object leaves a zone.
+leaves(what?: obj, zone?: obj, how?: str)        An object leaves a zone (optionally, one zone; how: "move", "push", "teleport" or "swap").
 enchanted(what?: obj)                            An enchantment is attached to an object.
 condition_placed(what?: obj, kind?: traits)      A condition marker is placed on an object.
 condition_removed(what?: obj, kind?: traits)     A condition marker is removed.

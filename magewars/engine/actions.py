@@ -73,6 +73,7 @@ class AbilityChoice:
     ability_index: int  # index in that card's abilities
     target_ids: tuple = ()
     actor_id: Optional[str] = None  # the activating creature, when it is not obj_id
+    entry: Optional[str] = None  # the codex entry (a trait obj_id has) whose abilities are indexed, if not its card
 
     def label(self) -> str:
         by = f" (by {self.actor_id})" if self.actor_id and self.actor_id != self.obj_id else ""
@@ -121,6 +122,8 @@ def _label(game, c) -> str:
         return f"{name(c.obj_id)} guards"
     if isinstance(c, AbilityChoice):
         src = objs.get(c.obj_id)
+        if c.entry is not None:
+            return f"{name(c.obj_id)}: {c.entry} action"
         return (f"{name(c.obj_id)}: action ability #{c.ability_index + 1}"
                 + (f" ({src.card.name})" if src is not None and c.actor_id else ""))
     if isinstance(c, PassChoice):

@@ -80,7 +80,9 @@ def obligations(game, creature) -> list[tuple[str, list, str]]:
             if tgt is None:
                 game.note_unsupported(f"must of {name}", "the obligation names no target the engine can read")
                 continue
-            out.append((action, [o for o in resolve(game, tgt, ctx) if hasattr(o, "id")], name))
+            got = game.evaluate(tgt, ctx) if isinstance(tgt, A.Call) else resolve(game, tgt, ctx)
+            got = got if isinstance(got, list) else [got] if got is not None else []
+            out.append((action, [o for o in got if hasattr(o, "id")], name))
     return out
 
 
@@ -173,6 +175,15 @@ def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:
             if ability_mana(game, src, ab) > mana:
                 continue
             out.append(AbilityChoice(src.id, i, (), creature.id if src is not creature else None))
+    for key in game.d(creature).traits:  # `action` abilities the codex entries of its traits state (Climbing)
+        cd = game.codex.get(key)
+        for i, ab in enumerate(cd.abilities if cd is not None and cd.kind == "trait" else ()):
+            sp = speed_of_ability(ab)
+            if sp is None or sp not in speeds or ability_mana(game, creature, ab) > mana:
+                continue
+            if isinstance(ab, A.OncePerRound) and ("once", id(ab), game.state.round) in creature.uses:
+                continue
+            out.append(AbilityChoice(creature.id, i, (), None, key))
     return out
 
 

@@ -30,7 +30,7 @@ from .decisions import Option
 from .codex_rules import ignores_minimum_range, melee_restriction
 from .phrases import Ctx, matches
 from .restrictions import attack_forbidden, forbidden, forbids
-from .state import LightList
+from .state import LightList, ends_at
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
@@ -1269,9 +1269,9 @@ class AttackEngine:
         outside an attack ends with the next attack)."""
         g = self.game
         ending = {"attack", self.duration_key(atk)} | {self.duration_key(a) for a in atk.action.attacks}
-        gone = [t for t in g.effects.temporary if t[4] in ending]
+        gone = [t for t in g.effects.temporary if any(ends_at(t[4], e) for e in ending)]
         if gone:
-            g.effects.temporary = [t for t in g.effects.temporary if t[4] not in ending]
+            g.effects.temporary = [t for t in g.effects.temporary if t not in gone]
             g.state.touch()
             g.emit("rule", "until end of attack: " + "; ".join(
                 f"{g.state.objects[t[2]].label() if t[2] in g.state.objects else t[2]} ends ({t[1]})" for t in gone))

@@ -76,6 +76,8 @@ class Game:
         self.static_unsupported: set = set()
         self.pending_notes: list = []
         self.restrictions: list = []
+        self.summon_later: list = []  # (player, card name, zone, source label): summoned at the end of the round
+        self.placers: dict = {}  # (object id, condition) -> ids of the objects that placed its markers, in order
         self._checked_version = -1
         self._would_destroy: set = set()  # objects in their "would be destroyed" window
         self._rule_names: Optional[dict] = None  # id of a codex ability -> its entry (rule_of)
@@ -302,9 +304,25 @@ class Game:
         return None
 
     def place_condition(self, obj: GameObject, name: str, count: int, source: str,
-                        fresh: bool = False, attack=None) -> int:
+                        fresh: bool = False, attack=None, by: Optional[GameObject] = None) -> int:
         """Place markers, honouring immunities; markers of a condition that lowers armor (Corrode) that
-        would take armor below zero become direct damage of the condition's type instead."""
+        would take armor below zero become direct damage of the condition's type instead.  The object
+        placing them (`by`, else the attacker) is remembered for `placer(OBJ, NAME)`."""
+        placed = self._place_condition(obj, name, count, source, fresh, attack)
+        by = by if by is not None else getattr(attack, "attacker", None)
+        if placed and by is not None and self.codex.get(name) is not None:
+            self.placers.setdefault((obj.id, name), []).extend([by.id] * placed)
+        return placed
+
+    def placer_of(self, obj: GameObject, name: str) -> list:
+        """The objects that placed the markers of a condition now on an object (the latest ones, one per
+        marker; markers placed by no object, such as a scenario's set-up, have none)."""
+        n = obj.markers.get(name, 0)
+        ids = self.placers.get((obj.id, name), [])[-n:] if n > 0 else []
+        return [self.state.objects[i] for i in dict.fromkeys(ids) if i in self.state.objects]
+
+    def _place_condition(self, obj: GameObject, name: str, count: int, source: str,
+                         fresh: bool = False, attack=None) -> int:
         if count <= 0 or not obj.in_play:
             return 0
         if movement.outcome_effects(self, name):  # an effect named by the die (Push), not a marker
@@ -313,6 +331,15 @@ class Game:
         if why:
             self.emit("immune", f"{obj.label()} {why}: no {name} from {source}")
             return 0
+        for ab in self.codex_statics(name, "max_markers"):  # an object holds at most N of these markers
+            cap = self.evaluate(ab.effect.args[0].value, Ctx(this=obj, it=obj)) if ab.effect.args else 1
+            room = max(0, cap - obj.markers.get(name, 0))
+            if count > room:
+                self.emit("rule", f"{obj.label()} may hold {cap} {name}: {count - room} more from {source} "
+                                  f"{'is' if count - room == 1 else 'are'} discarded instead", target=obj.id)
+                count = room
+            if count <= 0:
+                return 0
         if self.lowers_armor(name):
             room = self.armor(obj)
             placed = min(room, count)
@@ -554,6 +581,24 @@ class Game:
                     out.append((atk.attacker, ab, inner, t.value if isinstance(t.value, int) else 0, str(t)))
         return out
 
+    def bar_listeners(self, obj: GameObject, event: str) -> list:
+        """Codex abilities of the traits on the object's attack bars that listen for an event about the
+        object itself (`when leaves(this)`), heard outside any attack: Trample's creature leaving a zone
+        may make that bar's attack.  (ability, inner, X, label, the bar's name)."""
+        entries = self._codex_index().get(event)
+        if not entries or not obj.in_play or obj.hidden:
+            return []
+        out = []
+        for bar in obj.card.attacks:
+            for t in bar.traits:
+                for (cd, ab, inner) in entries.get(t.key, ()):
+                    pos = [a.value for a in inner.event.args if a.key is None]
+                    if "Attack" in cd.categories and pos and isinstance(pos[0], A.Phrase) \
+                            and pos[0].text.strip().lower() == "this":
+                        out.append((ab, inner, t.value if isinstance(t.value, int) else 0,
+                                    f"{t} ({obj.label()}, {bar.name})", bar.name))
+        return out
+
     def fire(self, event: str, subject: Optional[GameObject], ctx: Ctx, exclude=(), **info) -> None:
         """Run triggered abilities listening for `event` about `subject`: those printed on revealed
         objects, those of the codex entries the objects carry (traits, conditions, tokens) and those of
@@ -572,6 +617,9 @@ class Game:
         # ordered by their controllers.
         for (src, ab, inner, x, label) in rules:
             self.run_trigger(src, ab, inner, subject, ctx, info, x, label)
+        if ctx.attack is None and subject is not None:
+            for (ab, inner, x, label, bar) in self.bar_listeners(subject, event):
+                self.run_trigger(subject, ab, inner, subject, ctx, info, x, label, bar=bar)
         if len(pending) > 1:
             pending = [p for p in pending if self._event_ok(p[0], p[2], subject, ctx, info)]
             if len(pending) > 1:
@@ -631,9 +679,9 @@ class Game:
         return out
 
     def run_trigger(self, src, ab, inner, subject, ctx: Ctx, info: dict, x: Optional[int] = None,
-                    label=None) -> bool:
+                    label=None, bar: Optional[str] = None) -> bool:
         """Run one triggered ability if its event matches; `label` (a string, or a function making
-        one) names it in the log."""
+        one) names it in the log; `bar` is the attack bar whose trait it is (its attack is the one made)."""
         try:
             if not self.event_matches(inner.event, src, subject, ctx, info):
                 return False
@@ -654,6 +702,8 @@ class Game:
             sub.extra["x"] = x
         if label is not None:
             sub.extra["label"] = label
+        if bar is not None:
+            sub.extra["attack_bar"] = bar
         rule = self.rule_of(inner)
         if rule is not None:  # a codex rule's effects say which rule they come from (`except: NAME`)
             sub.extra["rule"] = rule

@@ -354,9 +354,10 @@ def _zone_of(game: Game, obj) -> Optional[str]:
     return game.state.zone_of(obj)
 
 
-def declare_move(game: Game, obj, to_zone: str, count_action: bool = True) -> Optional[str]:
+def declare_move(game: Game, obj, to_zone: str, count_action: bool = True, over=None) -> Optional[str]:
     """Step 1, Declare Move: every check, before anything changes.  Returns why the move is hindered
-    (or None); raises IllegalMove naming the rule."""
+    (or None); raises IllegalMove naming the rule.  `over(wall)`: walls it says yes to do not forbid the
+    crossing (a climb; their passage attacks still come)."""
     st = game.state
     here = _zone_of(game, obj)
     if not obj.in_play or here is None or obj.zone is None:
@@ -392,7 +393,7 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True) -> Op
                 raise IllegalMove(f"{to_zone} already holds a conjuration named {obj.name}", RULE_CONJ)
     if not ignores_walls(game, obj):
         for wall in walls_on(game, here, to_zone):
-            who = blocks_passage(game, wall, obj)
+            who = blocks_passage(game, wall, obj) if over is None or not over(wall) else None
             if who:
                 raise IllegalMove(f"{wall.label()} on the border of {here} and {to_zone} lets nothing through "
                                   f"({who})", _rule_of(game, who))
@@ -497,12 +498,12 @@ def change_zone(game: Game, obj, to_zone: str, how: str, walls_step: bool = True
     return True
 
 
-def move(game: Game, obj, to_zone: str, action: bool = True) -> bool:
+def move(game: Game, obj, to_zone: str, action: bool = True, over=None) -> bool:
     """One move action of `obj` into the adjacent zone `to_zone` (the move sequence, steps 1-6).
     Raises IllegalMove (naming the rule) before anything changes.  Returns whether it arrived.
     `action=False`: an effect moves it "as a move action would" outside its own actions (no move
     action is counted, hindering does not stop later ones)."""
-    why_hindered = declare_move(game, obj, to_zone, count_action=action)
+    why_hindered = declare_move(game, obj, to_zone, count_action=action, over=over)
     pay_costs(game, obj, to_zone)
     here = _zone_of(game, obj)
     if not action:
@@ -522,7 +523,7 @@ def move(game: Game, obj, to_zone: str, action: bool = True) -> bool:
     return arrived and obj.zone == to_zone and here != to_zone
 
 
-def legal_moves(game: Game, obj, action: bool = True) -> list[str]:
+def legal_moves(game: Game, obj, action: bool = True, over=None) -> list[str]:
     """Zones one move action of `obj` can reach now (empty when it cannot move); `action=False`: zones
     an effect moving it "as a move action would" may take it to."""
     here = _zone_of(game, obj)
@@ -533,7 +534,7 @@ def legal_moves(game: Game, obj, action: bool = True) -> list[str]:
         if game.state.arena.distance(here, z) != 1:
             continue
         try:
-            declare_move(game, obj, z, count_action=action)
+            declare_move(game, obj, z, count_action=action, over=over)
         except IllegalMove:
             continue
         out.append(z)

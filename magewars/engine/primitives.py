@@ -19,6 +19,7 @@ from .decisions import Option
 from .effects import trait_from_ref
 from .phrases import Ctx, PhraseError, has_name, matches, resolve, resolve_one
 from .restrictions import action_of, forbids, impose
+from .state import UNTIL_EITHER, start_of_action_phase
 
 
 class NotImplementedPrimitive(Exception):
@@ -181,7 +182,7 @@ def p_place(game, call, ctx):
     count = _num(game, kw["count"], ctx) if "count" in kw else (_num(game, pos[2], ctx) if len(pos) > 2 else 1)
     for o in _objs(game, pos[0], ctx):
         for name, n in _traits(pos[1]):
-            game.place_condition(o, name, count if "count" in kw or len(pos) > 2 else n, _src(ctx))
+            game.place_condition(o, name, count if "count" in kw or len(pos) > 2 else n, _src(ctx), by=ctx.this)
 
 
 def p_remove(game, call, ctx):
@@ -567,7 +568,7 @@ def p_make_attack(game, call, ctx):
                          prompt=f"target of the attack ({_src(ctx)})", default=0)
         target = ch.value
     name = kw.get("attack", pos[2] if len(pos) > 2 else None)
-    aname = name.value if isinstance(name, A.StringLit) else None
+    aname = name.value if isinstance(name, A.StringLit) else ctx.extra.get("attack_bar")  # a bar's trait: that bar
     if target is None and ctx.chosen is not None and len(pos) > 1:
         target = ctx.chosen
     if attacker is None or target is None:
@@ -613,6 +614,69 @@ def p_share_damage_and_effects(game, call, ctx):
     for name, n in atk.conditions:
         if to.in_play:
             game.place_condition(to, name, n, _src(ctx))
+
+
+def p_transfer_damage(game, call, ctx):
+    """`transfer_damage(FROM, TO, up_to: N)`: up to N points of the damage already on FROM move onto TO
+    (the effect's controller picks how many).  Nothing is dealt or healed, so what stops healing
+    (Finite Life) or prevents damage does not stop it; TO may be destroyed by what it receives."""
+    pos, kw = _args(call)
+    frm = _one(game, pos[0], ctx)
+    to = _one(game, pos[1] if len(pos) > 1 else kw.get("to"), ctx)
+    if frm is None or to is None or frm is to or not frm.in_play or not to.in_play:
+        game.emit("rule", f"{_src(ctx)}: no damage can be moved (nothing to move it from or to)")
+        return
+    most = frm.damage if "up_to" not in kw else min(frm.damage, _num(game, kw["up_to"], ctx))
+    if most <= 0:
+        game.emit("rule", f"{_src(ctx)}: {frm.label()} has no damage to move")
+        return
+    player = ctx.this.controller if ctx.this is not None else frm.controller
+    ch = game.decide("choose", player, [Option(f"move {n} damage", n) for n in range(most, 0, -1)],
+                     prompt=f"{_src(ctx)}: how much damage moves from {frm.label()} to {to.label()}?", default=0)
+    n = ch.value
+    game.state.set_damage(frm, frm.damage - n)
+    game.state.set_damage(to, to.damage + n)
+    game.emit("effect", f"{_src(ctx)}: {n} damage moves from {frm.label()} (now {frm.damage}) to {to.label()} "
+                        f"(now {to.damage})", target=to.id)
+    game.check_state()
+
+
+def p_summon_later(game, call, ctx):
+    """`summon_later(WHO, "CARD", WHERE)`: the player controlling WHO takes a card of that name from their
+    spellbook or discard pile (their choice; nothing happens if they have none) and it waits face down,
+    out of play, in the zone where WHERE is (or was when it left play); it is summoned at the end of the
+    round (engine/round.py end_round)."""
+    pos, _ = _args(call)
+    who = _one(game, pos[0], ctx)
+    name = _word(pos[1]) if len(pos) > 1 else ""
+    where = _one(game, pos[2], ctx) if len(pos) > 2 else None
+    player = _player_of(game, who) if who is not None else None
+    zone = (game.state.zone_of(where) or where.zone) if where is not None else None
+    if player not in game.state.players or zone is None:
+        game.emit("rule", f"{_src(ctx)}: nobody to summon a {name} for, or nowhere to summon it — no effect")
+        return
+    rs = getattr(game, "round_state", None)
+    library = rs.library.get(player) if rs is not None else None
+    discard = rs.discard.get(player, []) if rs is not None else []
+    dead = [o for o in game.state.graveyard if o.owner == player and o.card.name.lower() == name.lower()]
+    opts = []
+    if library and library.get(name):
+        opts.append(Option("from the spellbook", "spellbook"))
+    if dead or name in discard:
+        opts.append(Option("from the discard pile", "discard"))
+    if not opts:
+        game.emit("rule", f"{_src(ctx)}: {player} has no {name} in their spellbook or discard pile — no effect")
+        return
+    ch = game.decide("choose", player, opts, prompt=f"{_src(ctx)}: take the {name} from where?", default=0)
+    if ch.value == "spellbook":
+        library[name] -= 1
+    elif dead:
+        game.state.graveyard.remove(dead[0])
+    else:
+        discard.remove(name)
+    game.summon_later.append((player, game.card(name).name, zone, _src(ctx)))
+    game.emit("effect", f"{_src(ctx)}: {player}'s {name} ({ch.label}) waits face down in {zone}; it is summoned "
+                        f"at the end of the round")
 
 
 def p_set_x(game, call, ctx):
@@ -714,18 +778,50 @@ def _duration(game, v, ctx) -> Optional[str]:
     return w
 
 
-def p_lose_until(game, call, ctx):
-    """The objects lose traits until a duration ends (a temporary lose, at a new timestamp)."""
+def _until(game, v, ctx, obj) -> Optional[str]:
+    """The duration key of an `until:` argument for an effect on `obj`: one duration (see _duration),
+    "start_of_action_phase" (the start of obj's own next Action Phase), or several joined by "or"
+    (the effect ends with whichever comes first)."""
+    keys = []
+    for part in _word(v).split(" or "):
+        w = part.strip().lower().replace(" ", "_")
+        for lead in ("until_", "the_"):
+            if w.startswith(lead):
+                w = w[len(lead):]
+        if w in ("start_of_action_phase", "start_of_its_action_phase", "start_of_its_next_action_phase"):
+            keys.append(start_of_action_phase(obj.id))
+        else:
+            keys.append(_duration(game, A.StringLit(part.strip()), ctx))
+    return UNTIL_EITHER.join(keys)
+
+
+def _temporary_traits(game, call, ctx, node_of, verb: str) -> None:
+    """`lose_until` / `gain_until`: the objects lose or gain traits, at a new timestamp, until a duration
+    ends (a temporary effect the continuous-effects layer applies)."""
     pos, kw = _args(call)
-    until = _duration(game, kw.get("until", pos[2] if len(pos) > 2 else None), ctx)
-    node = A.Lose(A.Phrase((A.Word("it", "word"),)), pos[1])
+    raw = kw.get("until", pos[2] if len(pos) > 2 else None)
+    if raw is None:
+        raise NotImplementedPrimitive(call.name, "no until: duration")
+    node = node_of(A.Phrase((A.Word("it", "word"),)), pos[1])
     for o in _objs(game, pos[0], ctx):
+        until = _until(game, raw, ctx, o)
         ts = game.state.next_timestamp()
         game.effects.temporary.append((ts, _src(ctx), o.id, node, until))
         game.state.touch()
-        game.emit("effect", f"{o.label()}: loses {', '.join(r.text for r in pos[1].traits)} "
-                            f"(from {_src(ctx)}, t{ts}, until end of {_word(kw.get('until', pos[2]))})")
+        game.emit("effect", f"{o.label()}: {verb} {', '.join(r.text for r in pos[1].traits)} "
+                            f"(from {_src(ctx)}, t{ts}, until {_word(raw).replace('_', ' ')})", target=o.id)
     game.check_state()
+
+
+def p_lose_until(game, call, ctx):
+    """The objects lose traits until a duration ends (a temporary lose, at a new timestamp)."""
+    _temporary_traits(game, call, ctx, A.Lose, "loses")
+
+
+def p_gain_until(game, call, ctx):
+    """The objects gain traits until a duration ends (a temporary gain, at a new timestamp): a
+    condition's state (Restrained, Incapacitated) given by a spell, with the spell's own duration."""
+    _temporary_traits(game, call, ctx, A.Gain, "gains")
 
 
 def p_attacks_gain(game, call, ctx):
@@ -847,27 +943,6 @@ def _temp(game, ctx, target, node, label=None):
     return ts
 
 
-def _gain_node(*names):
-    return A.Gain(A.Phrase((A.Word("it", "word"),)),
-                  A.TraitGroup(tuple(A.TraitRef(A.Name((n,))) for n in names)))
-
-
-def _becomes(state: str):
-    """A primitive that makes objects gain a state trait (Restrained, Incapacitated...)."""
-    def primitive(game, call, ctx):
-        pos, _ = _args(call)
-        for o in _objs(game, pos[0], ctx):
-            ts = _temp(game, ctx, o, _gain_node(state))
-            game.emit("effect", f"{o.label()} is {state} ({_src(ctx)}, t{ts})")
-        game.check_state()
-    primitive.__name__ = f"p_{state.lower()}"
-    return primitive
-
-
-p_restrain = _becomes("Restrained")
-p_incapacitate = _becomes("Incapacitated")
-
-
 def p_lose_life(game, call, ctx):
     pos, _ = _args(call)
     n = _num(game, pos[1], ctx)
@@ -981,11 +1056,14 @@ def p_move(game, call, ctx):
         zones = got if isinstance(got, list) else [got]
     elif to is not None:
         zones = resolve(game, to, ctx)
+    over = None
+    if "over" in kw:  # `over: PHRASE`: walls fitting it do not stop the move (a climb; passage attacks still come)
+        over = (lambda wall, phrase=kw["over"]: matches(game, wall, phrase, ctx))
     for o in _objs(game, pos[0], ctx):
         here = game.state.zone_of(o)
         cands = [z if isinstance(z, str) else game.state.zone_of(z) for z in zones] if zones else \
             [z for z in game.state.arena.zones() if here and game.state.arena.distance(z, here) == 1]
-        legal = set(movement.legal_moves(game, o, action=False)) if not zones else None
+        legal = set(movement.legal_moves(game, o, action=False, over=over)) if not zones else None
         cands = [z for z in cands if z and (legal is None or z in legal)]
         if not cands:
             game.emit("rule", f"{o.label()} has no zone it can move into ({_src(ctx)})")
@@ -993,7 +1071,7 @@ def p_move(game, call, ctx):
         ch = game.decide("target", o.controller, [Option(z, z) for z in cands], prompt=f"move {o.label()} where?",
                          default=0)
         try:
-            movement.move(game, o, ch.value, action=False)
+            movement.move(game, o, ch.value, action=False, over=over)
         except movement.IllegalMove as e:
             game.emit("rule", f"{o.label()} does not move: {e}")
 
@@ -1059,11 +1137,11 @@ PRIMITIVES: dict[str, Callable] = {
     "reorder_step": p_reorder_step, "cancel_action": p_cancel_action, "cannot_until": p_cannot_until, "cannot": p_cannot,
     "attack_gains": p_attack_gains, "miss_attack": p_miss_attack, "modify_defense_roll": p_modify_defense_roll,
     "gain_attack": p_gain_attack, "prevent_unless_paid": p_prevent_unless_paid, "push": p_push, "hinder": p_hinder,
-    "restrain": p_restrain, "incapacitate": p_incapacitate, "lose_life": p_lose_life, "obliterate": p_obliterate,
+    "gain_until": p_gain_until, "lose_life": p_lose_life, "obliterate": p_obliterate,
     "return_to_hand": p_return_to_hand, "counter_spell": p_counter_spell, "gain_control": p_gain_control, "reveal": p_reveal, "move": p_move, "swap": p_swap,
     "attack_with": p_attack_with, "convert_critical": p_convert_critical, "regain_life": p_heal,
     "sacrifice": p_destroy, "lose_until": p_lose_until, "gain_control": p_gain_control,
-    "attacks_gain": p_attacks_gain,
+    "attacks_gain": p_attacks_gain, "transfer_damage": p_transfer_damage, "summon_later": p_summon_later,
     "next_attack_gains": p_next_attack_gains,
 }
 
@@ -1203,6 +1281,8 @@ def v_has(game, call, ctx):
 def v_is(game, call, ctx):
     pos, _ = _args(call)
     o = _one(game, pos[0], ctx)
+    if isinstance(pos[1], A.Call):  # an object a value names (`is(it, placer(this, Taunt))`)
+        return o is not None and any(x is o for x in _objs(game, pos[1], ctx))
     return o is not None and matches(game, o, pos[1], ctx)
 
 
@@ -1306,6 +1386,8 @@ VALUES: dict[str, Callable] = {
     "inactive": lambda g, c, x: (lambda o: bool(o and o.action_marker != "ready"))(_one(g, _args(c)[0][0], x)),
     "guarding": lambda g, c, x: (lambda o: bool(o and o.guard))(_one(g, _args(c)[0][0], x)),
     "chosen": lambda g, c, x: x.chosen,
+    "placer": lambda g, c, x: (lambda o, k: g.placer_of(o, k) if o is not None and k else [])(
+        _one(g, _args(c)[0][0], x), (_args(c)[0][1].text if len(_args(c)[0]) > 1 else None)),
     "in_los": lambda g, c, x: movement.in_los(g, _one(g, _args(c)[0][0], x), _one(g, _args(c)[0][1], x)),
     "moves_taken": lambda g, c, x: (lambda o: o.moves_taken if o is not None else 0)(_one(g, _args(c)[0][0], x)),
     "half": lambda g, c, x: -(-_num(g, _args(c)[0][0], x) // 2),

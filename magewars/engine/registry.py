@@ -113,6 +113,9 @@ PHASES: tuple[str, ...] = tuple(p.name for p in ROUND_PHASES)
 #: `action ...:` abilities are offered to an activating creature (engine/actions.py ability_options:
 #: its own, and those of what is attached to it) and run through the effects they state
 ACTIONS_RUN: bool = True
+#: a trait's codex entry's `action ...:` abilities are offered to an activating creature that has the trait
+#: (engine/activation.py ability_options, AbilityChoice.entry) and run like a card's (Climbing)
+CODEX_TRAIT_ACTIONS_RUN: bool = True
 #: durations that end (engine/round.py `expire`: at the end of the round, of each phase, of each
 #: creature's action phase); an effect lasting until the end of any other duration never ends
 DURATIONS_END: frozenset[str] = DURATIONS_ENDED | {"attack"}  # attack: AttackEnds step
@@ -155,7 +158,8 @@ BAR_STATICS_READ_BY_EFFECTS: tuple[str, ...] = _movement.BAR_STATIC_CALLS
 CODEX_MUST_READ: frozenset[str] = frozenset({"melee_attack", "ranged_attack", "attack"})
 CODEX_ATTACK_SHAPE: frozenset[str] = frozenset({"attack_strikes", "attack_targets", "attack_zone",
                                                 "attack_unavoidable", "attack_gains", "attack_usable_in"})
-CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune", "armor_floor", _HEALING_REMOVES})
+CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune", "armor_floor", _HEALING_REMOVES,
+                                                   "max_markers"})  # max_markers: Game.place_condition
 #: a trait's statics about objects in general, read by the continuous-effects layer: `innate(PHRASE,
 #: unless: [...])` (Effects.innate_rules: the names objects have by nature) and `no_armor(this)`
 #: (Effects._codex_call), `bash_attack(DICE, [TRAITS])` (Game.bash_definition)

@@ -27,6 +27,7 @@ from . import activation as AV
 from . import movement
 from .decisions import Option
 from .phrases import Ctx, resolve
+from .state import ends_at, start_of_action_phase
 
 
 # ---------------------------------------------------------------- per-game round state
@@ -408,6 +409,7 @@ def activate(game, obj) -> None:
     rs.activation = act
     game.log.depth += 1
     try:
+        expire(game, start_of_action_phase(obj.id))  # effects "until the start of its next Action Phase"
         run_timing(game, "before_activation", obj)
         run_timing(game, "around_activation", obj)
         run_timing(game, "start_of_action_phase", obj)
@@ -484,11 +486,13 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
 def use_ability(game, choice: ACT.AbilityChoice) -> None:
     """An `action ...:` ability: pay its mana, then its effects run with `this` = its card's object."""
     src = game.state.objects[choice.obj_id]
-    ab = src.card.abilities[choice.ability_index]
+    abilities = game.codex[choice.entry].abilities if choice.entry is not None else src.card.abilities
+    ab = abilities[choice.ability_index]
     inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
     actor = game.state.objects.get(choice.actor_id or choice.obj_id)
     cost = AV.ability_mana(game, src, ab)
-    game.emit("action", f"{actor.label()} uses an action ability of {src.label()}"
+    game.emit("action", f"{actor.label()} uses " + (f"its {choice.entry} action" if choice.entry is not None
+                                                     else f"an action ability of {src.label()}")
                         + (f", paying {cost} mana" if cost else ""), source=src.id)
     if cost:
         p = game.state.players[src.controller]
@@ -499,6 +503,8 @@ def use_ability(game, choice: ACT.AbilityChoice) -> None:
         src.uses.add(("once", id(ab), game.state.round))
     ctx = Ctx(this=src, it=actor)
     ctx.extra["ability"] = id(inner)
+    if choice.entry is not None:
+        ctx.extra["rule"] = choice.entry  # a codex rule's effects say which rule they come from
     game.log.depth += 1
     try:
         game.run_effects(inner.effects, ctx)
@@ -539,7 +545,7 @@ DURATIONS_ENDED: frozenset[str] = frozenset({"round", "phase", "action_phase"})
 
 def expire(game, duration: str) -> int:
     """Effects lasting "until end of <duration>" end now."""
-    keep = [t for t in game.effects.temporary if t[4] != duration]
+    keep = [t for t in game.effects.temporary if not ends_at(t[4], duration)]
     n = len(game.effects.temporary) - len(keep)
     if n:
         game.effects.temporary = keep
@@ -561,9 +567,26 @@ def end_round(game) -> None:
         o.defense_uses.clear()
         o.action_marker = "ready"
         movement.reset_moves(o)
+    summon_waiting(game)
     game.state.round += 1
     game.state.touch()
     game.check_state()
+
+
+def summon_waiting(game) -> None:
+    """Cards waiting face down to be summoned at the end of the round (`summon_later`) come into play,
+    their action marker used (they first act next round)."""
+    waiting, game.summon_later = game.summon_later, []
+    for (player, name, zone, source) in waiting:
+        n = 1
+        while f"summoned{n}" in game.state.objects:
+            n += 1
+        obj = game.create(name, f"summoned{n}", player, zone=zone)
+        obj.action_marker = "used"
+        game.state.touch()
+        game.emit("placed", f"{obj.label()} is summoned in zone {zone} ({source})", target=obj.id, zone=zone)
+        game.check_state()
+        game.fire("enters", obj, Ctx(this=obj, it=obj), how="summoned")
 
 
 # ---------------------------------------------------------------- the table

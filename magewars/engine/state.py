@@ -13,6 +13,20 @@ from ..dsl.model import CardDefinition
 
 ROW_LETTERS = "ABCDEFGH"
 
+#: how a temporary effect's `until` joins several durations ("until A or B, whichever comes first")
+UNTIL_EITHER = "|"
+
+
+def ends_at(until: Optional[str], duration: str) -> bool:
+    """Does an effect lasting `until` (a duration key, or several joined by UNTIL_EITHER) end when
+    `duration` ends?"""
+    return until is not None and (until == duration or duration in until.split(UNTIL_EITHER))
+
+
+def start_of_action_phase(obj_id: str) -> str:
+    """The duration key of "until the start of this object's next Action Phase"."""
+    return f"start_of_action_phase#{obj_id}"
+
 
 @dataclass
 class Player:

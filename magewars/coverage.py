@@ -248,6 +248,9 @@ def clause_findings(defn, clause: Clause) -> list[Finding]:
         elif n.role in ("effect", "cost") and isinstance(node, A.Call) and node.name not in R.EFFECTS:
             out.append(Finding(defn.name, where, node.name, R.LOUD,
                                "the engine does not implement this effect (reported at run time)"))
+        elif n.role in ("effect", "cost") and isinstance(node, A.Call) and R.effect_refused(node):
+            out.append(Finding(defn.name, where, node.name, R.LOUD,
+                               f"{R.effect_refused(node)} (reported at run time)"))
         elif n.role in ("effect", "static") and isinstance(node, (A.Gain, A.StatChange)):
             dur = node.duration.until if node.duration else None
             if n.role == "effect" and dur is not None and dur not in R.DURATIONS_END:

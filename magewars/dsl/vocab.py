@@ -157,6 +157,8 @@ cast_as(who: obj, action: any, max_range: num)   The object casts every spell as
 one_way(what: obj)                               A wall works (its attacks, its Passage traits) only against objects crossing it from the side its front faces.
 upkeep_first(what: obj)                          This object's upkeep is paid before any other upkeep on the object it is attached to.
 extra_prepared(who: obj, count: num)             In the Planning Phase the object prepares this many spells more than usual.
+mana_supply()                                    Static on a token: each marker is one mana kept by the object that carries it, spent first when that object casts.
+assign_spell(who: obj)                           Planning: the controller secretly gives the object one spell from the spellbook that it may cast; it casts it later this round, and a spell it never cast goes back to the book (to the discard pile if the object left play).
 spellbook_copies(what: obj, count: num)          During spellbook building, a book may hold at most this many copies of each spell matching the phrase.
 spellbook_only(what: obj, who: any)              During spellbook building, only the kind of Mage named (a class, or a school's Mage: trained in it) may include spells matching the phrase.
 copies_in_play(what: obj, count: num, per?: any)  At most this many objects of this card's name are in play at once (counted per player when per is "player"); a spell that would add one more cannot be cast.

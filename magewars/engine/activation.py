@@ -25,6 +25,7 @@ from typing import Optional
 from ..dsl import ast as A
 from .actions import (AbilityChoice, Activation, AttackChoice, CastChoice, GuardChoice, MoveChoice, PassChoice,
                       options_of)
+from . import othercasters as OC
 from .phrases import Ctx, resolve
 
 __all__ = ["legal_actions", "options_of", "obligations", "Activation"]
@@ -191,6 +192,8 @@ def legal_actions(game, creature, act: Activation, planned: list[str], quickcast
         acts += attack_options(game, creature, speeds)
         if is_mage:
             acts += cast_options(game, creature, planned, speeds, False)
+        elif OC.assigned(game).get(creature.id):  # a familiar: the spell it was given (othercasters.py)
+            acts += cast_options(game, creature, OC.assigned(game)[creature.id], speeds, False)
         if "guard" not in d.cannot_do and not creature.guard:
             acts.append(GuardChoice(creature.id))
         acts += ability_options(game, creature, speeds)

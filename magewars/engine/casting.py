@@ -27,6 +27,7 @@ from .phrases import Ctx, matches
 from .state import GameObject
 from . import placement as P
 from .spellstatics import SET_X
+from . import manasupply as MS
 
 #: the casting sequence, in order (rulebook: Casting Spells); a reveal window follows each step
 CAST_STEPS: tuple[str, ...] = ("declare_spell", "pay_spell_costs", "counter_spell_step", "resolve_spell")
@@ -298,8 +299,11 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     for why in P.placement_problems(game, caster, card, targets, zone):
         raise IllegalCast(why[0], why[1])
     cost, _ = casting_cost(game, caster, card, targets, x, probe)
-    if cost > player.mana:
-        raise IllegalCast("mana", f"not enough mana (needs {cost}, has {player.mana})")
+    have = MS.available(game, caster)
+    if cost > have:
+        own = have - player.mana
+        raise IllegalCast("mana", f"not enough mana (needs {cost}, has {player.mana}"
+                                  + (f" and {own} on {caster.label()}" if own else "") + ")")
     return cost
 
 
@@ -355,16 +359,18 @@ class _PayCosts:
     def run(self, game, c: Casting) -> None:
         player = game.state.players[c.caster.controller]
         cost, why = casting_cost(game, c.caster, c.card, c.targets, c.x, c.spell)
-        if cost > player.mana:  # something revealed since the declaration raised the cost
-            c.cancel(f"cannot pay {cost} mana (has {player.mana})")
+        have = MS.available(game, c.caster)
+        if cost > have:  # something revealed since the declaration raised the cost
+            c.cancel(f"cannot pay {cost} mana (has {have})")
             game.emit("rule", f"{c.card.name} is canceled: {c.why}")
             return
-        player.mana -= cost
+        from_obj, _ = MS.pay(game, c.caster, cost)  # mana kept on the caster first
         c.paid = cost
-        game.state.touch()
         P.use_cost_changes(game, c.caster, c.spell, c.targets, "casting")
         game.emit("mana", f"{player.name} pays {cost} mana for {c.card.name}"
-                          + (f" ({'; '.join(why)})" if why else "") + f" (mana now {player.mana})",
+                          + (f" ({'; '.join(why)})" if why else "")
+                          + (f" ({from_obj} from the mana on {c.caster.label()})" if from_obj else "")
+                          + f" (mana now {player.mana})",
                   player=player.name, amount=cost)
 
 
@@ -514,7 +520,7 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     else:
         cands.append(((), None))
     out = []
-    cheap_fail = base > player.mana and not P.has_cost_changes(game)
+    cheap_fail = base > MS.available(game, caster) and not P.has_cost_changes(game)
     if cheap_fail or next(P.restrictions(game, caster, card), None) is not None:
         return []  # too dear whatever the target, or a restriction on the caster and the spell
     for ts, z in cands:

@@ -14,9 +14,11 @@ from ..dsl import ast as A
 from ..dsl import vocab as V
 from ..dsl.model import AttackDefinition
 from . import movement
+from . import othercasters as _OC
 from .attack import AttackAction
 from .decisions import Option
 from .effects import trait_from_ref
+from .errors import EffectStopped
 from .phrases import Ctx, PhraseError, has_name, matches, resolve, resolve_one
 
 
@@ -335,12 +337,25 @@ def p_gain_mana(game, call, ctx):
         game.emit("mana", f"{p.name} gains {n} mana (now {p.mana})")
 
 
+class Unpaid(EffectStopped):
+    """A mana payment its player cannot make: nothing is paid, and the rest of the effect it pays for
+    does not happen (run_effect stops the effect there)."""
+
+
 def p_pay_mana(game, call, ctx):
     pos, _ = _args(call)
     n = _num(game, pos[1], ctx)
-    for who in _mana_players(game, pos[0], ctx):
+    payers = _mana_players(game, pos[0], ctx)
+    short = [w for w in payers if game.state.players[w].mana < n]
+    if short:
+        ctx.extra["succeeded"] = False
+        p = game.state.players[short[0]]
+        game.emit("rule", f"{p.name} cannot pay {n} mana (has {p.mana}) for {_src(ctx)}: what it pays for "
+                          f"does not happen")
+        raise Unpaid(p.name)
+    for who in payers:
         p = game.state.players[who]
-        p.mana = max(0, p.mana - n)
+        p.mana -= n
         game.state.touch()
         game.emit("mana", f"{p.name} pays {n} mana (now {p.mana})")
 
@@ -1036,6 +1051,8 @@ PRIMITIVES: dict[str, Callable] = {
 def run_effect(game: "Game", eff, ctx: Ctx) -> None:
     try:
         _run(game, eff, ctx)
+    except EffectStopped:
+        pass  # said where it was raised; the effect stops there
     except NotImplementedPrimitive as e:
         game.unsupported.append(e.name)
         game.emit("unsupported", f"NOT IMPLEMENTED: {e} — effect of {_src(ctx)} not applied", primitive=e.name)
@@ -1221,6 +1238,19 @@ def v_distance(game, call, ctx):
 
 def _attack_traits(ctx):
     return ctx.attack.traits if ctx.attack is not None else {}
+
+
+def _refusing(fn):
+    """A primitive of engine/othercasters.py: a shape it does not run is refused loudly."""
+    def run(game, call, ctx):
+        try:
+            return fn(game, call, ctx)
+        except _OC.Refused as e:
+            raise NotImplementedPrimitive(e.name, e.where)
+    return run
+
+
+PRIMITIVES.update({name: _refusing(fn) for name, fn in _OC.PRIMITIVES.items()})
 
 
 VALUES: dict[str, Callable] = {

@@ -36,6 +36,7 @@ from .effects import Effects
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
 from .spellstatics import CAST_STATIC_CALLS as _CAST_STATICS, COSTS
+from .othercasters import refused_shape as _casting_refused
 from .reveal import own_reveal_cost as _own_reveal_cost
 from .healtrade import HEALING_REMOVES as _HEALING_REMOVES
 from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
@@ -178,6 +179,12 @@ RUNS, LOUD, SILENT = "runs", "refused loudly", "dropped silently"
 
 def effect_status(name: str) -> str:
     return RUNS if name in EFFECTS else LOUD
+
+
+def effect_refused(call: A.Call) -> Optional[str]:
+    """Why an effect the engine implements is refused loudly as written (a casting effect in a shape
+    engine/othercasters.py does not run: a free cast, a summon of something not given), or None."""
+    return _casting_refused(call) if call.name in ("cast_spell", "summon") else None
 
 
 def value_status(name: str) -> str:

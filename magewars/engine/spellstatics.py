@@ -16,10 +16,19 @@ CAST_ONLY = "cast_only"
 #: `spellbook_only(this, X)`: read at casting too, only that kind of Mage may cast the spell
 SPELLBOOK_ONLY = "spellbook_only"
 
+#: `mana_supply()` on a token keyword: its markers are mana kept on an object, which that object
+#: spends first when it casts (engine/manasupply.py)
+MANA_SUPPLY = "mana_supply"
+#: `cast_limit(PHRASE, N, by: WHO)`: a spell may be cast at most N times a round (engine/othercasters.py)
+CAST_LIMIT = "cast_limit"
+#: `extra_prepared(WHO, N)`: the object's player plans N more spells at Planning (engine/round.py)
+EXTRA_PREPARED = "extra_prepared"
+
 #: `set_x(N)`: the value of X of a spell costing X, worked out when it is declared (from its target).
 #: Not in CAST_STATIC_CALLS: other cards state X this way for other purposes (their stats, attacks),
 #: which the casting sequence does not read, so coverage keeps counting it as skipped.
 SET_X = "set_x"
 
 #: every static call the casting sequence reads
-CAST_STATIC_CALLS: frozenset[str] = frozenset({COSTS, COPIES_IN_PLAY, ZONE_LIMIT, SPELLBOOK_ONLY, CAST_ONLY})
+CAST_STATIC_CALLS: frozenset[str] = frozenset({COSTS, COPIES_IN_PLAY, ZONE_LIMIT, SPELLBOOK_ONLY, CAST_ONLY,
+                                               MANA_SUPPLY, EXTRA_PREPARED})

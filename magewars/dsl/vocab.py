@@ -158,6 +158,8 @@ one_way(what: obj)                               A wall works (its attacks, its 
 upkeep_first(what: obj)                          This object's upkeep is paid before any other upkeep on the object it is attached to.
 extra_prepared(who: obj, count: num)             In the Planning Phase the object prepares this many spells more than usual.
 mana_supply()                                    Static on a token: each marker is one mana kept by the object that carries it, spent first when that object casts.
+optional_extra_cost(what: obj, amount: num)     Static on a spell (or a trait of it): when it is cast, its caster may pay this much more mana as part of its cost (paid back with the rest if it is countered).
+extend_wall(what: obj)                           A wall cast with its optional extra cost paid: another copy of it from the spellbook is placed, not cast, on a free border connected to it and in the caster's line of sight (range and the first wall not counted).
 assign_spell(who: obj)                           Planning: the controller secretly gives the object one spell from the spellbook that it may cast; it casts it later this round, and a spell it never cast goes back to the book (to the discard pile if the object left play).
 spellbook_copies(what: obj, count: num)          During spellbook building, a book may hold at most this many copies of each spell matching the phrase.
 spellbook_only(what: obj, who: any)              During spellbook building, only the kind of Mage named (a class, or a school's Mage: trained in it) may include spells matching the phrase.
@@ -219,6 +221,7 @@ in_los(from: obj, to: obj) -> bool               Whether the second object is in
 last_amount() -> num                             The amount the previous effect actually dealt, healed, moved or removed, after every limit.
 cost_on(what: obj, on: obj) -> num               What a spell would cost to cast and reveal on a given object (Magebind and similar included).
 entered_this_round(what: obj) -> bool            Whether an object came into play this round.
+extra_cost_paid(what: obj) -> bool               Whether the optional extra cost of a spell was paid when it was cast.
 mana_spent(what: obj) -> num                     The mana actually paid to cast a spell, after reductions and extra costs.
 upkeep_paid(what?: obj) -> bool                  Whether the upkeep of this object (or of the object named) was paid in this Upkeep Phase.
 glyph_active(who: obj, school: name) -> bool     Whether an object's Glyph of a school is active.

@@ -28,6 +28,7 @@ from .state import GameObject
 from . import placement as P
 from .spellstatics import SET_X
 from . import manasupply as MS
+from . import extracost as EC
 
 #: the casting sequence, in order (rulebook: Casting Spells); a reveal window follows each step
 CAST_STEPS: tuple[str, ...] = ("declare_spell", "pay_spell_costs", "counter_spell_step", "resolve_spell")
@@ -87,6 +88,8 @@ class Casting:
 
     defender = None
     is_casting = True
+    traits = ()  # no attack traits (Game.attack_listeners reads these of the event's attack)
+    gained = ()
 
     @property
     def declared(self) -> str:
@@ -364,6 +367,10 @@ class _PayCosts:
             c.cancel(f"cannot pay {cost} mana (has {have})")
             game.emit("rule", f"{c.card.name} is canceled: {c.why}")
             return
+        extra = EC.offer_extra_cost(game, c.caster, c.spell, c.card, cost, have)  # Extendable...
+        if extra:
+            why.append(f"+{extra} optional extra cost")
+            cost += extra
         from_obj, _ = MS.pay(game, c.caster, cost)  # mana kept on the caster first
         c.paid = cost
         P.use_cost_changes(game, c.caster, c.spell, c.targets, "casting")

@@ -15,6 +15,7 @@ from ..dsl import vocab as V
 from ..dsl.model import AttackDefinition
 from . import movement
 from . import othercasters as _OC
+from . import extracost as _EC
 from .attack import AttackAction
 from .decisions import Option
 from .effects import trait_from_ref
@@ -1251,6 +1252,7 @@ def _refusing(fn):
 
 
 PRIMITIVES.update({name: _refusing(fn) for name, fn in _OC.PRIMITIVES.items()})
+PRIMITIVES.update(_EC.PRIMITIVES)  # engine/extracost.py: the second wall of an extra cost
 
 
 VALUES: dict[str, Callable] = {
@@ -1309,3 +1311,4 @@ VALUES: dict[str, Callable] = {
     "damaged_this_round": v_damaged_this_round,
     "attacker_of": lambda g, c, x: _atk(x).source if _atk(x) is not None else None,
 }
+VALUES.update(_EC.VALUES)

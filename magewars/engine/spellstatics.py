@@ -24,6 +24,9 @@ CAST_LIMIT = "cast_limit"
 #: `extra_prepared(WHO, N)`: the object's player plans N more spells at Planning (engine/round.py)
 EXTRA_PREPARED = "extra_prepared"
 
+#: `optional_extra_cost(this, N)`: the caster may pay N more as part of the cost (engine/extracost.py)
+OPTIONAL_EXTRA_COST = "optional_extra_cost"
+
 #: `set_x(N)`: the value of X of a spell costing X, worked out when it is declared (from its target).
 #: Not in CAST_STATIC_CALLS: other cards state X this way for other purposes (their stats, attacks),
 #: which the casting sequence does not read, so coverage keeps counting it as skipped.
@@ -31,4 +34,5 @@ SET_X = "set_x"
 
 #: every static call the casting sequence reads
 CAST_STATIC_CALLS: frozenset[str] = frozenset({COSTS, COPIES_IN_PLAY, ZONE_LIMIT, SPELLBOOK_ONLY, CAST_ONLY,
-                                               MANA_SUPPLY, EXTRA_PREPARED})
+                                               MANA_SUPPLY, EXTRA_PREPARED,
+                                               OPTIONAL_EXTRA_COST})

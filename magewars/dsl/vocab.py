@@ -160,6 +160,7 @@ extra_prepared(who: obj, count: num)             In the Planning Phase the objec
 mana_supply()                                    Static on a token: each marker is one mana kept by the object that carries it, spent first when that object casts.
 optional_extra_cost(what: obj, amount: num)     Static on a spell (or a trait of it): when it is cast, its caster may pay this much more mana as part of its cost (paid back with the rest if it is countered).
 extend_wall(what: obj)                           A wall cast with its optional extra cost paid: another copy of it from the spellbook is placed, not cast, on a free border connected to it and in the caster's line of sight (range and the first wall not counted).
+bound_casting(who: obj, per_round: num)          Static on an object spells are bound to: who may cast the bound spell, like a planned spell and paying its full cost, this many times a round; it stays bound whether it resolves or is countered.
 assign_spell(who: obj)                           Planning: the controller secretly gives the object one spell from the spellbook that it may cast; it casts it later this round, and a spell it never cast goes back to the book (to the discard pile if the object left play).
 spellbook_copies(what: obj, count: num)          During spellbook building, a book may hold at most this many copies of each spell matching the phrase.
 spellbook_only(what: obj, who: any)              During spellbook building, only the kind of Mage named (a class, or a school's Mage: trained in it) may include spells matching the phrase.

@@ -25,6 +25,7 @@ from typing import Optional
 from ..dsl import ast as A
 from .actions import (AbilityChoice, Activation, AttackChoice, CastChoice, GuardChoice, MoveChoice, PassChoice,
                       options_of)
+from . import bound as BD
 from . import othercasters as OC
 from .phrases import Ctx, resolve
 
@@ -182,8 +183,9 @@ def legal_actions(game, creature, act: Activation, planned: list[str], quickcast
     out: list = []
     is_mage = game.state.players.get(creature.controller) is not None and \
         game.state.players[creature.controller].mage_id == creature.id
+    bound = [n for (_o, n) in BD.castable(game, creature)]  # spells bound to its objects (engine/bound.py)
     if quickcast_ready and is_mage:
-        out += cast_options(game, creature, planned, ("quick",), True)
+        out += cast_options(game, creature, list(planned) + bound, ("quick",), True)
     if "take actions" in d.cannot_do:  # stated by the codex (Incapacitated, and what brings it)
         return out + [PassChoice(creature.id)]
     if not act.acted:
@@ -194,6 +196,10 @@ def legal_actions(game, creature, act: Activation, planned: list[str], quickcast
             acts += cast_options(game, creature, planned, speeds, False)
         elif OC.assigned(game).get(creature.id):  # a familiar: the spell it was given (othercasters.py)
             acts += cast_options(game, creature, OC.assigned(game)[creature.id], speeds, False)
+        if bound:
+            known = {(c.card_name, c.target_ids, c.zone) for c in acts if isinstance(c, CastChoice)}
+            acts += [c for c in cast_options(game, creature, bound, speeds, False)
+                     if (c.card_name, c.target_ids, c.zone) not in known]
         if "guard" not in d.cannot_do and not creature.guard:
             acts.append(GuardChoice(creature.id))
         acts += ability_options(game, creature, speeds)

@@ -65,6 +65,7 @@ class Casting:
     cost: int = 0
     paid: int = 0
     status: str = "declared"  # declared | canceled | countered | resolved
+    bound_to: Optional[GameObject] = None  # the object the spell is bound to (it stays there)
     why: str = ""
     events: set = field(default_factory=set)
     result: object = None
@@ -336,8 +337,13 @@ def announce(game, c: "Casting") -> None:
               if c.face_down else None)
 
 
-def finish(game, spell: GameObject) -> None:
-    """A resolved (or canceled) non-permanent spell goes to the discard pile."""
+def finish(game, spell: GameObject, bound_to: Optional[GameObject] = None) -> None:
+    """A resolved (or canceled) non-permanent spell goes to the discard pile; a bound spell stays
+    bound to its object instead (engine/bound.py)."""
+    if spell.in_play and bound_to is not None:
+        game.state.remove_from_play(spell, to="bound")
+        game.emit("rule", f"{spell.card.name} stays bound to {bound_to.label()}")
+        return
     if spell.in_play:
         game.state.remove_from_play(spell)
         game.emit("discarded", f"{spell.card.name} goes to the discard pile")
@@ -450,7 +456,7 @@ def run_step(game, key: str, c: Casting) -> None:
 
 
 def cast_spell(game, caster: GameObject, card, targets: Sequence[GameObject] = (), zone: Optional[str] = None,
-               face_down: bool = False, x: Optional[int] = None):
+               face_down: bool = False, x: Optional[int] = None, bound_to: Optional[GameObject] = None):
     """Cast `card` (a CardDefinition or a name) by `caster`: the casting sequence, a reveal window
     after each step.  Raises IllegalCast before anything changes when the cast is illegal.  Returns
     the spell object that stays in play (creature, conjuration, enchantment, equipment...), or None
@@ -463,7 +469,7 @@ def cast_spell(game, caster: GameObject, card, targets: Sequence[GameObject] = (
     if x is None and (isinstance(card.cast_cost, A.XValue) or isinstance(card.reveal_cost, A.XValue)):
         x = x_from_card(game, caster, card, targets)
     cost = check_cast(game, caster, card, targets, zone, face_down, x)
-    c = Casting(caster, card, None, targets, zone, face_down, x, cost)
+    c = Casting(caster, card, None, targets, zone, face_down, x, cost, bound_to=bound_to)
     game.casting_stack = getattr(game, "casting_stack", [])
     game.casting_stack.append(c)
     try:
@@ -473,9 +479,9 @@ def cast_spell(game, caster: GameObject, card, targets: Sequence[GameObject] = (
     finally:
         game.casting_stack.pop()
         if c.spell is not None and c.card.kind not in PERMANENT_KINDS:
-            finish(game, c.spell)
+            finish(game, c.spell, c.bound_to)
         elif c.spell is not None and c.status != "resolved":
-            finish(game, c.spell)
+            finish(game, c.spell, c.bound_to)
     game.last_cast = c
     if c.status == "resolved" and c.spell is not None and c.spell.in_play:
         return c.spell

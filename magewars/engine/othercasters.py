@@ -127,9 +127,11 @@ def _abilities(card):
 def own_casts(card) -> tuple[list, int]:
     """The spell phrases the card's own abilities cast with (`cast_spell(this, ...)`, `summon(...)`),
     and how many spells one of its abilities casts at most (the number it is given at Planning)."""
-    phrases, most = [], 0
+    phrases, most, bound_only = [], 0, False
     for effs in _abilities(card):
         for call in _walk(effs):
+            if call.name == "cast_spell" and isinstance(spell_phrase(call), A.Call):
+                bound_only = True  # it casts a spell bound to it (engine/bound.py), not one given
             if call.name in CASTING_CALLS and refused_shape(call) is None:
                 pos, _ = _args(call)
                 if call.name == "cast_spell" and _word0(pos[0]) != "this":
@@ -138,6 +140,8 @@ def own_casts(card) -> tuple[list, int]:
                 if isinstance(ph, A.Phrase):
                     phrases.append(ph)
         most = max(most, _count(effs))
+    if bound_only and not phrases:
+        return [], 0
     return phrases, max(1, most)
 
 
@@ -174,7 +178,9 @@ def may_be_given(game, obj, card) -> Optional[str]:
         return f"{card.name} is not a spell"
     for rule, why in P.restrictions(game, obj, card):
         return why
-    phrases, _ = own_casts(obj.card)
+    phrases, count = own_casts(obj.card)
+    if count == 0:
+        return f"{obj.label()} casts only the spell bound to it"
     if phrases and not any(_fits(game, obj, card, ph) for ph in phrases):
         return f"{obj.label()} casts only " + " or ".join(ph.text for ph in phrases)
     return None
@@ -196,6 +202,9 @@ def p_assign_spell(game, call, ctx) -> None:
         if lib is None:
             raise Refused("assign_spell", f"{obj.controller} has no spellbook to give {obj.label()} a spell from")
         _, count = own_casts(obj.card)
+        if count == 0:
+            game.emit("rule", f"{obj.label()} casts only the spell bound to it: it is given none")
+            continue
         mine = assigned(game).setdefault(obj.id, [])
         for i in range(count - len(mine)):
             names = sorted(n for n, k in lib.items() if k > 0 and may_be_given(game, obj, game.card(n)) is None)

@@ -16,6 +16,7 @@ from ..dsl.model import AttackDefinition
 from . import movement
 from . import othercasters as _OC
 from . import extracost as _EC
+from . import bound as _BD
 from .attack import AttackAction
 from .decisions import Option
 from .effects import trait_from_ref
@@ -868,6 +869,8 @@ def p_obliterate(game, call, ctx):
 def p_return_to_hand(game, call, ctx):
     pos, _ = _args(call)
     for o in _objs(game, pos[0], ctx):
+        if o.in_play and _BD.keeps(game, o):
+            continue  # a bound spell being cast stays bound instead (engine/bound.py)
         if o.in_play:
             for att in list(game.state.attachments(o)):
                 game.destroy(att, why=f"attached to {o.label()}, which returns to its owner's spellbook")
@@ -1246,13 +1249,14 @@ def _refusing(fn):
     def run(game, call, ctx):
         try:
             return fn(game, call, ctx)
-        except _OC.Refused as e:
+        except (_OC.Refused, _BD.Refused) as e:
             raise NotImplementedPrimitive(e.name, e.where)
     return run
 
 
 PRIMITIVES.update({name: _refusing(fn) for name, fn in _OC.PRIMITIVES.items()})
 PRIMITIVES.update(_EC.PRIMITIVES)  # engine/extracost.py: the second wall of an extra cost
+PRIMITIVES.update({name: _refusing(fn) for name, fn in _BD.PRIMITIVES.items()})  # engine/bound.py
 
 
 VALUES: dict[str, Callable] = {
@@ -1312,3 +1316,4 @@ VALUES: dict[str, Callable] = {
     "attacker_of": lambda g, c, x: _atk(x).source if _atk(x) is not None else None,
 }
 VALUES.update(_EC.VALUES)
+VALUES.update(_BD.VALUES)

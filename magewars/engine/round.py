@@ -25,6 +25,7 @@ from ..dsl import ast as A
 from . import actions as ACT
 from . import activation as AV
 from . import movement
+from . import bound as BD
 from . import othercasters as OC
 from .decisions import Option
 from .phrases import Ctx, resolve
@@ -459,14 +460,20 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
             act.acted = True
         planned = rs.planned.get(caster.controller, [])
         given = OC.assigned(game).get(caster.id)
+        holder = None
         if given and choice.card_name in given:  # a familiar's spell (engine/othercasters.py)
             given.remove(choice.card_name)
+            rs.discard.setdefault(caster.controller, []).append(choice.card_name)
         elif choice.card_name in planned:
             planned.remove(choice.card_name)
-        rs.discard.setdefault(caster.controller, []).append(choice.card_name)
+            rs.discard.setdefault(caster.controller, []).append(choice.card_name)
+        else:
+            holder = BD.use(game, caster, choice.card_name)  # a bound spell stays bound (engine/bound.py)
+            if holder is None:
+                rs.discard.setdefault(caster.controller, []).append(choice.card_name)
         targets = [game.state.objects[t] for t in choice.target_ids]
         casting.cast_spell(game, caster, game.card(choice.card_name), targets, zone=choice.zone,
-                           face_down=choice.face_down)
+                           face_down=choice.face_down, bound_to=holder)
     elif isinstance(choice, ACT.GuardChoice):
         o = game.state.objects[choice.obj_id]
         o.guard = True

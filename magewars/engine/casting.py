@@ -162,12 +162,14 @@ def casting_cost(game, caster: GameObject, card: CardDefinition, targets=(), x: 
     return total, why
 
 
-def x_from_card(game, caster, card, targets) -> Optional[int]:
+def x_from_card(game, caster, card, targets, zone: Optional[str] = None) -> Optional[int]:
     """X as the spell's own `set_x(...)` statics state it for these targets (the first whose guard
     holds), or None when the card states none or its value cannot be known at declaration."""
     t = targets[0] if targets else None
     probe = P.probe(game, caster, card, game.state.zone_of(caster))
     ctx = Ctx(this=probe, target=t, it=t)
+    if zone is not None and "/" not in zone and target_kind(card) == "object_zone":
+        ctx.extra["targets"] = [zone]
     for ab in card.abilities:
         if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == SET_X:
             try:
@@ -201,6 +203,8 @@ def target_kind(card: CardDefinition) -> str:
         return "border"
     if words == {"arena"}:
         return "none"
+    if card.target_join == "and" and len(words) == 2 and "zone" in words:
+        return "object_zone"  # an object and a zone (Teleport): both in range and line of sight
     if any("zone" in w or w == "arena" for w in words) or card.target_join == "and":
         return "unsupported"
     return "object"
@@ -252,7 +256,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         raise IllegalCast("face-down", f"only enchantments are cast face down; {card.name} is a {card.kind}")
     if isinstance(card.cast_cost, A.XValue) or isinstance(card.reveal_cost, A.XValue):
         if x is None:
-            x = x_from_card(game, caster, card, tuple(targets))
+            x = x_from_card(game, caster, card, tuple(targets), zone)
         if x is None:
             raise IllegalCast("x-value", f"{card.name} costs X: choose a value of X")
         if x < 0:
@@ -281,6 +285,19 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         if tz is None:
             raise IllegalCast("target", f"{t.label()} is not in a zone of the arena")
         _check_zone(game, caster, tz, rng, t.label())
+    elif kind == "object_zone":
+        if len(targets) != 1 or zone is None or "/" in zone:
+            raise IllegalCast("target", f"{card.name} needs two targets: one {card.targets[0]} and one zone, "
+                                        f"got {len(targets)} object(s) and {zone or 'no zone'}")
+        t = targets[0]
+        why = legal_target(game, caster, card, t, probe)
+        if why:
+            raise IllegalCast("target", f"illegal target: {why}")
+        tz = st.zone_of(t)
+        if tz is None:
+            raise IllegalCast("target", f"{t.label()} is not in a zone of the arena")
+        _check_zone(game, caster, tz, rng, t.label())
+        _check_zone(game, caster, zone, rng, f"zone {zone}")
     elif kind == "zone":
         if targets or zone is None:
             raise IllegalCast("target", f"{card.name} targets a zone: give a zone, not objects")
@@ -329,6 +346,8 @@ def announce(game, c: "Casting") -> None:
     """The cast, as one log line (a face-down enchantment is named only to its controller)."""
     on = ", ".join(t.public_label() for t in c.targets) or (f"zone {c.zone}" if c.zone and "/" not in c.zone
                                                        else (f"the border {c.zone}" if c.zone else ""))
+    if c.targets and c.zone and "/" not in c.zone:  # two targets: an object and a zone
+        on += f" and zone {c.zone}"
     text = f"{c.caster.label()} casts {c.card.name}" + (f" on {on}" if on else "") + \
            (f" (X = {c.x})" if c.x is not None else "")
     game.emit("action", text, caster=c.caster.id, card=c.card.name, secret_for=c.caster.controller
@@ -430,7 +449,7 @@ def still_legal(game, c: Casting) -> Optional[str]:
         d = st.arena.distance(here, tz)
         if rng is not None and not rng[0] <= d <= rng[1]:
             return f"{t.label()} is out of range now ({d} zone(s), range {rng[0]}-{rng[1]})"
-    if c.zone and "/" not in c.zone and target_kind(c.card) == "zone" and here is not None:
+    if c.zone and "/" not in c.zone and target_kind(c.card) in ("zone", "object_zone") and here is not None:
         d = st.arena.distance(here, c.zone)
         if rng is not None and not rng[0] <= d <= rng[1]:
             return f"zone {c.zone} is out of range now ({d} zone(s) from {c.caster.label()}, " \
@@ -467,7 +486,7 @@ def cast_spell(game, caster: GameObject, card, targets: Sequence[GameObject] = (
         face_down = True  # enchantments are always cast face down
     targets = tuple(targets)
     if x is None and (isinstance(card.cast_cost, A.XValue) or isinstance(card.reveal_cost, A.XValue)):
-        x = x_from_card(game, caster, card, targets)
+        x = x_from_card(game, caster, card, targets, zone)
     cost = check_cast(game, caster, card, targets, zone, face_down, x)
     c = Casting(caster, card, None, targets, zone, face_down, x, cost, bound_to=bound_to)
     game.casting_stack = getattr(game, "casting_stack", [])
@@ -525,6 +544,14 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
             d = st.arena.distance(here, z)
             if rng is None or rng[0] <= d <= rng[1]:
                 cands.append(((), z))
+    elif kind == "object_zone":
+        zones = [z for z in st.arena.zones() if rng is None or rng[0] <= st.arena.distance(here, z) <= rng[1]]
+        for o in st.in_play():
+            z = st.zone_of(o)
+            if z is None or (rng is not None and not rng[0] <= st.arena.distance(here, z) <= rng[1]):
+                continue
+            if legal_target(game, caster, card, o, P.probe(game, caster, card, here)) is None:
+                cands.extend(((o,), zz) for zz in zones)
     elif kind == "border":
         for pair in P.borders(st.arena):
             d = min(st.arena.distance(here, z) for z in pair)

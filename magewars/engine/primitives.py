@@ -1234,7 +1234,11 @@ def v_damaged_this_round(game, call, ctx):
 
 def v_distance(game, call, ctx):
     pos, _ = _args(call)
-    za, zb = [(lambda o: o if isinstance(o, str) else game.state.zone_of(o))(_one(game, p, ctx)) for p in pos[:2]]
+    def zone_of(p):  # a zone a phrase names (target zone) is kept: _one keeps only objects
+        got = resolve(game, p, ctx) if isinstance(p, A.Phrase) else [_one(game, p, ctx)]
+        o = got[0] if got else None
+        return o if isinstance(o, str) else (game.state.zone_of(o) if o is not None else None)
+    za, zb = [zone_of(p) for p in pos[:2]]
     if za is None or zb is None:
         raise NotImplementedPrimitive("distance", "an object has no zone")
     return game.state.arena.distance(za, zb)

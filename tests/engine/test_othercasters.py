@@ -144,3 +144,18 @@ def test_a_wand_binds_only_what_its_own_rebinding_names(corpus):
     names = [o.label for o in picks[-1].options if o.value is not None]
     assert names and all(corpus.cards[n].kind == "incantation" for n in names)
     assert BD.bound_to(wand) in names
+
+
+def test_a_casting_ability_offers_only_the_planned_spells_that_fit_it(corpus):
+    g, agent = game_with(corpus, "beastmaster", "Beastmaster Stats")
+    R.state_of(g).planned["Alice"] = ["Bitterwood Fox", "Timber Wolf"]
+    mage = g.state.get("mage")
+    index = next(i for i, ab in enumerate(mage.card.abilities)
+                 if isinstance(ab, A.OncePerRound) and isinstance(ab.ability, A.ActivatedAbility))
+    R.use_ability(g, AbilityChoice("mage", index, (), None))
+    casts = [d for d in agent.asked if d.kind == "action"]
+    labels = [o.label for o in casts[0].options]
+    assert any("casts Bitterwood Fox" in lb for lb in labels)
+    assert not any("Timber Wolf" in lb for lb in labels)  # level 2: not what the ability casts
+    assert R.state_of(g).planned["Alice"] == ["Timber Wolf"]
+    assert any(o.name == "Bitterwood Fox" and o.in_play for o in g.state.objects.values())

@@ -282,8 +282,9 @@ def choices(game, caster, names, phrase=None, into: Optional[str] = None) -> lis
     return out
 
 
-def cast_one(game, caster, opts: list[CastChoice], prompt: str, ctx: Ctx) -> bool:
-    """The caster's controller picks one of the casts (or none); the spell is cast by the caster."""
+def cast_one(game, caster, opts: list[CastChoice], prompt: str, ctx: Ctx, holder=None) -> bool:
+    """The caster's controller picks one of the casts (or none); the spell is cast by the caster.
+    A spell bound to `holder` stays bound (engine/bound.py); any other leaves what the caster had."""
     if not opts:
         game.emit("rule", f"{caster.label()} has no spell it can cast now", secret_for=caster.controller,
                   public_text=f"{caster.public_label()} casts nothing")
@@ -296,9 +297,12 @@ def cast_one(game, caster, opts: list[CastChoice], prompt: str, ctx: Ctx) -> boo
         game.emit("rule", f"{caster.label()} casts nothing", secret_for=None)
         raise EffectStopped(caster.label())
     c = ch.value
-    _used(game, caster, c.card_name)
+    if holder is None:
+        _used(game, caster, c.card_name)
+    else:
+        game.emit("rule", f"{caster.label()} casts {c.card_name}, bound to {holder.label()}")
     C.cast_spell(game, caster, game.card(c.card_name), [game.state.objects[t] for t in c.target_ids],
-                 zone=c.zone, face_down=c.face_down)
+                 zone=c.zone, face_down=c.face_down, bound_to=holder)
     ctx.extra["succeeded"] = True
     return True
 
@@ -322,13 +326,17 @@ def p_cast_spell(game, call, ctx) -> None:
         ctx.extra["succeeded"] = False
         return
     what = pos[1]
-    if isinstance(what, A.Call):  # a bound spell
+    holder = None
+    if isinstance(what, A.Call):  # a bound spell: it stays bound to the object named
         got = game.evaluate(what, ctx)
         names = [got] if isinstance(got, str) else []
+        args = [a.value for a in what.args if not a.key]
+        held = [o for o in resolve(game, args[0], ctx) if not isinstance(o, str)] if args else []
+        holder = held[0] if held else None
         opts = choices(game, caster, names)
     else:
         opts = choices(game, caster, _available(game, caster), what)
-    cast_one(game, caster, opts, f"{caster.label()} casts a spell", ctx)
+    cast_one(game, caster, opts, f"{caster.label()} casts a spell", ctx, holder)
 
 
 def p_summon(game, call, ctx) -> None:

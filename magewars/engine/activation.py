@@ -26,6 +26,7 @@ from ..dsl import ast as A
 from .actions import (AbilityChoice, Activation, AttackChoice, CastChoice, GuardChoice, MoveChoice, PassChoice,
                       options_of)
 from . import bound as BD
+from . import castlimit as CL
 from . import othercasters as OC
 from .phrases import Ctx, resolve
 
@@ -108,6 +109,8 @@ def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
         if adef.action not in speeds or adef.kind not in ("melee", "ranged") \
                 or any(s in adef.special for s in ("counterstrike", "barrier", "passage", "bash")):
             continue
+        if CL.bar_limit_reached(game, creature, adef, game.state.objects.get(src_id)):
+            continue  # a spell attack used as often as its cast_limit allows this round
         if adef.cost is not None:
             cost = adef.cost.as_int() if hasattr(adef.cost, "as_int") else adef.cost
             if isinstance(cost, int) and cost > game.state.players[creature.controller].mana:

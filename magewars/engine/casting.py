@@ -29,6 +29,7 @@ from . import placement as P
 from .spellstatics import SET_X
 from . import manasupply as MS
 from . import extracost as EC
+from . import castlimit as CL
 
 #: the casting sequence, in order (rulebook: Casting Spells); a reveal window follows each step
 CAST_STEPS: tuple[str, ...] = ("declare_spell", "pay_spell_costs", "counter_spell_step", "resolve_spell")
@@ -489,6 +490,7 @@ def cast_spell(game, caster: GameObject, card, targets: Sequence[GameObject] = (
         x = x_from_card(game, caster, card, targets, zone)
     cost = check_cast(game, caster, card, targets, zone, face_down, x)
     c = Casting(caster, card, None, targets, zone, face_down, x, cost, bound_to=bound_to)
+    CL.record(game, caster.controller, card.name)
     game.casting_stack = getattr(game, "casting_stack", [])
     game.casting_stack.append(c)
     try:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from ..dsl import ast as A
+from . import castlimit as CL
 from .cardindex import index as card_index
 from .errors import EngineError
 from .phrases import Ctx, has_name, matches
@@ -156,6 +157,9 @@ def restrictions(game, caster: GameObject, card) -> Iterator[tuple[str, str]]:
             yield ("cast-only", f"{caster.label()} may cast only "
                                 + " or ".join(ph.text for ph in pos[1:] if isinstance(ph, A.Phrase))
                                 + f"; {card.name} is not one")
+    why = CL.spell_limit(game, caster.controller, card)
+    if why:
+        yield ("cast-limit", why)
     for call in _statics(game, card, COPIES_IN_PLAY):
         pos, kw = _pos(call), _kw(call)
         if len(pos) < 2 or not _is_this(pos[0]) or not isinstance(pos[1], int):

@@ -35,7 +35,7 @@ from .codex_rules import MINIMUM_RANGE
 from .effects import Effects
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
-from .spellstatics import CAST_STATIC_CALLS as _CAST_STATICS, COSTS
+from .spellstatics import CAST_LIMIT as _CAST_LIMIT, CAST_STATIC_CALLS as _CAST_STATICS, COSTS
 from .othercasters import refused_shape as _casting_refused
 from .reveal import own_reveal_cost as _own_reveal_cost
 from .healtrade import HEALING_REMOVES as _HEALING_REMOVES
@@ -146,6 +146,9 @@ MOVEMENT_STATIC_CALLS: frozenset[str] = _movement.STATIC_CALLS_READ
 MOVEMENT_CANNOT_ANY_SUBJECT: frozenset[str] = frozenset({_movement.CANNOT_MOVE_THROUGH})
 #: static calls of an attack bar read by the effects of its attack (a push's direction)
 BAR_STATICS_READ_BY_EFFECTS: tuple[str, ...] = _movement.BAR_STATIC_CALLS
+#: static calls of an attack bar read when the attack is offered (engine/castlimit.py: a per-round
+#: limit on a spell attack, checked by activation.attack_options)
+BAR_STATICS_READ_BY_ACTIONS: tuple[str, ...] = (_CAST_LIMIT,)
 #: mandatory actions (`static must(this, "ACTION", target: PHRASE)` of a trait or condition) the
 #: action phase obeys (engine/actions.py obligations); one naming no target is refused loudly
 CODEX_MUST_READ: frozenset[str] = frozenset({"melee_attack", "ranged_attack", "attack"})

@@ -19,7 +19,8 @@ SPELLBOOK_ONLY = "spellbook_only"
 #: `mana_supply()` on a token keyword: its markers are mana kept on an object, which that object
 #: spends first when it casts (engine/manasupply.py)
 MANA_SUPPLY = "mana_supply"
-#: `cast_limit(PHRASE, N, by: WHO)`: a spell may be cast at most N times a round (engine/othercasters.py)
+#: `cast_limit(this, N[, by: you])`: a spell (or a spell attack bar) is cast at most N times a round
+#: (engine/castlimit.py)
 CAST_LIMIT = "cast_limit"
 #: `extra_prepared(WHO, N)`: the object's player plans N more spells at Planning (engine/round.py)
 EXTRA_PREPARED = "extra_prepared"
@@ -38,4 +39,4 @@ SET_X = "set_x"
 #: every static call the casting sequence reads
 CAST_STATIC_CALLS: frozenset[str] = frozenset({COSTS, COPIES_IN_PLAY, ZONE_LIMIT, SPELLBOOK_ONLY, CAST_ONLY,
                                                MANA_SUPPLY, EXTRA_PREPARED,
-                                               OPTIONAL_EXTRA_COST, BOUND_CASTING})
+                                               OPTIONAL_EXTRA_COST, BOUND_CASTING, CAST_LIMIT})

@@ -149,13 +149,16 @@ def restrictions(game, caster: GameObject, card) -> Iterator[tuple[str, str]]:
         pos, kw = _pos(call), _kw(call)
         if not pos or not _is_this(pos[0]):
             continue  # a restriction of other casters is stated by their own cards
-        if "school_of" in kw or not all(isinstance(ph, A.Phrase) for ph in pos[1:]):
+        if "school_of" in kw or not all(isinstance(ph, A.Phrase) or _names_spell(ph) for ph in pos[1:]):
             _refuse(game, caster, "cast_only(...) with school_of: or a computed spell")
             continue
         spell = probe(game, caster, card, st.zone_of(caster))
-        if not any(isinstance(ph, A.Phrase) and _spell_fits(game, caster, spell, ph) for ph in pos[1:]):
+        named = [game.evaluate(ph, Ctx(this=caster, it=caster)) for ph in pos[1:] if _names_spell(ph)]
+        if not any(isinstance(ph, A.Phrase) and _spell_fits(game, caster, spell, ph) for ph in pos[1:]) \
+                and card.name not in named:
             yield ("cast-only", f"{caster.label()} may cast only "
-                                + " or ".join(ph.text for ph in pos[1:] if isinstance(ph, A.Phrase))
+                                + " or ".join([ph.text for ph in pos[1:] if isinstance(ph, A.Phrase)]
+                                              + [f"its bound spell ({n or 'none'})" for n in named])
                                 + f"; {card.name} is not one")
     why = CL.spell_limit(game, caster.controller, card)
     if why:
@@ -173,6 +176,11 @@ def restrictions(game, caster: GameObject, card) -> Iterator[tuple[str, str]]:
             yield ("copy-in-play-limit",
                    f"{who} {len(same)} {card.name} in play ({same[0].label()}); at most {pos[1]} "
                    + ("per player" if per_player else "in play at once"))
+
+
+def _names_spell(v) -> bool:
+    """A cast_only argument computed as one spell card: `bound_spell(this)` (engine/bound.py)."""
+    return isinstance(v, A.Call) and v.name == "bound_spell"
 
 
 def mage_only(game, player: str, card) -> Iterator[str]:

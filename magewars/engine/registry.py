@@ -254,7 +254,9 @@ def static_call_status(call: A.Call) -> tuple[str, str]:
     if call.name in SPELLBOOK_STATIC_CALLS or call.name in CAST_STATIC_CALLS:
         kw = {a.key: a.value for a in call.args if a.key}
         only = kw.get("only")
-        computed = call.name == "cast_only" and not all(isinstance(a.value, A.Phrase) for a in call.args if not a.key)
+        computed = call.name == "cast_only" and not all(
+            isinstance(a.value, A.Phrase) or (isinstance(a.value, A.Call) and a.value.name == "bound_spell")
+            for a in call.args if not a.key)  # a bound spell is read (placement.restrictions)
         if computed or "into" in kw or "school_of" in kw or \
                 (only is not None and getattr(only, "value", None) != "enchantment_reveal"):
             return LOUD, f"static {call.name}(...) with `into:`, `school_of:` or `only:` other than a reveal cost " \

@@ -159,3 +159,14 @@ def test_a_casting_ability_offers_only_the_planned_spells_that_fit_it(corpus):
     assert not any("Timber Wolf" in lb for lb in labels)  # level 2: not what the ability casts
     assert R.state_of(g).planned["Alice"] == ["Timber Wolf"]
     assert any(o.name == "Bitterwood Fox" and o.in_play for o in g.state.objects.values())
+
+
+def test_a_caster_limited_to_its_bound_spell_may_cast_that_one_only(corpus):
+    from magewars.engine import placement as P
+    g, _ = game_with(corpus, "wizard", "Wizard")
+    spore = g.create("Thoughtspore", "spore", "Alice", zone="A1")
+    assert [r for r, _ in P.restrictions(g, spore, g.card("Jet Stream"))] == ["cast-only"]  # nothing bound
+    spore.bound_spell = "Jet Stream"
+    assert list(P.restrictions(g, spore, g.card("Jet Stream"))) == []
+    why = [w for r, w in P.restrictions(g, spore, g.card("Lightning Bolt")) if r == "cast-only"]
+    assert why and "its bound spell (Jet Stream)" in why[0]

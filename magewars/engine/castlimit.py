@@ -63,8 +63,10 @@ def bar_limit_reached(game, attacker, adef, source) -> bool:
                                   and a.action.definition.name == adef.name}) >= n:
             return True
     if source is not None and source is not attacker:
+        bars = [id(b) for b in source.card.attacks]  # an attack made with one of its bars
         for call in _limits(source.card.abilities):
             n = _n(game, call)
-            if n is not None and len({id(a.action) for a in made if a.action.source is source}) >= n:
+            if n is not None and len({id(a.action) for a in made if a.attacker is attacker
+                                      and id(a.action.definition) in bars}) >= n:
                 return True
     return False

@@ -63,8 +63,12 @@ def refused_shape(call: A.Call) -> Optional[str]:
     """Why the engine does not run this casting effect as written, or None when it does."""
     pos, kw = _args(call)
     if call.name == "cast_spell":
-        if "free" in kw:
-            return "a free cast (no action, or no cost) of a spell not planned is not run yet"
+        free = kw.get("free")
+        if free is not None and not (isinstance(free, A.StringLit) and free.value == "action"):
+            return "a free cast other than a free action is not run yet"
+        if _word0(pos[0] if pos else None) == "you" and isinstance(pos[1] if len(pos) > 1 else None, A.Phrase) \
+                and _word0(pos[1]) not in ("a", "an", "your"):
+            return "casting a spell that is not planned (from the spellbook or the discard pile) is not run yet"
         if _word0(pos[0] if pos else None) not in ("this", "you"):
             return "only the object itself, or your Mage, casts a spell"
         what = pos[1] if len(pos) > 1 else None
@@ -319,9 +323,10 @@ def p_cast_spell(game, call, ctx) -> None:
     why = refused_shape(call)
     if why:
         raise Refused("cast_spell", why)
-    pos, _ = _args(call)
+    pos, kw = _args(call)
     who = _word0(pos[0])
     caster = _caster(game, pos[0], ctx) if who == "this" else game.state.mage_of(ctx.this.controller)
+    on = [o for o in resolve(game, kw["on"], ctx) if not isinstance(o, str)] if "on" in kw else None
     if caster is None or not caster.in_play:
         ctx.extra["succeeded"] = False
         return
@@ -336,6 +341,8 @@ def p_cast_spell(game, call, ctx) -> None:
         opts = choices(game, caster, names)
     else:
         opts = choices(game, caster, _available(game, caster), what)
+    if on is not None:  # `on:` names the spell's target
+        opts = [c for c in opts if c.target_ids and set(c.target_ids) <= {o.id for o in on}]
     cast_one(game, caster, opts, f"{caster.label()} casts a spell", ctx, holder)
 
 

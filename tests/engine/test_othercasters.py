@@ -80,7 +80,8 @@ def test_casting_effects_the_engine_does_not_run_are_refused_with_a_reason(corpu
                     seen[(cd.name, call.name, OC.refused_shape(call) is None)] = OC.refused_shape(call)
     assert seen[("Lair", "cast_spell", True)] is None
     assert seen[("Graveyard", "summon", True)] is None
-    assert "free cast" in seen[("Sectarus, Dark Rune Sword", "cast_spell", False)]
+    assert seen[("Sectarus, Dark Rune Sword", "cast_spell", True)] is None  # a free action, on: its target
+    assert "not planned" in seen[("Conquer", "cast_spell", False)]
     assert "creature" in seen[("Vinewhip Staff", "summon", False)]
     assert len(seen) >= 20
 

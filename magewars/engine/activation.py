@@ -176,6 +176,8 @@ def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:
                 continue
             if ability_mana(game, src, ab) > mana:
                 continue
+            if OC.casts_nothing(game, src, ab, creature):  # a casting ability with nothing to cast
+                continue
             out.append(AbilityChoice(src.id, i, (), creature.id if src is not creature else None))
     return out
 

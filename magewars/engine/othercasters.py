@@ -389,3 +389,29 @@ def extra_prepared(game, player: str) -> int:
             if mage in resolve(game, pos[0], ctx):
                 n += game.evaluate(pos[1], ctx)
     return n
+
+
+# ---------------------------------------------------------------- for the action options
+def casts_nothing(game, src, ab, actor) -> bool:
+    """An `action` ability whose every effect is a casting effect with nothing it could cast now
+    (Quick Summoning with no fitting planned spell): not worth offering as an action."""
+    inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
+    effs = list(getattr(inner, "effects", ()) or ())
+    if not effs or not all(isinstance(e, A.Call) and e.name == "cast_spell" and refused_shape(e) is None
+                           for e in effs):
+        return False
+    ctx = Ctx(this=src, it=actor)
+    for call in effs:
+        pos, _ = _args(call)
+        caster = _caster(game, pos[0], ctx) if _word0(pos[0]) == "this" else game.state.mage_of(src.controller)
+        if caster is None:
+            continue
+        what = pos[1]
+        if isinstance(what, A.Call):
+            got = game.evaluate(what, ctx)
+            names = [got] if isinstance(got, str) else []
+            if choices(game, caster, names):
+                return False
+        elif choices(game, caster, _available(game, caster), what):
+            return False
+    return True

@@ -171,3 +171,13 @@ def test_a_caster_limited_to_its_bound_spell_may_cast_that_one_only(corpus):
     assert list(P.restrictions(g, spore, g.card("Jet Stream"))) == []
     why = [w for r, w in P.restrictions(g, spore, g.card("Lightning Bolt")) if r == "cast-only"]
     assert why and "its bound spell (Jet Stream)" in why[0]
+
+
+def test_a_casting_ability_with_nothing_to_cast_is_not_offered(corpus):
+    from magewars.engine import activation as AV
+    g, _ = game_with(corpus, "beastmaster", "Beastmaster Stats")
+    mage = g.state.get("mage")
+    R.state_of(g).planned["Alice"] = ["Timber Wolf"]  # level 2: Quick Summoning casts level 1 only
+    assert not [c for c in AV.ability_options(g, mage, ("quick", "full")) if c.obj_id == "mage"]
+    R.state_of(g).planned["Alice"] = ["Timber Wolf", "Bitterwood Fox"]
+    assert [c for c in AV.ability_options(g, mage, ("quick", "full")) if c.obj_id == "mage"]

@@ -86,7 +86,8 @@ def _shell(defn, clause: Clause, codex: Optional[dict] = None) -> tuple[str, str
     """Does the engine run this ability at all?  (status, construct, why)"""
     ab = clause.ability
     if clause.holder == "bar":
-        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and (ab.effect.name in R.BAR_STATIC_CALLS or ab.effect.name in R.BAR_STATICS_READ_BY_EFFECTS) \
+        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and (ab.effect.name in R.BAR_STATIC_CALLS or ab.effect.name in R.BAR_STATICS_READ_BY_EFFECTS
+                                                                             or ab.effect.name in R.BAR_STATICS_READ_BY_ACTIONS) \
                 and not clause.once:
             return R.RUNS, "", ""
         return (R.SILENT, f"attack bar '{clause.bar}': {_label(ab)}",
@@ -258,6 +259,9 @@ def clause_findings(defn, clause: Clause, codex: Optional[dict] = None) -> list[
         elif n.role in ("effect", "cost") and isinstance(node, A.Call) and not R.effect_call_runs(node):
             out.append(Finding(defn.name, where, node.name, R.LOUD,
                                "the engine does not implement this effect (reported at run time)"))
+        elif n.role in ("effect", "cost") and isinstance(node, A.Call) and R.effect_refused(node):
+            out.append(Finding(defn.name, where, node.name, R.LOUD,
+                               f"{R.effect_refused(node)} (reported at run time)"))
         elif n.role in ("effect", "static") and isinstance(node, (A.Gain, A.StatChange)):
             dur = node.duration.until if node.duration else None
             if n.role == "effect" and dur is not None and dur not in R.DURATIONS_END:

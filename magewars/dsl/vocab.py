@@ -89,7 +89,7 @@ exhaust(what: obj)                               Flip an object's action or read
 take_action(what: obj, action?: any)             The object takes an extra action.
 guard(what: obj)                                 Place a guard marker.
 remove_guard(what: obj)                          Remove a guard marker.
-cast_spell(who: obj, what: obj, free?: any)      Cast a spell outside the normal casting sequence.
+cast_spell(who: obj, what: obj, free?: any, on?: obj) The object (or your Mage) casts one of the spells it has that fits the phrase (given at Planning, planned, or bound), through the whole casting sequence; as part of an effect it spends no action (free: "action" says so); on: names its target.
 copy_spell(what: obj)                            Copy a spell being cast.
 cannot(what: obj, action: any, detail?: any, target?: obj, except?: obj, by?: obj, during?: step, into?: obj, out_of?: obj, attack?: str, kind?: any) Restriction: the object cannot do something (move, attack, be attacked, guard, cast...): only aimed at target, not when except matches, only by a source, only during a step or phase, only into or out of a place, only with the named attack bar of this card, only by attacks of a kind (melee, ranged, zone).
 can(what: obj, action: any, detail?: any, target?: obj, by?: obj, during?: step, into?: obj, instead_of?: any, ignoring?: any, until?: any) Permission: the object may do something it otherwise could not (aimed at target, by a source, during a step, into a place, in place of another action, ignoring a rule such as range or LoS, until a stated time when granted by an effect).
@@ -160,6 +160,11 @@ cast_as(who: obj, action: any, max_range: num)   The object casts every spell as
 one_way(what: obj)                               A wall works (its attacks, its Passage traits) only against objects crossing it from the side its front faces.
 upkeep_first(what: obj)                          This object's upkeep is paid before any other upkeep on the object it is attached to.
 extra_prepared(who: obj, count: num)             In the Planning Phase the object prepares this many spells more than usual.
+mana_supply()                                    Static on a token: each marker is one mana kept by the object that carries it, spent first when that object casts.
+optional_extra_cost(what: obj, amount: num)     Static on a spell (or a trait of it): when it is cast, its caster may pay this much more mana as part of its cost (paid back with the rest if it is countered).
+extend_wall(what: obj)                           A wall cast with its optional extra cost paid: another copy of it from the spellbook is placed, not cast, on a free border connected to it and in the caster's line of sight (range and the first wall not counted).
+bound_casting(who: obj, per_round: num)          Static on an object spells are bound to: who may cast the bound spell, like a planned spell and paying its full cost, this many times a round; it stays bound whether it resolves or is countered.
+assign_spell(who: obj)                           Planning: the controller secretly gives the object one spell from the spellbook that it may cast; it casts it later this round, and a spell it never cast goes back to the book (to the discard pile if the object left play).
 spellbook_copies(what: obj, count: num)          During spellbook building, a book may hold at most this many copies of each spell matching the phrase.
 spellbook_only(what: obj, who: any)              During spellbook building, only the kind of Mage named (a class, or a school's Mage: trained in it) may include spells matching the phrase.
 copies_in_play(what: obj, count: num, per?: any)  At most this many objects of this card's name are in play at once (counted per player when per is "player"); a spell that would add one more cannot be cast.
@@ -221,6 +226,7 @@ in_los(from: obj, to: obj) -> bool               Whether the second object is in
 last_amount() -> num                             The amount the previous effect actually dealt, healed, moved or removed, after every limit.
 cost_on(what: obj, on: obj) -> num               What a spell would cost to cast and reveal on a given object (Magebind and similar included).
 entered_this_round(what: obj) -> bool            Whether an object came into play this round.
+extra_cost_paid(what: obj) -> bool               Whether the optional extra cost of a spell was paid when it was cast.
 mana_spent(what: obj) -> num                     The mana actually paid to cast a spell, after reductions and extra costs.
 upkeep_paid(what?: obj) -> bool                  Whether the upkeep of this object (or of the object named) was paid in this Upkeep Phase.
 glyph_active(who: obj, school: name) -> bool     Whether an object's Glyph of a school is active.

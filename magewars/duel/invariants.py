@@ -104,6 +104,9 @@ class Checker:
                 secret.setdefault(o.controller, set()).add(o.name)
             elif o.in_play:
                 public.add(o.name)
+        about = st.objects.get(ev.data.get("target")) if isinstance(ev.data.get("target"), str) else None
+        if about is not None and not about.hidden:
+            public.add(about.name)  # the face-up card the line is about (one just destroyed, say)
         for owner, names in secret.items():
             for viewer in st.order:
                 if viewer == owner or not ev.shown_to(viewer) or ev.secret_for == viewer:

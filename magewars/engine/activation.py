@@ -25,6 +25,9 @@ from typing import Optional
 from ..dsl import ast as A
 from .actions import (AbilityChoice, Activation, AttackChoice, CastChoice, GuardChoice, MoveChoice, PassChoice,
                       options_of)
+from . import bound as BD
+from . import castlimit as CL
+from . import othercasters as OC
 from .phrases import Ctx, resolve
 from .restrictions import forbids
 
@@ -109,6 +112,8 @@ def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
         if adef.action not in speeds or adef.kind not in ("melee", "ranged") \
                 or any(s in adef.special for s in ("counterstrike", "barrier", "passage", "bash")):
             continue
+        if CL.bar_limit_reached(game, creature, adef, game.state.objects.get(src_id)):
+            continue  # a spell attack used as often as its cast_limit allows this round
         if adef.cost is not None:
             cost = adef.cost.as_int() if hasattr(adef.cost, "as_int") else adef.cost
             if isinstance(cost, int) and cost > game.state.players[creature.controller].mana:
@@ -174,6 +179,8 @@ def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:
                 continue
             if ability_mana(game, src, ab) > mana:
                 continue
+            if OC.casts_nothing(game, src, ab, creature):  # a casting ability with nothing to cast
+                continue
             out.append(AbilityChoice(src.id, i, (), creature.id if src is not creature else None))
     for key in game.d(creature).traits:  # `action` abilities the codex entries of its traits state (Climbing)
         cd = game.codex.get(key)
@@ -193,8 +200,9 @@ def legal_actions(game, creature, act: Activation, planned: list[str], quickcast
     out: list = []
     is_mage = game.state.players.get(creature.controller) is not None and \
         game.state.players[creature.controller].mage_id == creature.id
+    bound = [n for (_o, n) in BD.castable(game, creature)]  # spells bound to its objects (engine/bound.py)
     if quickcast_ready and is_mage:
-        out += cast_options(game, creature, planned, ("quick",), True)
+        out += cast_options(game, creature, list(planned) + bound, ("quick",), True)
     if "take actions" in d.cannot_do:  # stated by the codex (Incapacitated, and what brings it)
         return out + [PassChoice(creature.id)]
     if not act.acted:
@@ -203,6 +211,12 @@ def legal_actions(game, creature, act: Activation, planned: list[str], quickcast
         acts += attack_options(game, creature, speeds)
         if is_mage:
             acts += cast_options(game, creature, planned, speeds, False)
+        elif OC.assigned(game).get(creature.id):  # a familiar: the spell it was given (othercasters.py)
+            acts += cast_options(game, creature, OC.assigned(game)[creature.id], speeds, False)
+        if bound:
+            known = {(c.card_name, c.target_ids, c.zone) for c in acts if isinstance(c, CastChoice)}
+            acts += [c for c in cast_options(game, creature, bound, speeds, False)
+                     if (c.card_name, c.target_ids, c.zone) not in known]
         if not creature.guard and not forbids(game, "guard", creature):  # Grapple, Stagger... (the codex)
             acts.append(GuardChoice(creature.id))
         acts += ability_options(game, creature, speeds)

@@ -28,6 +28,9 @@ from .state import GameObject
 from . import placement as P
 from . import restrictions as R
 from .spellstatics import SET_X
+from . import manasupply as MS
+from . import extracost as EC
+from . import castlimit as CL
 
 #: the casting sequence, in order (rulebook: Casting Spells); a reveal window follows each step
 CAST_STEPS: tuple[str, ...] = ("declare_spell", "pay_spell_costs", "counter_spell_step", "resolve_spell")
@@ -64,6 +67,7 @@ class Casting:
     cost: int = 0
     paid: int = 0
     status: str = "declared"  # declared | canceled | countered | resolved
+    bound_to: Optional[GameObject] = None  # the object the spell is bound to (it stays there)
     why: str = ""
     events: set = field(default_factory=set)
     result: object = None
@@ -87,6 +91,8 @@ class Casting:
 
     defender = None
     is_casting = True
+    traits = ()  # no attack traits (Game.attack_listeners reads these of the event's attack)
+    gained = ()
 
     @property
     def declared(self) -> str:
@@ -158,12 +164,14 @@ def casting_cost(game, caster: GameObject, card: CardDefinition, targets=(), x: 
     return total, why
 
 
-def x_from_card(game, caster, card, targets) -> Optional[int]:
+def x_from_card(game, caster, card, targets, zone: Optional[str] = None) -> Optional[int]:
     """X as the spell's own `set_x(...)` statics state it for these targets (the first whose guard
     holds), or None when the card states none or its value cannot be known at declaration."""
     t = targets[0] if targets else None
     probe = P.probe(game, caster, card, game.state.zone_of(caster))
     ctx = Ctx(this=probe, target=t, it=t)
+    if zone is not None and "/" not in zone and target_kind(card) == "object_zone":
+        ctx.extra["targets"] = [zone]
     for ab in card.abilities:
         if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == SET_X:
             try:
@@ -197,6 +205,8 @@ def target_kind(card: CardDefinition) -> str:
         return "border"
     if words == {"arena"}:
         return "none"
+    if card.target_join == "and" and len(words) == 2 and "zone" in words:
+        return "object_zone"  # an object and a zone (Teleport): both in range and line of sight
     if any("zone" in w or w == "arena" for w in words) or card.target_join == "and":
         return "unsupported"
     return "object"
@@ -247,7 +257,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         raise IllegalCast("face-down", f"only enchantments are cast face down; {card.name} is a {card.kind}")
     if isinstance(card.cast_cost, A.XValue) or isinstance(card.reveal_cost, A.XValue):
         if x is None:
-            x = x_from_card(game, caster, card, tuple(targets))
+            x = x_from_card(game, caster, card, tuple(targets), zone)
         if x is None:
             raise IllegalCast("x-value", f"{card.name} costs X: choose a value of X")
         if x < 0:
@@ -276,6 +286,19 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         if tz is None:
             raise IllegalCast("target", f"{t.label()} is not in a zone of the arena")
         _check_zone(game, caster, tz, rng, t.label())
+    elif kind == "object_zone":
+        if len(targets) != 1 or zone is None or "/" in zone:
+            raise IllegalCast("target", f"{card.name} needs two targets: one {card.targets[0]} and one zone, "
+                                        f"got {len(targets)} object(s) and {zone or 'no zone'}")
+        t = targets[0]
+        why = legal_target(game, caster, card, t, probe)
+        if why:
+            raise IllegalCast("target", f"illegal target: {why}")
+        tz = st.zone_of(t)
+        if tz is None:
+            raise IllegalCast("target", f"{t.label()} is not in a zone of the arena")
+        _check_zone(game, caster, tz, rng, t.label())
+        _check_zone(game, caster, zone, rng, f"zone {zone}")
     elif kind == "zone":
         if targets or zone is None:
             raise IllegalCast("target", f"{card.name} targets a zone: give a zone, not objects")
@@ -303,8 +326,11 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     for why in P.placement_problems(game, caster, card, targets, zone):
         raise IllegalCast(why[0], why[1])
     cost, _ = casting_cost(game, caster, card, targets, x, probe)
-    if cost > player.mana:
-        raise IllegalCast("mana", f"not enough mana (needs {cost}, has {player.mana})")
+    have = MS.available(game, caster)
+    if cost > have:
+        own = have - player.mana
+        raise IllegalCast("mana", f"not enough mana (needs {cost}, has {player.mana}"
+                                  + (f" and {own} on {caster.label()}" if own else "") + ")")
     return cost
 
 
@@ -326,6 +352,8 @@ def announce(game, c: "Casting") -> None:
     """The cast, as one log line (a face-down enchantment is named only to its controller)."""
     on = ", ".join(t.public_label() for t in c.targets) or (f"zone {c.zone}" if c.zone and "/" not in c.zone
                                                        else (f"the border {c.zone}" if c.zone else ""))
+    if c.targets and c.zone and "/" not in c.zone:  # two targets: an object and a zone
+        on += f" and zone {c.zone}"
     text = f"{c.caster.label()} casts {c.card.name}" + (f" on {on}" if on else "") + \
            (f" (X = {c.x})" if c.x is not None else "")
     game.emit("action", text, caster=c.caster.id, card=c.card.name, secret_for=c.caster.controller
@@ -334,8 +362,13 @@ def announce(game, c: "Casting") -> None:
               if c.face_down else None)
 
 
-def finish(game, spell: GameObject) -> None:
-    """A resolved (or canceled) non-permanent spell goes to the discard pile."""
+def finish(game, spell: GameObject, bound_to: Optional[GameObject] = None) -> None:
+    """A resolved (or canceled) non-permanent spell goes to the discard pile; a bound spell stays
+    bound to its object instead (engine/bound.py)."""
+    if spell.in_play and bound_to is not None:
+        game.state.remove_from_play(spell, to="bound")
+        game.emit("rule", f"{spell.card.name} stays bound to {bound_to.label()}")
+        return
     if spell.in_play:
         game.state.remove_from_play(spell)
         game.emit("discarded", f"{spell.card.name} goes to the discard pile")
@@ -360,16 +393,22 @@ class _PayCosts:
     def run(self, game, c: Casting) -> None:
         player = game.state.players[c.caster.controller]
         cost, why = casting_cost(game, c.caster, c.card, c.targets, c.x, c.spell)
-        if cost > player.mana:  # something revealed since the declaration raised the cost
-            c.cancel(f"cannot pay {cost} mana (has {player.mana})")
+        have = MS.available(game, c.caster)
+        if cost > have:  # something revealed since the declaration raised the cost
+            c.cancel(f"cannot pay {cost} mana (has {have})")
             game.emit("rule", f"{c.card.name} is canceled: {c.why}")
             return
-        player.mana -= cost
+        extra = EC.offer_extra_cost(game, c.caster, c.spell, c.card, cost, have)  # Extendable...
+        if extra:
+            why.append(f"+{extra} optional extra cost")
+            cost += extra
+        from_obj, _ = MS.pay(game, c.caster, cost)  # mana kept on the caster first
         c.paid = cost
-        game.state.touch()
         P.use_cost_changes(game, c.caster, c.spell, c.targets, "casting")
         game.emit("mana", f"{player.name} pays {cost} mana for {c.card.name}"
-                          + (f" ({'; '.join(why)})" if why else "") + f" (mana now {player.mana})",
+                          + (f" ({'; '.join(why)})" if why else "")
+                          + (f" ({from_obj} from the mana on {c.caster.label()})" if from_obj else "")
+                          + f" (mana now {player.mana})",
                   player=player.name, amount=cost)
 
 
@@ -416,7 +455,7 @@ def still_legal(game, c: Casting) -> Optional[str]:
         d = st.arena.distance(here, tz)
         if rng is not None and not rng[0] <= d <= rng[1]:
             return f"{t.label()} is out of range now ({d} zone(s), range {rng[0]}-{rng[1]})"
-    if c.zone and "/" not in c.zone and target_kind(c.card) == "zone" and here is not None:
+    if c.zone and "/" not in c.zone and target_kind(c.card) in ("zone", "object_zone") and here is not None:
         d = st.arena.distance(here, c.zone)
         if rng is not None and not rng[0] <= d <= rng[1] and not R.summon_permission(game, c.caster, c.spell, c.zone):
             return f"zone {c.zone} is out of range now ({d} zone(s) from {c.caster.label()}, " \
@@ -442,7 +481,7 @@ def run_step(game, key: str, c: Casting) -> None:
 
 
 def cast_spell(game, caster: GameObject, card, targets: Sequence[GameObject] = (), zone: Optional[str] = None,
-               face_down: bool = False, x: Optional[int] = None):
+               face_down: bool = False, x: Optional[int] = None, bound_to: Optional[GameObject] = None):
     """Cast `card` (a CardDefinition or a name) by `caster`: the casting sequence, a reveal window
     after each step.  Raises IllegalCast before anything changes when the cast is illegal.  Returns
     the spell object that stays in play (creature, conjuration, enchantment, equipment...), or None
@@ -453,9 +492,10 @@ def cast_spell(game, caster: GameObject, card, targets: Sequence[GameObject] = (
         face_down = True  # enchantments are always cast face down
     targets = tuple(targets)
     if x is None and (isinstance(card.cast_cost, A.XValue) or isinstance(card.reveal_cost, A.XValue)):
-        x = x_from_card(game, caster, card, targets)
+        x = x_from_card(game, caster, card, targets, zone)
     cost = check_cast(game, caster, card, targets, zone, face_down, x)
-    c = Casting(caster, card, None, targets, zone, face_down, x, cost)
+    c = Casting(caster, card, None, targets, zone, face_down, x, cost, bound_to=bound_to)
+    CL.record(game, caster.controller, card.name)
     game.casting_stack = getattr(game, "casting_stack", [])
     game.casting_stack.append(c)
     try:
@@ -465,9 +505,9 @@ def cast_spell(game, caster: GameObject, card, targets: Sequence[GameObject] = (
     finally:
         game.casting_stack.pop()
         if c.spell is not None and c.card.kind not in PERMANENT_KINDS:
-            finish(game, c.spell)
+            finish(game, c.spell, c.bound_to)
         elif c.spell is not None and c.status != "resolved":
-            finish(game, c.spell)
+            finish(game, c.spell, c.bound_to)
     game.last_cast = c
     if c.status == "resolved" and c.spell is not None and c.spell.in_play:
         return c.spell
@@ -512,6 +552,14 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
             if rng is None or rng[0] <= d <= rng[1] or R.summon_permission(
                     game, caster, P.probe(game, caster, card, here), z):
                 cands.append(((), z))
+    elif kind == "object_zone":
+        zones = [z for z in st.arena.zones() if rng is None or rng[0] <= st.arena.distance(here, z) <= rng[1]]
+        for o in st.in_play():
+            z = st.zone_of(o)
+            if z is None or (rng is not None and not rng[0] <= st.arena.distance(here, z) <= rng[1]):
+                continue
+            if legal_target(game, caster, card, o, P.probe(game, caster, card, here)) is None:
+                cands.extend(((o,), zz) for zz in zones)
     elif kind == "border":
         for pair in P.borders(st.arena):
             d = min(st.arena.distance(here, z) for z in pair)
@@ -520,7 +568,7 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     else:
         cands.append(((), None))
     out = []
-    cheap_fail = base > player.mana and not P.has_cost_changes(game)
+    cheap_fail = base > MS.available(game, caster) and not P.has_cost_changes(game)
     if cheap_fail or next(P.restrictions(game, caster, card), None) is not None:
         return []  # too dear whatever the target, or a restriction on the caster and the spell
     for ts, z in cands:

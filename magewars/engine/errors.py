@@ -4,3 +4,9 @@ importing the Game (nothing in the engine imports game.py)."""
 
 class EngineError(Exception):
     """A rules situation the engine cannot resolve (reported, never a traceback for users)."""
+
+
+class EffectStopped(Exception):
+    """An effect that could not happen (a payment its player cannot make, a spell its caster has
+    none of): the rest of the effect sequence it leads does not happen either.  Said in the log
+    where it is raised; primitives.run_effect ends the effect there."""

@@ -818,7 +818,11 @@ class Game:
                         return False
                 else:
                     got = resolve(self, by, Ctx(this=src, attack=atk))
-                    if atk.attacker not in got and atk.source not in got:
+                    # an attack made with an object's own attack bar (a weapon) is by that object too:
+                    # the object is attached to the attacker (two Timber Wolves share one Bite bar)
+                    if atk.attacker not in got and atk.source not in got and not any(
+                            not isinstance(o, str) and o.attached_to == atk.attacker.id
+                            and any(a is atk.action.definition for a in o.card.attacks) for o in got):
                         return False
         if "target" in kw and atk is not None:
             got = resolve(self, kw["target"], Ctx(this=src, attack=atk))

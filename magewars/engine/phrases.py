@@ -257,9 +257,8 @@ def _eval_described(game: Game, sel: S.Described, ctx: Ctx) -> list:
     st = game.state
     if sel.domain == "border":
         raise PhraseError(f"'{sel.text}': borders are not objects the engine can select yet")
-    if sel.quantifier == "target":
-        t = ctx.target
-        return [t] if t is not None and _fits(game, t, sel, ctx) else []
+    if sel.quantifier == "target":  # a spell with two targets (a creature and a zone) names either
+        return [t for t in _targets(ctx) if _fits(game, t, sel, ctx)]
     if sel.domain == "zone":
         return [z for z in st.arena.zones() if _fits(game, z, sel, ctx)]
     if sel.domain == "player":
@@ -317,11 +316,18 @@ def _marker_count(game: Game, host, sel: S.Described) -> int:
     return n
 
 
+def _targets(ctx: Ctx) -> list:
+    """The context's targets: its target, and the other targets of a spell that has two
+    (`ctx.extra["targets"]`, set by the casting sequence)."""
+    out = [ctx.target] if ctx.target is not None else []
+    return out + [t for t in ctx.extra.get("targets", ()) if t is not None and t is not ctx.target]
+
+
 def _fits(game: Game, obj, sel: S.Described, ctx: Ctx) -> bool:
     """Whether an object (or a zone, for a zone selector) fits every part of a description."""
     st = game.state
     this = ctx.this
-    if sel.quantifier == "target" and not (obj is ctx.target or (isinstance(obj, str) and obj == ctx.target)):
+    if sel.quantifier == "target" and not any(obj is t or (isinstance(obj, str) and obj == t) for t in _targets(ctx)):
         return False
     if sel.domain == "zone":
         if not isinstance(obj, str):

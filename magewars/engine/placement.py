@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from ..dsl import ast as A
+from . import castlimit as CL
 from .cardindex import index as card_index
 from .errors import EngineError
 from .phrases import Ctx, has_name, matches
@@ -149,14 +150,20 @@ def restrictions(game, caster: GameObject, card) -> Iterator[tuple[str, str]]:
         pos, kw = _pos(call), _kw(call)
         if not pos or not _is_this(pos[0]):
             continue  # a restriction of other casters is stated by their own cards
-        if "school_of" in kw or not all(isinstance(ph, A.Phrase) for ph in pos[1:]):
+        if "school_of" in kw or not all(isinstance(ph, A.Phrase) or _names_spell(ph) for ph in pos[1:]):
             _refuse(game, caster, "cast_only(...) with school_of: or a computed spell")
             continue
         spell = probe(game, caster, card, st.zone_of(caster))
-        if not any(isinstance(ph, A.Phrase) and _spell_fits(game, caster, spell, ph) for ph in pos[1:]):
+        named = [game.evaluate(ph, Ctx(this=caster, it=caster)) for ph in pos[1:] if _names_spell(ph)]
+        if not any(isinstance(ph, A.Phrase) and _spell_fits(game, caster, spell, ph) for ph in pos[1:]) \
+                and card.name not in named:
             yield ("cast-only", f"{caster.label()} may cast only "
-                                + " or ".join(ph.text for ph in pos[1:] if isinstance(ph, A.Phrase))
+                                + " or ".join([ph.text for ph in pos[1:] if isinstance(ph, A.Phrase)]
+                                              + [f"its bound spell ({n or 'none'})" for n in named])
                                 + f"; {card.name} is not one")
+    why = CL.spell_limit(game, caster.controller, card)
+    if why:
+        yield ("cast-limit", why)
     for call in _statics(game, card, COPIES_IN_PLAY):
         pos, kw = _pos(call), _kw(call)
         if len(pos) < 2 or not _is_this(pos[0]) or not isinstance(pos[1], int):
@@ -170,6 +177,11 @@ def restrictions(game, caster: GameObject, card) -> Iterator[tuple[str, str]]:
             yield ("copy-in-play-limit",
                    f"{who} {len(same)} {card.name} in play ({same[0].label()}); at most {pos[1]} "
                    + ("per player" if per_player else "in play at once"))
+
+
+def _names_spell(v) -> bool:
+    """A cast_only argument computed as one spell card: `bound_spell(this)` (engine/bound.py)."""
+    return isinstance(v, A.Call) and v.name == "bound_spell"
 
 
 def mage_only(game, player: str, card) -> Iterator[str]:
@@ -393,6 +405,8 @@ def resolve(game, c) -> Optional[GameObject]:
         ctx = Ctx(this=spell, target=t, it=t)
         if c.zone and "/" not in c.zone:
             ctx.extra["zone"] = c.zone
+            if t is not None:  # a spell with an object and a zone for targets (Teleport)
+                ctx.extra["targets"] = [c.zone]
         for ab in card.abilities:
             if isinstance(ab, A.OneShotAbility):
                 game.run_effects(ab.effects, ctx)

@@ -14,9 +14,13 @@ from ..dsl import ast as A
 from ..dsl import vocab as V
 from ..dsl.model import AttackDefinition
 from . import movement
+from . import othercasters as _OC
+from . import extracost as _EC
+from . import bound as _BD
 from .attack import AttackAction
 from .decisions import Option
 from .effects import trait_from_ref
+from .errors import EffectStopped
 from .phrases import Ctx, PhraseError, has_name, matches, resolve, resolve_one
 from .restrictions import action_of, forbids, impose
 from .state import UNTIL_EITHER, start_of_action_phase
@@ -349,12 +353,25 @@ def p_gain_mana(game, call, ctx):
         game.emit("mana", f"{p.name} gains {n} mana (now {p.mana})")
 
 
+class Unpaid(EffectStopped):
+    """A mana payment its player cannot make: nothing is paid, and the rest of the effect it pays for
+    does not happen (run_effect stops the effect there)."""
+
+
 def p_pay_mana(game, call, ctx):
     pos, _ = _args(call)
     n = _num(game, pos[1], ctx)
-    for who in _mana_players(game, pos[0], ctx):
+    payers = _mana_players(game, pos[0], ctx)
+    short = [w for w in payers if game.state.players[w].mana < n]
+    if short:
+        ctx.extra["succeeded"] = False
+        p = game.state.players[short[0]]
+        game.emit("rule", f"{p.name} cannot pay {n} mana (has {p.mana}) for {_src(ctx)}: what it pays for "
+                          f"does not happen")
+        raise Unpaid(p.name)
+    for who in payers:
         p = game.state.players[who]
-        p.mana = max(0, p.mana - n)
+        p.mana -= n
         game.state.touch()
         game.emit("mana", f"{p.name} pays {n} mana (now {p.mana})")
 
@@ -962,6 +979,8 @@ def p_obliterate(game, call, ctx):
 def p_return_to_hand(game, call, ctx):
     pos, _ = _args(call)
     for o in _objs(game, pos[0], ctx):
+        if o.in_play and _BD.keeps(game, o):
+            continue  # a bound spell being cast stays bound instead (engine/bound.py)
         if o.in_play:
             for att in list(game.state.attachments(o)):
                 game.destroy(att, why=f"attached to {o.label()}, which returns to its owner's spellbook")
@@ -1149,6 +1168,8 @@ PRIMITIVES: dict[str, Callable] = {
 def run_effect(game: "Game", eff, ctx: Ctx) -> None:
     try:
         _run(game, eff, ctx)
+    except EffectStopped:
+        pass  # said where it was raised; the effect stops there
     except NotImplementedPrimitive as e:
         game.unsupported.append(e.name)
         game.emit("unsupported", f"NOT IMPLEMENTED: {e} — effect of {_src(ctx)} not applied", primitive=e.name)
@@ -1335,7 +1356,11 @@ def v_damaged_this_round(game, call, ctx):
 
 def v_distance(game, call, ctx):
     pos, _ = _args(call)
-    za, zb = [(lambda o: o if isinstance(o, str) else game.state.zone_of(o))(_one(game, p, ctx)) for p in pos[:2]]
+    def zone_of(p):  # a zone a phrase names (target zone) is kept: _one keeps only objects
+        got = resolve(game, p, ctx) if isinstance(p, A.Phrase) else [_one(game, p, ctx)]
+        o = got[0] if got else None
+        return o if isinstance(o, str) else (game.state.zone_of(o) if o is not None else None)
+    za, zb = [zone_of(p) for p in pos[:2]]
     if za is None or zb is None:
         raise NotImplementedPrimitive("distance", "an object has no zone")
     return game.state.arena.distance(za, zb)
@@ -1343,6 +1368,21 @@ def v_distance(game, call, ctx):
 
 def _attack_traits(ctx):
     return ctx.attack.traits if ctx.attack is not None else {}
+
+
+def _refusing(fn):
+    """A primitive of engine/othercasters.py: a shape it does not run is refused loudly."""
+    def run(game, call, ctx):
+        try:
+            return fn(game, call, ctx)
+        except (_OC.Refused, _BD.Refused) as e:
+            raise NotImplementedPrimitive(e.name, e.where)
+    return run
+
+
+PRIMITIVES.update({name: _refusing(fn) for name, fn in _OC.PRIMITIVES.items()})
+PRIMITIVES.update(_EC.PRIMITIVES)  # engine/extracost.py: the second wall of an extra cost
+PRIMITIVES.update({name: _refusing(fn) for name, fn in _BD.PRIMITIVES.items()})  # engine/bound.py
 
 
 VALUES: dict[str, Callable] = {
@@ -1403,3 +1443,5 @@ VALUES: dict[str, Callable] = {
     "damaged_this_round": v_damaged_this_round,
     "attacker_of": lambda g, c, x: _atk(x).source if _atk(x) is not None else None,
 }
+VALUES.update(_EC.VALUES)
+VALUES.update(_BD.VALUES)

@@ -35,7 +35,8 @@ from .codex_rules import MINIMUM_RANGE
 from .effects import Effects
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
-from .spellstatics import CAST_STATIC_CALLS as _CAST_STATICS, COSTS
+from .spellstatics import CAST_LIMIT as _CAST_LIMIT, CAST_STATIC_CALLS as _CAST_STATICS, COSTS
+from .othercasters import refused_shape as _casting_refused
 from .reveal import own_reveal_cost as _own_reveal_cost
 from .healtrade import HEALING_REMOVES as _HEALING_REMOVES
 from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
@@ -153,6 +154,9 @@ MOVEMENT_STATIC_CALLS: frozenset[str] = _movement.STATIC_CALLS_READ
 MOVEMENT_CANNOT_ANY_SUBJECT: frozenset[str] = frozenset({_movement.CANNOT_MOVE_THROUGH})
 #: static calls of an attack bar read by the effects of its attack (a push's direction)
 BAR_STATICS_READ_BY_EFFECTS: tuple[str, ...] = _movement.BAR_STATIC_CALLS
+#: static calls of an attack bar read when the attack is offered (engine/castlimit.py: a per-round
+#: limit on a spell attack, checked by activation.attack_options)
+BAR_STATICS_READ_BY_ACTIONS: tuple[str, ...] = (_CAST_LIMIT,)
 #: mandatory actions (`static must(this, "ACTION", target: PHRASE)` of a trait or condition) the
 #: action phase obeys (engine/actions.py obligations); one naming no target is refused loudly
 CODEX_MUST_READ: frozenset[str] = frozenset({"melee_attack", "ranged_attack", "attack"})
@@ -199,6 +203,12 @@ RUNS, LOUD, SILENT = "runs", "refused loudly", "dropped silently"
 
 def effect_status(name: str) -> str:
     return RUNS if name in EFFECTS else LOUD
+
+
+def effect_refused(call: A.Call) -> Optional[str]:
+    """Why an effect the engine implements is refused loudly as written (a casting effect in a shape
+    engine/othercasters.py does not run: a free cast, a summon of something not given), or None."""
+    return _casting_refused(call) if call.name in ("cast_spell", "summon") else None
 
 
 def value_status(name: str) -> str:
@@ -266,7 +276,9 @@ def static_call_status(call: A.Call, codex: Optional[dict] = None) -> tuple[str,
     if call.name in SPELLBOOK_STATIC_CALLS or call.name in CAST_STATIC_CALLS:
         kw = {a.key: a.value for a in call.args if a.key}
         only = kw.get("only")
-        computed = call.name == "cast_only" and not all(isinstance(a.value, A.Phrase) for a in call.args if not a.key)
+        computed = call.name == "cast_only" and not all(
+            isinstance(a.value, A.Phrase) or (isinstance(a.value, A.Call) and a.value.name == "bound_spell")
+            for a in call.args if not a.key)  # a bound spell is read (placement.restrictions)
         if computed or "into" in kw or "school_of" in kw or \
                 (only is not None and getattr(only, "value", None) != "enchantment_reveal"):
             return LOUD, f"static {call.name}(...) with `into:`, `school_of:` or `only:` other than a reveal cost " \

@@ -25,6 +25,8 @@ from ..dsl import ast as A
 from . import actions as ACT
 from . import activation as AV
 from . import movement
+from . import bound as BD
+from . import othercasters as OC
 from .decisions import Option
 from .phrases import Ctx, resolve
 from .state import ends_at, start_of_action_phase
@@ -307,14 +309,16 @@ def planning_phase(game) -> None:
         for name in rs.planned.get(p, []):
             lib[name] += 1
         rs.planned[p] = []
+        OC.return_unused(game, p)  # spells given to spawnpoints and familiars (engine/othercasters.py)
         if living_mage(game, p) is None or not lib:
             continue
-        for i in range(2):
+        n = 2 + OC.extra_prepared(game, p)
+        for i in range(n):
             names = sorted(n for n, c in lib.items() if c > 0)
             if not names:
                 break
             opts = [Option(n, PlanPick(n, p)) for n in names] + [Option("no more spells", None)]
-            ch = game.decide("plan", p, opts, prompt=f"plan spell {i + 1} of 2", default=len(opts) - 1)
+            ch = game.decide("plan", p, opts, prompt=f"plan spell {i + 1} of {n}", default=len(opts) - 1)
             if ch.value is None:
                 break
             lib[str(ch.value)] -= 1
@@ -462,12 +466,21 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
         elif act is not None:
             act.acted = True
         planned = rs.planned.get(caster.controller, [])
-        if choice.card_name in planned:
+        given = OC.assigned(game).get(caster.id)
+        holder = None
+        if given and choice.card_name in given:  # a familiar's spell (engine/othercasters.py)
+            given.remove(choice.card_name)
+            rs.discard.setdefault(caster.controller, []).append(choice.card_name)
+        elif choice.card_name in planned:
             planned.remove(choice.card_name)
-        rs.discard.setdefault(caster.controller, []).append(choice.card_name)
+            rs.discard.setdefault(caster.controller, []).append(choice.card_name)
+        else:
+            holder = BD.use(game, caster, choice.card_name)  # a bound spell stays bound (engine/bound.py)
+            if holder is None:
+                rs.discard.setdefault(caster.controller, []).append(choice.card_name)
         targets = [game.state.objects[t] for t in choice.target_ids]
         casting.cast_spell(game, caster, game.card(choice.card_name), targets, zone=choice.zone,
-                           face_down=choice.face_down)
+                           face_down=choice.face_down, bound_to=holder)
     elif isinstance(choice, ACT.GuardChoice):
         o = game.state.objects[choice.obj_id]
         o.guard = True
@@ -491,6 +504,10 @@ def use_ability(game, choice: ACT.AbilityChoice) -> None:
     inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
     actor = game.state.objects.get(choice.actor_id or choice.obj_id)
     cost = AV.ability_mana(game, src, ab)
+    if cost and cost > game.state.players[src.controller].mana:
+        from .casting import IllegalCast
+        raise IllegalCast("mana", f"not enough mana for the action ability of {src.label()} "
+                                  f"(needs {cost}, has {game.state.players[src.controller].mana})")
     game.emit("action", f"{actor.label()} uses " + (f"its {choice.entry} action" if choice.entry is not None
                                                      else f"an action ability of {src.label()}")
                         + (f", paying {cost} mana" if cost else ""), source=src.id)

@@ -16,10 +16,27 @@ CAST_ONLY = "cast_only"
 #: `spellbook_only(this, X)`: read at casting too, only that kind of Mage may cast the spell
 SPELLBOOK_ONLY = "spellbook_only"
 
+#: `mana_supply()` on a token keyword: its markers are mana kept on an object, which that object
+#: spends first when it casts (engine/manasupply.py)
+MANA_SUPPLY = "mana_supply"
+#: `cast_limit(this, N[, by: you])`: a spell (or a spell attack bar) is cast at most N times a round
+#: (engine/castlimit.py)
+CAST_LIMIT = "cast_limit"
+#: `extra_prepared(WHO, N)`: the object's player plans N more spells at Planning (engine/round.py)
+EXTRA_PREPARED = "extra_prepared"
+
+#: `optional_extra_cost(this, N)`: the caster may pay N more as part of the cost (engine/extracost.py)
+OPTIONAL_EXTRA_COST = "optional_extra_cost"
+
+#: `bound_casting(WHO, N)`: who may cast the spell bound to this object, N times a round (engine/bound.py)
+BOUND_CASTING = "bound_casting"
+
 #: `set_x(N)`: the value of X of a spell costing X, worked out when it is declared (from its target).
 #: Not in CAST_STATIC_CALLS: other cards state X this way for other purposes (their stats, attacks),
 #: which the casting sequence does not read, so coverage keeps counting it as skipped.
 SET_X = "set_x"
 
 #: every static call the casting sequence reads
-CAST_STATIC_CALLS: frozenset[str] = frozenset({COSTS, COPIES_IN_PLAY, ZONE_LIMIT, SPELLBOOK_ONLY, CAST_ONLY})
+CAST_STATIC_CALLS: frozenset[str] = frozenset({COSTS, COPIES_IN_PLAY, ZONE_LIMIT, SPELLBOOK_ONLY, CAST_ONLY,
+                                               MANA_SUPPLY, EXTRA_PREPARED,
+                                               OPTIONAL_EXTRA_COST, BOUND_CASTING, CAST_LIMIT})

@@ -1,0 +1,135 @@
+"""Optional extra costs paid while casting, and the second wall they buy.
+
+`static optional_extra_cost(this, N)` (on a card or on a codex entry it carries: Extendable) lets the
+caster pay N more mana as part of the spell's cost, in the Pay Costs step; `extra_cost_paid(this)`
+tells whether it did (a countered spell refunds it with the rest: it is in what the cast paid).
+`extend_wall(this)` then takes another copy of the wall from its controller's spellbook and places
+it, without casting it, on a border connected to the first wall and in the caster's line of sight
+(the first wall not counted), range not counted (Supplement 2016, Codex: Extendable).
+
+No card or trait is named here; the casting sequence (engine/casting.py) asks `offer_extra_cost`.
+"""
+from __future__ import annotations
+
+from ..dsl import ast as A
+from . import placement as P
+from .decisions import Option
+from .phrases import Ctx, resolve
+from .spellstatics import OPTIONAL_EXTRA_COST
+from .state import GameObject
+
+
+def _statics(game, card) -> list:
+    out = [ab for ab in card.abilities if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call)
+           and ab.effect.name == OPTIONAL_EXTRA_COST]
+    for t in card.traits:
+        out.extend(game.codex_statics(t.key, OPTIONAL_EXTRA_COST))
+    return out
+
+
+def _library(game, player: str):
+    rs = getattr(game, "round_state", None)
+    return rs.library.get(player) if rs is not None else None
+
+
+def paid_extra(game) -> set:
+    got = getattr(game, "extra_cost_paid", None)
+    if got is None:
+        got = game.extra_cost_paid = set()
+    return got
+
+
+def offer_extra_cost(game, caster, spell, card, cost: int, available: int) -> int:
+    """Pay Costs: for each optional extra cost the spell states, its caster's controller may add it
+    (when the mana is there and, the cost buying another copy, a copy is left in the spellbook).
+    Returns the mana to add to the cost."""
+    extra = 0
+    for ab in _statics(game, card):
+        pos = [a.value for a in ab.effect.args if not a.key]
+        if len(pos) < 2:
+            continue
+        amount = game.evaluate(pos[1], Ctx(this=spell, it=spell))
+        if not isinstance(amount, int) or amount <= 0 or cost + extra + amount > available:
+            continue
+        lib = _library(game, caster.controller)
+        if lib is None or lib.get(card.name, 0) < 1:
+            continue
+        ch = game.decide("optional", caster.controller,
+                         [Option(f"pay {amount} more mana", True), Option("no", False)],
+                         prompt=f"{card.name}: pay the optional extra cost of {amount} mana?", default=1)
+        if ch.value:
+            extra += amount
+            paid_extra(game).add(spell.id)
+    return extra
+
+
+# ---------------------------------------------------------------- the second wall
+def _ends(arena, border) -> set:
+    (r1, c1), (r2, c2) = sorted(arena.coords(z) for z in border)
+    if r1 == r2:  # side by side: a vertical segment between the columns
+        return {(r1, c2), (r1 + 1, c2)}
+    return {(r2, c1), (r2, c1 + 1)}  # one above the other: a horizontal segment
+
+
+def connected_borders(game, wall: GameObject) -> list[tuple[str, str]]:
+    """Free borders that touch the wall's border at one of its ends."""
+    arena = game.state.arena
+    mine = _ends(arena, wall.border)
+    held = {o.border for o in game.state.in_play() if o.border is not None}
+    return [pair for pair in P.borders(arena)
+            if frozenset(pair) != wall.border and frozenset(pair) not in held and _ends(arena, pair) & mine]
+
+
+def _in_sight(game, here: str, pair, skip) -> bool:
+    blocked = frozenset(o.border for o in game.state.in_play() if o.border is not None and o is not skip
+                        and P.blocks_los(game, o))
+    return any(z == here or P._line_clear(game.state.arena, here, z, blocked) for z in pair)
+
+
+def p_extend_wall(game, call, ctx) -> None:
+    pos = [a.value for a in call.args if not a.key]
+    walls = [o for o in resolve(game, pos[0], ctx) if not isinstance(o, str)] if pos else []
+    for wall in walls:
+        if wall.border is None or not wall.in_play:
+            continue
+        caster = game.state.objects.get(getattr(game, "spell_casters", {}).get(wall.id, ""))
+        lib = _library(game, wall.controller)
+        here = game.state.zone_of(caster) if caster is not None else None
+        if lib is None or lib.get(wall.name, 0) < 1 or here is None:
+            game.emit("rule", f"{wall.label()}: no second {wall.name} to place")
+            continue
+        spots = [p for p in connected_borders(game, wall) if _in_sight(game, here, p, wall)]
+        if not spots:
+            game.emit("rule", f"{wall.label()}: no connected border in line of sight of {caster.label()}")
+            continue
+        ch = game.decide("target", wall.controller, [Option("/".join(p), p) for p in spots],
+                         prompt=f"where the second {wall.name} goes", default=0)
+        pair = ch.value
+        lib[wall.name] -= 1
+        second = _new_object(game, wall, caster)
+        second.zone = pair[0]
+        second.border = frozenset(pair)
+        game.state.touch()
+        game.emit("placed", f"{second.label()} is placed on the border {pair[0]}/{pair[1]}, connected to "
+                            f"{wall.label()} (not cast)", target=second.id, zone=pair[0])
+        game.check_state()
+        game.fire("enters", second, Ctx(this=second, it=second), how="placed")
+
+
+def _new_object(game, wall, caster) -> GameObject:
+    n = sum(1 for o in game.state.objects if o.startswith("spell"))
+    obj = GameObject(f"spell{n + 1}", wall.card, wall.controller, wall.owner)
+    game.state.add_object(obj)
+    if caster is not None:
+        game.spell_casters[obj.id] = caster.id
+    return obj
+
+
+def v_extra_cost_paid(game, call, ctx) -> bool:
+    pos = [a.value for a in call.args if not a.key]
+    objs = [o for o in resolve(game, pos[0], ctx) if not isinstance(o, str)] if pos else []
+    return bool(objs) and objs[0].id in paid_extra(game)
+
+
+PRIMITIVES = {"extend_wall": p_extend_wall}
+VALUES = {"extra_cost_paid": v_extra_cost_paid}

@@ -1,0 +1,59 @@
+"""Mana kept on an object: which markers are mana, and paying from them first.
+
+The codex says which markers are mana with `static mana_supply()` on a token keyword; an object that
+casts a spell (a spawnpoint, a familiar) pays from the mana on itself first, then from its
+controller's supply (rulebook: Familiars and Spawnpoints).  No marker is named here.
+
+A leaf module: the casting sequence (engine/casting.py) and the casting of assigned spells
+(engine/othercasters.py) both read it.
+"""
+from __future__ import annotations
+
+from ..dsl import ast as A
+from .spellstatics import MANA_SUPPLY
+
+
+def supply_markers(game) -> tuple[str, ...]:
+    """The codex keys whose markers are mana kept on an object (built once per game)."""
+    got = getattr(game, "_supply_markers", None)
+    if got is None:
+        got = tuple(sorted(
+            name for name, cd in game.codex.items()
+            if any(isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call)
+                   and ab.effect.name == MANA_SUPPLY for ab in cd.abilities)))
+        game._supply_markers = got
+    return got
+
+
+def own_mana(game, obj) -> int:
+    """The mana kept on an object (0 for a Mage: its mana is its controller's supply)."""
+    if obj is None or game.state.players.get(obj.controller) is None \
+            or game.state.players[obj.controller].mage_id == obj.id:
+        return 0
+    return sum(obj.markers.get(k, 0) for k in supply_markers(game))
+
+
+def available(game, caster) -> int:
+    """What the caster can pay: the mana on itself, then its controller's supply."""
+    p = game.state.players.get(caster.controller)
+    return own_mana(game, caster) + (p.mana if p is not None else 0)
+
+
+def pay(game, caster, amount: int) -> tuple[int, int]:
+    """Take `amount` mana, from the caster's own mana first; returns (from the object, from the
+    player).  The caller has checked that `available` covers it."""
+    p = game.state.players[caster.controller]
+    from_obj = 0
+    for k in supply_markers(game):
+        if from_obj >= amount or own_mana(game, caster) == 0:
+            break
+        take = min(caster.markers.get(k, 0), amount - from_obj)
+        if take:
+            game.state.remove_marker(caster, k, take)
+            from_obj += take
+    rest = amount - from_obj
+    if rest > p.mana:
+        raise ValueError(f"{caster.label()} cannot pay {amount} mana")
+    p.mana -= rest
+    game.state.touch()
+    return from_obj, rest

@@ -1,0 +1,417 @@
+"""Spells cast by other casters: objects given a spell at Planning, and effects that cast a spell.
+
+A spawnpoint or a familiar is given a spell at Planning (`assign_spell(this)`, stated by the codex
+entries Spawnpoint and Familiar as an `at planning` ability), hidden from the opponent like a Mage's
+planned spells.  It casts it later through the card's own words: `cast_spell(this, PHRASE)` or
+`summon(PHRASE, to: ZONE)` (a spawnpoint's `at deployment` ability), or as its own action (a familiar:
+engine/round.py offers the cast in its action phase).  The caster is the object: range and line of
+sight count from its zone, and it pays with the mana kept on it first (engine/manasupply.py).  A spell
+never cast goes back to the spellbook at the next Planning Phase, or to the discard pile if the object
+left play meanwhile.
+
+What an object may be given is what it may cast: the casting restrictions of engine/placement.py
+(`cast_only` and the others), and, when its card casts with `cast_spell(this, PHRASE)` or
+`summon(PHRASE)`, a spell matching one of those phrases.  No card or trait is named here.
+
+`cast_spell(you, PHRASE)` by a Mage casts one of its planned spells (Quick Summoning).  Shapes the
+engine does not run are refused loudly (`refused_shape`, which coverage reads too).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..dsl import ast as A
+from . import casting as C
+from . import placement as P
+from .actions import CastChoice, PassChoice, options_of
+from .decisions import Option
+from .errors import EffectStopped
+from .cardindex import index as card_index
+from .phrases import Ctx, resolve
+from .spellstatics import EXTRA_PREPARED
+
+CASTING_CALLS = ("cast_spell", "summon")
+
+
+class Refused(Exception):
+    """A shape of a casting effect the engine does not run: reported as an `unsupported` event."""
+
+    def __init__(self, name: str, where: str = ""):
+        self.name = name
+        self.where = where
+        super().__init__(f"{name}: {where}")
+
+
+# ---------------------------------------------------------------- reading a card's casting effects
+def _args(call: A.Call) -> tuple[list, dict]:
+    return [a.value for a in call.args if not a.key], {a.key: a.value for a in call.args if a.key}
+
+
+def _word0(v) -> Optional[str]:
+    return v.words[0].text.lower() if isinstance(v, A.Phrase) and v.words else None
+
+
+def spell_phrase(call: A.Call):
+    """The phrase naming the spell a casting effect casts: `cast_spell(WHO, SPELL)`, `summon(SPELL)`."""
+    pos, _ = _args(call)
+    if call.name == "cast_spell":
+        return pos[1] if len(pos) > 1 else None
+    return pos[0] if pos else None
+
+
+def refused_shape(call: A.Call) -> Optional[str]:
+    """Why the engine does not run this casting effect as written, or None when it does."""
+    pos, kw = _args(call)
+    if call.name == "cast_spell":
+        free = kw.get("free")
+        if free is not None and not (isinstance(free, A.StringLit) and free.value == "action"):
+            return "a free cast other than a free action is not run yet"
+        if _word0(pos[0] if pos else None) == "you" and isinstance(pos[1] if len(pos) > 1 else None, A.Phrase) \
+                and _word0(pos[1]) not in ("a", "an", "your"):
+            return "casting a spell that is not planned (from the spellbook or the discard pile) is not run yet"
+        if _word0(pos[0] if pos else None) not in ("this", "you"):
+            return "only the object itself, or your Mage, casts a spell"
+        what = pos[1] if len(pos) > 1 else None
+        if isinstance(what, A.Call) and what.name == "bound_spell":
+            return None
+        if not isinstance(what, A.Phrase) or _word0(what) in ("target", "it", "its"):
+            return "the spell must be a phrase naming a kind of spell"
+        return None
+    if call.name == "summon":
+        what = pos[0] if pos else None
+        if not isinstance(what, A.Phrase) or _word0(what) in ("target", "it") or \
+                not any(w.text.lower() in ("creature", "creatures") for w in what.words):
+            return "summoning anything but a creature spell the summoner was given is not run yet"
+        to = kw.get("to")
+        if to is not None and not (isinstance(to, A.Phrase) and to.text in ("this zone", "your zone")):
+            return "summoning into a zone other than the summoner's or your Mage's is not run yet"
+        return None
+    return None
+
+
+def _walk(effects):
+    for e in effects:
+        if isinstance(e, A.Call):
+            yield e
+        elif isinstance(e, A.OptionalEffect):
+            yield from _walk(e.body)
+        elif isinstance(e, A.ChoiceEffect):
+            for opt in e.options:
+                yield from _walk(opt)
+        elif isinstance(e, A.IfEffect):
+            yield from _walk(e.then)
+            yield from _walk(e.otherwise or ())
+        elif isinstance(e, A.ForEach):
+            yield from _walk(e.body)
+
+
+def _count(effects) -> int:
+    """How many spells one run of an effect sequence casts at most."""
+    n = 0
+    for e in effects:
+        if isinstance(e, A.Call) and e.name in CASTING_CALLS:
+            n += 1
+        elif isinstance(e, A.OptionalEffect):
+            n += _count(e.body)
+        elif isinstance(e, A.ChoiceEffect):
+            n += max((_count(o) for o in e.options), default=0)
+        elif isinstance(e, A.IfEffect):
+            n += max(_count(e.then), _count(e.otherwise or ()))
+    return n
+
+
+def _abilities(card):
+    for ab in card.abilities:
+        inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
+        effs = getattr(inner, "effects", None)
+        if effs:
+            yield effs
+
+
+def own_casts(card) -> tuple[list, int]:
+    """The spell phrases the card's own abilities cast with (`cast_spell(this, ...)`, `summon(...)`),
+    and how many spells one of its abilities casts at most (the number it is given at Planning)."""
+    phrases, most, bound_only = [], 0, False
+    for effs in _abilities(card):
+        for call in _walk(effs):
+            if call.name == "cast_spell" and isinstance(spell_phrase(call), A.Call):
+                bound_only = True  # it casts a spell bound to it (engine/bound.py), not one given
+            if call.name in CASTING_CALLS and refused_shape(call) is None:
+                pos, _ = _args(call)
+                if call.name == "cast_spell" and _word0(pos[0]) != "this":
+                    continue
+                ph = spell_phrase(call)
+                if isinstance(ph, A.Phrase):
+                    phrases.append(ph)
+        most = max(most, _count(effs))
+    if bound_only and not phrases:
+        return [], 0
+    return phrases, max(1, most)
+
+
+# ---------------------------------------------------------------- what an object may cast
+class HiddenPick(str):
+    """A card name picked at Planning, as a decision's value: logged for its player only."""
+    hidden = True
+
+    def __new__(cls, name: str, controller: str):
+        s = super().__new__(cls, name)
+        s.controller = controller
+        return s
+
+    def public_label(self) -> str:
+        return "a spell"
+
+
+def assigned(game) -> dict:
+    """Object id -> the card names it was given at Planning and has not cast yet."""
+    got = getattr(game, "assigned_spells", None)
+    if got is None:
+        got = game.assigned_spells = {}
+    return got
+
+
+def _fits(game, caster, card, phrase) -> bool:
+    spell = P.probe(game, caster, card, game.state.zone_of(caster))
+    return P._spell_fits(game, caster, spell, phrase)
+
+
+def may_be_given(game, obj, card) -> Optional[str]:
+    """Why `obj` may not be given `card` at Planning, or None."""
+    if card.kind not in C.SPELL_KINDS:
+        return f"{card.name} is not a spell"
+    for rule, why in P.restrictions(game, obj, card):
+        return why
+    phrases, count = own_casts(obj.card)
+    if count == 0:
+        return f"{obj.label()} casts only the spell bound to it"
+    if phrases and not any(_fits(game, obj, card, ph) for ph in phrases):
+        return f"{obj.label()} casts only " + " or ".join(ph.text for ph in phrases)
+    return None
+
+
+def _library(game, player: str):
+    rs = getattr(game, "round_state", None)
+    if rs is None or player not in rs.library:
+        return None
+    return rs.library[player]
+
+
+def p_assign_spell(game, call, ctx) -> None:
+    """Planning: the object's controller secretly picks the spell(s) it will cast this round."""
+    pos, _ = _args(call)
+    objs = [o for o in resolve(game, pos[0], ctx) if not isinstance(o, str)] if pos else []
+    for obj in objs:
+        lib = _library(game, obj.controller)
+        if lib is None:
+            raise Refused("assign_spell", f"{obj.controller} has no spellbook to give {obj.label()} a spell from")
+        _, count = own_casts(obj.card)
+        if count == 0:
+            game.emit("rule", f"{obj.label()} casts only the spell bound to it: it is given none")
+            continue
+        mine = assigned(game).setdefault(obj.id, [])
+        for i in range(count - len(mine)):
+            names = sorted(n for n, k in lib.items() if k > 0 and may_be_given(game, obj, game.card(n)) is None)
+            if not names:
+                game.emit("rule", f"{obj.label()}: no spell in {obj.controller}'s spellbook it may cast")
+                break
+            opts = [Option(n, HiddenPick(n, obj.controller)) for n in names] + [Option("no spell", None)]
+            ch = game.decide("plan", obj.controller, opts, prompt=f"the spell {obj.label()} casts this round",
+                             default=len(opts) - 1, caster=obj.id)
+            if ch.value is None:
+                break
+            lib[str(ch.value)] -= 1
+            mine.append(str(ch.value))
+            game.emit("plan", f"{obj.controller} gives {obj.label()} {ch.value}", player=obj.controller,
+                      secret_for=obj.controller, public_text=f"{obj.controller} gives {obj.public_label()} a spell")
+        game.state.touch()
+
+
+def return_unused(game, player: str) -> None:
+    """Planning: spells given last round and never cast go back to the spellbook; those of an object
+    that left play go to the discard pile (they were destroyed with it)."""
+    lib = _library(game, player)
+    rs = getattr(game, "round_state", None)
+    for oid, names in list(assigned(game).items()):
+        obj = game.state.objects.get(oid)
+        if obj is None or obj.controller != player or not names:
+            continue
+        if obj.in_play and lib is not None:
+            for n in names:
+                lib[n] += 1
+        else:
+            if rs is not None:
+                rs.discard.setdefault(player, []).extend(names)
+            game.emit("rule", f"{obj.label()} left play: the spell it was given goes to the discard pile",
+                      secret_for=player, public_text=f"{obj.public_label()} left play: its spell is discarded")
+        assigned(game)[oid] = []
+    game.state.touch()
+
+
+# ---------------------------------------------------------------- casting
+def _available(game, caster) -> list[str]:
+    """The spells a caster has to cast: those it was given, or a Mage's planned spells."""
+    given = assigned(game).get(caster.id)
+    if given:
+        return list(given)
+    pl = game.state.players.get(caster.controller)
+    rs = getattr(game, "round_state", None)
+    if pl is not None and pl.mage_id == caster.id and rs is not None:
+        return list(rs.planned.get(caster.controller, []))
+    return []
+
+
+def _used(game, caster, name: str) -> None:
+    given = assigned(game).get(caster.id)
+    rs = getattr(game, "round_state", None)
+    if given and name in given:
+        given.remove(name)
+    elif rs is not None and name in rs.planned.get(caster.controller, []):
+        rs.planned[caster.controller].remove(name)
+    if rs is not None:
+        rs.discard.setdefault(caster.controller, []).append(name)
+
+
+def choices(game, caster, names, phrase=None, into: Optional[str] = None) -> list[CastChoice]:
+    """Every legal cast of the named spells by the caster (matching the phrase; placed in `into`)."""
+    out = []
+    for name in dict.fromkeys(names):
+        card = game.card(name)
+        if phrase is not None and not _fits(game, caster, card, phrase):
+            continue
+        for ch in C.legal_casts(game, caster, card):
+            if into is not None and (ch.zone != into or ch.target_ids):
+                continue
+            out.append(ch)
+    return out
+
+
+def cast_one(game, caster, opts: list[CastChoice], prompt: str, ctx: Ctx, holder=None) -> bool:
+    """The caster's controller picks one of the casts (or none); the spell is cast by the caster.
+    A spell bound to `holder` stays bound (engine/bound.py); any other leaves what the caster had."""
+    if not opts:
+        game.emit("rule", f"{caster.label()} has no spell it can cast now", secret_for=caster.controller,
+                  public_text=f"{caster.public_label()} casts nothing")
+        ctx.extra["succeeded"] = False
+        raise EffectStopped(caster.label())
+    ch = game.decide("action", caster.controller, options_of(opts + [PassChoice(caster.id)], game),
+                     prompt=prompt, default=len(opts))
+    if isinstance(ch.value, PassChoice):
+        ctx.extra["succeeded"] = False
+        game.emit("rule", f"{caster.label()} casts nothing", secret_for=None)
+        raise EffectStopped(caster.label())
+    c = ch.value
+    if holder is None:
+        _used(game, caster, c.card_name)
+    else:
+        game.emit("rule", f"{caster.label()} casts {c.card_name}, bound to {holder.label()}")
+    C.cast_spell(game, caster, game.card(c.card_name), [game.state.objects[t] for t in c.target_ids],
+                 zone=c.zone, face_down=c.face_down, bound_to=holder)
+    ctx.extra["succeeded"] = True
+    return True
+
+
+def _caster(game, v, ctx):
+    got = [o for o in resolve(game, v, ctx) if not isinstance(o, str)]
+    if not got:
+        return None
+    o = got[0]
+    return o
+
+
+def p_cast_spell(game, call, ctx) -> None:
+    why = refused_shape(call)
+    if why:
+        raise Refused("cast_spell", why)
+    pos, kw = _args(call)
+    who = _word0(pos[0])
+    caster = _caster(game, pos[0], ctx) if who == "this" else game.state.mage_of(ctx.this.controller)
+    on = [o for o in resolve(game, kw["on"], ctx) if not isinstance(o, str)] if "on" in kw else None
+    if caster is None or not caster.in_play:
+        ctx.extra["succeeded"] = False
+        return
+    what = pos[1]
+    holder = None
+    if isinstance(what, A.Call):  # a bound spell: it stays bound to the object named
+        got = game.evaluate(what, ctx)
+        names = [got] if isinstance(got, str) else []
+        args = [a.value for a in what.args if not a.key]
+        held = [o for o in resolve(game, args[0], ctx) if not isinstance(o, str)] if args else []
+        holder = held[0] if held else None
+        opts = choices(game, caster, names)
+    else:
+        opts = choices(game, caster, _available(game, caster), what)
+    if on is not None:  # `on:` names the spell's target
+        opts = [c for c in opts if c.target_ids and set(c.target_ids) <= {o.id for o in on}]
+    cast_one(game, caster, opts, f"{caster.label()} casts a spell", ctx, holder)
+
+
+def p_summon(game, call, ctx) -> None:
+    why = refused_shape(call)
+    if why:
+        raise Refused("summon", why)
+    pos, kw = _args(call)
+    summoner = ctx.this
+    if summoner is None or not summoner.in_play:
+        ctx.extra["succeeded"] = False
+        return
+    to = kw.get("to")
+    if to is not None and to.text == "your zone":
+        mage = game.state.mage_of(summoner.controller)
+        into = game.state.zone_of(mage) if mage is not None else None
+    else:
+        into = game.state.zone_of(summoner)
+    opts = choices(game, summoner, _available(game, summoner), pos[0], into)
+    cast_one(game, summoner, opts, f"{summoner.label()} summons a creature", ctx)
+
+
+PRIMITIVES = {"assign_spell": p_assign_spell, "cast_spell": p_cast_spell, "summon": p_summon}
+
+
+# ---------------------------------------------------------------- planning more spells
+def extra_prepared(game, player: str) -> int:
+    """How many spells more than two the player plans: `extra_prepared(WHO, N)` statics of face-up
+    objects in play whose WHO is the player's Mage (the Mage itself, or the bearer of an equipment)."""
+    mage = game.state.mage_of(player)
+    if mage is None:
+        return 0
+    n = 0
+    for src in game.state.in_play():
+        if src.hidden:
+            continue
+        for inner, _once in card_index(src.card).static_calls.get(EXTRA_PREPARED, ()):
+            pos, _ = _args(inner.effect)
+            if len(pos) < 2:
+                continue
+            ctx = Ctx(this=src, it=src)
+            if inner.guard is not None and not game.evaluate(inner.guard, ctx):
+                continue
+            if mage in resolve(game, pos[0], ctx):
+                n += game.evaluate(pos[1], ctx)
+    return n
+
+
+# ---------------------------------------------------------------- for the action options
+def casts_nothing(game, src, ab, actor) -> bool:
+    """An `action` ability whose every effect is a casting effect with nothing it could cast now
+    (Quick Summoning with no fitting planned spell): not worth offering as an action."""
+    inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
+    effs = list(getattr(inner, "effects", ()) or ())
+    if not effs or not all(isinstance(e, A.Call) and e.name == "cast_spell" and refused_shape(e) is None
+                           for e in effs):
+        return False
+    ctx = Ctx(this=src, it=actor)
+    for call in effs:
+        pos, _ = _args(call)
+        caster = _caster(game, pos[0], ctx) if _word0(pos[0]) == "this" else game.state.mage_of(src.controller)
+        if caster is None:
+            continue
+        what = pos[1]
+        if isinstance(what, A.Call):
+            got = game.evaluate(what, ctx)
+            names = [got] if isinstance(got, str) else []
+            if choices(game, caster, names):
+                return False
+        elif choices(game, caster, _available(game, caster), what):
+            return False
+    return True

@@ -89,6 +89,13 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
         if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and (ab.effect.name in R.BAR_STATIC_CALLS or ab.effect.name in R.BAR_STATICS_READ_BY_EFFECTS) \
                 and not clause.once:
             return R.RUNS, "", ""
+        if isinstance(ab, A.StaticAbility) and not clause.once and R.bar_static_runs(ab):
+            return R.RUNS, "", ""
+        if isinstance(ab, A.TriggeredAbility) and ab.event.name in R.BAR_EVENTS \
+                and R.trigger_status(ab.event) == R.RUNS:
+            return R.RUNS, "", ""
+        if isinstance(ab, A.OneShotAbility) and R.BAR_EFFECTS_RUN:
+            return R.RUNS, "", ""
         return (R.SILENT, f"attack bar '{clause.bar}': {_label(ab)}",
                 "the attack sequence never reads this clause of an attack bar")
     if clause.holder == "codex":
@@ -98,6 +105,9 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
             return R.must_status(ab.effect), _label(ab), "a mandatory action naming no target the engine can " \
                                                          "read is reported when the creature activates"
         if isinstance(ab, A.OneShotAbility) and R.CODEX_OUTCOME_EFFECTS and defn.marker == R.CODEX_OUTCOME_MARKER:
+            return R.RUNS, "", ""
+        if isinstance(ab, A.OneShotAbility) and R.ATTACK_TRAIT_EFFECTS_RUN and "Attack" in defn.categories \
+                and not clause.once:
             return R.RUNS, "", ""
         got = _event_or_timing(ab)
         if got is not None:

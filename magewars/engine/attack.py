@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Optional
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, TraitInstance
 from .decisions import Option
+from . import barclauses
 from .codex_rules import ignores_minimum_range, melee_restriction
 from .phrases import Ctx, matches
 from .restrictions import attack_forbidden, forbidden
@@ -105,6 +106,12 @@ class AttackAction:
     charged: bool = False  # made right after a move action (Charge +X)
     strikes: int = 1  # strikes against each target (codex statics of its traits: attack_strikes)
     max_targets: int = 1  # different targets one action may attack (attack_targets)
+    owner: Optional["GameObject"] = None  # the object whose attack bar it is (an equipment's, a spell's)
+
+    @property
+    def bar_owner(self) -> "GameObject":
+        """The object carrying the attack bar: `this` in the bar's own clauses (engine/barclauses.py)."""
+        return self.owner or self.spell or self.source
 
     def has_trait(self, key: str) -> bool:
         return any(t.key == key for t in self.traits)
@@ -172,6 +179,7 @@ class Attack:
     defense_mods: list = field(default_factory=list)
     miss_roll: Optional[int] = None
     convert_critical: int = 0
+    to_critical: int = 0  # normal die results that count as critical (convert_to_critical)
     pierce: int = 0  # armor treated as this much lower (pierce_armor)
     pierce_by: list = field(default_factory=list)  # who pierces, for the log
     all_critical: bool = False  # every point of damage counts as critical (all_damage_critical)
@@ -346,6 +354,8 @@ class PayCosts(Step):
     def run(self, eng, atk):
         g = eng.game
         cost = atk.action.definition.cost
+        if isinstance(cost, A.XValue):  # `cost X`: the X the bar works out (static set_x)
+            cost = atk.action.x * cost.coef
         if isinstance(cost, int) and cost > 0:
             p = g.state.players[atk.attacker.controller]
             if p.mana < cost:
@@ -466,6 +476,9 @@ class RollDice(Step):
 
     def run(self, eng, atk):
         g = eng.game
+        if atk.action.definition.dice is None and barclauses.has_effect(g, atk.action):
+            g.emit("info", f"{atk.action.definition.name} rolls no attack dice: its effect is all it does")
+            return
         dtype = atk.action.definition.damage_type
         if dtype and atk.target.in_play and dtype in g.d(atk.target).immune_types:
             g.emit("immune", f"{atk.target.label()} has {dtype} Immunity: no dice are rolled against it")
@@ -503,6 +516,10 @@ class RollDice(Step):
         return total, mods
 
 
+def a_name(atk: Attack) -> str:
+    return atk.action.definition.name
+
+
 class DamageAndEffects(Step):
     key = "damage_and_effects"
 
@@ -525,12 +542,21 @@ class DamageAndEffects(Step):
             g.fire("hit", target, Ctx(attack=atk, it=target))
             return
         incorporeal = atk.only_ones  # only the 1s count, and no effects
+        bar_effects, replaces = barclauses.effects(g, atk)
+        if bar_effects and replaces:
+            # the attack's effect takes the place of its damage and effect die (a healing attack)
+            g.emit("rule", f"{a_name(atk)}: its effect takes the place of damage and the effect die")
+            barclauses.run_effects(g, atk, bar_effects)
+            g.fire("hit", target, Ctx(attack=atk, it=target))
+            return
         self.deal_damage(eng, atk)
         table = atk.action.definition.effect_die
         if table and not incorporeal:
             self.effect_die(eng, atk, table)
         elif table:
             g.emit("info", "no effect die: the Incorporeal target receives no effects from this attack")
+        if bar_effects and target.in_play:  # the bar's effect follows its damage and effects
+            barclauses.run_effects(g, atk, bar_effects)
         # triggers once damage and effects are done (Eye for an Eye, chaining attacks...)
         if atk.damage:
             g.fire("damaged", target, Ctx(attack=atk, it=target))
@@ -582,6 +608,13 @@ class DamageAndEffects(Step):
             g.emit("rule", f"only the 1s count against {target.label()} ({ones} damage), and the attack "
                            f"places no effects")
             normal, crit = 0, ones
+        if atk.to_critical and normal:
+            faces = sorted((f.value for f in atk.faces if not f.critical and f.value), reverse=True)
+            moved = sum(faces[:atk.to_critical])
+            if moved:
+                normal, crit = normal - moved, crit + moved
+                g.emit("rule", f"{min(len(faces), atk.to_critical)} normal die result(s) count as critical "
+                               f"({moved} damage)")
         if atk.convert_critical and crit:
             n = min(crit, atk.convert_critical)
             crit, normal = crit - n, normal + n
@@ -833,6 +866,7 @@ class AttackEngine:
             from . import casting
             return casting.cast_attack_spell(g, attacker, spell_card, targets, zone=zone)
         spell_obj = spell
+        src_obj = None
         if spell_obj is not None:
             adef = spell_obj.card.attacks[0]
             is_spell = True
@@ -861,6 +895,7 @@ class AttackEngine:
         if "barrier" in adef.special:
             action.is_barrier = True
         action.spell = spell_obj
+        action.owner = spell_obj or src_obj
         if attacker.id in g.just_moved and not counterstrike:
             action.charged = True
             g.just_moved.discard(attacker.id)
@@ -887,6 +922,9 @@ class AttackEngine:
             else:
                 for t in targets[:1]:
                     self.target_sequence(action, t)
+            if action.attacks:  # the attack action is over (`when attack_resolved` of its bar)
+                last = action.attacks[-1]
+                g.fire("attack_resolved", action.attacker, Ctx(attack=last, it=action.attacker))
         finally:
             g.current_attack = prev
             g.log.depth -= 1
@@ -943,7 +981,23 @@ class AttackEngine:
         atk.round = self.game.state.round
         action.attacks.append(atk)
         self.history.append(atk)
+        self.bar_statics(atk)
         return atk
+
+    def bar_statics(self, atk: Attack) -> None:
+        """The statics written in the attack's own bar, read as the individual attack is made: its X
+        (`set_x`) and the attack traits it gains (`attack_gains`, `this gains`); a gained shape trait
+        (Doublestrike...) reshapes the action (engine/barclauses.py)."""
+        g, action = self.game, atk.action
+        try:
+            if len(action.attacks) == 1:  # the action's X is worked out once, at its first attack
+                barclauses.set_x(g, action, atk.target)
+            for t in barclauses.gained_traits(g, atk):
+                atk.gained.append(t)
+                g.emit("modifier", f"the attack gains {t} ({action.definition.name}'s own rule)")
+                self.shape_one(action, t)
+        except Exception as e:  # a value or phrase the engine cannot read: say so, never guess
+            g.note_unsupported(f"attack bar {action.definition.name}", str(e))
 
     def target_sequence(self, action: AttackAction, target, source=None) -> None:
         """The attacks of an action against one target: its column of the chart, once per strike."""
@@ -1043,6 +1097,10 @@ class AttackEngine:
         if immune:
             return immune
         why = attack_forbidden(g, atk)  # `static cannot(...)` of the cards in play
+        if why:
+            return why
+        # the bar's own clauses: its restrictions, the target its effect names, once per round
+        why = barclauses.forbids(g, atk) or barclauses.effect_target_reason(g, atk) or barclauses.used_up(g, atk)
         if why:
             return why
         for (detail, label) in g.d(t).cannot_be_attacked:

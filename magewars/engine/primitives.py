@@ -15,6 +15,7 @@ from ..dsl import vocab as V
 from ..dsl.model import AttackDefinition
 from . import movement
 from .attack import AttackAction
+from .attackeffects import EFFECTS as ATTACK_EFFECTS
 from .decisions import Option
 from .effects import trait_from_ref
 from .phrases import Ctx, PhraseError, has_name, matches, resolve, resolve_one
@@ -1031,6 +1032,7 @@ PRIMITIVES: dict[str, Callable] = {
     "attacks_gain": p_attacks_gain,
     "next_attack_gains": p_next_attack_gains,
 }
+PRIMITIVES.update(ATTACK_EFFECTS)  # effects about the attack in hand that attack bars state
 
 
 def run_effect(game: "Game", eff, ctx: Ctx) -> None:
@@ -1223,6 +1225,16 @@ def _attack_traits(ctx):
     return ctx.attack.traits if ctx.attack is not None else {}
 
 
+def _attack_rolled(atk) -> int:
+    """`rolled()` during an attack: its effect roll once rolled, before that the total its attack
+    dice show (every face counts: what a healing attack heals)."""
+    if atk is None:
+        return 0
+    if atk.effect_roll is not None:
+        return atk.effect_roll
+    return atk.normal + atk.crit if atk.faces else 0
+
+
 VALUES: dict[str, Callable] = {
     "level": lambda g, c, x: (lambda o: o.card.level if o else 0)(_one(g, _args(c)[0][0], x)),
     "life": lambda g, c, x: (lambda o: g.life(o) or 0 if o else 0)(_one(g, _args(c)[0][0], x)),
@@ -1231,8 +1243,7 @@ VALUES: dict[str, Callable] = {
     "count": lambda g, c, x: len(_objs(g, _args(c)[0][0], x)),
     "tokens": lambda g, c, x: (lambda o, k: (o.markers.get(k, 0) if k else sum(o.markers.values())) if o else 0)(
         _one(g, _args(c)[0][0], x), (_args(c)[0][1].text if len(_args(c)[0]) > 1 else None)),
-    "rolled": lambda g, c, x: x.extra.get("rolled", _atk(x).effect_roll if _atk(x) is not None and
-                                          _atk(x).effect_roll is not None else 0),
+    "rolled": lambda g, c, x: x.extra.get("rolled", _attack_rolled(_atk(x))),
     "damage_dealt": lambda g, c, x: _atk(x).dealt if _atk(x) is not None else 0,
     "mana_of": lambda g, c, x: g.state.players[_player_of(g, _one(g, _args(c)[0][0], x))].mana,
     "x": lambda g, c, x: g.x_value(x.this, x),

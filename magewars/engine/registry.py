@@ -29,6 +29,7 @@ from typing import Optional
 from ..dsl import ast as A
 from ..dsl import vocab
 from .attack import STEPS as _ATTACK_STEPS
+from . import barclauses as _bar
 from .casting import CAST_STEPS as _CAST_STEPS
 from . import movement as _movement
 from .codex_rules import MINIMUM_RANGE
@@ -76,7 +77,7 @@ STATIC_NODES: tuple[type, ...] = (A.Gain, A.Lose, A.StatChange)
 #: every event name the engine fires (`Game.fire("<name>", ...)` in magewars/engine/*.py);
 #: tests/test_coverage.py greps the engine source and fails when this drifts
 FIRED_EVENTS: tuple[str, ...] = (
-    "action_ends", "activated", "attack_step", "attacked", "attacks", "avoided", "cast", "casting",
+    "action_ends", "activated", "attack_resolved", "attack_step", "attacked", "attacks", "avoided", "cast", "casting",
     "condition_placed", "counterstrike", "damaged", "deals_damage", "declares", "destroyed", "enters",
     "healed", "hit", "leaves", "moves", "rolls", "targeted", "token_removed", "would_be_destroyed",
 )
@@ -100,6 +101,15 @@ ONE_SHOT_KINDS: frozenset[str] = frozenset({"incantation", "enchantment"})
 #: (`AttackEngine.bar_mods(atk, "<name>")` in engine/attack.py); every other clause of an attack bar
 #: (its `effect:`, its triggers, other statics) is never looked at
 BAR_STATIC_CALLS: tuple[str, ...] = ("modify_dice", "modify_effect_roll")
+#: the other clauses of an attack bar the attack sequence runs (engine/barclauses.py): its triggers
+#: for the events fired about the attack (Game.attack_listeners), its `effect:` (Damage and Effects,
+#: in place of damage or after it) and the statics it reads when an attack is made
+BAR_EVENTS: frozenset[str] = _bar.BAR_EVENTS
+BAR_EFFECTS_RUN: bool = True
+bar_static_runs = _bar.static_runs
+#: an attack trait's `effect:` in the codex is what an attack with that trait does to its target in
+#: Damage and Effects instead of damage (engine/barclauses.py effects)
+ATTACK_TRAIT_EFFECTS_RUN: bool = True
 #: `at <timing>` abilities the engine runs: those the phases of the round's step table run
 #: (engine/round.py ROUND_PHASES), for printed abilities and for the codex entries objects carry
 TIMINGS_RUN: frozenset[str] = _ROUND_TIMINGS

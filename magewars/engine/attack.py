@@ -909,6 +909,9 @@ class AttackEngine:
         prev = g.current_attack
         self.shape(action)
         try:
+            if not targets and not action.is_zone and action.kind is None and barclauses.has_effect(g, action):
+                self.untargeted(action)
+                return action
             if action.is_zone:
                 self.zone_sequence(action, zone or (g.state.zone_of(targets[0]) if targets else None))
             elif action.max_targets > 1 and len(targets) > 1:
@@ -929,6 +932,25 @@ class AttackEngine:
             g.current_attack = prev
             g.log.depth -= 1
         return action
+
+    def untargeted(self, action: AttackAction) -> None:
+        """A bar that is neither melee nor ranged, used with no target, whose effect names what it
+        acts on (gain mana, repair a conjuration of one's choice): its cost is paid and its effect
+        runs; no object is attacked, so no step about a defender applies."""
+        g = self.game
+        atk = Attack(action, action.attacker, action.source, action.bar_owner)
+        atk.round = g.state.round
+        why = barclauses.used_up(g, atk)
+        if why:
+            g.emit("canceled", f"{action.definition.name} cannot be used: {why}", why=why)
+            return
+        g.emit("info", f"{action.attacker.label()} uses {action.definition.name}: it attacks no object")
+        STEPS["pay_costs"].run(self, atk)
+        if atk.status == "canceled":
+            return
+        abilities, _ = barclauses.effects(g, atk)
+        barclauses.run_effects(g, atk, abilities)
+        g.check_state()
 
     def usable_in(self, adef: AttackDefinition, step: str) -> bool:
         """May this attack bar be used in `step` (e.g. the Counterstrike step)?  Its traits say so in

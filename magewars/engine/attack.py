@@ -927,6 +927,7 @@ class AttackEngine:
                     self.target_sequence(action, t)
             if action.attacks:  # the attack action is over (`when attack_resolved` of its bar)
                 last = action.attacks[-1]
+                self.end_action_effects(action)
                 g.fire("attack_resolved", action.attacker, Ctx(attack=last, it=action.attacker))
         finally:
             g.current_attack = prev
@@ -1125,6 +1126,10 @@ class AttackEngine:
         why = barclauses.forbids(g, atk) or barclauses.effect_target_reason(g, atk) or barclauses.used_up(g, atk)
         if why:
             return why
+        if at_declaration and action.max_targets > 1:
+            why = self.declaration_changes(atk)
+            if why:
+                return why
         for (detail, label) in g.d(t).cannot_be_attacked:
             words = detail.lower().split()
             if not words or action.kind in words or ("zone" in words and action.is_zone):
@@ -1315,6 +1320,55 @@ class AttackEngine:
             g.emit("modifier", f"this attack gains {', '.join(r.text for r in p['traits'].traits)}"
                                + (f" and {dice:+d} dice" if dice else "") + f" ({p['src']}: its next attack)")
             return
+
+    @staticmethod
+    def action_duration_key(atk: Attack) -> str:
+        """How an effect lasting "until end of attack action" names the attack action it ends with."""
+        return f"attack_action#{id(atk.action)}"
+
+    def end_action_effects(self, action: AttackAction) -> None:
+        """The attack action is over: effects made during it "until end of attack action" end."""
+        g = self.game
+        ending = {"attack_action", f"attack_action#{id(action)}"}
+        gone = [t for t in g.effects.temporary if t[4] in ending]
+        if gone:
+            g.effects.temporary = [t for t in g.effects.temporary if t[4] not in ending]
+            g.state.touch()
+            g.emit("rule", "until end of attack action: " + "; ".join(
+                f"{g.state.objects[t[2]].label() if t[2] in g.state.objects else t[2]} ends ({t[1]})" for t in gone))
+
+    def declaration_changes(self, atk: Attack) -> Optional[str]:
+        """A later target of a multiple-target action (Sweeping) must be attackable as the action was
+        declared: what the attacker's declaration did (abilities triggered on declaring the attack,
+        which fire once per action) cannot change in the middle of the action.  Why this target would
+        need a different declaration, or None (Codex: Sweeping, a Flying attacker's targets)."""
+        g, a = self.game, atk.action
+        first = a.attacks[0] if a.attacks else atk
+        head = first.defender or first.target
+        if first is atk or head is atk.target:
+            return None
+        kinds = first.kinds()
+        info = {"actions": frozenset({"attack"} | {f"{k}_attack" for k in ("melee", "ranged") if k in kinds})}
+        rules, pending = g._listening("declares", atk.attacker, ())
+        for (src, _ab, inner, _x, _label) in list(rules) + list(pending):
+            got = []
+            for t in (head, atk.target):
+                ctx = Ctx(attack=atk, it=atk.attacker, target=t)
+                try:
+                    fires = g.event_matches(inner.event, src, atk.attacker, ctx, info) and (
+                        inner.guard is None or bool(g.evaluate(inner.guard, Ctx(this=src, attack=atk,
+                                                                                 it=atk.attacker, target=t))))
+                except Exception:  # a condition the engine cannot read is reported where it runs
+                    fires = None
+                got.append(fires)
+            if None not in got and got[0] != got[1]:
+                name = g.rule_of(inner) or src.label()
+                did = "triggered" if got[0] else "did not trigger"
+                would = "would not" if got[0] else "would"
+                return (f"{name} {did} when the attack on {head.label()} was declared and {would} against "
+                        f"{atk.target.label()}: what the declaration did cannot change in the middle of an "
+                        f"attack action")
+        return None
 
     @staticmethod
     def duration_key(atk: Attack) -> str:

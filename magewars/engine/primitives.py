@@ -683,6 +683,8 @@ def _duration(game, v, ctx) -> Optional[str]:
         raise NotImplementedPrimitive(f"duration {_word(v)!r}")
     if w == "attack" and ctx.attack is not None:
         return game.attacks.duration_key(ctx.attack)
+    if w == "attack_action" and _atk(ctx) is not None:
+        return game.attacks.action_duration_key(ctx.attack)
     return w
 
 

@@ -120,7 +120,7 @@ PHASES: tuple[str, ...] = tuple(p.name for p in ROUND_PHASES)
 ACTIONS_RUN: bool = True
 #: durations that end (engine/round.py `expire`: at the end of the round, of each phase, of each
 #: creature's action phase); an effect lasting until the end of any other duration never ends
-DURATIONS_END: frozenset[str] = DURATIONS_ENDED | {"attack"}  # attack: AttackEnds step
+DURATIONS_END: frozenset[str] = DURATIONS_ENDED | {"attack", "attack_action"}  # AttackEnds; the action's end
 #: stats a `gets STAT +N` change is applied to (effects.Effects._compute); any other stat is skipped
 STATS_CHANGED: frozenset[str] = frozenset({"armor", "life", "channeling"})
 #: which clauses of a codex entry the engine runs, and for which holder:

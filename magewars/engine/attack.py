@@ -1206,6 +1206,8 @@ class AttackEngine:
             atk.source = host or new_source
         g.emit("avoided", f"the attack on {old.label()} is avoided and redirected to {to.label()} "
                           f"(source now {atk.source.label()}; attacker still {atk.attacker.label()}) by {why}")
+        if to is new_source and to is not old:  # it took over an attack aimed at another: it intercepts
+            g.fire("intercepts", to, Ctx(attack=atk, it=to))
 
     def remove_guard(self, atk: Attack) -> None:
         t = atk.defender or atk.target

@@ -51,3 +51,47 @@ def e_look_at(game, call, ctx) -> None:
 
 
 EFFECTS = {"convert_to_critical": e_convert_to_critical, "look_at": e_look_at}
+
+
+# ---------------------------------------------------------------- values about the attack in hand
+#: the actions `able(WHO, ACTION, target: PHRASE)` answers: could WHO make the current attack at the
+#: target now (the attack sequence's own legality, AttackEngine.could_attack)
+ABLE_ACTIONS: frozenset[str] = frozenset({"attack", "melee_attack", "ranged_attack"})
+
+
+class UnreadableValue(Exception):
+    """A value asked in a form the engine does not answer (reported where the value is read)."""
+
+
+def _one(game, v, ctx):
+    if isinstance(v, A.Phrase):
+        got = [o for o in resolve(game, v, ctx) if not isinstance(o, str)]
+        return got[0] if got else None
+    return None
+
+
+def v_able(game, call, ctx) -> bool:
+    pos = [a.value for a in call.args if not a.key]
+    kw = {a.key: a.value for a in call.args if a.key}
+    act = pos[1].value if len(pos) > 1 and isinstance(pos[1], A.StringLit) else None
+    target = kw.get("target", pos[2] if len(pos) > 2 else None)
+    atk = _attack(ctx)
+    if act not in ABLE_ACTIONS or target is None or atk is None:
+        raise UnreadableValue(f"able(...) answers only whether the current attack could be made at a target "
+                              f"({', '.join(sorted(ABLE_ACTIONS))}, target:)")
+    who, obj = _one(game, pos[0], ctx), _one(game, target, ctx)
+    if who is None or obj is None or who is not atk.attacker:
+        return False
+    kind = act.split("_")[0] if act != "attack" else None
+    if kind is not None and kind not in atk.kinds():
+        return False
+    return game.attacks.could_attack(who, obj, atk)
+
+
+def v_redirected_to(game, call, ctx) -> bool:
+    atk = _attack(ctx)
+    obj = _one(game, call.args[0].value, ctx) if call.args else None
+    return atk is not None and obj is not None and atk.redirected and atk.target is obj
+
+
+VALUES = {"able": v_able, "redirected_to": v_redirected_to}

@@ -15,7 +15,7 @@ from ..dsl import vocab as V
 from ..dsl.model import AttackDefinition
 from . import movement
 from .attack import AttackAction
-from .attackeffects import EFFECTS as ATTACK_EFFECTS
+from .attackeffects import EFFECTS as ATTACK_EFFECTS, VALUES as ATTACK_VALUES
 from .decisions import Option
 from .effects import trait_from_ref
 from .phrases import Ctx, PhraseError, has_name, matches, resolve, resolve_one
@@ -1292,3 +1292,4 @@ VALUES: dict[str, Callable] = {
     "damaged_this_round": v_damaged_this_round,
     "attacker_of": lambda g, c, x: _atk(x).source if _atk(x) is not None else None,
 }
+VALUES.update(ATTACK_VALUES)  # values about the attack in hand (able, redirected_to)

@@ -79,7 +79,7 @@ STATIC_NODES: tuple[type, ...] = (A.Gain, A.Lose, A.StatChange)
 FIRED_EVENTS: tuple[str, ...] = (
     "action_ends", "activated", "attack_resolved", "attack_step", "attacked", "attacks", "avoided", "cast", "casting",
     "condition_placed", "counterstrike", "damaged", "deals_damage", "declares", "destroyed", "enters",
-    "healed", "hit", "leaves", "moves", "rolls", "targeted", "token_removed", "would_be_destroyed",
+    "healed", "hit", "intercepts", "leaves", "moves", "rolls", "targeted", "token_removed", "would_be_destroyed",
 )
 #: events the engine runs without `fire`: a `when revealed` ability resolves when its enchantment
 #: is revealed (engine/reveal.py, `Reveals.reveal`)

@@ -129,6 +129,9 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
         if isinstance(eff, A.ForEach):
             status, why = R.static_foreach_status(eff)
             return status, _label(ab), why
+        if isinstance(eff, A.OptionalEffect) and len(eff.body) == 1 and isinstance(eff.body[0], A.Call) \
+                and R.DEFENSE_OPTIONAL_STATICS(eff.body[0]):
+            return R.RUNS, "", ""  # `static may modify_defense_roll(N)`: read in Avoid Attack (defenses.py)
         return (R.SILENT, _label(ab),
                 "the continuous-effects layer skips a static that is not a call, gain, lose or stat change")
     got = _event_or_timing(ab)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Optional
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, TraitInstance
 from .decisions import Option
-from . import barclauses
+from . import barclauses, defenses
 from .codex_rules import ignores_minimum_range, melee_restriction
 from .phrases import Ctx, matches
 from .restrictions import attack_forbidden, forbidden
@@ -187,6 +187,8 @@ class Attack:
     only_ones: bool = False  # only 1s count, as critical damage; no effects (only_ones_count)
     reroll_offers: list = field(default_factory=list)  # (source object, what, once key)
     reached: set = field(default_factory=set)  # keys of the steps this attack has entered
+    acting_defender: Optional["GameObject"] = None  # uses its defenses against it (act_as_defender)
+    defended_by: tuple = ()  # (object id, defense key) of the defense that avoided the attack
 
     @property
     def traits(self):
@@ -431,12 +433,14 @@ class AvoidAttack(Step):
         if atk.action.unavoidable:
             g.emit("info", "the attack is unavoidable: no defense may be used")
             return
-        if eng.is_self_attack(atk):
-            pass
-        if "use_defense" in g.d(target).cannot_do:
-            g.emit("info", f"{target.label()} cannot use defenses")
+        defender = defenses.defending_object(g, atk)
+        if defender is not target:
+            g.emit("rule", f"{defender.label()} acts as the defender with its own defenses "
+                           f"(the attack's target is still {target.label()})")
+        if "use_defense" in g.d(defender).cannot_do:
+            g.emit("info", f"{defender.label()} cannot use defenses")
             return
-        d = g.d(target)
+        d = g.d(defender)
         usable = []
         for (df, src_id, key) in d.defenses:
             if df.limit and df.limit == atk.action.kind:
@@ -446,10 +450,10 @@ class AvoidAttack(Step):
                 continue
             usable.append((df, src, key))
         if not usable:
-            g.emit("info", f"{target.label()} has no defense it can use")
+            g.emit("info", f"{defender.label()} has no defense it can use")
             return
         opts = [Option(f"{s.name} defense {df.roll}+", (df, s, k)) for (df, s, k) in usable] + [Option("no defense")]
-        ch = g.decide("defense", target.controller, opts, prompt=f"defend {target.label()}?", default=0,
+        ch = g.decide("defense", defender.controller, opts, prompt=f"defend {target.label()}?", default=0,
                       step=self.key)
         if ch.value is None:
             return
@@ -457,13 +461,14 @@ class AvoidAttack(Step):
         src.defense_uses[key] += 1
         g.state.touch()
         roll = g.dice.d12()
-        mods = list(atk.defense_mods)
+        mods = defenses.roll_modifiers(g, atk, defender)
         total = roll + sum(m[1] for m in mods)
         ok = total >= df.roll
         g.emit("roll", f"defense {df.roll}+ of {src.label()}: rolls {roll}"
                + "".join(f" {m[1]:+d} ({m[0]})" for m in mods) + (f" = {total}" if mods else "")
                + (": the attack is avoided" if ok else ": fails"), d12=roll, purpose="defense", total=total)
         if ok:
+            atk.defended_by = (src.id, key)
             eng.avoid(atk, f"defense of {src.label()}")
 
 
@@ -795,7 +800,8 @@ class Counterstrike(Step):
             for (adef, src_id) in g.d(defender).attacks:
                 if adef.kind != "melee":
                     continue
-                if eng.usable_in(adef, "counterstrike") or "counterstrike" in adef.special or (
+                if eng.usable_in(adef, "counterstrike", holder=g.state.objects.get(src_id)) \
+                        or "counterstrike" in adef.special or (
                         defender.guard and adef.action == "quick"):
                     opts.append(Option(adef.name, adef))
             if not opts:
@@ -953,12 +959,17 @@ class AttackEngine:
         barclauses.run_effects(g, atk, abilities)
         g.check_state()
 
-    def usable_in(self, adef: AttackDefinition, step: str) -> bool:
+    def usable_in(self, adef: AttackDefinition, step: str, holder=None) -> bool:
         """May this attack bar be used in `step` (e.g. the Counterstrike step)?  Its traits say so in
-        the codex: `static attack_usable_in("counterstrike")`."""
+        the codex: `static attack_usable_in("counterstrike")`; so do attack traits the object carrying
+        the bar has gained (an equipment that "gains Counterstrike" lends it to its attacks)."""
+        keys = [t.key for t in adef.traits]
+        if holder is not None and holder.in_play:
+            keys += [k for k in self.game.d(holder).traits
+                     if (cd := self.game.codex.get(k)) is not None and "Attack" in cd.categories]
         return any(ab.effect.args and isinstance(ab.effect.args[0].value, A.StringLit)
                    and ab.effect.args[0].value.value == step
-                   for t in adef.traits for ab in self.game.codex_statics(t.key, "attack_usable_in"))
+                   for k in keys for ab in self.game.codex_statics(k, "attack_usable_in"))
 
     def shape(self, action: AttackAction) -> None:
         """The attack's shape from the codex statics of its traits: strikes per target

@@ -50,7 +50,20 @@ def e_look_at(game, call, ctx) -> None:
                   public_text=f"{viewer} looks at {o.public_label()}", target=o.id)
 
 
-EFFECTS = {"convert_to_critical": e_convert_to_critical, "look_at": e_look_at}
+def e_act_as_defender(game, call, ctx) -> None:
+    """An object uses its own defenses against the current attack as if it were the defender."""
+    atk = _attack(ctx)
+    who = _one(game, call.args[0].value, ctx) if call.args else None
+    if atk is None or who is None:
+        game.emit("rule", f"{_label(ctx)}: no attack or no object to act as the defender — no effect")
+        return
+    atk.acting_defender = who
+    game.emit("rule", f"{who.label()} will defend against this attack with its own defenses "
+                      f"(the attack's target stays {atk.target.label()})")
+
+
+EFFECTS = {"convert_to_critical": e_convert_to_critical, "look_at": e_look_at,
+           "act_as_defender": e_act_as_defender}
 
 
 # ---------------------------------------------------------------- values about the attack in hand
@@ -94,4 +107,14 @@ def v_redirected_to(game, call, ctx) -> bool:
     return atk is not None and obj is not None and atk.redirected and atk.target is obj
 
 
-VALUES = {"able": v_able, "redirected_to": v_redirected_to}
+def v_defended_by(game, call, ctx) -> bool:
+    """Was the current attack avoided with a defense of this object (its own, or one it grants)?"""
+    atk = _attack(ctx)
+    obj = _one(game, call.args[0].value, ctx) if call.args else None
+    if atk is None or obj is None or not atk.defended_by:
+        return False
+    oid, key = atk.defended_by
+    return oid == obj.id or str(key).startswith(f"{obj.label()}#")
+
+
+VALUES = {"able": v_able, "redirected_to": v_redirected_to, "defended_by": v_defended_by}

@@ -29,6 +29,7 @@ from . import movement
 from ..dsl.vocab import noun_meaning
 from .phrases import Ctx, matches, words_of, pronoun
 from .restrictions import is_restriction
+from .defenses import STATIC_CALLS as DEFENSE_STATIC_CALLS
 from .state import DAMAGE_READS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -277,7 +278,7 @@ class Effects:
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
         g = self.game
         if call.name in self.IGNORED_STATIC or call.name in self.READ_STATIC or call.name in CAST_STATIC_CALLS or call.name in SPELLBOOK_RULE_CALLS \
-                or movement.reads_static(call):
+                or movement.reads_static(call) or call.name in DEFENSE_STATIC_CALLS:
             return  # read where it is used (casting: engine/casting.py; spellbook building: spellbook/rules.py;
             #         movement: hinder, walls, line of sight, move restrictions)
         if call.name not in self.STATIC_CALLS:

@@ -757,6 +757,29 @@ def p_modify_defense_roll(game, call, ctx):
     atk.defense_mods.append((_src(ctx), _num(game, pos[0], ctx)))
 
 
+def _temporary_call(game, call, ctx, what: str) -> None:
+    """An effect kept as a temporary effect holding its own call, on the objects its first argument
+    names, until its `until:` duration ends (read where it matters: defenses.py, Effects)."""
+    pos, kw = _args(call)
+    until = _duration(game, kw["until"], ctx) if "until" in kw else None
+    for o in _objs(game, pos[0], ctx):
+        ts = game.state.next_timestamp()
+        game.effects.temporary.append((ts, _src(ctx), o.id, call, until))
+        game.state.touch()
+        game.emit("effect", f"{o.label()}: {what} (from {_src(ctx)}, t{ts}"
+                            + (f", until end of {_word(kw['until'])}" if until else "") + ")")
+
+
+def p_defense_bonus(game, call, ctx):
+    pos, _ = _args(call)
+    _temporary_call(game, call, ctx, f"{_num(game, pos[1], ctx):+d} to its defense rolls")
+
+
+def p_grant_defense(game, call, ctx):
+    pos, _ = _args(call)
+    _temporary_call(game, call, ctx, f"gains a Defense {_num(game, pos[1], ctx)}+")
+
+
 def p_gain_attack(game, call, ctx):
     game.emit("rule", f"{_src(ctx)}: its attack bar is available (damage barriers on attached objects are "
                       f"always read from the attack bar)")
@@ -1033,6 +1056,7 @@ PRIMITIVES: dict[str, Callable] = {
     "sacrifice": p_destroy, "lose_until": p_lose_until, "gain_control": p_gain_control,
     "attacks_gain": p_attacks_gain,
     "next_attack_gains": p_next_attack_gains,
+    "defense_bonus": p_defense_bonus, "grant_defense": p_grant_defense,
 }
 PRIMITIVES.update(ATTACK_EFFECTS)  # effects about the attack in hand that attack bars state
 

@@ -30,6 +30,7 @@ from ..dsl import ast as A
 from ..dsl import vocab
 from .attack import STEPS as _ATTACK_STEPS
 from . import barclauses as _bar
+from . import defenses as _defenses
 from .casting import CAST_STEPS as _CAST_STEPS
 from . import movement as _movement
 from .codex_rules import MINIMUM_RANGE
@@ -110,6 +111,9 @@ bar_static_runs = _bar.static_runs
 #: an attack trait's `effect:` in the codex is what an attack with that trait does to its target in
 #: Damage and Effects instead of damage (engine/barclauses.py effects)
 ATTACK_TRAIT_EFFECTS_RUN: bool = True
+#: `static [if C] may CALL(...)` forms the Avoid Attack step reads (engine/defenses.py): a bonus to a
+#: defense roll its controller always takes
+DEFENSE_OPTIONAL_STATICS = _defenses.static_runs
 #: `at <timing>` abilities the engine runs: those the phases of the round's step table run
 #: (engine/round.py ROUND_PHASES), for printed abilities and for the codex entries objects carry
 TIMINGS_RUN: frozenset[str] = _ROUND_TIMINGS
@@ -249,7 +253,7 @@ def _first_word(v) -> Optional[str]:
 
 def static_call_status(call: A.Call) -> tuple[str, str]:
     """How the continuous-effects layer treats `static CALL(...)` on a card: (status, why)."""
-    if _movement.reads_static(call):
+    if _movement.reads_static(call) or _defenses.static_runs(call):  # defenses: read in Avoid Attack
         return RUNS, ""
     if call.name in SPELLBOOK_STATIC_CALLS or call.name in CAST_STATIC_CALLS:
         kw = {a.key: a.value for a in call.args if a.key}

@@ -907,6 +907,15 @@ class AttackEngine:
             g.just_moved.discard(attacker.id)
         return self.run_action(action, targets, zone=zone)
 
+    def attack_each(self, attacker, attack_name: Optional[str], targets: list) -> AttackAction:
+        """One attack action of `attacker` with its attack bar `attack_name` made against each target
+        in turn (an effect that attacks every object of a set)."""
+        adef, src = self.find_attack(attacker, attack_name)
+        action = AttackAction(attacker, adef, attacker, tuple(adef.traits), adef.kind)
+        action.owner = src
+        action.max_targets = max(1, len(targets))
+        return self.run_action(action, list(targets))
+
     def run_action(self, action: AttackAction, targets, zone=None) -> AttackAction:
         g = self.game
         title = "counterstrike" if action.is_counterstrike else "damage barrier attack" if action.is_barrier else "attack action"

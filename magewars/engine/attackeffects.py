@@ -10,7 +10,8 @@ Each takes (game, call, ctx) like every primitive; nothing here names a card or 
 from __future__ import annotations
 
 from ..dsl import ast as A
-from .phrases import resolve
+from .decisions import Option
+from .phrases import resolve, selector_of
 
 
 def _attack(ctx):
@@ -62,8 +63,48 @@ def e_act_as_defender(game, call, ctx) -> None:
                       f"(the attack's target stays {atk.target.label()})")
 
 
+def e_attack_each(game, call, ctx) -> None:
+    """`attack_each(OBJECTS, attack: NAME)`: attacks against each object of a set, in the order the
+    attacker's controller picks (`up to N`: as many as they like, up to N).  Without `attack:` and
+    during an attack, they are more attacks of the current attack action (from its source);
+    with it, `this` makes the named attack of its own against each, one attack action."""
+    what = call.args[0].value if call.args else None
+    kw = {a.key: a.value for a in call.args if a.key}
+    name = kw["attack"].value if isinstance(kw.get("attack"), A.StringLit) else None
+    objs = [o for o in resolve(game, what, ctx) if not isinstance(o, str)] if isinstance(what, A.Phrase) else []
+    sel = selector_of(game, what) if isinstance(what, A.Phrase) else None
+    limit = sel.count if sel is not None and getattr(sel, "quantifier", None) == "up_to" else None
+    atk = _attack(ctx)
+    attacker = atk.attacker if atk is not None and name is None else ctx.this
+    if attacker is None:
+        game.emit("rule", f"{_label(ctx)}: attack_each has no attacker — no effect")
+        return
+    if atk is not None and name is None:
+        objs = [o for o in objs if o is not atk.target and game.attacks.could_attack(attacker, o, atk)]
+    order = []
+    while objs and (limit is None or len(order) < limit):
+        if len(objs) == 1 and limit is None:
+            order.append(objs.pop())
+            break
+        opts = [Option(o.label(), o) for o in objs] + ([Option("no more")] if limit is not None else [])
+        ch = game.decide("target", attacker.controller, opts, prompt=f"next object to attack ({_label(ctx)})",
+                         default=0)
+        if ch.value is None:
+            break
+        objs.remove(ch.value)
+        order.append(ch.value)
+    if not order:
+        game.emit("rule", f"{_label(ctx)}: no object to attack — no effect")
+        return
+    if atk is not None and name is None:
+        for t in order:
+            game.attacks.chain(atk.action, atk.source, t, atk.action.x)
+        return
+    game.attacks.attack_each(attacker, name, order)
+
+
 EFFECTS = {"convert_to_critical": e_convert_to_critical, "look_at": e_look_at,
-           "act_as_defender": e_act_as_defender}
+           "act_as_defender": e_act_as_defender, "attack_each": e_attack_each}
 
 
 # ---------------------------------------------------------------- values about the attack in hand

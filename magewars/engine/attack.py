@@ -21,7 +21,7 @@ melee/ranged icon: walls, Bash, Explode-like attacks made by objects).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
@@ -339,6 +339,7 @@ class DeclareAttack(Step):
             if atk.status == "canceled":
                 return
             eng.apply_next_attack(atk)
+            eng.apply_enhance(atk)
         atk.events.add(("attacked", atk.target.id))
         g.fire("attacked", atk.target, Ctx(attack=atk, it=atk.target))
         g.fire("attacks", atk.attacker, Ctx(attack=atk, it=atk.attacker))
@@ -853,6 +854,7 @@ class AttackEngine:
         self.game = game
         self.history: list[Attack] = []
         self.pending_next: list[dict] = []  # next_attack_gains(...) waiting for the object's next attack
+        self.pending_enhance: list[dict] = []  # enhance_attack(...) waiting for the object's next attack
         self.current_step: Optional[str] = None
 
     # ------------------------------------------------------------ public
@@ -1341,6 +1343,31 @@ class AttackEngine:
                 atk.extra_dice.append((p["src"], dice, 0))
             g.emit("modifier", f"this attack gains {', '.join(r.text for r in p['traits'].traits)}"
                                + (f" and {dice:+d} dice" if dice else "") + f" ({p['src']}: its next attack)")
+            return
+
+    def apply_enhance(self, atk: Attack) -> None:
+        """`enhance_attack(...)` waiting for this attacker's next attack of a kind this round, made with
+        a bar of no damage type and no effect roll: the attack takes on the damage type, effect roll and
+        traits of the bar the effect names (engine/attackeffects.py)."""
+        g, a = self.game, atk.action
+        for p in list(self.pending_enhance):
+            if p["round"] != g.state.round:
+                self.pending_enhance.remove(p)
+                continue
+            if p["who"] != atk.attacker.id or p["kind"] not in atk.kinds() \
+                    or a.definition.damage_type is not None or a.definition.effect_die:
+                continue
+            self.pending_enhance.remove(p)
+            bar = p["bar"]
+            a.definition = replace(a.definition, damage_type=bar.damage_type, effect_die=bar.effect_die,
+                                   traits=tuple(a.definition.traits) + tuple(bar.traits))
+            for t in bar.traits:
+                if not a.has_trait(t.key):
+                    a.traits = tuple(a.traits) + (t,)
+                    self.shape_one(a, t)
+            g.emit("modifier", f"this attack takes on {bar.name}: damage {bar.damage_type or 'none'}, its effect "
+                               f"roll" + (f" and {', '.join(map(str, bar.traits))}" if bar.traits else "")
+                               + f" ({p['src']})")
             return
 
     @staticmethod

@@ -103,7 +103,37 @@ def e_attack_each(game, call, ctx) -> None:
     game.attacks.attack_each(attacker, name, order)
 
 
-EFFECTS = {"convert_to_critical": e_convert_to_critical, "look_at": e_look_at,
+#: the attacks `enhance_attack(WHO, BAR, which: ...)` may name: which attack of WHO takes on the bar
+#: (kind, how long the effect waits, the attack bar must have no damage type and no effect roll)
+ENHANCE_WHICH: dict[str, tuple[str, str]] = {
+    "next melee this round with no damage type and no effect roll": ("melee", "round"),
+}
+
+
+def e_enhance_attack(game, call, ctx) -> None:
+    """The object's next matching attack takes on the damage type, effect roll and traits of an attack
+    bar written on this card (AttackEngine.apply_enhance, at Declare Attack)."""
+    pos = [a.value for a in call.args if not a.key]
+    kw = {a.key: a.value for a in call.args if a.key}
+    who = _one(game, pos[0], ctx) if pos else None
+    name = pos[1].value if len(pos) > 1 and isinstance(pos[1], A.StringLit) else None
+    which = kw.get("which")
+    which = which.value if isinstance(which, A.StringLit) else None
+    bar = next((b for b in (ctx.this.card.attacks if ctx.this is not None else ()) if b.name == name), None)
+    if which not in ENHANCE_WHICH or bar is None:
+        game.note_unsupported("enhance_attack", f"{_label(ctx)}: which attack ({which!r}) or bar ({name!r}) "
+                                                f"the engine cannot find")
+        return
+    if who is None:
+        game.emit("rule", f"{_label(ctx)}: no object to enhance — no effect")
+        return
+    kind, _during = ENHANCE_WHICH[which]
+    game.attacks.pending_enhance.append({"who": who.id, "bar": bar, "kind": kind, "round": game.state.round,
+                                         "src": _label(ctx)})
+    game.emit("effect", f"{who.label()}: its {which} takes on {bar.name} ({_label(ctx)})")
+
+
+EFFECTS = {"convert_to_critical": e_convert_to_critical, "look_at": e_look_at, "enhance_attack": e_enhance_attack,
            "act_as_defender": e_act_as_defender, "attack_each": e_attack_each}
 
 

@@ -1378,6 +1378,8 @@ class AttackEngine:
     def end_action_effects(self, action: AttackAction) -> None:
         """The attack action is over: effects made during it "until end of attack action" end."""
         g = self.game
+        if not g.effects.temporary:
+            return
         ending = {"attack_action", f"attack_action#{id(action)}"}
         gone = [t for t in g.effects.temporary if t[4] in ending]
         if gone:

@@ -83,9 +83,9 @@ def _bar_cannot(call: A.Call) -> bool:
 def listeners(game, atk, event: str) -> list:
     """The triggers written in the bar of the attack in hand listening for `event`, as
     Game.fire's rules: (source, ability, inner, X, label).  `this` is the object carrying the bar."""
-    if event not in BAR_EVENTS:
-        return []
     action = atk.action
+    if event not in BAR_EVENTS or not action.definition.abilities:
+        return []
     out = []
     for ab in action.definition.abilities:
         inner = _inner(ab)
@@ -101,14 +101,29 @@ def own_effects(adef) -> list:
     return [ab for ab in adef.abilities if isinstance(_inner(ab), A.OneShotAbility)]
 
 
+_ENTRY_EFFECTS: dict[int, tuple] = {}  # id(codex entry) -> (entry, its effect: abilities); entries are frozen
+
+
+def _entry_effects(cd) -> tuple:
+    hit = _ENTRY_EFFECTS.get(id(cd))
+    if hit is not None and hit[0] is cd:
+        return hit[1]
+    got = tuple(ab for ab in cd.abilities if isinstance(_inner(ab), A.OneShotAbility)) \
+        if "Attack" in cd.categories else ()
+    if len(_ENTRY_EFFECTS) > 10_000:
+        _ENTRY_EFFECTS.clear()
+    _ENTRY_EFFECTS[id(cd)] = (cd, got)
+    return got
+
+
 def trait_effects(game, traits) -> list:
     """The `effect:` abilities of the codex entries of an attack's traits: what an attack with that
     trait does to its target instead of damage."""
     out = []
     for t in traits:
         cd = game.codex.get(t.key)
-        if cd is not None and "Attack" in cd.categories:
-            out.extend(ab for ab in cd.abilities if isinstance(_inner(ab), A.OneShotAbility))
+        if cd is not None:
+            out.extend(_entry_effects(cd))
     return out
 
 
@@ -132,6 +147,8 @@ def _once_key(ab, game) -> tuple:
 
 def used_up(game, atk) -> Optional[str]:
     """A bar whose `once per round effect:` was used this round cannot be used again."""
+    if not atk.action.definition.abilities:
+        return None
     owner = atk.action.bar_owner
     for ab in own_effects(atk.action.definition):
         if isinstance(ab, A.OncePerRound) and _once_key(ab, game) in owner.uses:
@@ -166,6 +183,8 @@ def effect_ctx(game, atk) -> Ctx:
 def effect_target_reason(game, atk) -> Optional[str]:
     """Why the attack's target does not fit the `target ...` phrase of the effect it would receive."""
     abilities, _ = effects(game, atk)
+    if not abilities:
+        return None
     phrases = _target_phrases([_inner(ab).effects for ab in abilities], [])
     if not phrases:
         return None
@@ -201,7 +220,8 @@ def _guard_holds(game, ab, ctx) -> bool:
 def set_x(game, action, target) -> None:
     """`static set_x(VALUE)` of the bar: the attack's X, worked out when the attack is made."""
     adef = action.definition
-    if not any(isinstance(ab.effect, A.Call) and ab.effect.name == "set_x" for ab in _statics(adef)):
+    if not adef.abilities or not any(isinstance(ab.effect, A.Call) and ab.effect.name == "set_x"
+                                     for ab in _statics(adef)):
         return
     ctx = Ctx(this=action.bar_owner, target=target, it=target)
     got = game.static_x(adef, ctx)
@@ -221,6 +241,8 @@ def gained_traits(game, atk) -> list:
     """Attack traits the bar's statics give this individual attack now (`attack_gains([...])`,
     `this gains [...]`), X being the attack's X (or the X of the object carrying the bar)."""
     action = atk.action
+    if not action.definition.abilities:
+        return []
     owner = action.bar_owner
     out = []
     for ab in _statics(action.definition):
@@ -245,6 +267,8 @@ def forbids(game, atk) -> Optional[str]:
     """Why the bar's own restrictions (`static [if C] cannot(this, "target"|"attack", except: P,
     target: P)`) forbid attacking this target, or None."""
     action = atk.action
+    if not action.definition.abilities:
+        return None
     for ab in _statics(action.definition):
         eff = ab.effect
         if not (isinstance(eff, A.Call) and _bar_cannot(eff)):

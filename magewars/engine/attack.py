@@ -454,8 +454,10 @@ class AvoidAttack(Step):
             g.emit("info", f"{defender.label()} has no defense it can use")
             return
         opts = [Option(f"{s.name} defense {df.roll}+", (df, s, k)) for (df, s, k) in usable] + [Option("no defense")]
-        ch = g.decide("defense", defender.controller, opts, prompt=f"defend {target.label()}?", default=0,
-                      step=self.key)
+        # a player attacking their own object (a healing attack) is not taken to defend against it
+        friendly = atk.attacker.controller == defender.controller
+        ch = g.decide("defense", defender.controller, opts, prompt=f"defend {target.label()}?",
+                      default=len(opts) - 1 if friendly else 0, step=self.key)
         if ch.value is None:
             return
         df, src, key = ch.value

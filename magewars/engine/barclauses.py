@@ -232,9 +232,11 @@ def set_x(game, action, target) -> None:
 
 def _trait(ref: A.TraitRef, x: int) -> TraitInstance:
     val = ref.param.signed_value() if ref.param else None
+    text = ref.text
     if isinstance(val, A.XValue):
         val = x * val.coef
-    return TraitInstance(ref.name.text, val, None, tuple(v.text for v in ref.versus), ref.text)
+        text = f"{ref.name.text} {val:+d}"  # "Piercing +X" with X = 2 reads "Piercing +2"
+    return TraitInstance(ref.name.text, val, None, tuple(v.text for v in ref.versus), text)
 
 
 def gained_traits(game, atk) -> list:

@@ -857,6 +857,7 @@ class AttackEngine:
         self.history: list[Attack] = []
         self.pending_next: list[dict] = []  # next_attack_gains(...) waiting for the object's next attack
         self.pending_enhance: list[dict] = []  # enhance_attack(...) waiting for the object's next attack
+        self.pending_follow: list[dict] = []  # follow_up_attack(...) waiting for the end of an attack action
         self.current_step: Optional[str] = None
 
     # ------------------------------------------------------------ public
@@ -944,6 +945,8 @@ class AttackEngine:
             else:
                 for t in targets[:1]:
                     self.target_sequence(action, t)
+            if action.attacks:
+                self.follow_up(action)
             if action.attacks:  # the attack action is over (`when attack_resolved` of its bar)
                 last = action.attacks[-1]
                 self.end_action_effects(action)
@@ -1345,6 +1348,47 @@ class AttackEngine:
                 atk.extra_dice.append((p["src"], dice, 0))
             g.emit("modifier", f"this attack gains {', '.join(r.text for r in p['traits'].traits)}"
                                + (f" and {dice:+d} dice" if dice else "") + f" ({p['src']}: its next attack)")
+            return
+
+    def follow_up(self, action: AttackAction) -> None:
+        """`follow_up_attack(...)` waiting for this attacker's attack action: the first that fits is
+        used up, and the attacker may make one more attack of its kind (one of its bars of that speed
+        and kind, at a legal target) within the same action (engine/attackeffects.py)."""
+        g, who = self.game, action.attacker
+        kinds = action.attacks[0].kinds()
+        for p in list(self.pending_follow):
+            if p["round"] != g.state.round:
+                self.pending_follow.remove(p)
+                continue
+            if p["who"] != who.id or p["kind"] not in kinds or (action.is_counterstrike and not p["counterstrike"]):
+                continue
+            self.pending_follow.remove(p)
+            if not who.in_play:
+                return
+            opts = []
+            for (adef, src_id) in g.d(who).attacks:
+                if adef.action != p["speed"] or adef.kind != p["attack_kind"]:
+                    continue
+                probe_action = AttackAction(who, adef, who, tuple(adef.traits), adef.kind)
+                probe_action.owner = g.state.objects.get(src_id)
+                for t in g.state.in_play():
+                    if t is who or g.life(t) is None or t.zone is None:
+                        continue
+                    if self.illegal_reason(Attack(probe_action, who, who, t)) is None:
+                        opts.append(Option(f"{adef.name} at {t.label()}", (adef, src_id, t)))
+            if not opts:
+                g.emit("rule", f"{p['src']}: no legal follow-up attack")
+                return
+            ch = g.decide("target", who.controller, opts + [Option("no follow-up")],
+                          prompt=f"one more {p['speed']} {p['attack_kind']} attack ({p['src']})?", default=0)
+            if ch.value is None:
+                return
+            adef, src_id, t = ch.value
+            g.emit("rule", f"{who.label()} makes one more attack within the same attack action ({p['src']})")
+            extra = AttackAction(who, adef, who, tuple(adef.traits), adef.kind)
+            extra.owner = g.state.objects.get(src_id)
+            extra.first_done = True  # not the first attack of the attack action
+            self.run_action(extra, [t])
             return
 
     def apply_enhance(self, atk: Attack) -> None:

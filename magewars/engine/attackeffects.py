@@ -133,7 +133,40 @@ def e_enhance_attack(game, call, ctx) -> None:
     game.emit("effect", f"{who.label()}: its {which} takes on {bar.name} ({_label(ctx)})")
 
 
+#: the attack actions `follow_up_attack(WHO, AFTER, kind: KIND)` may wait for: (its kind, whether a
+#: counterstrike counts); the follow-up is an attack of KIND ("quick melee": a quick melee bar)
+FOLLOW_AFTER: dict[str, tuple[str, bool]] = {
+    "next non-counterstrike melee attack this round": ("melee", False),
+}
+
+
+def e_follow_up_attack(game, call, ctx) -> None:
+    """The object, the next time this round it ends a matching attack action, may make one more
+    attack of a kind within that action (AttackEngine.follow_up, at the end of the action)."""
+    pos = [a.value for a in call.args if not a.key]
+    kw = {a.key: a.value for a in call.args if a.key}
+    who = _one(game, pos[0], ctx) if pos else None
+    after = pos[1].value if len(pos) > 1 and isinstance(pos[1], A.StringLit) else None
+    kind = kw.get("kind")
+    kind = kind.value if isinstance(kind, A.StringLit) else None
+    words = (kind or "").split()
+    if after not in FOLLOW_AFTER or len(words) != 2 or words[0] not in ("quick", "full") \
+            or words[1] not in ("melee", "ranged"):
+        game.note_unsupported("follow_up_attack", f"{_label(ctx)}: attack {after!r} or kind {kind!r} the engine "
+                                                  f"cannot read")
+        return
+    if who is None:
+        game.emit("rule", f"{_label(ctx)}: no object — no effect")
+        return
+    on_kind, counterstrike = FOLLOW_AFTER[after]
+    game.attacks.pending_follow.append({"who": who.id, "kind": on_kind, "counterstrike": counterstrike,
+                                        "speed": words[0], "attack_kind": words[1],
+                                        "round": game.state.round, "src": _label(ctx)})
+    game.emit("effect", f"{who.label()}: after its {after} it may make one more {kind} attack ({_label(ctx)})")
+
+
 EFFECTS = {"convert_to_critical": e_convert_to_critical, "look_at": e_look_at, "enhance_attack": e_enhance_attack,
+           "follow_up_attack": e_follow_up_attack,
            "act_as_defender": e_act_as_defender, "attack_each": e_attack_each}
 
 

@@ -340,6 +340,7 @@ class DeclareAttack(Step):
                 return
             eng.apply_next_attack(atk)
             eng.apply_enhance(atk)
+            barclauses.mark_used(g, atk)
         atk.events.add(("attacked", atk.target.id))
         g.fire("attacked", atk.target, Ctx(attack=atk, it=atk.target))
         g.fire("attacks", atk.attacker, Ctx(attack=atk, it=atk.attacker))
@@ -1150,7 +1151,8 @@ class AttackEngine:
         if why:
             return why
         # the bar's own clauses: its restrictions, the target its effect names, once per round
-        why = barclauses.forbids(g, atk) or barclauses.effect_target_reason(g, atk) or barclauses.used_up(g, atk)
+        why = barclauses.forbids(g, atk) or barclauses.effect_target_reason(g, atk) or (
+            barclauses.used_up(g, atk) if at_declaration else None)
         if why:
             return why
         if at_declaration and action.max_targets > 1:

@@ -41,7 +41,7 @@ BAR_EVENTS: frozenset[str] = frozenset({"attack_step", "attacks", "declares", "a
                                         "attack_resolved"})
 #: `static CALL(...)` forms of an attack bar the attack sequence reads (besides the dice and
 #: effect-roll modifiers of AttackEngine.bar_mods)
-STATIC_CALLS: frozenset[str] = frozenset({"set_x", "attack_gains"})
+STATIC_CALLS: frozenset[str] = frozenset({"set_x", "attack_gains", "cast_limit"})
 #: `static cannot(this, ACTION, ...)` actions of an attack bar read as restrictions on its targets
 CANNOT_ACTIONS: frozenset[str] = frozenset({"target", "attack"})
 #: keyword arguments of such a restriction that are read
@@ -145,11 +145,38 @@ def _once_key(ab, game) -> tuple:
     return ("once", id(ab), game.state.round)
 
 
+def _limit(game, atk) -> Optional[int]:
+    """`static cast_limit(this, N)` of the bar: it may be used N times a round."""
+    for ab in _statics(atk.action.definition):
+        eff = ab.effect
+        if isinstance(eff, A.Call) and eff.name == "cast_limit" and len(eff.args) > 1 \
+                and _subject_is_this(eff.args[0].value):
+            return int(game.evaluate(eff.args[1].value, Ctx(this=atk.action.bar_owner, attack=atk)))
+    return None
+
+
+def _uses_key(atk, game) -> tuple:
+    return ("bar used", atk.action.definition.name, game.state.round)
+
+
+def mark_used(game, atk) -> None:
+    """The attack action with this bar is declared: one use of the bar this round (cast_limit)."""
+    if atk.action.definition.abilities and _limit(game, atk) is not None:
+        owner = atk.action.bar_owner
+        n = sum(1 for k in owner.uses if isinstance(k, tuple) and k[:3] == _uses_key(atk, game))
+        owner.uses.add(_uses_key(atk, game) + (n,))
+        game.state.touch()
+
+
 def used_up(game, atk) -> Optional[str]:
-    """A bar whose `once per round effect:` was used this round cannot be used again."""
+    """A bar whose `once per round effect:` was used this round, or used as often this round as its
+    `static cast_limit(this, N)` allows, cannot be used again."""
     if not atk.action.definition.abilities:
         return None
     owner = atk.action.bar_owner
+    limit = _limit(game, atk)
+    if limit is not None and sum(1 for k in owner.uses if isinstance(k, tuple) and k[:3] == _uses_key(atk, game)) >= limit:
+        return f"{atk.action.definition.name} of {owner.label()} may be used {limit} time(s) a round"
     for ab in own_effects(atk.action.definition):
         if isinstance(ab, A.OncePerRound) and _once_key(ab, game) in owner.uses:
             return f"{atk.action.definition.name} of {owner.label()} was already used this round (once per round)"

@@ -396,6 +396,10 @@ from .duel.cli import duel as _duel, replay as _replay  # noqa: E402 - light: th
 main.add_command(_duel)
 main.add_command(_replay)
 
+from .rulings import rulings_cmd as _rulings  # noqa: E402 - `magewars rulings` (magewars/rulings.py)
+
+main.add_command(_rulings)
+
 
 def run():  # pragma: no cover - console entry point alias
     main()

@@ -134,6 +134,12 @@ def _shell(defn, clause: Clause) -> tuple[str, str, str]:
             return R.RUNS, "", ""  # `static may modify_defense_roll(N)`: read in Avoid Attack (defenses.py)
         return (R.SILENT, _label(ab),
                 "the continuous-effects layer skips a static that is not a call, gain, lose or stat change")
+    if isinstance(defn, CardDefinition) and defn.kind in R.SPENT_KINDS and (
+            isinstance(ab, A.TimedAbility) or (isinstance(ab, A.TriggeredAbility)
+                                               and ab.event.name not in R.SPENT_EVENTS)):
+        return (R.SILENT, f"{'once per round ' if clause.once else ''}{_label(ab)}",
+                f"a {defn.kind} is discarded when it resolves, so an ability printed on it never hears "
+                f"this later event")
     got = _event_or_timing(ab)
     if got is not None:
         return got

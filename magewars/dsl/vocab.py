@@ -26,7 +26,7 @@ EFFECTS = """
 destroy(what: obj)                               Destroy an object; it goes to its owner's discard pile.
 discard(what: obj)                               Discard an object (not destroyed: no destroy triggers).
 damage(what: obj, amount: num, type?: name)      Deal damage that is not an attack; armor does not reduce it.
-direct_damage(what: obj, amount: num)            Deal direct damage (ignores armor, cannot be avoided).
+direct_damage(what: obj, amount: num, type?: name) Deal direct damage (ignores armor, cannot be avoided).
 heal(what: obj, amount: num)                     Remove up to this much damage from a Living object.
 reconstruct(what: obj, amount: num)              Remove damage from a Nonliving object.
 regain_life(what: obj, amount: num)              Alias kept for healing mages beyond damage bookkeeping.

@@ -225,7 +225,8 @@ class Attack:
                 "dice": self.dice_count, "faces": [str(f) for f in self.faces], "normal": self.normal,
                 "critical": self.crit, "damage": self.damage, "effect_roll": self.effect_roll,
                 "conditions": list(self.conditions),
-                "kind": sorted(self.kinds())}
+                "kind": sorted(self.kinds()),
+                "steps": [k for k in STEP_ORDER[self.action.kind_key].steps if k in self.reached]}
 
 
 @dataclass

@@ -707,7 +707,13 @@ def p_attacks_gain(game, call, ctx):
     temporary effect the continuous-effects layer applies; without `until:` it lasts)."""
     pos, kw = _args(call)
     until = _duration(game, kw["until"], ctx) if "until" in kw else None
+    kind = kw.get("kind", pos[2] if len(pos) > 2 else None)
+    kind = kind.text if isinstance(kind, A.Phrase) else (kind.value if isinstance(kind, A.StringLit) else None)
     for o in _objs(game, pos[0], ctx):
+        if kind is not None and kind not in ("melee", "ranged") and all(a.name != kind for a in o.card.attacks):
+            # the layer matches `kind` against an attack's kind or its name: anything else never applies
+            raise NotImplementedPrimitive("attacks_gain", f"kind {kind!r} is neither melee, ranged nor an "
+                                                          f"attack of {o.label()}")
         ts = game.state.next_timestamp()
         game.effects.temporary.append((ts, _src(ctx), o.id, call, until))
         game.state.touch()

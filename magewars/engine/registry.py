@@ -98,6 +98,11 @@ REVEAL_DURING_STEPS: frozenset[str] = frozenset({"avoid_attack", "counter_spell_
 #: card kinds whose own `effect:` runs: an incantation when cast (AttackEngine.cast_spell), an
 #: enchantment when revealed (Reveals.reveal); an attack spell's `effect:` outside its bar is never run
 ONE_SHOT_KINDS: frozenset[str] = frozenset({"incantation", "enchantment"})
+#: kinds of card that go to the discard pile as soon as they resolve: a `when`/`at` ability printed on
+#: one can only hear what happens while it is being cast (these events); anything later is never heard.
+#: (An attack spell is there while its attack runs, so its abilities hear the attack's events.)
+SPENT_KINDS: frozenset[str] = frozenset({"incantation"})
+SPENT_EVENTS: frozenset[str] = frozenset({"casting", "cast", "targeted"})
 #: static calls written inside an attack bar that the attack sequence reads
 #: (`AttackEngine.bar_mods(atk, "<name>")` in engine/attack.py); every other clause of an attack bar
 #: (its `effect:`, its triggers, other statics) is never looked at

@@ -133,6 +133,8 @@ class AttackExpect(_M):
     effect_roll: Optional[Annotated[StrictInt, Field(ge=-N, le=N)]] = None
     conditions: Optional[dict[Name, Amount]] = None
     kind: Optional[list[Text]] = None
+    steps: Optional[list[Text]] = None  # the steps of the chart this attack entered, in order
+    skipped: Optional[list[Text]] = None  # steps this attack must not have entered
 
 
 class Expect(_M):
@@ -161,6 +163,7 @@ class Scenario(_M):
     expect: Optional[Expect] = None
     x: Optional[Amount] = None
     initiative: Optional[Name] = None  # the player with the initiative (phases run in this order)
+    xfail: Optional[Text] = None  # the engine cannot reach this ruling yet: why (the scenario must fail)
 
 
 # ---------------------------------------------------------------- actions

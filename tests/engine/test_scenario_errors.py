@@ -114,3 +114,55 @@ def test_an_illegal_move_names_its_rule(tmp_path):
     text = GOOD.replace("  - attack: {attacker: wolf", "  - move: {object: wolf, to: A4}\n  - attack: {attacker: wolf")
     rc, out, _ = run(tmp_path, text)
     assert rc == 2 and "S013" in out and "Rules: Move Action" in out and "3 zones away" in out
+
+
+TWO_BITES = """\
+name: two bites
+players: [{name: Alice}, {name: Bob}]
+objects:
+  - {id: wolf, card: Timber Wolf, controller: Alice, zone: B2}
+  - {id: golem, card: Iron Golem, controller: Bob, zone: B2}
+dice:
+  attack: [[2, 2, 2, 2], [0, 0, 0, 0]]
+actions:
+  - attack: {attacker: wolf, attack: Bite, target: golem}
+  - attack: {attacker: wolf, attack: Bite, target: golem}
+expect:
+  attacks:
+    - {attacker: wolf, damage: 3, steps: [declare_attack, pay_costs, roll_to_miss, avoid_attack, roll_dice,
+                                          damage_and_effects, damage_barrier, counterstrike, attack_ends]}
+"""
+
+
+def test_an_attack_left_out_of_the_list_fails(tmp_path):
+    """`attacks:` is the whole record: the second Bite is not listed, so the scenario fails."""
+    rc, out, _ = run(tmp_path, TWO_BITES)
+    assert rc == 1
+    assert "[FAIL] number of attacks made: expected 1, got 2" in out
+    assert "[ok ] attack #1.steps" in out
+    full = TWO_BITES + "    - {attacker: wolf, damage: 0, skipped: [additional_strikes]}\n"
+    rc, out, _ = run(tmp_path, full)
+    assert rc == 0, out
+
+
+def test_a_step_that_ran_fails_skipped(tmp_path):
+    text = TWO_BITES + "    - {attacker: wolf, skipped: [roll_dice, additional_strikes]}\n"
+    rc, out, _ = run(tmp_path, text)
+    assert rc == 1
+    assert "[FAIL] attack #2.skipped: expected [], got ['roll_dice']" in out
+
+
+def test_an_unknown_step_is_located(tmp_path):
+    text = TWO_BITES + "    - {attacker: wolf, skipped: [roll_too_miss]}\n"
+    rc, out, p = run(tmp_path, text)
+    assert re.search(rf"{re.escape(p)}:15:\d+: S014 unknown attack step 'roll_too_miss'", out), out
+
+
+def test_xfail_marks_a_ruling_not_reached_and_goes_stale_when_it_passes(tmp_path):
+    failing = TWO_BITES.replace("name: two bites", "name: two bites\nxfail: the engine lacks X")
+    rc, out, _ = run(tmp_path, failing)
+    assert rc == 0 and "Expected to fail: the engine lacks X" in out
+    assert "(expected: the scenario is marked xfail)" in out
+    passing = failing + "    - {attacker: wolf, damage: 0}\n"
+    rc, out, _ = run(tmp_path, passing)
+    assert rc == 1 and "remove the mark" in out

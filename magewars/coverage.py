@@ -90,6 +90,13 @@ def _shell(defn, clause: Clause, codex: Optional[dict] = None) -> tuple[str, str
                                                                              or ab.effect.name in R.BAR_STATICS_READ_BY_ACTIONS) \
                 and not clause.once:
             return R.RUNS, "", ""
+        if isinstance(ab, A.StaticAbility) and not clause.once and R.bar_static_runs(ab):
+            return R.RUNS, "", ""
+        if isinstance(ab, A.TriggeredAbility) and ab.event.name in R.BAR_EVENTS \
+                and R.trigger_status(ab.event) == R.RUNS:
+            return R.RUNS, "", ""
+        if isinstance(ab, A.OneShotAbility) and R.BAR_EFFECTS_RUN:
+            return R.RUNS, "", ""
         return (R.SILENT, f"attack bar '{clause.bar}': {_label(ab)}",
                 "the attack sequence never reads this clause of an attack bar")
     if clause.holder == "codex":
@@ -99,6 +106,9 @@ def _shell(defn, clause: Clause, codex: Optional[dict] = None) -> tuple[str, str
             return R.must_status(ab.effect), _label(ab), "a mandatory action naming no target the engine can " \
                                                          "read is reported when the creature activates"
         if isinstance(ab, A.OneShotAbility) and R.CODEX_OUTCOME_EFFECTS and defn.marker == R.CODEX_OUTCOME_MARKER:
+            return R.RUNS, "", ""
+        if isinstance(ab, A.OneShotAbility) and R.ATTACK_TRAIT_EFFECTS_RUN and "Attack" in defn.categories \
+                and not clause.once:
             return R.RUNS, "", ""
         got = _event_or_timing(ab)
         if got is not None:
@@ -122,6 +132,9 @@ def _shell(defn, clause: Clause, codex: Optional[dict] = None) -> tuple[str, str
         if isinstance(eff, A.ForEach):
             status, why = R.static_foreach_status(eff)
             return status, _label(ab), why
+        if isinstance(eff, A.OptionalEffect) and len(eff.body) == 1 and isinstance(eff.body[0], A.Call) \
+                and R.DEFENSE_OPTIONAL_STATICS(eff.body[0]):
+            return R.RUNS, "", ""  # `static may modify_defense_roll(N)`: read in Avoid Attack (defenses.py)
         return (R.SILENT, _label(ab),
                 "the continuous-effects layer skips a static that is not a call, gain, lose or stat change")
     if isinstance(defn, CardDefinition) and defn.kind in R.SPENT_KINDS and (

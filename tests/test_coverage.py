@@ -91,7 +91,7 @@ creature "Probe Beast" {
     quick melee range 0-0 dice 3
     d12 1-6 Teleport; 7+ Burn
     static modify_dice(1)
-    effect: heal(this, 1)
+    static one_way(this)
   }
 }
 '''
@@ -116,7 +116,7 @@ def test_each_construct_gets_its_status_and_location():
         ("probe.mw:13:23", "until end of turn", S),
         ("probe.mw:15:3", "static cannot", L),
         ("probe.mw:15:32", "detail: in static cannot", S),
-        ("probe.mw:20:5", "attack bar 'Probe Bite': effect:", S),
+        ("probe.mw:20:5", "attack bar 'Probe Bite': static one_way", S),
         ("probe.mw:16:3", "effect die Teleport", S),
     }
     # set_x (line 5, read by Game.x_value), the static gain (line 7), the upkeep timing (line 10), the

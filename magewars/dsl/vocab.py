@@ -208,6 +208,7 @@ random_target(among?: obj) -> obj                A legal target of the current a
 amount() -> num                                  The amount of the triggering event (damage dealt or healed, mana paid...).
 paid(what?: obj) -> bool                         Whether the optional cost of this card's ability was paid for the current attack or effect.
 defended_by(what: obj) -> bool                   Whether the current attack was avoided with this object's Defense.
+redirected_to(what: obj) -> bool                 Whether the current attack was redirected to this object (it was not its declared target).
 guarding(what: obj) -> bool                      Whether an object has a guard marker.
 damage_type_is(type: name) -> bool               Whether the current attack deals this damage type.
 versus_bonus() -> num                            The current attack's "+X vs Name" bonuses whose names its defender has, added up.

@@ -28,6 +28,7 @@ from .actions import (AbilityChoice, Activation, AttackChoice, CastChoice, Guard
 from . import bound as BD
 from . import castlimit as CL
 from . import othercasters as OC
+from . import barclauses
 from .phrases import Ctx, resolve
 from .restrictions import forbids
 
@@ -126,8 +127,12 @@ def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
                         and any(o.controller != creature.controller for o in game.state.objects_in_zone(z)):
                     out.append(AttackChoice(creature.id, adef.name, (), z))
             continue
+        # an attack whose effect replaces its damage (a healing attack) is aimed at friends too
+        friendly_ok = barclauses.effects(game, Attack(action, creature, creature, creature))[1] \
+            and barclauses.has_effect(game, action)
         for t in game.state.in_play():
-            if t is creature or t.zone is None or game.life(t) is None or t.controller == creature.controller:
+            if t is creature or t.zone is None or game.life(t) is None \
+                    or (t.controller == creature.controller and not friendly_ok):
                 continue
             if adef.kind == "melee" and game.state.zone_of(t) != here:
                 continue

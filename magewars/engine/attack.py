@@ -21,12 +21,13 @@ melee/ranged icon: walls, Bash, Explode-like attacks made by objects).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, TraitInstance
 from .decisions import Option
+from . import barclauses, defenses
 from .codex_rules import ignores_minimum_range, melee_restriction
 from .phrases import Ctx, matches
 from .restrictions import attack_forbidden, forbidden, forbids
@@ -106,6 +107,12 @@ class AttackAction:
     charged: bool = False  # made right after a move action (Charge +X)
     strikes: int = 1  # strikes against each target (codex statics of its traits: attack_strikes)
     max_targets: int = 1  # different targets one action may attack (attack_targets)
+    owner: Optional["GameObject"] = None  # the object whose attack bar it is (an equipment's, a spell's)
+
+    @property
+    def bar_owner(self) -> "GameObject":
+        """The object carrying the attack bar: `this` in the bar's own clauses (engine/barclauses.py)."""
+        return self.owner or self.spell or self.source
 
     def has_trait(self, key: str) -> bool:
         return any(t.key == key for t in self.traits)
@@ -173,6 +180,7 @@ class Attack:
     defense_mods: list = field(default_factory=list)
     miss_roll: Optional[int] = None
     convert_critical: int = 0
+    to_critical: int = 0  # normal die results that count as critical (convert_to_critical)
     pierce: int = 0  # armor treated as this much lower (pierce_armor)
     pierce_by: list = field(default_factory=list)  # who pierces, for the log
     all_critical: bool = False  # every point of damage counts as critical (all_damage_critical)
@@ -180,6 +188,8 @@ class Attack:
     only_ones: bool = False  # only 1s count, as critical damage; no effects (only_ones_count)
     reroll_offers: list = field(default_factory=list)  # (source object, what, once key)
     reached: set = field(default_factory=set)  # keys of the steps this attack has entered
+    acting_defender: Optional["GameObject"] = None  # uses its defenses against it (act_as_defender)
+    defended_by: tuple = ()  # (object id, defense key) of the defense that avoided the attack
 
     @property
     def traits(self):
@@ -331,6 +341,8 @@ class DeclareAttack(Step):
             if atk.status == "canceled":
                 return
             eng.apply_next_attack(atk)
+            eng.apply_enhance(atk)
+            barclauses.mark_used(g, atk)
         atk.events.add(("attacked", atk.target.id))
         g.fire("attacked", atk.target, Ctx(attack=atk, it=atk.target))
         g.fire("attacks", atk.attacker, Ctx(attack=atk, it=atk.attacker))
@@ -348,6 +360,8 @@ class PayCosts(Step):
     def run(self, eng, atk):
         g = eng.game
         cost = atk.action.definition.cost
+        if isinstance(cost, A.XValue):  # `cost X`: the X the bar works out (static set_x)
+            cost = atk.action.x * cost.coef
         if isinstance(cost, int) and cost > 0:
             p = g.state.players[atk.attacker.controller]
             if p.mana < cost:
@@ -423,13 +437,15 @@ class AvoidAttack(Step):
         if atk.action.unavoidable:
             g.emit("info", "the attack is unavoidable: no defense may be used")
             return
-        if eng.is_self_attack(atk):
-            pass
-        barred = forbids(g, "use_defense", target, attack=atk)  # a card's own `cannot(this, "use_defense")`
-        if "use_defense" in g.d(target).cannot_do or barred:
-            g.emit("info", f"{target.label()} cannot use defenses" + (f" ({barred})" if barred else ""))
+        defender = defenses.defending_object(g, atk)
+        if defender is not target:
+            g.emit("rule", f"{defender.label()} acts as the defender with its own defenses "
+                           f"(the attack's target is still {target.label()})")
+        barred = forbids(g, "use_defense", defender, attack=atk)  # a card's own `cannot(this, "use_defense")`
+        if "use_defense" in g.d(defender).cannot_do or barred:
+            g.emit("info", f"{defender.label()} cannot use defenses" + (f" ({barred})" if barred else ""))
             return
-        d = g.d(target)
+        d = g.d(defender)
         usable = []
         for (df, src_id, key) in d.defenses:
             if df.limit and df.limit == atk.action.kind:
@@ -439,24 +455,27 @@ class AvoidAttack(Step):
                 continue
             usable.append((df, src, key))
         if not usable:
-            g.emit("info", f"{target.label()} has no defense it can use")
+            g.emit("info", f"{defender.label()} has no defense it can use")
             return
         opts = [Option(f"{s.name} defense {df.roll}+", (df, s, k)) for (df, s, k) in usable] + [Option("no defense")]
-        ch = g.decide("defense", target.controller, opts, prompt=f"defend {target.label()}?", default=0,
-                      step=self.key)
+        # a player attacking their own object (a healing attack) is not taken to defend against it
+        friendly = atk.attacker.controller == defender.controller
+        ch = g.decide("defense", defender.controller, opts, prompt=f"defend {target.label()}?",
+                      default=len(opts) - 1 if friendly else 0, step=self.key)
         if ch.value is None:
             return
         df, src, key = ch.value
         src.defense_uses[key] += 1
         g.state.touch()
         roll = g.dice.d12()
-        mods = list(atk.defense_mods)
+        mods = defenses.roll_modifiers(g, atk, defender)
         total = roll + sum(m[1] for m in mods)
         ok = total >= df.roll
         g.emit("roll", f"defense {df.roll}+ of {src.label()}: rolls {roll}"
                + "".join(f" {m[1]:+d} ({m[0]})" for m in mods) + (f" = {total}" if mods else "")
                + (": the attack is avoided" if ok else ": fails"), d12=roll, purpose="defense", total=total)
         if ok:
+            atk.defended_by = (src.id, key)
             eng.avoid(atk, f"defense of {src.label()}")
 
 
@@ -469,6 +488,9 @@ class RollDice(Step):
 
     def run(self, eng, atk):
         g = eng.game
+        if atk.action.definition.dice is None and barclauses.has_effect(g, atk.action):
+            g.emit("info", f"{atk.action.definition.name} rolls no attack dice: its effect is all it does")
+            return
         dtype = atk.action.definition.damage_type
         if dtype and atk.target.in_play and dtype in g.d(atk.target).immune_types:
             g.emit("immune", f"{atk.target.label()} has {dtype} Immunity: no dice are rolled against it")
@@ -506,6 +528,10 @@ class RollDice(Step):
         return total, mods
 
 
+def a_name(atk: Attack) -> str:
+    return atk.action.definition.name
+
+
 class DamageAndEffects(Step):
     key = "damage_and_effects"
 
@@ -528,12 +554,21 @@ class DamageAndEffects(Step):
             g.fire("hit", target, Ctx(attack=atk, it=target))
             return
         incorporeal = atk.only_ones  # only the 1s count, and no effects
+        bar_effects, replaces = barclauses.effects(g, atk)
+        if bar_effects and replaces:
+            # the attack's effect takes the place of its damage and effect die (a healing attack)
+            g.emit("rule", f"{a_name(atk)}: its effect takes the place of damage and the effect die")
+            barclauses.run_effects(g, atk, bar_effects)
+            g.fire("hit", target, Ctx(attack=atk, it=target))
+            return
         self.deal_damage(eng, atk)
         table = atk.action.definition.effect_die
         if table and not incorporeal:
             self.effect_die(eng, atk, table)
         elif table:
             g.emit("info", "no effect die: the Incorporeal target receives no effects from this attack")
+        if bar_effects and target.in_play:  # the bar's effect follows its damage and effects
+            barclauses.run_effects(g, atk, bar_effects)
         # triggers once damage and effects are done (Eye for an Eye, chaining attacks...)
         if atk.damage:
             g.fire("damaged", target, Ctx(attack=atk, it=target))
@@ -578,8 +613,16 @@ class DamageAndEffects(Step):
         g = eng.game
         a = atk.action
         target = atk.target
+        normal, crit = atk.normal, atk.crit
+        if atk.to_critical and normal and not atk.only_ones:
+            faces = sorted((f.value for f in atk.faces if not f.critical and f.value), reverse=True)
+            moved = sum(faces[:atk.to_critical])
+            if moved:
+                normal, crit = normal - moved, crit + moved
+                g.emit("rule", f"{min(len(faces), atk.to_critical)} normal die result(s) count as critical "
+                               f"({moved} damage)")
         ones = sum(1 for f in atk.faces if f.value == 1) if atk.only_ones else 0
-        dmg = eng.damage_from(atk, atk.normal, atk.crit, ones, g.d(target).armor, emit=g.emit)
+        dmg = eng.damage_from(atk, normal, crit, ones, g.d(target).armor, emit=g.emit)
         atk.damage = dmg
         remaining = g.remaining_health(target)
         if dmg:
@@ -738,7 +781,8 @@ class Counterstrike(Step):
             for (adef, src_id) in g.d(defender).attacks:
                 if adef.kind != "melee":
                     continue
-                if eng.usable_in(adef, "counterstrike") or "counterstrike" in adef.special or (
+                if eng.usable_in(adef, "counterstrike", holder=g.state.objects.get(src_id)) \
+                        or "counterstrike" in adef.special or (
                         defender.guard and adef.action == "quick"):
                     opts.append(Option(adef.name, adef))
             if not opts:
@@ -790,6 +834,8 @@ class AttackEngine:
         self.game = game
         self.history: list[Attack] = LightList()  # reads counted: derived values know whether they read it
         self.pending_next: list[dict] = []  # next_attack_gains(...) waiting for the object's next attack
+        self.pending_enhance: list[dict] = []  # enhance_attack(...) waiting for the object's next attack
+        self.pending_follow: list[dict] = []  # follow_up_attack(...) waiting for the end of an attack action
         self.current_step: Optional[str] = None
 
     # ------------------------------------------------------------ public
@@ -809,6 +855,7 @@ class AttackEngine:
             from . import casting
             return casting.cast_attack_spell(g, attacker, spell_card, targets, zone=zone)
         spell_obj = spell
+        src_obj = None
         if spell_obj is not None:
             adef = spell_obj.card.attacks[0]
             is_spell = True
@@ -837,10 +884,20 @@ class AttackEngine:
         if "barrier" in adef.special:
             action.is_barrier = True
         action.spell = spell_obj
+        action.owner = spell_obj or src_obj
         if attacker.id in g.just_moved and not counterstrike:
             action.charged = True
             g.just_moved.discard(attacker.id)
         return self.run_action(action, targets, zone=zone)
+
+    def attack_each(self, attacker, attack_name: Optional[str], targets: list) -> AttackAction:
+        """One attack action of `attacker` with its attack bar `attack_name` made against each target
+        in turn (an effect that attacks every object of a set)."""
+        adef, src = self.find_attack(attacker, attack_name)
+        action = AttackAction(attacker, adef, attacker, tuple(adef.traits), adef.kind)
+        action.owner = src
+        action.max_targets = max(1, len(targets))
+        return self.run_action(action, list(targets))
 
     def run_action(self, action: AttackAction, targets, zone=None) -> AttackAction:
         g = self.game
@@ -850,6 +907,9 @@ class AttackEngine:
         prev = g.current_attack
         self.shape(action)
         try:
+            if not targets and not action.is_zone and action.kind is None and barclauses.has_effect(g, action):
+                self.untargeted(action)
+                return action
             if action.is_zone:
                 self.zone_sequence(action, zone or (g.state.zone_of(targets[0]) if targets else None))
             elif action.max_targets > 1 and len(targets) > 1:
@@ -863,17 +923,47 @@ class AttackEngine:
             else:
                 for t in targets[:1]:
                     self.target_sequence(action, t)
+            if action.attacks:
+                self.follow_up(action)
+            if action.attacks:  # the attack action is over (`when attack_resolved` of its bar)
+                last = action.attacks[-1]
+                self.end_action_effects(action)
+                g.fire("attack_resolved", action.attacker, Ctx(attack=last, it=action.attacker))
         finally:
             g.current_attack = prev
             g.log.depth -= 1
         return action
 
-    def usable_in(self, adef: AttackDefinition, step: str) -> bool:
+    def untargeted(self, action: AttackAction) -> None:
+        """A bar that is neither melee nor ranged, used with no target, whose effect names what it
+        acts on (gain mana, repair a conjuration of one's choice): its cost is paid and its effect
+        runs; no object is attacked, so no step about a defender applies."""
+        g = self.game
+        atk = Attack(action, action.attacker, action.source, action.bar_owner)
+        atk.round = g.state.round
+        why = barclauses.used_up(g, atk)
+        if why:
+            g.emit("canceled", f"{action.definition.name} cannot be used: {why}", why=why)
+            return
+        g.emit("info", f"{action.attacker.label()} uses {action.definition.name}: it attacks no object")
+        STEPS["pay_costs"].run(self, atk)
+        if atk.status == "canceled":
+            return
+        abilities, _ = barclauses.effects(g, atk)
+        barclauses.run_effects(g, atk, abilities)
+        g.check_state()
+
+    def usable_in(self, adef: AttackDefinition, step: str, holder=None) -> bool:
         """May this attack bar be used in `step` (e.g. the Counterstrike step)?  Its traits say so in
-        the codex: `static attack_usable_in("counterstrike")`."""
+        the codex: `static attack_usable_in("counterstrike")`; so do attack traits the object carrying
+        the bar has gained (an equipment that "gains Counterstrike" lends it to its attacks)."""
+        keys = [t.key for t in adef.traits]
+        if holder is not None and holder.in_play:
+            keys += [k for k in self.game.d(holder).traits
+                     if (cd := self.game.codex.get(k)) is not None and "Attack" in cd.categories]
         return any(ab.effect.args and isinstance(ab.effect.args[0].value, A.StringLit)
                    and ab.effect.args[0].value.value == step
-                   for t in adef.traits for ab in self.game.codex_statics(t.key, "attack_usable_in"))
+                   for k in keys for ab in self.game.codex_statics(k, "attack_usable_in"))
 
     def shape(self, action: AttackAction) -> None:
         """The attack's shape from the codex statics of its traits: strikes per target
@@ -919,7 +1009,23 @@ class AttackEngine:
         atk.round = self.game.state.round
         action.attacks.append(atk)
         self.history.append(atk)
+        self.bar_statics(atk)
         return atk
+
+    def bar_statics(self, atk: Attack) -> None:
+        """The statics written in the attack's own bar, read as the individual attack is made: its X
+        (`set_x`) and the attack traits it gains (`attack_gains`, `this gains`); a gained shape trait
+        (Doublestrike...) reshapes the action (engine/barclauses.py)."""
+        g, action = self.game, atk.action
+        try:
+            if len(action.attacks) == 1:  # the action's X is worked out once, at its first attack
+                barclauses.set_x(g, action, atk.target)
+            for t in barclauses.gained_traits(g, atk):
+                atk.gained.append(t)
+                g.emit("modifier", f"the attack gains {t} ({action.definition.name}'s own rule)")
+                self.shape_one(action, t)
+        except Exception as e:  # a value or phrase the engine cannot read: say so, never guess
+            g.note_unsupported(f"attack bar {action.definition.name}", str(e))
 
     def target_sequence(self, action: AttackAction, target, source=None) -> None:
         """The attacks of an action against one target: its column of the chart, once per strike."""
@@ -1021,6 +1127,15 @@ class AttackEngine:
         why = attack_forbidden(g, atk)  # `static cannot(...)` of the cards in play
         if why:
             return why
+        # the bar's own clauses: its restrictions, the target its effect names, once per round
+        why = barclauses.forbids(g, atk) or barclauses.effect_target_reason(g, atk) or (
+            barclauses.used_up(g, atk) if at_declaration else None)
+        if why:
+            return why
+        if at_declaration and action.max_targets > 1:
+            why = self.declaration_changes(atk)
+            if why:
+                return why
         for (detail, label) in g.d(t).cannot_be_attacked:
             words = detail.lower().split()
             if not words or action.kind in words or ("zone" in words and action.is_zone):
@@ -1097,6 +1212,8 @@ class AttackEngine:
             atk.source = host or new_source
         g.emit("avoided", f"the attack on {old.label()} is avoided and redirected to {to.label()} "
                           f"(source now {atk.source.label()}; attacker still {atk.attacker.label()}) by {why}")
+        if to is new_source and to is not old:  # it took over an attack aimed at another: it intercepts
+            g.fire("intercepts", to, Ctx(attack=atk, it=to))
 
     def remove_guard(self, atk: Attack) -> None:
         t = atk.defender or atk.target
@@ -1258,6 +1375,123 @@ class AttackEngine:
             g.emit("modifier", f"this attack gains {', '.join(r.text for r in p['traits'].traits)}"
                                + (f" and {dice:+d} dice" if dice else "") + f" ({p['src']}: its next attack)")
             return
+
+    def follow_up(self, action: AttackAction) -> None:
+        """`follow_up_attack(...)` waiting for this attacker's attack action: the first that fits is
+        used up, and the attacker may make one more attack of its kind (one of its bars of that speed
+        and kind, at a legal target) within the same action (engine/attackeffects.py)."""
+        g, who = self.game, action.attacker
+        kinds = action.attacks[0].kinds()
+        for p in list(self.pending_follow):
+            if p["round"] != g.state.round:
+                self.pending_follow.remove(p)
+                continue
+            if p["who"] != who.id or p["kind"] not in kinds or (action.is_counterstrike and not p["counterstrike"]):
+                continue
+            self.pending_follow.remove(p)
+            if not who.in_play:
+                return
+            opts = []
+            for (adef, src_id) in g.d(who).attacks:
+                if adef.action != p["speed"] or adef.kind != p["attack_kind"]:
+                    continue
+                probe_action = AttackAction(who, adef, who, tuple(adef.traits), adef.kind)
+                probe_action.owner = g.state.objects.get(src_id)
+                for t in g.state.in_play():
+                    if t is who or g.life(t) is None or t.zone is None:
+                        continue
+                    if self.illegal_reason(Attack(probe_action, who, who, t)) is None:
+                        opts.append(Option(f"{adef.name} at {t.label()}", (adef, src_id, t)))
+            if not opts:
+                g.emit("rule", f"{p['src']}: no legal follow-up attack")
+                return
+            ch = g.decide("target", who.controller, opts + [Option("no follow-up")],
+                          prompt=f"one more {p['speed']} {p['attack_kind']} attack ({p['src']})?", default=0)
+            if ch.value is None:
+                return
+            adef, src_id, t = ch.value
+            g.emit("rule", f"{who.label()} makes one more attack within the same attack action ({p['src']})")
+            extra = AttackAction(who, adef, who, tuple(adef.traits), adef.kind)
+            extra.owner = g.state.objects.get(src_id)
+            extra.first_done = True  # not the first attack of the attack action
+            self.run_action(extra, [t])
+            return
+
+    def apply_enhance(self, atk: Attack) -> None:
+        """`enhance_attack(...)` waiting for this attacker's next attack of a kind this round, made with
+        a bar of no damage type and no effect roll: the attack takes on the damage type, effect roll and
+        traits of the bar the effect names (engine/attackeffects.py)."""
+        g, a = self.game, atk.action
+        for p in list(self.pending_enhance):
+            if p["round"] != g.state.round:
+                self.pending_enhance.remove(p)
+                continue
+            if p["who"] != atk.attacker.id or p["kind"] not in atk.kinds() \
+                    or a.definition.damage_type is not None or a.definition.effect_die:
+                continue
+            self.pending_enhance.remove(p)
+            bar = p["bar"]
+            a.definition = replace(a.definition, damage_type=bar.damage_type, effect_die=bar.effect_die,
+                                   traits=tuple(a.definition.traits) + tuple(bar.traits))
+            for t in bar.traits:
+                if not a.has_trait(t.key):
+                    a.traits = tuple(a.traits) + (t,)
+                    self.shape_one(a, t)
+            g.emit("modifier", f"this attack takes on {bar.name}: damage {bar.damage_type or 'none'}, its effect "
+                               f"roll" + (f" and {', '.join(map(str, bar.traits))}" if bar.traits else "")
+                               + f" ({p['src']})")
+            return
+
+    @staticmethod
+    def action_duration_key(atk: Attack) -> str:
+        """How an effect lasting "until end of attack action" names the attack action it ends with."""
+        return f"attack_action#{id(atk.action)}"
+
+    def end_action_effects(self, action: AttackAction) -> None:
+        """The attack action is over: effects made during it "until end of attack action" end."""
+        g = self.game
+        if not g.effects.temporary:
+            return
+        ending = {"attack_action", f"attack_action#{id(action)}"}
+        gone = [t for t in g.effects.temporary if t[4] in ending]
+        if gone:
+            g.effects.temporary = [t for t in g.effects.temporary if t[4] not in ending]
+            g.state.touch()
+            g.emit("rule", "until end of attack action: " + "; ".join(
+                f"{g.state.objects[t[2]].label() if t[2] in g.state.objects else t[2]} ends ({t[1]})" for t in gone))
+
+    def declaration_changes(self, atk: Attack) -> Optional[str]:
+        """A later target of a multiple-target action (Sweeping) must be attackable as the action was
+        declared: what the attacker's declaration did (abilities triggered on declaring the attack,
+        which fire once per action) cannot change in the middle of the action.  Why this target would
+        need a different declaration, or None (Codex: Sweeping, a Flying attacker's targets)."""
+        g, a = self.game, atk.action
+        first = a.attacks[0] if a.attacks else atk
+        head = first.defender or first.target
+        if first is atk or head is atk.target:
+            return None
+        kinds = first.kinds()
+        info = {"actions": frozenset({"attack"} | {f"{k}_attack" for k in ("melee", "ranged") if k in kinds})}
+        rules, pending = g._listening("declares", atk.attacker, ())
+        for (src, _ab, inner, _x, _label) in list(rules) + list(pending):
+            got = []
+            for t in (head, atk.target):
+                ctx = Ctx(attack=atk, it=atk.attacker, target=t)
+                try:
+                    fires = g.event_matches(inner.event, src, atk.attacker, ctx, info) and (
+                        inner.guard is None or bool(g.evaluate(inner.guard, Ctx(this=src, attack=atk,
+                                                                                 it=atk.attacker, target=t))))
+                except Exception:  # a condition the engine cannot read is reported where it runs
+                    fires = None
+                got.append(fires)
+            if None not in got and got[0] != got[1]:
+                name = g.rule_of(inner) or src.label()
+                did = "triggered" if got[0] else "did not trigger"
+                would = "would not" if got[0] else "would"
+                return (f"{name} {did} when the attack on {head.label()} was declared and {would} against "
+                        f"{atk.target.label()}: what the declaration did cannot change in the middle of an "
+                        f"attack action")
+        return None
 
     @staticmethod
     def duration_key(atk: Attack) -> str:

@@ -13,6 +13,7 @@ from ..dsl.model import AttackDefinition, CardDefinition, CodexDefinition, Corpu
 from .decisions import Agent, Decision, FirstLegalAgent, Option
 from .dice import Dice, SeededDice
 from .attack import AttackAction, AttackEngine
+from .barclauses import listeners as bar_listeners
 from .cardindex import index as card_index
 from .effects import Effects
 from .errors import EngineError
@@ -567,9 +568,12 @@ class Game:
     def attack_listeners(self, atk, event: str) -> list:
         """Codex abilities of the traits of the attack being resolved (Vampiric, Piercing...):
         `this` is the attacker; X is the trait's value."""
-        out = []
+        if atk is None:
+            return []
+        casting = getattr(atk, "is_casting", False)  # a spell being cast stands in for an attack
+        out = [] if casting else bar_listeners(self, atk, event)  # the triggers of the attack's own bar
         entries = self._codex_index().get(event)
-        if not entries or atk is None:
+        if not entries:
             return out
         seen = set()
         for t in tuple(atk.traits) + tuple(atk.gained):

@@ -18,6 +18,7 @@ from . import othercasters as _OC
 from . import extracost as _EC
 from . import bound as _BD
 from .attack import AttackAction
+from .attackeffects import EFFECTS as ATTACK_EFFECTS, VALUES as ATTACK_VALUES
 from .decisions import Option
 from .effects import trait_from_ref
 from .errors import EffectStopped
@@ -792,6 +793,8 @@ def _duration(game, v, ctx) -> Optional[str]:
         raise NotImplementedPrimitive(f"duration {_word(v)!r}")
     if w == "attack" and ctx.attack is not None:
         return game.attacks.duration_key(ctx.attack)
+    if w == "attack_action" and _atk(ctx) is not None:
+        return game.attacks.action_duration_key(ctx.attack)
     return w
 
 
@@ -900,6 +903,29 @@ def p_modify_defense_roll(game, call, ctx):
     atk = _attack_or_fail(ctx, "modify_defense_roll")
     pos, _ = _args(call)
     atk.defense_mods.append((_src(ctx), _num(game, pos[0], ctx)))
+
+
+def _temporary_call(game, call, ctx, what: str) -> None:
+    """An effect kept as a temporary effect holding its own call, on the objects its first argument
+    names, until its `until:` duration ends (read where it matters: defenses.py, Effects)."""
+    pos, kw = _args(call)
+    until = _duration(game, kw["until"], ctx) if "until" in kw else None
+    for o in _objs(game, pos[0], ctx):
+        ts = game.state.next_timestamp()
+        game.effects.temporary.append((ts, _src(ctx), o.id, call, until))
+        game.state.touch()
+        game.emit("effect", f"{o.label()}: {what} (from {_src(ctx)}, t{ts}"
+                            + (f", until end of {_word(kw['until'])}" if until else "") + ")")
+
+
+def p_defense_bonus(game, call, ctx):
+    pos, _ = _args(call)
+    _temporary_call(game, call, ctx, f"{_num(game, pos[1], ctx):+d} to its defense rolls")
+
+
+def p_grant_defense(game, call, ctx):
+    pos, _ = _args(call)
+    _temporary_call(game, call, ctx, f"gains a Defense {_num(game, pos[1], ctx)}+")
 
 
 def p_gain_attack(game, call, ctx):
@@ -1162,7 +1188,9 @@ PRIMITIVES: dict[str, Callable] = {
     "sacrifice": p_destroy, "lose_until": p_lose_until, "gain_control": p_gain_control,
     "attacks_gain": p_attacks_gain, "transfer_damage": p_transfer_damage, "summon_later": p_summon_later,
     "next_attack_gains": p_next_attack_gains,
+    "defense_bonus": p_defense_bonus, "grant_defense": p_grant_defense,
 }
+PRIMITIVES.update(ATTACK_EFFECTS)  # effects about the attack in hand that attack bars state
 
 
 def run_effect(game: "Game", eff, ctx: Ctx) -> None:
@@ -1370,6 +1398,16 @@ def _attack_traits(ctx):
     return ctx.attack.traits if ctx.attack is not None else {}
 
 
+def _attack_rolled(atk) -> int:
+    """`rolled()` during an attack: its effect roll once rolled, before that the total its attack
+    dice show (every face counts: what a healing attack heals)."""
+    if atk is None:
+        return 0
+    if atk.effect_roll is not None:
+        return atk.effect_roll
+    return atk.normal + atk.crit if atk.faces else 0
+
+
 def _refusing(fn):
     """A primitive of engine/othercasters.py: a shape it does not run is refused loudly."""
     def run(game, call, ctx):
@@ -1393,8 +1431,7 @@ VALUES: dict[str, Callable] = {
     "count": lambda g, c, x: len(_objs(g, _args(c)[0][0], x)),
     "tokens": lambda g, c, x: (lambda o, k: (o.markers.get(k, 0) if k else sum(o.markers.values())) if o else 0)(
         _one(g, _args(c)[0][0], x), (_args(c)[0][1].text if len(_args(c)[0]) > 1 else None)),
-    "rolled": lambda g, c, x: x.extra.get("rolled", _atk(x).effect_roll if _atk(x) is not None and
-                                          _atk(x).effect_roll is not None else 0),
+    "rolled": lambda g, c, x: x.extra.get("rolled", _attack_rolled(_atk(x))),
     "damage_dealt": lambda g, c, x: _atk(x).dealt if _atk(x) is not None else 0,
     "mana_of": lambda g, c, x: g.state.players[_player_of(g, _one(g, _args(c)[0][0], x))].mana,
     "x": lambda g, c, x: g.x_value(x.this, x),
@@ -1445,3 +1482,4 @@ VALUES: dict[str, Callable] = {
 }
 VALUES.update(_EC.VALUES)
 VALUES.update(_BD.VALUES)
+VALUES.update(ATTACK_VALUES)  # values about the attack in hand (able, redirected_to)

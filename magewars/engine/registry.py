@@ -29,6 +29,8 @@ from typing import Optional
 from ..dsl import ast as A
 from ..dsl import vocab
 from .attack import STEPS as _ATTACK_STEPS
+from . import barclauses as _bar
+from . import defenses as _defenses
 from .casting import CAST_STEPS as _CAST_STEPS
 from . import movement as _movement
 from .codex_rules import MINIMUM_RANGE
@@ -77,9 +79,9 @@ STATIC_NODES: tuple[type, ...] = (A.Gain, A.Lose, A.StatChange)
 #: every event name the engine fires (`Game.fire("<name>", ...)` in magewars/engine/*.py);
 #: tests/test_coverage.py greps the engine source and fails when this drifts
 FIRED_EVENTS: tuple[str, ...] = (
-    "action_ends", "activated", "attack_step", "attacked", "attacks", "avoided", "cast", "casting",
+    "action_ends", "activated", "attack_resolved", "attack_step", "attacked", "attacks", "avoided", "cast", "casting",
     "condition_placed", "counterstrike", "damaged", "deals_damage", "declares", "destroyed", "enters",
-    "healed", "hit", "leaves", "moves", "rolls", "targeted", "token_removed", "would_be_destroyed",
+    "healed", "hit", "intercepts", "leaves", "moves", "rolls", "targeted", "token_removed", "would_be_destroyed",
 )
 #: events the engine runs without `fire`: a `when revealed` ability resolves when its enchantment
 #: is revealed (engine/reveal.py, `Reveals.reveal`)
@@ -106,6 +108,18 @@ SPENT_EVENTS: frozenset[str] = frozenset({"casting", "cast", "targeted"})
 #: (`AttackEngine.bar_mods(atk, "<name>")` in engine/attack.py); every other clause of an attack bar
 #: (its `effect:`, its triggers, other statics) is never looked at
 BAR_STATIC_CALLS: tuple[str, ...] = ("modify_dice", "modify_effect_roll")
+#: the other clauses of an attack bar the attack sequence runs (engine/barclauses.py): its triggers
+#: for the events fired about the attack (Game.attack_listeners), its `effect:` (Damage and Effects,
+#: in place of damage or after it) and the statics it reads when an attack is made
+BAR_EVENTS: frozenset[str] = _bar.BAR_EVENTS
+BAR_EFFECTS_RUN: bool = True
+bar_static_runs = _bar.static_runs
+#: an attack trait's `effect:` in the codex is what an attack with that trait does to its target in
+#: Damage and Effects instead of damage (engine/barclauses.py effects)
+ATTACK_TRAIT_EFFECTS_RUN: bool = True
+#: `static [if C] may CALL(...)` forms the Avoid Attack step reads (engine/defenses.py): a bonus to a
+#: defense roll its controller always takes
+DEFENSE_OPTIONAL_STATICS = _defenses.static_runs
 #: `at <timing>` abilities the engine runs: those the phases of the round's step table run
 #: (engine/round.py ROUND_PHASES), for printed abilities and for the codex entries objects carry
 TIMINGS_RUN: frozenset[str] = _ROUND_TIMINGS
@@ -119,7 +133,7 @@ ACTIONS_RUN: bool = True
 CODEX_TRAIT_ACTIONS_RUN: bool = True
 #: durations that end (engine/round.py `expire`: at the end of the round, of each phase, of each
 #: creature's action phase); an effect lasting until the end of any other duration never ends
-DURATIONS_END: frozenset[str] = DURATIONS_ENDED | {"attack"}  # attack: AttackEnds step
+DURATIONS_END: frozenset[str] = DURATIONS_ENDED | {"attack", "attack_action"}  # AttackEnds; the action's end
 #: stats a `gets STAT +N` change is applied to (effects.Effects._compute); any other stat is skipped
 STATS_CHANGED: frozenset[str] = frozenset({"armor", "life", "channeling"})
 #: which clauses of a codex entry the engine runs, and for which holder:
@@ -271,7 +285,8 @@ def _first_word(v) -> Optional[str]:
 def static_call_status(call: A.Call, codex: Optional[dict] = None) -> tuple[str, str]:
     """How the continuous-effects layer treats `static CALL(...)` on a card: (status, why).  `codex`: the
     entries an `ignore(WHO, [ENTRIES])` names are looked up there."""
-    if _movement.reads_static(call) or restriction_runs(call) or (codex is not None and ignore_honoured(call, codex)):
+    if _movement.reads_static(call) or _defenses.static_runs(call) or restriction_runs(call) \
+            or (codex is not None and ignore_honoured(call, codex)):  # defenses: read in Avoid Attack
         return RUNS, ""
     if call.name in SPELLBOOK_STATIC_CALLS or call.name in CAST_STATIC_CALLS:
         kw = {a.key: a.value for a in call.args if a.key}

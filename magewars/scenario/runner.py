@@ -543,15 +543,16 @@ def _run_action(game: Game, v: _V, a, where, result: ScenarioResult) -> None:
         if zone is not None and not st.arena.is_zone(str(zone)):
             v.err(_at(m, "zone"), "S006", f"bad zone {zone!r}")
             return
-        if not targets and zone is None:
-            v.err(bw, "S002", "`attack` needs `target`, `targets` or `zone`")
-            return
         try:
-            game.attacks.find_attack(attacker, m.get("attack"))
+            adef, _src = game.attacks.find_attack(attacker, m.get("attack"))
         except KeyError as e:
             names = [x.name for x, _ in game.d(attacker).attacks]
             v.err(_at(m, "attack"), "S004", f"{attacker.label()} has no attack {m.get('attack')!r}; "
                                             f"its attacks: {', '.join(names) or 'none'}")
+            return
+        if not targets and zone is None and (adef.kind is not None or adef.is_zone):
+            # only a bar that is neither melee nor ranged may be used at no object (its effect says what)
+            v.err(bw, "S002", "`attack` needs `target`, `targets` or `zone`")
             return
         game.attacks.make_attack(attacker, m.get("attack"), targets, zone=str(zone) if zone else None,
                                  alternative=m.get("alternative"))

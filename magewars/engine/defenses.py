@@ -1,0 +1,74 @@
+"""Defense rolls in the Avoid Attack step: which object's defenses answer an attack and what
+modifies the roll (engine/attack.py AvoidAttack reads this module).
+
+* The defender is the attack's target, unless an effect made another object act as the defender
+  for this attack (`act_as_defender(WHO, defense_of: OBJ)`: WHO uses its own defenses; the attack's
+  target does not change).
+* A defense roll is modified by the attack's own modifiers (`modify_defense_roll(N)` resolved during
+  the attack, e.g. by a condition at this step), by `defense_bonus(OBJ, N, until: ...)` effects on the
+  defending object (kept as temporary effects until their duration ends), and by the statics
+  `[if COND] [may] modify_defense_roll(N)` of cards in play: a creature's own static modifies its own
+  defense rolls, an attached card's (equipment, enchantment) those of the object it is attached to.
+
+Nothing here names a card or a trait.
+"""
+from __future__ import annotations
+
+from ..dsl import ast as A
+from .cardindex import index as card_index
+from .phrases import Ctx
+
+#: `static CALL(...)` forms read here when a defense is rolled
+STATIC_CALLS: frozenset[str] = frozenset({"modify_defense_roll"})
+#: temporary effects (Effects.temporary entries holding the call) read here
+TEMPORARY_CALLS: frozenset[str] = frozenset({"defense_bonus"})
+
+
+def defending_object(game, atk):
+    """The object whose defenses answer the attack (the target, or one acting as the defender)."""
+    who = getattr(atk, "acting_defender", None)
+    return who if who is not None and who.in_play else atk.target
+
+
+def _static_body(eff):
+    """The call of a static, looking through `may` (a bonus its controller always takes)."""
+    if isinstance(eff, A.OptionalEffect) and len(eff.body) == 1:
+        return eff.body[0]
+    return eff
+
+
+def roll_modifiers(game, atk, defender) -> list:
+    """(label, amount) for every modifier of a defense roll made by `defender` against `atk`."""
+    mods = list(atk.defense_mods)
+    for (_ts, label, oid, node, _until) in game.effects.temporary:
+        if oid == defender.id and isinstance(node, A.Call) and node.name in TEMPORARY_CALLS:
+            args = [a.value for a in node.args if not a.key]
+            n = game.evaluate(args[1], Ctx(this=defender)) if len(args) > 1 else 0
+            if n:
+                mods.append((label, n))
+    for src in game.state.in_play():
+        if src.hidden:
+            continue
+        host = src if src.attached_to is None else game.state.objects.get(src.attached_to)
+        if host is not defender:
+            continue
+        for ab in card_index(src.card).statics:
+            call = _static_body(ab.effect)
+            if not (isinstance(call, A.Call) and call.name in STATIC_CALLS and call.args):
+                continue
+            ctx = Ctx(this=src, attack=atk, it=defender, target=atk.target)
+            try:
+                if ab.guard is not None and not game.evaluate(ab.guard, ctx):
+                    continue
+                n = game.evaluate(call.args[0].value, ctx)
+            except Exception as e:  # a condition the engine cannot read: say so, never guess
+                game.note_unsupported(f"static modify_defense_roll of {src.card.name}", str(e))
+                continue
+            if n:
+                mods.append((src.label(), n))
+    return mods
+
+
+def static_runs(call) -> bool:
+    """Does the Avoid Attack step read this static (for the coverage report)?"""
+    return isinstance(call, A.Call) and call.name in STATIC_CALLS

@@ -171,6 +171,8 @@ def _codex_static_runs(defn, ab) -> bool:
     this = isinstance(first, A.Phrase) and [w.text.lower() for w in first.words] == ["this"]
     if eff.name in ("counts_as_damage", "armor_floor", "healing_removes"):
         return marker
+    if eff.name in R.CODEX_MARKER_X_CALLS:
+        return marker and isinstance(defn.removal, A.XValue)
     if eff.name in R.CODEX_TRAIT_CALLS:
         return eff.name != "no_armor" or this
     if eff.name == "immune":

@@ -130,7 +130,7 @@ remove_from_arena(what: obj, tokens?: name, count?: num) The object leaves the a
 convert_critical(amount: num)                    Turn up to this much critical damage of the current attack into normal damage.
 convert_to_critical(amount: num)                 Turn up to this much normal damage of the current attack into critical damage.
 attack_with(targets: obj, dice: num, traits?: traits) The source makes an unnamed attack of this many dice against each object.
-remove_condition(what: obj, count?: num)         Remove conditions of the controller's choice from an object, paying each removal cost.
+remove_condition(what: obj, count?: num, by?: obj) Remove conditions of the controller's choice from an object, paying each removal cost (by: the player who chooses and pays, named by their Mage).
 cancel_action()                                  The action being declared or taken is canceled.
 lose_until(what: obj, traits: traits, until: any) The object loses these traits until the end of a duration (round, attack...).
 redirect_mana(to: obj)                           Mana being lost, paid or transferred by the current event goes to this object instead.

@@ -20,6 +20,7 @@ from .events import EventLog
 from . import movement
 from .phrases import Ctx, matches, resolve, resolve_one
 from .primitives import evaluate, run_effect
+from . import addons  # noqa: F401  effects and values of their own modules, added to the primitives' tables
 from .restrictions import forbidden
 from .reveal import Reveals
 from .healtrade import give_up_healing
@@ -601,6 +602,8 @@ class Game:
         sub.extra["ability"] = id(inner)
         if "would" in info:
             sub.extra["would"] = info["would"]
+        if "rolled" in info:  # the roll behind the event, or None: no roll (rolled() == 0 does not hold)
+            sub.extra["rolled"] = info["rolled"]
         if x is not None:
             sub.extra["x"] = x
         if label is not None:
@@ -667,8 +670,11 @@ class Game:
         sig = V.EVENT_FUNCS.get(call.name)
         if sig is not None:  # `attacks(this, object with Burn)`: a positional target or source is read by name
             for p, v in zip(sig.params[1:], pos[1:]):
-                if p.name in ("target", "by") and p.name not in kw:
+                if p.name in ("target", "by", "kind") and p.name not in kw:
                     kw[p.name] = v
+        if "kind" in kw and "kind" in info and isinstance(kw["kind"], A.TraitGroup) \
+                and info["kind"] not in {r.name.text for r in kw["kind"].traits}:
+            return False  # `condition_removed(this, [Burn])`: the event is about another condition
         if call.name == "attack_step":
             if pos and isinstance(pos[0], A.StringLit) and pos[0].value != info.get("step"):
                 return False

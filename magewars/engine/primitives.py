@@ -179,6 +179,8 @@ def p_remove(game, call, ctx):
             n = game.state.remove_marker(o, name, count)
             if n:
                 game.emit("condition", f"{n} {name} removed from {o.label()} ({_src(ctx)})")
+                # the roll that removed it, if one did (a Burn that rolls a blank)
+                game.fire("condition_removed", o, Ctx(this=o, it=o), kind=name, rolled=ctx.extra.get("rolled"))
     game.check_state()
 
 
@@ -1142,6 +1144,8 @@ def evaluate(game: "Game", node, ctx: Ctx) -> Any:
         return a + b if node.op == "+" else a - b if node.op == "-" else a * b
     if isinstance(node, A.Compare):
         a, b = evaluate(game, node.left, ctx), evaluate(game, node.right, ctx)
+        if a is None or b is None:  # a value that does not exist now (no roll was made): only (in)equality
+            return (a == b) if node.op == "==" else (a != b) if node.op == "!=" else False
         return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[node.op]
     if isinstance(node, A.CondAnd):
         return all(evaluate(game, i, ctx) for i in node.items)

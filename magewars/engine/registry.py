@@ -34,6 +34,7 @@ from . import movement as _movement
 from .codex_rules import MINIMUM_RANGE
 from .effects import Effects
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
+from . import addons as _addons  # noqa: F401  adds its modules' effects and values to those tables
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
 from .spellstatics import CAST_STATIC_CALLS as _CAST_STATICS, COSTS
 from .reveal import own_reveal_cost as _own_reveal_cost
@@ -77,7 +78,7 @@ STATIC_NODES: tuple[type, ...] = (A.Gain, A.Lose, A.StatChange)
 #: tests/test_coverage.py greps the engine source and fails when this drifts
 FIRED_EVENTS: tuple[str, ...] = (
     "action_ends", "activated", "attack_step", "attacked", "attacks", "avoided", "cast", "casting",
-    "condition_placed", "counterstrike", "damaged", "deals_damage", "declares", "destroyed", "enters",
+    "condition_placed", "condition_removed", "counterstrike", "damaged", "deals_damage", "declares", "destroyed", "enters",
     "healed", "hit", "leaves", "moves", "rolls", "targeted", "token_removed", "would_be_destroyed",
 )
 #: events the engine runs without `fire`: a `when revealed` ability resolves when its enchantment
@@ -140,7 +141,10 @@ CODEX_CAN_READ: frozenset[str] = frozenset({"ignore guards"}) | _movement.CAN_RE
 #: `ignore(this, RULE[, against: ...])`, `immune(this, "hinder")`, `hinder(this)`, `block_los(this)`,
 #: a wall's `cannot(PHRASE, "move through")`; from cards in play, `static hinder(PHRASE)`
 CODEX_IGNORE_READ: frozenset[str] = _movement.IGNORE_READ
-CODEX_IMMUNE_STRINGS_READ: frozenset[str] = _movement.IMMUNE_READ
+CODEX_IMMUNE_STRINGS_READ: frozenset[str] = _movement.IMMUNE_READ | {_addons.removal.IMMUNE_TO_REMOVAL}
+#: a condition's `static set_x(VALUE)`: what X is in its `removal X`, about the marked object
+#: (engine/removal.py removal_cost)
+CODEX_MARKER_X_CALLS: frozenset[str] = frozenset({_addons.removal.SET_X})
 MOVEMENT_STATIC_CALLS: frozenset[str] = _movement.STATIC_CALLS_READ
 MOVEMENT_CANNOT_ANY_SUBJECT: frozenset[str] = frozenset({_movement.CANNOT_MOVE_THROUGH})
 #: static calls of an attack bar read by the effects of its attack (a push's direction)

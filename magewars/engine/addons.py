@@ -1,0 +1,12 @@
+"""Effects, values and events kept in their own modules, added to the engine's tables on import.
+
+`primitives.PRIMITIVES` and `primitives.VALUES` are the engine's tables of what an effect call or a
+value does.  The modules imported here each implement one family of constructs and add their entries
+to those tables when imported, so `primitives.py` stays small and shared.  engine/game.py imports this
+module (every game sees the additions), and so does the table of what runs that coverage reads.
+"""
+from __future__ import annotations
+
+from . import removal  # noqa: F401  remove_condition, removal_cost
+
+MODULES = (removal,)

@@ -675,6 +675,12 @@ class Game:
         if "kind" in kw and "kind" in info and isinstance(kw["kind"], A.TraitGroup) \
                 and info["kind"] not in {r.name.text for r in kw["kind"].traits}:
             return False  # `condition_removed(this, [Burn])`: the event is about another condition
+        if call.name == "reveals":  # reveals(WHO, WHAT): the player (their Mage) and the enchantment revealed
+            here = Ctx(this=src, attack=atk)
+            for phrase, what in zip(pos, (info.get("who"), subject)):  # the enchantment may be gone already
+                if isinstance(phrase, A.Phrase) and (what is None or not matches(self, what, phrase, here)):
+                    return False
+            return True
         if call.name == "attack_step":
             if pos and isinstance(pos[0], A.StringLit) and pos[0].value != info.get("step"):
                 return False

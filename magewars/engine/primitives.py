@@ -18,6 +18,7 @@ from .attack import AttackAction
 from .decisions import Option
 from .effects import trait_from_ref
 from .phrases import Ctx, PhraseError, has_name, matches, resolve, resolve_one
+from .targeting import choose_target, needs_choice
 
 
 class NotImplementedPrimitive(Exception):
@@ -44,6 +45,9 @@ def _objs(game, v, ctx) -> list:
     if v is None:
         return []
     if isinstance(v, A.Phrase):
+        sel = needs_choice(game, v, ctx)  # an ability's `target ...` nobody declared: its controller picks
+        if sel is not None:
+            choose_target(game, sel, ctx)
         got = [o for o in resolve(game, v, ctx) if not isinstance(o, str)]
         if ctx.this is not None and v.words and v.words[0].text.lower() not in _ACTING \
                 and game.source_immunities(ctx.this.card):

@@ -295,6 +295,8 @@ class Reveals:
         if not ran and is_one_time(obj) and obj.in_play and not attacked_now:
             g.emit("rule", f"{obj.label()} is a one-time enchantment revealed when its effect is irrelevant: wasted")
             g.destroy(obj, why="one-time effect wasted")
+        # `when reveals(WHO, WHAT)` abilities: WHO is the revealing player (by their Mage), WHAT the enchantment
+        g.fire("reveals", obj, Ctx(this=obj, attack=atk, it=obj), who=st.mage_of(obj.controller))
         g.check_state()
         return True
 

@@ -332,6 +332,8 @@ def announce(game, c: "Casting") -> None:
 def finish(game, spell: GameObject) -> None:
     """A resolved (or canceled) non-permanent spell goes to the discard pile."""
     if spell.in_play:
+        game.fire("discarded", spell, Ctx(this=spell, it=spell))  # a Cantrip goes back to the spellbook instead
+    if spell.in_play:
         game.state.remove_from_play(spell)
         game.emit("discarded", f"{spell.card.name} goes to the discard pile")
 

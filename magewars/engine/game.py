@@ -424,6 +424,11 @@ class Game:
     def discard(self, obj: GameObject, why: str = "") -> None:
         if not obj.in_play:
             return
+        # `when discarded(this)` is heard while the card is still there: a Cantrip goes back to the
+        # spellbook instead (it leaves play, and nothing is left to discard)
+        self.fire("discarded", obj, Ctx(this=obj, it=obj))
+        if not obj.in_play:
+            return
         self.state.remove_from_play(obj)
         tail = f" ({why})" if why else ""
         self.emit("discarded", f"{obj.label()} is discarded" + tail, target=obj.id,

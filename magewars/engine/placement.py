@@ -282,7 +282,8 @@ def cost_changes(game, caster, spell, targets, which: str) -> list[tuple]:
         if "into" in kw or only not in (None, "enchantment_reveal"):
             _refuse(game, src, "costs(...) with into: or only: other than a reveal cost")
             continue
-        if which == "casting" and only is not None:
+        # "enchantment_reveal": an enchantment on its reveal cost, any other spell on its casting cost
+        if which == "casting" and only is not None and getattr(spell, "kind", None) == "enchantment":
             continue
         if which == "reveal" and only != "enchantment_reveal":
             continue

@@ -714,8 +714,10 @@ class Game:
                 and pos[1].value != getattr(atk, "declared", None):  # a spell's declaration (casting)
             return False  # the action declared ("quick_spell", "move"...) must be the one named
         if pos and subject is not None and isinstance(pos[0], A.Phrase):
-            got = resolve(self, pos[0], Ctx(this=src, attack=atk))
-            if subject not in got:
+            if not getattr(subject, "in_play", True):  # destroyed already: described as it was, not looked up in play
+                if not matches(self, subject, pos[0], Ctx(this=src, attack=atk)):
+                    return False
+            elif subject not in resolve(self, pos[0], Ctx(this=src, attack=atk)):
                 return False
         if call.name in movement.ZONE_EVENTS:
             for key, where in movement.event_places(call.name, pos, kw):

@@ -7,6 +7,7 @@ module (every game sees the additions), and so does the table of what runs that 
 """
 from __future__ import annotations
 
+from . import reanimation  # noqa: F401  reanimate
 from . import removal  # noqa: F401  remove_condition, removal_cost
 
-MODULES = (removal,)
+MODULES = (reanimation, removal)

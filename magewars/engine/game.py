@@ -39,6 +39,7 @@ class Game:
         self.effects = Effects(self)
         self.current_attack = None
         self.x_values: dict[str, int] = {}
+        self.end_of_round_hooks: list = []  # delayed effects the End Phase runs (a reanimated creature returns)
         self.unsupported: list[str] = []
         self.uses: list[tuple] = []  # (source id, ability id, round, attack action, objects)
         self.transients: list = []

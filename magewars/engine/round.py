@@ -546,6 +546,8 @@ def expire(game, duration: str) -> int:
 def end_phase(game) -> None:
     """`at end_of_round` abilities run, then effects "until end of round" expire; the round ends."""
     run_timing(game, "end_of_round")
+    for hook in list(getattr(game, "end_of_round_hooks", ())):  # delayed effects (engine/reanimation.py)
+        hook(game)
     end_round(game)
 
 

@@ -26,6 +26,7 @@ from ..dsl import ast as A
 from .actions import (AbilityChoice, Activation, AttackChoice, CastChoice, GuardChoice, MoveChoice, PassChoice,
                       options_of)
 from .phrases import Ctx, resolve
+from . import ability_costs as COSTS
 
 __all__ = ["legal_actions", "options_of", "obligations", "Activation"]
 
@@ -162,16 +163,19 @@ def move_options(game, creature) -> list[MoveChoice]:
 def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:
     out = []
     mana = game.state.players[creature.controller].mana
-    for src in action_ability_sources(game, creature):
-        for i, ab in enumerate(src.card.abilities):
-            sp = speed_of_ability(ab)
-            if sp is None or sp not in speeds:
-                continue
-            if isinstance(ab, A.OncePerRound) and ("once", id(ab), game.state.round) in src.uses:
-                continue
-            if ability_mana(game, src, ab) > mana:
-                continue
-            out.append(AbilityChoice(src.id, i, (), creature.id if src is not creature else None))
+    usable = [(src, i, ab, speed_of_ability(ab)) for src in action_ability_sources(game, creature)
+              for i, ab in enumerate(src.card.abilities) if COSTS.spend_cost(ab) is None]
+    # abilities paid by spending this creature's action or move (engine/ability_costs.py)
+    usable += [(src, i, src.card.abilities[i], sp)
+               for src, i, sp in COSTS.offered(game, creature, speeds, not creature.moves_taken)]
+    for src, i, ab, sp in usable:
+        if sp is None or (sp not in speeds and sp != COSTS.MOVE):
+            continue
+        if isinstance(ab, A.OncePerRound) and ("once", id(ab), game.state.round) in src.uses:
+            continue
+        if ability_mana(game, src, ab) > mana or not COSTS.can_pay(game, src, creature, ab):
+            continue
+        out.append(AbilityChoice(src.id, i, (), creature.id if src is not creature else None))
     return out
 
 

@@ -7,7 +7,8 @@ module (every game sees the additions), and so does the table of what runs that 
 """
 from __future__ import annotations
 
+from . import ability_costs  # noqa: F401  spend_action
 from . import reanimation  # noqa: F401  reanimate
 from . import removal  # noqa: F401  remove_condition, removal_cost
 
-MODULES = (reanimation, removal)
+MODULES = (ability_costs, reanimation, removal)

@@ -25,6 +25,7 @@ from ..dsl import ast as A
 from . import actions as ACT
 from . import activation as AV
 from . import movement
+from . import ability_costs as COSTS
 from .decisions import Option
 from .phrases import Ctx, resolve
 
@@ -469,9 +470,13 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
         if act is not None:
             act.acted = True
     elif isinstance(choice, ACT.AbilityChoice):
+        ab = game.state.objects[choice.obj_id].card.abilities[choice.ability_index]
         use_ability(game, choice)
         if act is not None:
-            act.acted = True
+            if COSTS.spends_move(ab):  # the ability takes the place of a move (engine/ability_costs.py)
+                act.moves += 1
+            else:
+                act.acted = True
     else:
         raise TypeError(f"not an action choice: {choice!r}")
 
@@ -496,6 +501,7 @@ def use_ability(game, choice: ACT.AbilityChoice) -> None:
     ctx.extra["ability"] = id(inner)
     game.log.depth += 1
     try:
+        COSTS.pay(game, src, actor, ab, ctx)  # its other costs (tokens removed, an action spent...)
         game.run_effects(inner.effects, ctx)
     finally:
         game.log.depth -= 1

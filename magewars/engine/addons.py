@@ -10,5 +10,6 @@ from __future__ import annotations
 from . import ability_costs  # noqa: F401  spend_action
 from . import reanimation  # noqa: F401  reanimate
 from . import removal  # noqa: F401  remove_condition, removal_cost
+from . import situation  # noqa: F401  action_kind, upkeep_paid
 
-MODULES = (ability_costs, reanimation, removal)
+MODULES = (ability_costs, reanimation, removal, situation)

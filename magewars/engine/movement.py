@@ -353,6 +353,10 @@ def _zone_of(game: Game, obj) -> Optional[str]:
     return game.state.zone_of(obj)
 
 
+#: the action a move declares (`declares(X, "move")`)
+MOVE_ACTION = "move"
+
+
 def declare_move(game: Game, obj, to_zone: str, count_action: bool = True) -> Optional[str]:
     """Step 1, Declare Move: every check, before anything changes.  Returns why the move is hindered
     (or None); raises IllegalMove naming the rule."""
@@ -502,6 +506,10 @@ def move(game: Game, obj, to_zone: str, action: bool = True) -> bool:
     `action=False`: an effect moves it "as a move action would" outside its own actions (no move
     action is counted, hindering does not stop later ones)."""
     why_hindered = declare_move(game, obj, to_zone, count_action=action)
+    if action:  # the move action is declared: `when declares(X, "move")` abilities answer before it moves
+        game.fire("declares", obj, Ctx(this=obj, it=obj), actions=(MOVE_ACTION,))
+        if not obj.in_play:
+            return False
     pay_costs(game, obj, to_zone)
     here = _zone_of(game, obj)
     if not action:

@@ -419,6 +419,7 @@ def p_pay_upkeep(game, call, ctx):
             paid = bool(ch.value)
         if paid:
             p.mana -= n
+            o.uses.add(("upkeep_paid", game.state.round))  # read by upkeep_paid() (engine/situation.py)
             game.state.touch()
             game.emit("mana", f"{p.name} pays {n} mana upkeep for {o.label()} (now {p.mana})",
                       player=p.name, amount=n)

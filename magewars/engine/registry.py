@@ -203,8 +203,8 @@ MOVEMENT_REVEAL_EVENTS: tuple[str, ...] = _movement.REVEAL_ON
 
 
 #: actions a `declares(WHO, "ACTION")` event is fired for: the attack sequence declares attacks
-#: (DeclareAttack.run); other declarations (a move, a spell) are not fired yet
-DECLARED_ACTIONS: frozenset[str] = frozenset({"attack", "melee_attack", "ranged_attack"})
+#: (DeclareAttack.run), a move action declares "move" (movement.move); a spell's declaration is not fired
+DECLARED_ACTIONS: frozenset[str] = frozenset({"attack", "melee_attack", "ranged_attack", _movement.MOVE_ACTION})
 
 
 def trigger_status(event: A.Call) -> str:

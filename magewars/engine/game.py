@@ -504,7 +504,7 @@ class Game:
         `this` is the attacker; X is the trait's value."""
         out = []
         entries = self._codex_index().get(event)
-        if not entries or atk is None:
+        if not entries or atk is None or getattr(atk, "is_casting", False):  # a spell being cast has no attack traits
             return out
         seen = set()
         for t in tuple(atk.traits) + tuple(atk.gained):

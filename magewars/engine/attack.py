@@ -615,6 +615,9 @@ class DamageAndEffects(Step):
             atk.dealt = min(dmg, remaining)
             g.deal_damage(target, dmg, f"{a.definition.name} ({atk.attacker.label()})", None, by_attack=True)
             atk.events.add(("damaged", target.id))
+            atk.events.add(("deals_damage", atk.attacker.id))
+            # `reveal must on deals_damage(X) during damage_and_effects`: revealed as the damage is dealt
+            g.reveals.mandatory("during", "damage_and_effects", atk)
 
     @staticmethod
     def effect_die(eng, atk, table) -> None:

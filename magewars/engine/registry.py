@@ -35,6 +35,7 @@ from .codex_rules import MINIMUM_RANGE
 from .effects import Effects
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 from . import addons as _addons  # noqa: F401  adds its modules' effects and values to those tables
+from . import forced_reveals as _forced
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
 from .spellstatics import CAST_STATIC_CALLS as _CAST_STATICS, COSTS
 from .reveal import own_reveal_cost as _own_reveal_cost
@@ -88,12 +89,14 @@ HANDLED_EVENTS: tuple[str, ...] = ("revealed",)
 #: (`atk.events.add(("<name>", ...))` in engine/attack.py), those a spell being cast records on itself
 #: (engine/casting.py: `declares` a spell, `casting`, `targeted`) and `reveals` (a counter-reveal,
 #: engine/reveal.py `Reveals.can_counter`)
-REVEAL_EVENTS: tuple[str, ...] = ("attacked", "casting", "damaged", "declares", "hit", "reveals", "targeted")
+REVEAL_EVENTS: tuple[str, ...] = ("attacked", "casting", "damaged", "deals_damage", "declares", "hit", "reveals",
+                                   "targeted")
 #: steps a `reveal must ... after STEP` rule is checked at: a reveal window follows every step of the
 #: attack sequence (AttackEngine.step); a rule naming no step is checked at every window
 REVEAL_AFTER_STEPS: frozenset[str] = frozenset(_ATTACK_STEPS) | frozenset(_CAST_STEPS)
-#: steps a `reveal must ... during STEP` rule is checked at (AvoidAttack.run); `before` is never checked
-REVEAL_DURING_STEPS: frozenset[str] = frozenset({"avoid_attack", "counter_spell_step"})
+#: steps a `reveal must ... during STEP` rule is checked at (AvoidAttack.run, the Counter Spell step, and
+#: Damage and Effects once damage is dealt: DamageAndEffects.damage); `before` is never checked
+REVEAL_DURING_STEPS: frozenset[str] = frozenset({"avoid_attack", "counter_spell_step", "damage_and_effects"})
 #: card kinds whose own `effect:` runs: an incantation when cast (AttackEngine.cast_spell), an
 #: enchantment when revealed (Reveals.reveal); an attack spell's `effect:` outside its bar is never run
 ONE_SHOT_KINDS: frozenset[str] = frozenset({"incantation", "enchantment"})
@@ -199,7 +202,7 @@ def must_status(call: A.Call) -> str:
     has_target = any(a.key == "target" for a in call.args)
     return RUNS if has_target and isinstance(act, A.StringLit) and act.value in CODEX_MUST_READ else LOUD
 #: events a `reveal must on EVENT(...)` rule is checked for during the move sequence (movement.entering_zone)
-MOVEMENT_REVEAL_EVENTS: tuple[str, ...] = _movement.REVEAL_ON
+MOVEMENT_REVEAL_EVENTS: tuple[str, ...] = _movement.REVEAL_ON + _forced.EVENTS  # and engine/forced_reveals.py
 
 
 #: actions a `declares(WHO, "ACTION")` event is fired for: the attack sequence declares attacks

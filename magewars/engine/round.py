@@ -26,6 +26,7 @@ from . import actions as ACT
 from . import activation as AV
 from . import movement
 from . import ability_costs as COSTS
+from . import forced_reveals as FORCED
 from .decisions import Option
 from .phrases import Ctx, resolve
 
@@ -408,6 +409,7 @@ def activate(game, obj) -> None:
         run_timing(game, "around_activation", obj)
         run_timing(game, "start_of_action_phase", obj)
         game.fire("activated", obj, Ctx(this=obj, it=obj))
+        FORCED.reveal_on(game, "activated", obj)  # `reveal must on activated(X)`: a trap springs first
         for _ in range(8):  # two moves, an action, a quickcast and passes: bounded
             if not obj.in_play:
                 break

@@ -681,6 +681,9 @@ class Game:
         if "kind" in kw and "kind" in info and isinstance(kw["kind"], A.TraitGroup) \
                 and info["kind"] not in {r.name.text for r in kw["kind"].traits}:
             return False  # `condition_removed(this, [Burn])`: the event is about another condition
+        if call.name == "pushes" and "pushed" in info and "target" in kw:  # pushes(WHO, target: WHAT)
+            if not matches(self, info["pushed"], kw.pop("target"), Ctx(this=src, attack=atk)):
+                return False
         if call.name == "reveals":  # reveals(WHO, WHAT): the player (their Mage) and the enchantment revealed
             here = Ctx(this=src, attack=atk)
             for phrase, what in zip(pos, (info.get("who"), subject)):  # the enchantment may be gone already

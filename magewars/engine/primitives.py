@@ -469,7 +469,9 @@ def p_push(game, call, ctx):
     pusher = ctx.attack.attacker if ctx.attack is not None else ctx.this  # the pusher picks the way
     chooser = pusher.controller if pusher is not None else game.state.order[0]
     for o in _objs(game, pos[0], ctx):
-        movement.push(game, o, source_zone, chooser, direction, _src(ctx))
+        if movement.push(game, o, source_zone, chooser, direction, _src(ctx)) and pusher is not None:
+            # `when pushes(WHO, target: PHRASE)`: `target` is the object pushed
+            game.fire("pushes", pusher, Ctx(this=pusher, attack=ctx.attack, it=pusher, target=o), pushed=o)
 
 
 def p_guard(game, call, ctx):

@@ -80,7 +80,7 @@ STATIC_NODES: tuple[type, ...] = (A.Gain, A.Lose, A.StatChange)
 FIRED_EVENTS: tuple[str, ...] = (
     "action_ends", "activated", "attack_step", "attacked", "attacks", "avoided", "cast", "casting",
     "condition_placed", "condition_removed", "counterstrike", "damaged", "deals_damage", "declares", "destroyed", "discarded", "enters", "reveals",
-    "healed", "hit", "leaves", "moves", "rolls", "targeted", "token_removed", "would_be_destroyed",
+    "healed", "hit", "leaves", "moves", "pushes", "rolls", "targeted", "token_removed", "would_be_destroyed",
 )
 #: events the engine runs without `fire`: a `when revealed` ability resolves when its enchantment
 #: is revealed (engine/reveal.py, `Reveals.reveal`)

@@ -610,6 +610,8 @@ class Game:
             sub.extra["would"] = info["would"]
         if "rolled" in info:  # the roll behind the event, or None: no roll (rolled() == 0 does not hold)
             sub.extra["rolled"] = info["rolled"]
+        if "amount" in info:  # amount(): the damage, healing or mana of the event
+            sub.extra["amount"] = info["amount"]
         if x is not None:
             sub.extra["x"] = x
         if label is not None:

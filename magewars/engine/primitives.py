@@ -19,6 +19,7 @@ from .decisions import Option
 from .effects import trait_from_ref
 from .phrases import Ctx, PhraseError, has_name, matches, resolve, resolve_one
 from .targeting import choose_target, needs_choice
+from . import condition_damage
 
 
 class NotImplementedPrimitive(Exception):
@@ -143,7 +144,12 @@ def p_damage(game, call, ctx, direct=False):
     if isinstance(t, A.Phrase):
         dtype = t.text
     for o in _objs(game, pos[0], ctx):
-        game.deal_damage(o, amount, _src(ctx), dtype, direct=direct)
+        n = amount
+        kind = condition_damage.condition_of(game, ctx, o)
+        if kind is not None and n > 0:  # a condition damaging its carrier: announced first (may be prevented)
+            n = condition_damage.announce(game, o, kind, n)
+        if n:
+            game.deal_damage(o, n, _src(ctx), dtype, direct=direct)
 
 
 def p_direct_damage(game, call, ctx):
@@ -312,6 +318,10 @@ def p_modify_damage(game, call, ctx):
 
 
 def p_prevent_damage(game, call, ctx):
+    would = ctx.extra.get("would")
+    if ctx.attack is None and isinstance(would, dict) and "prevented" in would:
+        would["prevented"] = _src(ctx)  # damage about to be dealt outside an attack (condition_damage)
+        return
     atk = _attack_or_fail(ctx, "prevent_damage")
     pos, _ = _args(call)
     atk.prevent = None if not pos else _num(game, pos[0], ctx)

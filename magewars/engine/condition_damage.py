@@ -43,7 +43,7 @@ def condition_of(game, ctx: Ctx, target) -> Optional[str]:
 def announce(game, target, kind: str, amount: int) -> int:
     """Fire the event before the damage: returns the damage still to deal (0 if prevented)."""
     would = {"prevented": False}
-    game.fire(EVENT, target, Ctx(this=target, it=target), kind=kind, amount=amount, would=would)
+    game.fire("condition_damage", target, Ctx(this=target, it=target), kind=kind, amount=amount, would=would)
     if would["prevented"]:
         game.emit("rule", f"{amount} damage of {kind} to {target.label()} is prevented ({would['prevented']})")
         return 0

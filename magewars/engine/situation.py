@@ -4,6 +4,10 @@
   full action (its card's casting action); while an attack is resolved, the action of its attack bar.
   `action_kind("quickcast")` holds only for a spell cast with the quickcast marker; the engine does
   not let other actions use that marker, so for them it is false.
+* `random_target(PHRASE?)`: a legal target of the attack being resolved (any object the attacker could
+  attack with it, the present target included, itself never; of those fitting the phrase, if given),
+  picked by the effect die: the roll r of 12 picks candidate number (r - 1) * n // 12, so a scenario
+  can script it.
 * `upkeep_paid(OBJECT?)`: whether the object's (default: the ability's source's) upkeep was paid in
   this round's Upkeep Phase (engine/primitives.py p_pay_upkeep records each payment on the object).
   Abilities of one player's upkeep are ordered by that player, so an ability reading it runs after
@@ -14,6 +18,8 @@ names no card.
 """
 from __future__ import annotations
 
+from .attack import Attack
+from .phrases import matches
 from .primitives import VALUES, _args, _atk, _one, _word
 
 #: the mark p_pay_upkeep leaves on an object whose upkeep is paid, with the round number
@@ -43,6 +49,31 @@ def v_upkeep_paid(game, call, ctx) -> bool:
     return obj is not None and (UPKEEP_PAID, game.state.round) in obj.uses
 
 
+def v_random_target(game, call, ctx):
+    pos, _ = _args(call)
+    atk = _atk(ctx)
+    if atk is None:
+        return None
+    cands = []
+    for o in game.state.in_play():
+        if o is atk.attacker or o.hidden or game.life(o) is None:
+            continue
+        if pos and not matches(game, o, pos[0], ctx):
+            continue
+        probe = Attack(atk.action, atk.attacker, atk.source, o)
+        if game.attacks.illegal_reason(probe) is None:
+            cands.append(o)
+    if not cands:
+        game.emit("rule", "no legal target to pick at random")
+        return None
+    roll = game.dice.d12()
+    got = cands[(roll - 1) * len(cands) // 12]
+    game.emit("roll", f"random target among {len(cands)} ({', '.join(o.label() for o in cands)}): "
+                      f"effect die {roll} picks {got.label()}", d12=roll, purpose="random target")
+    return got
+
+
 VALUES["action_kind"] = v_action_kind
+VALUES["random_target"] = v_random_target
 VALUES["upkeep_paid"] = v_upkeep_paid
-VALUES_ADDED = ("action_kind", "upkeep_paid")
+VALUES_ADDED = ("action_kind", "random_target", "upkeep_paid")

@@ -415,11 +415,21 @@ def p_transfer_mana(game, call, ctx):
 
 def p_pay_upkeep(game, call, ctx):
     """Upkeep: the object's controller pays the mana, or (unable or unwilling) the object is destroyed."""
+    from .placement import cost_changes, use_cost_changes
     pos, _ = _args(call)
-    n = _num(game, pos[1], ctx)
+    base = _num(game, pos[1], ctx)
     for o in _objs(game, pos[0], ctx):
         if not o.in_play:
             continue
+        n = base
+        mage = game.state.mage_of(o.controller) or o
+        changes = cost_changes(game, mage, o, (), "upkeep")  # `costs(..., only: "upkeep")` statics in play
+        for src, c, minimum in changes:
+            amt = evaluate(game, c.args[1].value, Ctx(this=src, it=o))
+            if isinstance(amt, int) and amt:
+                new = n + amt
+                n = max(0, max(new, min(n, minimum)) if minimum is not None else new)
+                game.emit("rule", f"upkeep of {o.label()}: {amt:+d} ({src.label()})")
         p = game.state.players.get(o.controller)
         paid = False
         if p is not None and n <= p.mana:
@@ -429,6 +439,8 @@ def p_pay_upkeep(game, call, ctx):
             paid = bool(ch.value)
         if paid:
             p.mana -= n
+            if changes:
+                use_cost_changes(game, mage, o, (), "upkeep")
             o.uses.add(("upkeep_paid", game.state.round))  # read by upkeep_paid() (engine/situation.py)
             game.state.touch()
             game.emit("mana", f"{p.name} pays {n} mana upkeep for {o.label()} (now {p.mana})",

@@ -38,6 +38,7 @@ from . import addons as _addons  # noqa: F401  adds its modules' effects and val
 from . import forced_reveals as _forced
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
 from .spellstatics import CAST_STATIC_CALLS as _CAST_STATICS, COSTS
+from .placement import ONLY_READ as _COST_ONLY
 from .reveal import own_reveal_cost as _own_reveal_cost
 from .healtrade import HEALING_REMOVES as _HEALING_REMOVES
 from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
@@ -253,8 +254,8 @@ def static_call_status(call: A.Call) -> tuple[str, str]:
         only = kw.get("only")
         computed = call.name == "cast_only" and not all(isinstance(a.value, A.Phrase) for a in call.args if not a.key)
         if computed or "into" in kw or "school_of" in kw or \
-                (only is not None and getattr(only, "value", None) != "enchantment_reveal"):
-            return LOUD, f"static {call.name}(...) with `into:`, `school_of:` or `only:` other than a reveal cost " \
+                (only is not None and getattr(only, "value", None) not in _COST_ONLY):
+            return LOUD, f"static {call.name}(...) with `into:`, `school_of:` or `only:` other than a reveal or upkeep cost " \
                          f"is not applied (reported at run time)"
         return RUNS, ""
     if call.name in STATIC_SKIPPED:

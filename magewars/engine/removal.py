@@ -10,7 +10,8 @@ takes its markers (Growth).
 at a time (a `remove_condition` decision: a condition, or stop), paying each one's removal cost, up to
 `count` (or as many as they wish).  Written about a marker phrase (`a Poison condition on target`),
 only the markers the phrase names are offered, and "a"/"the" means one.  `removal_cost([Name])` is
-the value of one marker's cost.
+the value of one marker's cost; `remove_paying(OBJECT, kind: K)` is the same choice among the markers
+of the condition or category K.
 
 This module adds its effect and value to the engine's tables (`primitives.PRIMITIVES`, `VALUES`)
 when it is imported (through engine/addons.py); it names no card or condition.
@@ -23,7 +24,7 @@ from ..dsl import ast as A
 from ..dsl import selectors as S
 from .decisions import Option
 from .phrases import Ctx, selector_of
-from .primitives import PRIMITIVES, VALUES, NotImplementedPrimitive, _args, _num, _objs, _src, _traits, evaluate
+from .primitives import PRIMITIVES, VALUES, NotImplementedPrimitive, _args, _num, _objs, _src, _traits, _word
 
 #: the words of a condition's `static immune(this, "...")` that keep its markers from removal effects
 IMMUNE_TO_REMOVAL = "effects that remove conditions"
@@ -95,11 +96,31 @@ def p_remove_condition(game, call, ctx):
         if not who:
             return
         payer = who[0] if isinstance(who[0], str) else who[0].controller
-    removed = 0
+    _remove_paid(game, pos[0], ctx, fits, limit, payer)
+
+
+def p_remove_paying(game, call, ctx):
+    """`remove_paying(OBJECT, kind: Poison, count: N)`: as remove_condition, only markers of that
+    condition or category."""
+    pos, kw = _args(call)
+    kind = kw.get("kind")
+    kind = _word(kind) if kind is not None else None
+
+    def fits(name: str) -> bool:
+        entry = game.codex.get(name)
+        return kind is None or name == kind or (entry is not None and kind in entry.categories)
+    limit = _num(game, kw["count"], ctx) if "count" in kw else None
+    payer = ctx.this.controller if ctx.this is not None else game.state.order[0]
+    _remove_paid(game, pos[0], ctx, fits, limit, payer)
+
+
+def _remove_paid(game, what, ctx, fits, limit, payer) -> None:
+    """The payer picks markers one at a time among those `fits` allows, paying each removal cost."""
     carriers = []
-    for o in _objs(game, pos[0], ctx):  # a marker phrase names its carrier once a marker: once is enough
+    for o in _objs(game, what, ctx):  # a marker phrase names its carrier once a marker: once is enough
         if all(c is not o for c in carriers):
             carriers.append(o)
+    removed = 0
     for o in carriers:
         while limit is None or removed < limit:
             mana = game.state.players[payer].mana
@@ -142,6 +163,7 @@ def v_removal_cost(game, call, ctx):
 
 
 PRIMITIVES["remove_condition"] = p_remove_condition
+PRIMITIVES["remove_paying"] = p_remove_paying
 VALUES["removal_cost"] = v_removal_cost
-EFFECTS = ("remove_condition",)
+EFFECTS = ("remove_condition", "remove_paying")
 VALUES_ADDED = ("removal_cost",)

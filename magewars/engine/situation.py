@@ -8,6 +8,8 @@
   attack with it, the present target included, itself never; of those fitting the phrase, if given),
   picked by the effect die: the roll r of 12 picks candidate number (r - 1) * n // 12, so a scenario
   can script it.
+* `could_attach(WHAT, TO)`: whether the spell WHAT could now be cast on TO: TO fits its target phrase,
+  can be targeted by its controller's spells (casting.legal_target) and is not immune to it.
 * `upkeep_paid(OBJECT?)`: whether the object's (default: the ability's source's) upkeep was paid in
   this round's Upkeep Phase (engine/primitives.py p_pay_upkeep records each payment on the object).
   Abilities of one player's upkeep are ordered by that player, so an ability reading it runs after
@@ -19,6 +21,7 @@ names no card.
 from __future__ import annotations
 
 from .attack import Attack
+from .casting import legal_target
 from .phrases import matches
 from .primitives import VALUES, _args, _atk, _one, _word
 
@@ -73,7 +76,18 @@ def v_random_target(game, call, ctx):
     return got
 
 
+def v_could_attach(game, call, ctx) -> bool:
+    pos, kw = _args(call)
+    what = _one(game, pos[0], ctx) if pos else None
+    to = _one(game, kw.get("to", pos[1] if len(pos) > 1 else None), ctx)
+    if what is None or to is None:
+        return False
+    caster = game.state.mage_of(what.controller) or what
+    return legal_target(game, caster, what.card, to, what) is None and not game.immune_to_source(to, what)
+
+
 VALUES["action_kind"] = v_action_kind
+VALUES["could_attach"] = v_could_attach
 VALUES["random_target"] = v_random_target
 VALUES["upkeep_paid"] = v_upkeep_paid
-VALUES_ADDED = ("action_kind", "random_target", "upkeep_paid")
+VALUES_ADDED = ("action_kind", "could_attach", "random_target", "upkeep_paid")

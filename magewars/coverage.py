@@ -173,6 +173,8 @@ def _codex_static_runs(defn, ab) -> bool:
         return marker
     if eff.name in R.CODEX_MARKER_X_CALLS:
         return marker and isinstance(defn.removal, A.XValue)
+    if eff.name in R.CODEX_MARKER_SUBTYPE_CALLS:
+        return marker and this
     if eff.name in R.CODEX_TRAIT_CALLS:
         return eff.name != "no_armor" or this
     if eff.name == "immune":

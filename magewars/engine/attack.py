@@ -655,9 +655,8 @@ class DamageAndEffects(Step):
             for name, n in sorted(counts.items(), key=lambda kv: g.lowers_armor(kv[0])):
                 if target.in_play:
                     placed = g.place_condition(target, name, n, a.definition.name, fresh=fresh, attack=atk)
-                    if placed:
+                    if placed:  # Game.place_condition fires condition_placed
                         atk.conditions.append((name, placed))
-                        g.fire("condition_placed", target, Ctx(attack=atk, it=target))
 
     def then(self, eng, seq):
         """The individual attack is over: one that never hit is spent; the next object of a zone

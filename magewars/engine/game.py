@@ -282,6 +282,14 @@ class Game:
         if why:
             self.emit("immune", f"{obj.label()} {why}: no {name} from {source}")
             return 0
+        had = frozenset(self.effects.derived(obj).traits)
+        placed = self._place_markers(obj, name, count, source, fresh)
+        if placed and obj.in_play:
+            # `when condition_placed(WHO, [Name])`; had(...) reads the traits it had just before
+            self.fire("condition_placed", obj, Ctx(attack=attack, it=obj), kind=name, had=had)
+        return placed
+
+    def _place_markers(self, obj: GameObject, name: str, count: int, source: str, fresh: bool) -> int:
         if self.lowers_armor(name):
             room = self.armor(obj)
             placed = min(room, count)
@@ -555,8 +563,10 @@ class Game:
         for src in list(self.state.objects.values()):
             if src.hidden or src in exclude:
                 continue
-            if not src.in_play and not (event == "destroyed" and src is subject):
-                continue
+            if not src.in_play and not (event == "destroyed" and (
+                    src is subject or (subject is not None and src.attached_to == subject.id
+                                       and src.left_to is not None and not src.hidden))):
+                continue  # a destroyed object, and what was attached to it, still hear its destruction
             for (ab, inner) in card_index(src.card).triggers.get(event, ()):
                 pending.append((src, ab, inner, None, None))
             if entries and (src.in_play or src is subject):
@@ -612,6 +622,8 @@ class Game:
             sub.extra["rolled"] = info["rolled"]
         if "amount" in info:  # amount(): the damage, healing or mana of the event
             sub.extra["amount"] = info["amount"]
+        if "had" in info:  # had(...): the traits the object had just before the event
+            sub.extra["had"] = info["had"]
         if x is not None:
             sub.extra["x"] = x
         if label is not None:

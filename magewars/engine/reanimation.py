@@ -3,7 +3,8 @@
 `reanimate(OBJECTS)` takes a creature that has just been destroyed out of its owner's discard pile:
 it waits, face down, in the zone where it was destroyed, and at the end of the round (the End Phase,
 after the `at end_of_round` abilities) it is summoned there again as a new object: no damage, no
-markers, nothing attached, a new timestamp.  The controller of the card that reanimates it is its
+markers, nothing attached, a new timestamp - then the markers and damage `with:` and `damage:`
+name (worked out when it was reanimated) are put on it.  The controller of the card that reanimates it is its
 summoner and controls it (Supplement 2016, Codex > Reanimate); it keeps its owner.
 
 A creature still in play, or one that went anywhere but the discard pile (obliterated, back to the
@@ -14,8 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .primitives import PRIMITIVES, _args, _objs, _src
+from .primitives import PRIMITIVES, _args, _num, _objs, _src, _traits
 from . import movement
+from .phrases import Ctx
 
 CREATURE_KINDS = ("creature",)
 
@@ -29,6 +31,8 @@ class Waiting:
     summoner: str
     owner: str
     source: str
+    markers: tuple = ()  # (condition, count) placed as it comes back
+    damage: int = 0  # damage it comes back with
 
 
 def waiting(game) -> list:
@@ -41,7 +45,7 @@ def waiting(game) -> list:
 
 
 def p_reanimate(game, call, ctx):
-    pos, _ = _args(call)
+    pos, kw = _args(call)
     st = game.state
     for o in _objs(game, pos[0], ctx):
         if o.in_play or o.left_to != "discard" or o.kind not in CREATURE_KINDS or o.zone is None:
@@ -53,7 +57,10 @@ def p_reanimate(game, call, ctx):
         o.left_to = "reanimating"
         st.touch()
         summoner = ctx.this.controller if ctx.this is not None else o.owner
-        waiting(game).append(Waiting(o.id, o.card, o.zone, summoner, o.owner, _src(ctx)))
+        sub = Ctx(this=ctx.this, attack=ctx.attack, it=o, target=ctx.target, extra=ctx.extra)
+        dmg = _num(game, kw["damage"], sub) if "damage" in kw else 0  # worked out now (its level...)
+        marks = tuple(_traits(kw["with"])) if "with" in kw else ()
+        waiting(game).append(Waiting(o.id, o.card, o.zone, summoner, o.owner, _src(ctx), marks, dmg))
         game.emit("rule", f"{o.label()} waits face down in {o.zone}: it will be reanimated at the end of the "
                           f"round, summoned by {summoner} ({_src(ctx)})", target=o.id)
 
@@ -75,6 +82,10 @@ def summon_waiting(game) -> None:
         obj = game.create(w.card, w.oid, w.summoner, owner=w.owner)
         game.emit("rule", f"{obj.label()} is reanimated ({w.source})", target=obj.id)
         movement.enter_zone(game, obj, w.zone, how="summoned")
+        for name, n in w.markers:  # what it comes back with (a Zombie marker...)
+            game.place_condition(obj, name, n, w.source)
+        if w.damage and obj.in_play:
+            game.deal_damage(obj, w.damage, w.source, None)
     game.check_state()
 
 

@@ -36,6 +36,7 @@ from .effects import Effects
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 from . import addons as _addons  # noqa: F401  adds its modules' effects and values to those tables
 from . import forced_reveals as _forced
+from . import phrases as _phrases
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
 from .spellstatics import CAST_STATIC_CALLS as _CAST_STATICS, COSTS
 from .placement import ONLY_READ as _COST_ONLY
@@ -149,6 +150,9 @@ CODEX_IMMUNE_STRINGS_READ: frozenset[str] = _movement.IMMUNE_READ | {_addons.rem
 #: a condition's `static set_x(VALUE)`: what X is in its `removal X`, about the marked object
 #: (engine/removal.py removal_cost)
 CODEX_MARKER_X_CALLS: frozenset[str] = frozenset({_addons.removal.SET_X})
+#: a condition's `static gain_subtypes(this, Name...)`: its carrier has those subtypes while marked
+#: (phrases.has_name)
+CODEX_MARKER_SUBTYPE_CALLS: frozenset[str] = frozenset({_phrases.GAIN_SUBTYPES})
 MOVEMENT_STATIC_CALLS: frozenset[str] = _movement.STATIC_CALLS_READ
 MOVEMENT_CANNOT_ANY_SUBJECT: frozenset[str] = frozenset({_movement.CANNOT_MOVE_THROUGH})
 #: static calls of an attack bar read by the effects of its attack (a push's direction)

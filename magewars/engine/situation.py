@@ -10,6 +10,8 @@
   can script it.
 * `could_attach(WHAT, TO)`: whether the spell WHAT could now be cast on TO: TO fits its target phrase,
   can be targeted by its controller's spells (casting.legal_target) and is not immune to it.
+* `had(OBJECT, [Traits])`: whether the object had these traits just before the event being answered
+  (Game.place_condition hands them to condition_placed abilities); asked elsewhere, it is refused.
 * `upkeep_paid(OBJECT?)`: whether the object's (default: the ability's source's) upkeep was paid in
   this round's Upkeep Phase (engine/primitives.py p_pay_upkeep records each payment on the object).
   Abilities of one player's upkeep are ordered by that player, so an ability reading it runs after
@@ -23,7 +25,7 @@ from __future__ import annotations
 from .attack import Attack
 from .casting import legal_target
 from .phrases import matches
-from .primitives import VALUES, _args, _atk, _one, _word
+from .primitives import VALUES, NotImplementedPrimitive, _args, _atk, _one, _traits, _word
 
 #: the mark p_pay_upkeep leaves on an object whose upkeep is paid, with the round number
 UPKEEP_PAID = "upkeep_paid"
@@ -86,8 +88,17 @@ def v_could_attach(game, call, ctx) -> bool:
     return legal_target(game, caster, what.card, to, what) is None and not game.immune_to_source(to, what)
 
 
+def v_had(game, call, ctx) -> bool:
+    pos, _ = _args(call)
+    had = ctx.extra.get("had")
+    if had is None:
+        raise NotImplementedPrimitive("had() outside an event that records what the object had")
+    return all(name in had for name, _n in _traits(pos[1] if len(pos) > 1 else None))
+
+
 VALUES["action_kind"] = v_action_kind
+VALUES["had"] = v_had
 VALUES["could_attach"] = v_could_attach
 VALUES["random_target"] = v_random_target
 VALUES["upkeep_paid"] = v_upkeep_paid
-VALUES_ADDED = ("action_kind", "could_attach", "random_target", "upkeep_paid")
+VALUES_ADDED = ("action_kind", "could_attach", "had", "random_target", "upkeep_paid")

@@ -39,3 +39,15 @@ def test_action_kind_reads_the_casting_action_of_the_spell_being_cast():
     assert g.evaluate(quick, Ctx(this=wizard, attack=Casting(wizard, g.card("Minor Heal")))) is True
     assert g.evaluate(quick, Ctx(this=wizard, attack=Casting(wizard, full_spell))) is False
     assert g.evaluate(quick, Ctx(this=wizard)) is False  # nothing under way
+
+
+def test_a_zombie_marker_gives_its_subtypes_while_it_is_on():
+    """The Zombie entry's gain_subtypes: phrases naming Undead or Zombie find the marked creature."""
+    from magewars.engine.phrases import has_name
+    g = _game()
+    wolf = g.create("Timber Wolf", "wolf", "Bob", zone="B2")
+    assert not has_name(g, wolf, "Undead") and not has_name(g, wolf, "Zombie")
+    g.state.add_marker(wolf, "Zombie", 1)
+    assert has_name(g, wolf, "Undead") and has_name(g, wolf, "Zombie")
+    g.state.remove_marker(wolf, "Zombie")
+    assert not has_name(g, wolf, "Undead")

@@ -81,7 +81,7 @@ STATIC_NODES: tuple[type, ...] = (A.Gain, A.Lose, A.StatChange)
 #: tests/test_coverage.py greps the engine source and fails when this drifts
 FIRED_EVENTS: tuple[str, ...] = (
     "action_ends", "activated", "attack_step", "attacked", "attacks", "avoided", "cast", "casting",
-    "condition_damage", "condition_placed", "condition_removed", "counterstrike", "damaged", "deals_damage", "declares", "destroyed", "discarded", "enters", "reveals",
+    "condition_damage", "condition_placed", "condition_removed", "counterstrike", "damaged", "deals_damage", "declares", "destroyed", "discarded", "enters", "guards", "reveals",
     "healed", "hit", "leaves", "moves", "pushes", "rolls", "targeted", "token_removed", "would_be_destroyed",
 )
 #: events the engine runs without `fire`: a `when revealed` ability resolves when its enchantment

@@ -471,6 +471,7 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
         game.emit("action", f"{o.label()} takes the guard action", target=o.id)
         if act is not None:
             act.acted = True
+        game.fire("guards", o, Ctx(this=o, it=o))  # `when guards(X)`: it took the guard action
     elif isinstance(choice, ACT.AbilityChoice):
         ab = game.state.objects[choice.obj_id].card.abilities[choice.ability_index]
         use_ability(game, choice)

@@ -330,6 +330,14 @@ class Game:
                         changed = True
                 if obj.kind in ("enchantment", "equipment"):
                     continue  # not destroyed by damage (and its derived values are not needed here)
+                if obj.guard:  # a trait stating `static remove_guard(this)` (Incapacitated) takes the marker away
+                    why = next((t for t in self.effects.derived(obj).traits if self.codex_statics(t, "remove_guard")),
+                               None)
+                    if why:
+                        obj.guard = False
+                        self.state.touch()
+                        self.emit("rule", f"{obj.label()} loses its guard marker ({why})", target=obj.id)
+                        changed = True
                 life = self.life(obj)
                 if life is not None:
                     extra = self.marker_damage(obj)

@@ -212,12 +212,23 @@ def p_place_tokens(game, call, ctx):
         game.emit("token", f"{count} {name} token(s) placed on {o.label()} ({_src(ctx)})")
 
 
+def _note_paid(ctx) -> None:
+    """Remember that the source paid something (tokens, mana) during the current attack: paid()."""
+    if ctx.attack is not None and ctx.this is not None:
+        paid = getattr(ctx.attack, "paid_by", None)
+        if paid is None:
+            paid = ctx.attack.paid_by = set()
+        paid.add(ctx.this.id)
+
+
 def p_remove_tokens(game, call, ctx):
     pos, kw = _args(call)
     count = _num(game, kw.get("count", pos[2] if len(pos) > 2 else 1), ctx)
     name = pos[1].text if isinstance(pos[1], A.Phrase) else str(pos[1])
     for o in _objs(game, pos[0], ctx):
         n = game.state.remove_marker(o, name, count)
+        if n:
+            _note_paid(ctx)
         game.emit("token", f"{n} {name} token(s) removed from {o.label()} ({_src(ctx)})")
         game.fire("token_removed", o, Ctx(this=o, it=o))
 
@@ -359,6 +370,8 @@ def p_pay_mana(game, call, ctx):
         p.mana = max(0, p.mana - n)
         game.state.touch()
         game.emit("mana", f"{p.name} pays {n} mana (now {p.mana})")
+        if n:
+            _note_paid(ctx)
 
 
 def _supplies(game, v, ctx) -> list:

@@ -12,6 +12,8 @@
   can be targeted by its controller's spells (casting.legal_target) and is not immune to it.
 * `had(OBJECT, [Traits])`: whether the object had these traits just before the event being answered
   (Game.place_condition hands them to condition_placed abilities); asked elsewhere, it is refused.
+* `paid(OBJECT?)`: whether the object (default: the ability's source) paid tokens or mana during the
+  attack being resolved (primitives._note_paid records it on the attack): an optional cost was paid.
 * `upkeep_paid(OBJECT?)`: whether the object's (default: the ability's source's) upkeep was paid in
   this round's Upkeep Phase (engine/primitives.py p_pay_upkeep records each payment on the object).
   Abilities of one player's upkeep are ordered by that player, so an ability reading it runs after
@@ -96,9 +98,17 @@ def v_had(game, call, ctx) -> bool:
     return all(name in had for name, _n in _traits(pos[1] if len(pos) > 1 else None))
 
 
+def v_paid(game, call, ctx) -> bool:
+    pos, _ = _args(call)
+    obj = _one(game, pos[0], ctx) if pos else ctx.this
+    atk = ctx.attack
+    return obj is not None and atk is not None and obj.id in (getattr(atk, "paid_by", None) or ())
+
+
 VALUES["action_kind"] = v_action_kind
+VALUES["paid"] = v_paid
 VALUES["had"] = v_had
 VALUES["could_attach"] = v_could_attach
 VALUES["random_target"] = v_random_target
 VALUES["upkeep_paid"] = v_upkeep_paid
-VALUES_ADDED = ("action_kind", "could_attach", "had", "random_target", "upkeep_paid")
+VALUES_ADDED = ("action_kind", "could_attach", "had", "paid", "random_target", "upkeep_paid")

@@ -27,6 +27,7 @@ from .actions import (AbilityChoice, Activation, AttackChoice, CastChoice, Guard
                       options_of)
 from .phrases import Ctx, resolve
 from . import ability_costs as COSTS
+from . import action_speed as SPEED
 
 __all__ = ["legal_actions", "options_of", "obligations", "Activation"]
 
@@ -104,7 +105,7 @@ def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
         return out
     here = game.state.zone_of(creature)
     for (adef, src_id) in d.attacks:
-        if adef.action not in speeds or adef.kind not in ("melee", "ranged") \
+        if SPEED.speed(game, creature, adef.action) not in speeds or adef.kind not in ("melee", "ranged") \
                 or any(s in adef.special for s in ("counterstrike", "barrier", "passage", "bash")):
             continue
         if adef.cost is not None:
@@ -169,6 +170,8 @@ def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:
     usable += [(src, i, src.card.abilities[i], sp)
                for src, i, sp in COSTS.offered(game, creature, speeds, not creature.moves_taken)]
     for src, i, ab, sp in usable:
+        if sp is not None and sp != COSTS.MOVE:
+            sp = SPEED.speed(game, creature, sp)  # a quick action that counts as full, or the other way
         if sp is None or (sp not in speeds and sp != COSTS.MOVE):
             continue
         if isinstance(ab, A.OncePerRound) and ("once", id(ab), game.state.round) in src.uses:

@@ -271,8 +271,9 @@ class Effects:
 
     STATIC_CALLS = ("gain_attack", "attacks_gain", "grant_defense", "immune", "cannot")
     IGNORED_STATIC = ()
-    #: static calls read where their value is used, not applied here: `set_x` (Game.x_value)
-    READ_STATIC = ("set_x",)
+    #: static calls read where their value is used, not applied here: `set_x` (Game.x_value),
+    #: `action_swap` (engine/action_speed.py, asked by the Action Phase)
+    READ_STATIC = ("set_x", "action_swap")
 
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
         g = self.game

@@ -14,6 +14,8 @@
   (Game.place_condition hands them to condition_placed abilities); asked elsewhere, it is refused.
 * `paid(OBJECT?)`: whether the object (default: the ability's source) paid tokens or mana during the
   attack being resolved (primitives._note_paid records it on the attack): an optional cost was paid.
+* `cost_on(SPELL, OBJECT)`: the spell's full cost (casting plus reveal) as if it were cast on the
+  object: its own traits (Magebind on a Mage...) are asked with the object as their host.
 * `upkeep_paid(OBJECT?)`: whether the object's (default: the ability's source's) upkeep was paid in
   this round's Upkeep Phase (engine/primitives.py p_pay_upkeep records each payment on the object).
   Abilities of one player's upkeep are ordered by that player, so an ability reading it runs after
@@ -27,7 +29,7 @@ from __future__ import annotations
 from .attack import Attack
 from .casting import legal_target
 from .phrases import matches
-from .primitives import VALUES, NotImplementedPrimitive, _args, _atk, _one, _traits, _word
+from .primitives import VALUES, NotImplementedPrimitive, _args, _atk, _cost_of, _one, _traits, _word
 
 #: the mark p_pay_upkeep leaves on an object whose upkeep is paid, with the round number
 UPKEEP_PAID = "upkeep_paid"
@@ -105,10 +107,29 @@ def v_paid(game, call, ctx) -> bool:
     return obj is not None and atk is not None and obj.id in (getattr(atk, "paid_by", None) or ())
 
 
+def v_cost_on(game, call, ctx) -> int:
+    pos, kw = _args(call)
+    what = _one(game, pos[0], ctx) if pos else None
+    on = _one(game, kw.get("on", pos[1] if len(pos) > 1 else None), ctx)
+    if what is None:
+        return 0
+    if on is None or on is what:
+        return _cost_of(game, what)
+    saved = (what.attached_to, what.attached_zone)
+    what.attached_to, what.attached_zone = on.id, None  # asked as if it were on the object
+    game.state.touch()
+    try:
+        return _cost_of(game, what)
+    finally:
+        what.attached_to, what.attached_zone = saved
+        game.state.touch()
+
+
 VALUES["action_kind"] = v_action_kind
+VALUES["cost_on"] = v_cost_on
 VALUES["paid"] = v_paid
 VALUES["had"] = v_had
 VALUES["could_attach"] = v_could_attach
 VALUES["random_target"] = v_random_target
 VALUES["upkeep_paid"] = v_upkeep_paid
-VALUES_ADDED = ("action_kind", "could_attach", "had", "paid", "random_target", "upkeep_paid")
+VALUES_ADDED = ("action_kind", "cost_on", "could_attach", "had", "paid", "random_target", "upkeep_paid")

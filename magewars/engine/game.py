@@ -24,6 +24,7 @@ from . import addons  # noqa: F401  effects and values of their own modules, add
 from .restrictions import forbidden
 from .reveal import Reveals
 from .healtrade import give_up_healing
+from .unlimited import unlimited
 from . import round as round_
 from .state import ROW_LETTERS, Arena, GameObject, GameState
 
@@ -620,8 +621,8 @@ class Game:
         if callable(label):
             label = label()
         once_key = ("once", id(ab), self.state.round)
-        if isinstance(ab, A.OncePerRound) and once_key in src.uses:
-            return False
+        if isinstance(ab, A.OncePerRound) and once_key in src.uses and not unlimited(self, src, self.rule_of(inner)):
+            return False  # used this round (unless the object's card lifts the limit: unlimited_per_round)
         sub = Ctx(this=src, attack=ctx.attack, it=subject, target=ctx.target)
         sub.extra["ability"] = id(inner)
         if "would" in info:

@@ -51,3 +51,19 @@ def test_a_zombie_marker_gives_its_subtypes_while_it_is_on():
     assert has_name(g, wolf, "Undead") and has_name(g, wolf, "Zombie")
     g.state.remove_marker(wolf, "Zombie")
     assert not has_name(g, wolf, "Undead")
+
+
+def test_unlimited_per_round_lifts_the_once_per_round_limit_of_that_rule_only():
+    """Spark Elemental's `unlimited_per_round(this, [Trample])`: the codex Trample ability (once per
+    round) triggers again in the same round for it, not for another creature.  (Game.run_trigger is
+    called directly: the engine does not yet hear an attack bar's Trample on a move.)"""
+    from magewars.engine.unlimited import unlimited
+    g = _game()
+    spark = g.create("Spark Elemental", "spark", "Ann", zone="B2")
+    wolf = g.create("Timber Wolf", "wolf", "Ann", zone="B3")
+    trample = next(ab for ab in g.codex["Trample"].abilities if isinstance(ab, A.OncePerRound))
+    assert unlimited(g, spark, "Trample") and not unlimited(g, wolf, "Trample")
+    assert not unlimited(g, spark, "Vampiric")
+    for obj, again in ((spark, True), (wolf, False)):
+        assert g.run_trigger(obj, trample, trample.ability, obj, Ctx(), {}) is True
+        assert g.run_trigger(obj, trample, trample.ability, obj, Ctx(), {}) is again

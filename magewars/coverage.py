@@ -195,6 +195,10 @@ def _codex_static_runs(defn, ab) -> bool:
     this = isinstance(first, A.Phrase) and [w.text.lower() for w in first.words] == ["this"]
     if eff.name in R.CODEX_CONDITION_CALLS and eff.name != "immune":
         return marker
+    if eff.name in R.CODEX_MARKER_X_CALLS:
+        return marker and isinstance(defn.removal, A.XValue)
+    if eff.name in R.CODEX_MARKER_SUBTYPE_CALLS:
+        return marker and this
     if eff.name in R.CODEX_TRAIT_CALLS:
         return eff.name != "no_armor" or this
     if eff.name == "immune":

@@ -79,7 +79,7 @@ creature "Probe Beast" {
   static set_x(2)
   static cannot(this, "summon")
   static this gains [Flying]
-  when condition_removed(this): heal(this, 1)
+  when channels(this): heal(this, 1)
   when destroyed(this): copy_spell(this)
   at upkeep: heal(this, 1)
   action quick: heal(this, 1)
@@ -110,7 +110,7 @@ def test_each_construct_gets_its_status_and_location():
     S, L = R.SILENT, R.LOUD
     assert got == {
         ("probe.mw:6:3", "static cannot", L),
-        ("probe.mw:8:3", "when condition_removed", S),
+        ("probe.mw:8:3", "when channels", S),
         ("probe.mw:9:25", "copy_spell", L),
         ("probe.mw:12:19", "gets spellbook", S),
         ("probe.mw:13:23", "until end of turn", S),
@@ -205,13 +205,13 @@ def test_the_engine_does_what_the_registry_says():
     (an `unsupported` event), what it calls dropped silently leaves no trace in the log."""
     from magewars.engine import Game
     text = ('creature "Probe Beast" {\n  armor 1 life 5\n  traits Living\n  static set_x(2)\n'
-            '  when condition_removed(this): heal(this, 1)\n'
+            '  when channels(this): heal(this, 1)\n'
             '  static cannot(this, "summon")\n  when destroyed(this): copy_spell(this)\n}\n')
     corpus, a = _probe(text)
     own = a["cards"]["Probe Beast"]["own"]
     loud = {f.construct for f in own if f.status == R.LOUD}
     silent = {f.construct for f in own if f.status == R.SILENT}
-    assert loud == {"static cannot", "copy_spell"} and silent == {"when condition_removed"}
+    assert loud == {"static cannot", "copy_spell"} and silent == {"when channels"}
     g = Game(corpus)
     g.state.add_player("Ann")
     g.state.order = ["Ann"]
@@ -220,5 +220,5 @@ def test_the_engine_does_what_the_registry_says():
     g.destroy(beast)
     assert set(g.unsupported) == loud
     assert len(g.log.of_kind("unsupported")) == len(loud)
-    assert not any("condition_removed" in e.text for e in g.log.events)
+    assert not any("channels" in e.text for e in g.log.events)
     assert g.x_value(beast) == 2  # the static set_x runs: Game.x_value reads it

@@ -35,8 +35,8 @@ CODEX_ONLY = (A.ParamDecl, A.Category, A.Stacking, A.Removal, A.Marker)
 BASE_NAMES = set(M.SCHOOLS) | {
     "Mage", "Creature", "Conjuration", "Enchantment", "Equipment", "Incantation", "Attack", "Wall",
     "Terrain", "Vine", "Object", "Zone", "Level", "Arena", "Friendly", "Enemy", "Non",
-    # a subtype that card text names although no Arena card carries it
-    "Sprite",
+    # subtypes that card text names although no Arena card carries them (Potion and Mummy: Academy)
+    "Sprite", "Potion", "Mummy",
 }
 
 

@@ -127,13 +127,13 @@ enhance_attack(who: obj, attack: str, which?: any, until?: any) The object's mat
 attack_gains(traits: traits)                     The attack being resolved gains traits until it ends.
 spend_action(who: obj, kind?: any)               Another object uses up its quick or full action to pay for this ability.
 action_cost(what: obj, action: any, amount: num) Each such action the object takes first costs its controller this much extra mana.
-reanimate(what: obj)                             Reanimate a just-destroyed creature: it waits face down where it died and is summoned at the end of the round.
+reanimate(what: obj, with?: traits, damage?: num) Reanimate a just-destroyed creature: it waits face down where it died and is summoned at the end of the round (with these markers and this much damage, if given).
 obliterate(what: obj)                            Remove an object or card from the game; it is not destroyed and goes to no discard pile.
 remove_from_arena(what: obj, tokens?: name, count?: num) The object leaves the arena but stays in play: it takes no actions, its action marker stays as it is, it is out of range and LoS of everything, and only attached spells, its conditions and its own traits and abilities affect it. With tokens, that many are placed on it, one is removed each Upkeep Phase, and when the last goes it returns to the zone it left.
 convert_critical(amount: num)                    Turn up to this much critical damage of the current attack into normal damage.
 convert_to_critical(amount: num)                 Turn up to this much normal damage of the current attack into critical damage.
 attack_with(targets: obj, dice: num, traits?: traits) The source makes an unnamed attack of this many dice against each object.
-remove_condition(what: obj, count?: num)         Remove conditions of the controller's choice from an object, paying each removal cost.
+remove_condition(what: obj, count?: num, by?: obj) Remove conditions of the controller's choice from an object, paying each removal cost (by: the player who chooses and pays, named by their Mage).
 cancel_action()                                  The action being declared or taken is canceled.
 lose_until(what: obj, traits: traits, until: any) The object loses these traits until the end of a duration (round, attack...).
 gain_until(what: obj, traits: traits, until: any) The object gains these traits (a trait or a condition's state) until a duration ends (round, attack...; "start_of_action_phase": the start of its own next Action Phase; "A or B": whichever comes first).
@@ -169,6 +169,7 @@ spellbook_copies(what: obj, count: num)          During spellbook building, a bo
 spellbook_only(what: obj, who: any)              During spellbook building, only the kind of Mage named (a class, or a school's Mage: trained in it) may include spells matching the phrase.
 copies_in_play(what: obj, count: num, per?: any)  At most this many objects of this card's name are in play at once (counted per player when per is "player"); a spell that would add one more cannot be cast.
 zone_limit(what: obj, count: num)                A zone holds at most this many objects matching the phrase; a spell that would put one more into a zone cannot be cast there.
+gain_subtypes(what: obj, *names: name)          The object has these subtypes as well (in a condition's entry: while it carries the marker).
 """
 
 # ---------------------------------------------------------------- value functions and predicates
@@ -213,6 +214,7 @@ guarding(what: obj) -> bool                      Whether an object has a guard m
 damage_type_is(type: name) -> bool               Whether the current attack deals this damage type.
 versus_bonus() -> num                            The current attack's "+X vs Name" bonuses whose names its defender has, added up.
 removal_cost(what: traits) -> num                The mana it costs to remove one such condition marker.
+had(what: obj, traits: traits) -> bool           Whether the object had these traits just before the event being answered (a condition placed).
 bound_spell(what: obj) -> obj                    The spell card bound to an object.
 cost_of(what: obj) -> num                        A spell's full mana cost (casting plus reveal).
 damaged_this_round(what: obj, by: obj) -> bool   Whether an object was attacked and damaged this round by something matching a phrase.

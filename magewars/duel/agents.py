@@ -26,7 +26,8 @@ from ..engine.decisions import Agent, Decision, Option
 # Every kind of decision the engine asks (engine/decisions.py; the round's "initiative", "activate",
 # "action", "plan"; upkeep costs).  A test reads the engine's `decide("KIND"` calls and checks this list.
 KNOWN_KINDS = frozenset({"reveal", "defense", "counterstrike", "zone_order", "target", "optional", "choose",
-                         "order", "alternative", "reroll", "action", "plan", "initiative", "activate", "upkeep"})
+                         "order", "alternative", "reroll", "action", "plan", "initiative", "activate", "upkeep",
+                         "remove_condition"})  # engine/removal.py: pay to remove a condition, or stop
 
 
 class IllegalChoice(Exception):

@@ -31,6 +31,8 @@ from . import othercasters as OC
 from . import barclauses
 from .phrases import Ctx, resolve
 from .restrictions import forbids
+from . import ability_costs as COSTS
+from . import action_speed as SPEED
 
 __all__ = ["legal_actions", "options_of", "obligations", "Activation"]
 
@@ -110,7 +112,7 @@ def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
         return out
     here = game.state.zone_of(creature)
     for (adef, src_id) in d.attacks:
-        if adef.action not in speeds or adef.kind not in ("melee", "ranged") \
+        if SPEED.speed(game, creature, adef.action) not in speeds or adef.kind not in ("melee", "ranged") \
                 or any(s in adef.special for s in ("counterstrike", "barrier", "passage", "bash")):
             continue
         if CL.bar_limit_reached(game, creature, adef, game.state.objects.get(src_id)):
@@ -175,18 +177,23 @@ def move_options(game, creature) -> list[MoveChoice]:
 def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:
     out = []
     mana = game.state.players[creature.controller].mana
-    for src in action_ability_sources(game, creature):
-        for i, ab in enumerate(src.card.abilities):
-            sp = speed_of_ability(ab)
-            if sp is None or sp not in speeds:
-                continue
-            if isinstance(ab, A.OncePerRound) and ("once", id(ab), game.state.round) in src.uses:
-                continue
-            if ability_mana(game, src, ab) > mana:
-                continue
-            if OC.casts_nothing(game, src, ab, creature):  # a casting ability with nothing to cast
-                continue
-            out.append(AbilityChoice(src.id, i, (), creature.id if src is not creature else None))
+    usable = [(src, i, ab, speed_of_ability(ab)) for src in action_ability_sources(game, creature)
+              for i, ab in enumerate(src.card.abilities) if COSTS.spend_cost(ab) is None]
+    # abilities paid by spending this creature's action or move (engine/ability_costs.py)
+    usable += [(src, i, src.card.abilities[i], sp)
+               for src, i, sp in COSTS.offered(game, creature, speeds, not creature.moves_taken)]
+    for src, i, ab, sp in usable:
+        if sp is not None and sp != COSTS.MOVE:
+            sp = SPEED.speed(game, creature, sp)  # a quick action that counts as full, or the other way
+        if sp is None or (sp not in speeds and sp != COSTS.MOVE):
+            continue
+        if isinstance(ab, A.OncePerRound) and ("once", id(ab), game.state.round) in src.uses:
+            continue
+        if ability_mana(game, src, ab) > mana or not COSTS.can_pay(game, src, creature, ab):
+            continue
+        if OC.casts_nothing(game, src, ab, creature):  # a casting ability with nothing to cast
+            continue
+        out.append(AbilityChoice(src.id, i, (), creature.id if src is not creature else None))
     for key in game.d(creature).traits:  # `action` abilities the codex entries of its traits state (Climbing)
         cd = game.codex.get(key)
         for i, ab in enumerate(cd.abilities if cd is not None and cd.kind == "trait" else ()):

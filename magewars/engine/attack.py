@@ -629,6 +629,9 @@ class DamageAndEffects(Step):
             atk.dealt = min(dmg, remaining)
             g.deal_damage(target, dmg, f"{a.definition.name} ({atk.attacker.label()})", None, by_attack=True)
             atk.events.add(("damaged", target.id))
+            atk.events.add(("deals_damage", atk.attacker.id))
+            # `reveal must on deals_damage(X) during damage_and_effects`: revealed as the damage is dealt
+            g.reveals.mandatory("during", "damage_and_effects", atk)
 
     @staticmethod
     def effect_row(table, total: int):
@@ -671,9 +674,8 @@ class DamageAndEffects(Step):
             for name, n in sorted(counts.items(), key=lambda kv: g.lowers_armor(kv[0])):
                 if target.in_play:
                     placed = g.place_condition(target, name, n, a.definition.name, fresh=fresh, attack=atk)
-                    if placed:
+                    if placed:  # Game.place_condition fires condition_placed
                         atk.conditions.append((name, placed))
-                        g.fire("condition_placed", target, Ctx(attack=atk, it=target))
 
     def then(self, eng, seq):
         """The individual attack is over: one that never hit is spent; the next object of a zone

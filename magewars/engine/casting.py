@@ -370,6 +370,8 @@ def finish(game, spell: GameObject, bound_to: Optional[GameObject] = None) -> No
         game.emit("rule", f"{spell.card.name} stays bound to {bound_to.label()}")
         return
     if spell.in_play:
+        game.fire("discarded", spell, Ctx(this=spell, it=spell))  # a Cantrip goes back to the spellbook instead
+    if spell.in_play:
         game.state.remove_from_play(spell)
         game.emit("discarded", f"{spell.card.name} goes to the discard pile")
 

@@ -22,9 +22,11 @@ from .events import EventLog
 from . import movement
 from .phrases import Ctx, matches, resolve, resolve_one
 from .primitives import evaluate, run_effect
+from . import addons  # noqa: F401  effects and values of their own modules, added to the primitives' tables
 from .restrictions import forbidden, forbids
 from .reveal import Reveals
 from .healtrade import give_up_healing
+from .unlimited import unlimited
 from . import round as round_
 from .state import LIGHT_READS, ROW_LETTERS, Arena, GameObject, GameState, LightList, LightSet
 
@@ -71,6 +73,7 @@ class Game:
         self.effects = Effects(self)
         self.current_attack = None
         self.x_values: dict[str, int] = {}
+        self.end_of_round_hooks: list = []  # delayed effects the End Phase runs (a reanimated creature returns)
         self.unsupported: list[str] = []
         self.uses: list[tuple] = LightList()  # (source id, ability id, round, attack action, objects)
         self.transients: list = []
@@ -341,6 +344,14 @@ class Game:
                 count = room
             if count <= 0:
                 return 0
+        had = frozenset(self.effects.derived(obj).traits)
+        placed = self._place_markers(obj, name, count, source, fresh)
+        if placed and obj.in_play:
+            # `when condition_placed(WHO, [Name])`; had(...) reads the traits it had just before
+            self.fire("condition_placed", obj, Ctx(attack=attack, it=obj), kind=name, had=had)
+        return placed
+
+    def _place_markers(self, obj: GameObject, name: str, count: int, source: str, fresh: bool) -> int:
         if self.lowers_armor(name):
             room = self.armor(obj)
             placed = min(room, count)
@@ -381,6 +392,14 @@ class Game:
                         changed = True
                 if obj.kind in ("enchantment", "equipment"):
                     continue  # not destroyed by damage (and its derived values are not needed here)
+                if obj.guard:  # a trait stating `static remove_guard(this)` (Incapacitated) takes the marker away
+                    why = next((t for t in self.effects.derived(obj).traits if self.codex_statics(t, "remove_guard")),
+                               None)
+                    if why:
+                        obj.guard = False
+                        self.state.touch()
+                        self.emit("rule", f"{obj.label()} loses its guard marker ({why})", target=obj.id)
+                        changed = True
                 life = self.life(obj)
                 if life is not None:
                     extra = self.marker_damage(obj)
@@ -485,6 +504,11 @@ class Game:
     def discard(self, obj: GameObject, why: str = "") -> None:
         if not obj.in_play:
             return
+        # `when discarded(this)` is heard while the card is still there: a Cantrip goes back to the
+        # spellbook instead (it leaves play, and nothing is left to discard)
+        self.fire("discarded", obj, Ctx(this=obj, it=obj))
+        if not obj.in_play:
+            return
         self.state.remove_from_play(obj)
         tail = f" ({why})" if why else ""
         self.emit("discarded", f"{obj.label()} is discarded" + tail, target=obj.id,
@@ -573,7 +597,7 @@ class Game:
         casting = getattr(atk, "is_casting", False)  # a spell being cast stands in for an attack
         out = [] if casting else bar_listeners(self, atk, event)  # the triggers of the attack's own bar
         entries = self._codex_index().get(event)
-        if not entries:
+        if not entries or atk is None or getattr(atk, "is_casting", False):  # a spell being cast has no attack traits
             return out
         seen = set()
         for t in tuple(atk.traits) + tuple(atk.gained):
@@ -649,8 +673,10 @@ class Game:
         for src in list(self.state.objects.values()):
             if src.hidden or src in exclude:
                 continue
-            if not src.in_play and not (event == "destroyed" and src is subject):
-                continue
+            if not src.in_play and not (event == "destroyed" and (
+                    src is subject or (subject is not None and src.attached_to == subject.id
+                                       and src.left_to is not None and not src.hidden))):
+                continue  # a destroyed object, and what was attached to it, still hear its destruction
             for (ab, inner) in card_index(src.card).triggers.get(event, ()):
                 pending.append((src, ab, inner, None, None))
             if entries and (src.in_play or src is subject):
@@ -696,12 +722,18 @@ class Game:
         if callable(label):
             label = label()
         once_key = ("once", id(ab), self.state.round)
-        if isinstance(ab, A.OncePerRound) and once_key in src.uses:
-            return False
+        if isinstance(ab, A.OncePerRound) and once_key in src.uses and not unlimited(self, src, self.rule_of(inner)):
+            return False  # used this round (unless the object's card lifts the limit: unlimited_per_round)
         sub = Ctx(this=src, attack=ctx.attack, it=subject, target=ctx.target)
         sub.extra["ability"] = id(inner)
         if "would" in info:
             sub.extra["would"] = info["would"]
+        if "rolled" in info:  # the roll behind the event, or None: no roll (rolled() == 0 does not hold)
+            sub.extra["rolled"] = info["rolled"]
+        if "amount" in info:  # amount(): the damage, healing or mana of the event
+            sub.extra["amount"] = info["amount"]
+        if "had" in info:  # had(...): the traits the object had just before the event
+            sub.extra["had"] = info["had"]
         if x is not None:
             sub.extra["x"] = x
         if label is not None:
@@ -770,8 +802,20 @@ class Game:
         sig = V.EVENT_FUNCS.get(call.name)
         if sig is not None:  # `attacks(this, object with Burn)`: a positional target or source is read by name
             for p, v in zip(sig.params[1:], pos[1:]):
-                if p.name in ("target", "by") and p.name not in kw:
+                if p.name in ("target", "by", "kind") and p.name not in kw:
                     kw[p.name] = v
+        if "kind" in kw and "kind" in info and isinstance(kw["kind"], A.TraitGroup) \
+                and info["kind"] not in {r.name.text for r in kw["kind"].traits}:
+            return False  # `condition_removed(this, [Burn])`: the event is about another condition
+        if call.name == "pushes" and "pushed" in info and "target" in kw:  # pushes(WHO, target: WHAT)
+            if not matches(self, info["pushed"], kw.pop("target"), Ctx(this=src, attack=atk)):
+                return False
+        if call.name == "reveals":  # reveals(WHO, WHAT): the player (their Mage) and the enchantment revealed
+            here = Ctx(this=src, attack=atk)
+            for phrase, what in zip(pos, (info.get("who"), subject)):  # the enchantment may be gone already
+                if isinstance(phrase, A.Phrase) and (what is None or not matches(self, what, phrase, here)):
+                    return False
+            return True
         if call.name == "attack_step":
             if pos and isinstance(pos[0], A.StringLit) and pos[0].value != info.get("step"):
                 return False
@@ -800,8 +844,10 @@ class Game:
                 and pos[1].value != getattr(atk, "declared", None):  # a spell's declaration (casting)
             return False  # the action declared ("quick_spell", "move"...) must be the one named
         if pos and subject is not None and isinstance(pos[0], A.Phrase):
-            got = resolve(self, pos[0], Ctx(this=src, attack=atk))
-            if subject not in got:
+            if not getattr(subject, "in_play", True):  # destroyed already: described as it was, not looked up in play
+                if not matches(self, subject, pos[0], Ctx(this=src, attack=atk)):
+                    return False
+            elif subject not in resolve(self, pos[0], Ctx(this=src, attack=atk)):
                 return False
         if call.name in movement.ZONE_EVENTS:
             for key, where in movement.event_places(call.name, pos, kw):

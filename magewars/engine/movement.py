@@ -39,6 +39,7 @@ from typing import Any, Iterable, Optional
 from ..dsl import ast as A
 from ..dsl.model import CardDefinition
 from .decisions import Option
+from . import move_costs
 from .errors import EngineError
 from .phrases import Ctx, PhraseError, matches, resolve
 from .restrictions import push_through_forbidden
@@ -354,6 +355,10 @@ def _zone_of(game: Game, obj) -> Optional[str]:
     return game.state.zone_of(obj)
 
 
+#: the action a move declares (`declares(X, "move")`)
+MOVE_ACTION = "move"
+
+
 def declare_move(game: Game, obj, to_zone: str, count_action: bool = True, over=None) -> Optional[str]:
     """Step 1, Declare Move: every check, before anything changes.  Returns why the move is hindered
     (or None); raises IllegalMove naming the rule.  `over(wall)`: walls it says yes to do not forbid the
@@ -401,7 +406,8 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True, over=
 
 
 def pay_costs(game: Game, obj, to_zone: str) -> None:
-    """Step 2, Pay Costs: no move cost is modelled yet (a card that adds one says `unsupported`)."""
+    """Step 2, Pay Costs: extra mana a card in play makes a move action cost (engine/move_costs.py)."""
+    move_costs.pay(game, obj)
 
 
 def leaving_zone(game: Game, obj, here: str, to_zone: str, how: str) -> None:
@@ -504,7 +510,14 @@ def move(game: Game, obj, to_zone: str, action: bool = True, over=None) -> bool:
     `action=False`: an effect moves it "as a move action would" outside its own actions (no move
     action is counted, hindering does not stop later ones)."""
     why_hindered = declare_move(game, obj, to_zone, count_action=action, over=over)
-    pay_costs(game, obj, to_zone)
+    if action and move_costs.unpaid_reason(game, obj):
+        raise IllegalMove(move_costs.unpaid_reason(game, obj), move_costs.RULE)
+    if action:  # the move action is declared: `when declares(X, "move")` abilities answer before it moves
+        game.fire("declares", obj, Ctx(this=obj, it=obj), actions=(MOVE_ACTION,))
+        if not obj.in_play:
+            return False
+    if action:
+        pay_costs(game, obj, to_zone)
     here = _zone_of(game, obj)
     if not action:
         ok = change_zone(game, obj, to_zone, "moves")
@@ -528,6 +541,8 @@ def legal_moves(game: Game, obj, action: bool = True, over=None) -> list[str]:
     an effect moving it "as a move action would" may take it to."""
     here = _zone_of(game, obj)
     if here is None or not obj.in_play:
+        return []
+    if action and move_costs.unpaid_reason(game, obj):  # a move its controller cannot pay for
         return []
     out = []
     for z in game.state.arena.zones():
@@ -596,7 +611,7 @@ def reads_static(call: A.Call) -> bool:
     `hinder` and `block_los` in any form; `cannot(ANY, ACTION)` for the actions read here (about the
     card itself, or about the objects a phrase names, with `out_of:`/`into:` places); `can` and
     `ignore` about the card itself."""
-    if call.name in STATIC_CALLS_READ:
+    if call.name in STATIC_CALLS_READ or move_costs.reads(call):
         return True
     first = call.args[0].value if call.args else None
     second = call.args[1].value if len(call.args) > 1 else None

@@ -181,6 +181,11 @@ def has_name(game: Game, obj: GameObject, name: str) -> bool:
         return True
     if obj.markers.get(name):
         return True
+    for key, count in obj.markers.items():  # a condition's `static gain_subtypes(this, ...)` while it is on
+        if count and n in _gained_subtypes(game, key):
+            return True
+    if obj.name.lower() == n:
+        return True
     return game.effects.derived(obj).has(name)
 
 
@@ -199,6 +204,24 @@ def _printed_names(card) -> frozenset:
         _PRINTED_NAMES.clear()
     _PRINTED_NAMES[id(card)] = (card, names)
     return names
+
+
+#: the static call of a condition's entry naming subtypes its carrier has while marked
+GAIN_SUBTYPES = "gain_subtypes"
+
+
+def _gained_subtypes(game: Game, entry: str) -> frozenset:
+    """Lower-case subtypes the codex entry `entry` gives what carries its marker (cached per game)."""
+    cache = game.__dict__.setdefault("_gained_subtypes", {})
+    got = cache.get(entry)
+    if got is None:
+        names = set()
+        for ab in game.codex_statics(entry, GAIN_SUBTYPES):
+            for a in ab.effect.args[1:]:
+                if isinstance(a.value, A.Phrase):
+                    names.add(a.value.text.lower())
+        got = cache[entry] = frozenset(names)
+    return got
 
 
 # ---------------------------------------------------------------- evaluation

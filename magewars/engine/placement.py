@@ -278,6 +278,10 @@ def has_cost_changes(game) -> bool:
     return next(_cost_statics(game), None) is not None
 
 
+#: the `only:` values of a `costs(...)` static this module applies (None: the casting cost)
+ONLY_READ = (None, "enchantment_reveal", "reveal", "upkeep")
+
+
 def _uses_key(src, call, kw):
     shared = kw.get("shared")
     return (src.id, shared.value if isinstance(shared, A.StringLit) else id(call))
@@ -294,12 +298,17 @@ def cost_changes(game, caster, spell, targets, which: str) -> list[tuple]:
         pos, kw = _pos(call), _kw(call)
         only = kw.get("only")
         only = only.value if isinstance(only, A.StringLit) else None
-        if "into" in kw or only not in (None, "enchantment_reveal"):
-            _refuse(game, src, "costs(...) with into: or only: other than a reveal cost")
+        if "into" in kw or only not in ONLY_READ:
+            _refuse(game, src, "costs(...) with into: or only: other than a reveal or upkeep cost")
             continue
-        if which == "casting" and only is not None:
+        # "enchantment_reveal": an enchantment on its reveal cost, any other spell on its casting cost;
+        # "reveal": only a reveal cost; "upkeep": only an upkeep payment (primitives.p_pay_upkeep)
+        if which == "casting" and (only in ("reveal", "upkeep") or (
+                only == "enchantment_reveal" and getattr(spell, "kind", None) == "enchantment")):
             continue
-        if which == "reveal" and only != "enchantment_reveal":
+        if which == "reveal" and only not in ("enchantment_reveal", "reveal"):
+            continue
+        if (which == "upkeep") != (only == "upkeep"):
             continue
         ctx = Ctx(this=src, it=spell)
         if ab.guard is not None and not game.evaluate(ab.guard, ctx):

@@ -25,6 +25,8 @@ from .errors import EffectStopped
 from .phrases import Ctx, PhraseError, has_name, matches, resolve, resolve_one
 from .restrictions import action_of, forbids, impose
 from .state import UNTIL_EITHER, start_of_action_phase
+from .targeting import choose_target, needs_choice
+from . import condition_damage
 
 
 class NotImplementedPrimitive(Exception):
@@ -51,6 +53,9 @@ def _objs(game, v, ctx) -> list:
     if v is None:
         return []
     if isinstance(v, A.Phrase):
+        sel = needs_choice(game, v, ctx)  # an ability's `target ...` nobody declared: its controller picks
+        if sel is not None:
+            choose_target(game, sel, ctx)
         got = [o for o in resolve(game, v, ctx) if not isinstance(o, str)]
         if ctx.this is not None and v.words and v.words[0].text.lower() not in _ACTING \
                 and game.source_immunities(ctx.this.card):
@@ -146,7 +151,12 @@ def p_damage(game, call, ctx, direct=False):
     if isinstance(t, A.Phrase):
         dtype = t.text
     for o in _objs(game, pos[0], ctx):
-        game.deal_damage(o, amount, _src(ctx), dtype, direct=direct)
+        n = amount
+        kind = condition_damage.condition_of(game, ctx, o)
+        if kind is not None and n > 0:  # a condition damaging its carrier: announced first (may be prevented)
+            n = condition_damage.announce(game, o, kind, n)
+        if n:
+            game.deal_damage(o, n, _src(ctx), dtype, direct=direct)
 
 
 def p_direct_damage(game, call, ctx):
@@ -198,6 +208,8 @@ def p_remove(game, call, ctx):
             n = game.state.remove_marker(o, name, count)
             if n:
                 game.emit("condition", f"{n} {name} removed from {o.label()} ({_src(ctx)})")
+                # the roll that removed it, if one did (a Burn that rolls a blank)
+                game.fire("condition_removed", o, Ctx(this=o, it=o), kind=name, rolled=ctx.extra.get("rolled"))
     game.check_state()
 
 
@@ -219,12 +231,23 @@ def p_place_tokens(game, call, ctx):
         game.emit("token", f"{count} {name} token(s) placed on {o.label()} ({_src(ctx)})")
 
 
+def _note_paid(ctx) -> None:
+    """Remember that the source paid something (tokens, mana) during the current attack: paid()."""
+    if ctx.attack is not None and ctx.this is not None:
+        paid = getattr(ctx.attack, "paid_by", None)
+        if paid is None:
+            paid = ctx.attack.paid_by = set()
+        paid.add(ctx.this.id)
+
+
 def p_remove_tokens(game, call, ctx):
     pos, kw = _args(call)
     count = _num(game, kw.get("count", pos[2] if len(pos) > 2 else 1), ctx)
     name = pos[1].text if isinstance(pos[1], A.Phrase) else str(pos[1])
     for o in _objs(game, pos[0], ctx):
         n = game.state.remove_marker(o, name, count)
+        if n:
+            _note_paid(ctx)
         game.emit("token", f"{n} {name} token(s) removed from {o.label()} ({_src(ctx)})")
         game.fire("token_removed", o, Ctx(this=o, it=o))
 
@@ -325,6 +348,10 @@ def p_modify_damage(game, call, ctx):
 
 
 def p_prevent_damage(game, call, ctx):
+    would = ctx.extra.get("would")
+    if ctx.attack is None and isinstance(would, dict) and "prevented" in would:
+        would["prevented"] = _src(ctx)  # damage about to be dealt outside an attack (condition_damage)
+        return
     atk = _attack_or_fail(ctx, "prevent_damage")
     pos, _ = _args(call)
     atk.prevent = None if not pos else _num(game, pos[0], ctx)
@@ -375,6 +402,8 @@ def p_pay_mana(game, call, ctx):
         p.mana -= n
         game.state.touch()
         game.emit("mana", f"{p.name} pays {n} mana (now {p.mana})")
+        if n:
+            _note_paid(ctx)
 
 
 def _supplies(game, v, ctx) -> list:
@@ -431,11 +460,21 @@ def p_transfer_mana(game, call, ctx):
 
 def p_pay_upkeep(game, call, ctx):
     """Upkeep: the object's controller pays the mana, or (unable or unwilling) the object is destroyed."""
+    from .placement import cost_changes, use_cost_changes
     pos, _ = _args(call)
-    n = _num(game, pos[1], ctx)
+    base = _num(game, pos[1], ctx)
     for o in _objs(game, pos[0], ctx):
         if not o.in_play:
             continue
+        n = base
+        mage = game.state.mage_of(o.controller) or o
+        changes = cost_changes(game, mage, o, (), "upkeep")  # `costs(..., only: "upkeep")` statics in play
+        for src, c, minimum in changes:
+            amt = evaluate(game, c.args[1].value, Ctx(this=src, it=o))
+            if isinstance(amt, int) and amt:
+                new = n + amt
+                n = max(0, max(new, min(n, minimum)) if minimum is not None else new)
+                game.emit("rule", f"upkeep of {o.label()}: {amt:+d} ({src.label()})")
         p = game.state.players.get(o.controller)
         paid = False
         if p is not None and n <= p.mana:
@@ -445,6 +484,9 @@ def p_pay_upkeep(game, call, ctx):
             paid = bool(ch.value)
         if paid:
             p.mana -= n
+            if changes:
+                use_cost_changes(game, mage, o, (), "upkeep")
+            o.uses.add(("upkeep_paid", game.state.round))  # read by upkeep_paid() (engine/situation.py)
             game.state.touch()
             game.emit("mana", f"{p.name} pays {n} mana upkeep for {o.label()} (now {p.mana})",
                       player=p.name, amount=n)
@@ -494,7 +536,9 @@ def p_push(game, call, ctx):
     pusher = ctx.attack.attacker if ctx.attack is not None else ctx.this  # the pusher picks the way
     chooser = pusher.controller if pusher is not None else game.state.order[0]
     for o in _objs(game, pos[0], ctx):
-        movement.push(game, o, source_zone, chooser, direction, _src(ctx), by=src)
+        if movement.push(game, o, source_zone, chooser, direction, _src(ctx), by=src) and pusher is not None:
+            # `when pushes(WHO, target: PHRASE)`: `target` is the object pushed
+            game.fire("pushes", pusher, Ctx(this=pusher, attack=ctx.attack, it=pusher, target=o), pushed=o)
 
 
 def p_cannot(game, call, ctx):
@@ -1304,6 +1348,8 @@ def evaluate(game: "Game", node, ctx: Ctx) -> Any:
         return a + b if node.op == "+" else a - b if node.op == "-" else a * b
     if isinstance(node, A.Compare):
         a, b = evaluate(game, node.left, ctx), evaluate(game, node.right, ctx)
+        if a is None or b is None:  # a value that does not exist now (no roll was made): only (in)equality
+            return (a == b) if node.op == "==" else (a != b) if node.op == "!=" else False
         return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[node.op]
     if isinstance(node, A.CondAnd):
         return all(evaluate(game, i, ctx) for i in node.items)

@@ -36,9 +36,13 @@ from . import movement as _movement
 from .codex_rules import MINIMUM_RANGE
 from .effects import Effects
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
+from . import addons as _addons  # noqa: F401  adds its modules' effects and values to those tables
+from . import forced_reveals as _forced
+from . import phrases as _phrases
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
 from .spellstatics import CAST_LIMIT as _CAST_LIMIT, CAST_STATIC_CALLS as _CAST_STATICS, COSTS
 from .othercasters import refused_shape as _casting_refused
+from .placement import ONLY_READ as _COST_ONLY
 from .reveal import own_reveal_cost as _own_reveal_cost
 from .healtrade import HEALING_REMOVES as _HEALING_REMOVES
 from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
@@ -79,9 +83,10 @@ STATIC_NODES: tuple[type, ...] = (A.Gain, A.Lose, A.StatChange)
 #: every event name the engine fires (`Game.fire("<name>", ...)` in magewars/engine/*.py);
 #: tests/test_coverage.py greps the engine source and fails when this drifts
 FIRED_EVENTS: tuple[str, ...] = (
-    "action_ends", "activated", "attack_resolved", "attack_step", "attacked", "attacks", "avoided", "cast", "casting",
-    "condition_placed", "counterstrike", "damaged", "deals_damage", "declares", "destroyed", "enters",
-    "healed", "hit", "intercepts", "leaves", "moves", "rolls", "targeted", "token_removed", "would_be_destroyed",
+    "action_ends", "activated", "attack_resolved", "attack_step", "attacked", "attacks", "avoided", "cast",
+    "casting", "condition_damage", "condition_placed", "condition_removed", "counterstrike", "damaged",
+    "deals_damage", "declares", "destroyed", "discarded", "enters", "guards", "healed", "hit", "intercepts",
+    "leaves", "moves", "pushes", "reveals", "rolls", "targeted", "token_removed", "would_be_destroyed",
 )
 #: events the engine runs without `fire`: a `when revealed` ability resolves when its enchantment
 #: is revealed (engine/reveal.py, `Reveals.reveal`)
@@ -90,12 +95,14 @@ HANDLED_EVENTS: tuple[str, ...] = ("revealed",)
 #: (`atk.events.add(("<name>", ...))` in engine/attack.py), those a spell being cast records on itself
 #: (engine/casting.py: `declares` a spell, `casting`, `targeted`) and `reveals` (a counter-reveal,
 #: engine/reveal.py `Reveals.can_counter`)
-REVEAL_EVENTS: tuple[str, ...] = ("attacked", "casting", "damaged", "declares", "hit", "reveals", "targeted")
+REVEAL_EVENTS: tuple[str, ...] = ("attacked", "casting", "damaged", "deals_damage", "declares", "hit", "reveals",
+                                   "targeted")
 #: steps a `reveal must ... after STEP` rule is checked at: a reveal window follows every step of the
 #: attack sequence (AttackEngine.step); a rule naming no step is checked at every window
 REVEAL_AFTER_STEPS: frozenset[str] = frozenset(_ATTACK_STEPS) | frozenset(_CAST_STEPS)
-#: steps a `reveal must ... during STEP` rule is checked at (AvoidAttack.run); `before` is never checked
-REVEAL_DURING_STEPS: frozenset[str] = frozenset({"avoid_attack", "counter_spell_step"})
+#: steps a `reveal must ... during STEP` rule is checked at (AvoidAttack.run, the Counter Spell step, and
+#: Damage and Effects once damage is dealt: DamageAndEffects.damage); `before` is never checked
+REVEAL_DURING_STEPS: frozenset[str] = frozenset({"avoid_attack", "counter_spell_step", "damage_and_effects"})
 #: card kinds whose own `effect:` runs: an incantation when cast (AttackEngine.cast_spell), an
 #: enchantment when revealed (Reveals.reveal); an attack spell's `effect:` outside its bar is never run
 ONE_SHOT_KINDS: frozenset[str] = frozenset({"incantation", "enchantment"})
@@ -163,7 +170,13 @@ CODEX_CAN_READ: frozenset[str] = frozenset({"ignore guards"}) | _movement.CAN_RE
 #: `ignore(this, RULE[, against: ...])`, `immune(this, "hinder")`, `hinder(this)`, `block_los(this)`,
 #: a wall's `cannot(PHRASE, "move through")`; from cards in play, `static hinder(PHRASE)`
 CODEX_IGNORE_READ: frozenset[str] = _movement.IGNORE_READ
-CODEX_IMMUNE_STRINGS_READ: frozenset[str] = _movement.IMMUNE_READ
+CODEX_IMMUNE_STRINGS_READ: frozenset[str] = _movement.IMMUNE_READ | {_addons.removal.IMMUNE_TO_REMOVAL}
+#: a condition's `static set_x(VALUE)`: what X is in its `removal X`, about the marked object
+#: (engine/removal.py removal_cost)
+CODEX_MARKER_X_CALLS: frozenset[str] = frozenset({_addons.removal.SET_X})
+#: a condition's `static gain_subtypes(this, Name...)`: its carrier has those subtypes while marked
+#: (phrases.has_name)
+CODEX_MARKER_SUBTYPE_CALLS: frozenset[str] = frozenset({_phrases.GAIN_SUBTYPES})
 MOVEMENT_STATIC_CALLS: frozenset[str] = _movement.STATIC_CALLS_READ
 MOVEMENT_CANNOT_ANY_SUBJECT: frozenset[str] = frozenset({_movement.CANNOT_MOVE_THROUGH})
 #: static calls of an attack bar read by the effects of its attack (a push's direction)
@@ -181,7 +194,8 @@ CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune",
 #: a trait's statics about objects in general, read by the continuous-effects layer: `innate(PHRASE,
 #: unless: [...])` (Effects.innate_rules: the names objects have by nature) and `no_armor(this)`
 #: (Effects._codex_call), `bash_attack(DICE, [TRAITS])` (Game.bash_definition)
-CODEX_TRAIT_CALLS: frozenset[str] = frozenset({"innate", "no_armor", "bash_attack"})
+CODEX_TRAIT_CALLS: frozenset[str] = frozenset({"innate", "no_armor", "bash_attack", "remove_guard"})
+#: (`remove_guard(this)`: a creature with the trait loses its guard marker, Game.check_state)
 #: attack legality a trait states with `target:` (engine/codex_rules.py): `cannot(SUBJECT, "melee_attack",
 #: target: PHRASE)` on an object's trait, `can(attacker, "melee_attack", target: PHRASE)` on an attack
 #: trait, `can(SUBJECT, "ranged_attack", target: PHRASE, ignoring: "minimum_range")` on either side
@@ -240,12 +254,12 @@ def must_status(call: A.Call) -> str:
     has_target = any(a.key == "target" for a in call.args)
     return RUNS if has_target and isinstance(act, A.StringLit) and act.value in CODEX_MUST_READ else LOUD
 #: events a `reveal must on EVENT(...)` rule is checked for during the move sequence (movement.entering_zone)
-MOVEMENT_REVEAL_EVENTS: tuple[str, ...] = _movement.REVEAL_ON
+MOVEMENT_REVEAL_EVENTS: tuple[str, ...] = _movement.REVEAL_ON + _forced.EVENTS  # and engine/forced_reveals.py
 
 
 #: actions a `declares(WHO, "ACTION")` event is fired for: the attack sequence declares attacks
-#: (DeclareAttack.run); other declarations (a move, a spell) are not fired yet
-DECLARED_ACTIONS: frozenset[str] = frozenset({"attack", "melee_attack", "ranged_attack"})
+#: (DeclareAttack.run), a move action declares "move" (movement.move); a spell's declaration is not fired
+DECLARED_ACTIONS: frozenset[str] = frozenset({"attack", "melee_attack", "ranged_attack", _movement.MOVE_ACTION})
 
 
 def trigger_status(event: A.Call) -> str:
@@ -295,8 +309,8 @@ def static_call_status(call: A.Call, codex: Optional[dict] = None) -> tuple[str,
             isinstance(a.value, A.Phrase) or (isinstance(a.value, A.Call) and a.value.name == "bound_spell")
             for a in call.args if not a.key)  # a bound spell is read (placement.restrictions)
         if computed or "into" in kw or "school_of" in kw or \
-                (only is not None and getattr(only, "value", None) != "enchantment_reveal"):
-            return LOUD, f"static {call.name}(...) with `into:`, `school_of:` or `only:` other than a reveal cost " \
+                (only is not None and getattr(only, "value", None) not in _COST_ONLY):
+            return LOUD, f"static {call.name}(...) with `into:`, `school_of:` or `only:` other than a reveal or upkeep cost " \
                          f"is not applied (reported at run time)"
         return RUNS, ""
     if call.name in STATIC_SKIPPED:

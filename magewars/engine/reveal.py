@@ -49,6 +49,14 @@ def own_reveal_cost(call: A.Call) -> bool:
         and all(a.key in (None, "only") for a in call.args)
 
 
+def _own_card_reveal_cost(call: A.Call) -> bool:
+    """A card's `costs(this, N, only: "reveal" | "enchantment_reveal")`: a change to its own reveal cost."""
+    pos = [a.value for a in call.args if not a.key]
+    only = next((a.value for a in call.args if a.key == "only"), None)
+    return len(pos) == 2 and isinstance(pos[0], A.Phrase) and [w.text.lower() for w in pos[0].words] == ["this"] \
+        and isinstance(only, A.StringLit) and only.value in ("reveal", "enchantment_reveal")
+
+
 def reveal_rules(obj: "GameObject") -> list[A.RevealRule]:
     return index(obj.card).reveal_rules
 
@@ -153,7 +161,18 @@ class Reveals:
         host = g.state.host(obj)
         caster = g.state.mage_of(obj.controller) or obj
         out = list(self.trait_changes(obj))
+        for ab in obj.card.abilities:  # its own `static [if G] costs(this, N, only: "reveal")`, hidden or not
+            call = getattr(ab, "effect", None)
+            if isinstance(ab, A.StaticAbility) and isinstance(call, A.Call) and call.name == placement.COSTS \
+                    and _own_card_reveal_cost(call):
+                ctx = Ctx(this=obj, it=obj)
+                if ab.guard is None or g.evaluate(ab.guard, ctx):
+                    n = g.evaluate(call.args[1].value, ctx)
+                    if isinstance(n, int) and n:
+                        out.append((f"{obj.label()} itself", n))
         for src, call, minimum in placement.cost_changes(g, caster, obj, (host,) if host else (), "reveal"):
+            if src is obj and _own_card_reveal_cost(call):
+                continue  # counted above
             n = g.evaluate(call.args[1].value, Ctx(this=src, it=obj))
             if isinstance(n, int) and n:
                 out.append((src.label(), n))
@@ -332,6 +351,8 @@ class Reveals:
         if not ran and is_one_time(obj) and obj.in_play and not attacked_now:
             g.emit("rule", f"{obj.label()} is a one-time enchantment revealed when its effect is irrelevant: wasted")
             g.destroy(obj, why="one-time effect wasted")
+        # `when reveals(WHO, WHAT)` abilities: WHO is the revealing player (by their Mage), WHAT the enchantment
+        g.fire("reveals", obj, Ctx(this=obj, attack=atk, it=obj), who=st.mage_of(obj.controller))
         g.check_state()
         return True
 

@@ -27,6 +27,8 @@ from . import activation as AV
 from . import movement
 from . import bound as BD
 from . import othercasters as OC
+from . import ability_costs as COSTS
+from . import forced_reveals as FORCED
 from .decisions import Option
 from .phrases import Ctx, resolve
 from .state import ends_at, start_of_action_phase
@@ -418,6 +420,7 @@ def activate(game, obj) -> None:
         run_timing(game, "around_activation", obj)
         run_timing(game, "start_of_action_phase", obj)
         game.fire("activated", obj, Ctx(this=obj, it=obj))
+        FORCED.reveal_on(game, "activated", obj)  # `reveal must on activated(X)`: a trap springs first
         for _ in range(8):  # two moves, an action, a quickcast and passes: bounded
             if not obj.in_play:
                 break
@@ -488,10 +491,17 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
         game.emit("action", f"{o.label()} takes the guard action", target=o.id)
         if act is not None:
             act.acted = True
+        game.fire("guards", o, Ctx(this=o, it=o))  # `when guards(X)`: it took the guard action
     elif isinstance(choice, ACT.AbilityChoice):
+        src = game.state.objects[choice.obj_id]
+        ab = (game.codex[choice.entry].abilities if choice.entry is not None
+              else src.card.abilities)[choice.ability_index]
         use_ability(game, choice)
         if act is not None:
-            act.acted = True
+            if COSTS.spends_move(ab):  # the ability takes the place of a move (engine/ability_costs.py)
+                act.moves += 1
+            else:
+                act.acted = True
     else:
         raise TypeError(f"not an action choice: {choice!r}")
 
@@ -524,6 +534,7 @@ def use_ability(game, choice: ACT.AbilityChoice) -> None:
         ctx.extra["rule"] = choice.entry  # a codex rule's effects say which rule they come from
     game.log.depth += 1
     try:
+        COSTS.pay(game, src, actor, ab, ctx)  # its other costs (tokens removed, an action spent...)
         game.run_effects(inner.effects, ctx)
     finally:
         game.log.depth -= 1
@@ -574,6 +585,8 @@ def expire(game, duration: str) -> int:
 def end_phase(game) -> None:
     """`at end_of_round` abilities run, then effects "until end of round" expire; the round ends."""
     run_timing(game, "end_of_round")
+    for hook in list(getattr(game, "end_of_round_hooks", ())):  # delayed effects (engine/reanimation.py)
+        hook(game)
     end_round(game)
 
 

@@ -83,6 +83,8 @@ def check_chart(kind: str, keys: list[str]) -> None:
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_scenario_attacks_follow_the_chart(path):
     result = run_scenario(str(path), (CARDS_ROOT,))
+    if result.scenario.xfail and result.error is not None:
+        pytest.skip(f"marked xfail: {result.scenario.xfail}")
     assert result.error is None, result.error.format()
     for kind, keys in actions(result.game):
         check_chart(kind, keys)

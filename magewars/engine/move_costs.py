@@ -1,0 +1,73 @@
+"""Extra mana a move action costs (Rules: Move Action, step 2 Pay Costs).
+
+A card in play may state `static action_cost(PHRASE, "move", N)`: each move action of an object the
+phrase names costs its controller N more mana, paid in the Pay Costs step of the move, once per move
+action (a teleport, a push or a move made by an effect is no move action and costs nothing).  A move
+its controller cannot pay for is not a legal move.  engine/movement.py asks `unpaid_reason` while
+checking a move and `pay` in its Pay Costs step.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..dsl import ast as A
+from .phrases import Ctx, matches
+
+CALL = "action_cost"
+#: the rule a move refused for its cost names
+RULE = "Rules: Move Action (step 2, Pay Costs)"
+MOVE = "move"
+
+
+def reads(call: A.Call) -> bool:
+    """Is this `static action_cost(PHRASE, "move", N)`, the form this module applies?"""
+    if call.name != CALL or len(call.args) < 3:
+        return False
+    act = call.args[1].value
+    return isinstance(act, A.StringLit) and act.value == MOVE and isinstance(call.args[0].value, A.Phrase)
+
+
+def costs(game, obj) -> list[tuple]:
+    """(source, amount) of each move cost that applies to `obj` now."""
+    out = []
+    for src in game.state.in_play():
+        if src.hidden:
+            continue
+        for ab in src.card.abilities:
+            call = getattr(ab, "effect", None)
+            if not (isinstance(ab, A.StaticAbility) and isinstance(call, A.Call) and reads(call)):
+                continue
+            ctx = Ctx(this=src)
+            if ab.guard is not None and not game.evaluate(ab.guard, ctx):
+                continue
+            if matches(game, obj, call.args[0].value, ctx):
+                n = game.evaluate(call.args[2].value, ctx)
+                if isinstance(n, int) and n > 0:
+                    out.append((src, n))
+    return out
+
+
+def unpaid_reason(game, obj) -> Optional[str]:
+    """Why the controller cannot pay for a move action of `obj` now (None: they can, or it is free)."""
+    got = costs(game, obj)
+    if not got:
+        return None
+    total = sum(n for _, n in got)
+    mana = game.state.players[obj.controller].mana if obj.controller in game.state.players else 0
+    if total > mana:
+        who = ", ".join(src.label() for src, _ in got)
+        return f"a move action of {obj.label()} costs {total} mana ({who}); its controller has {mana}"
+    return None
+
+
+def pay(game, obj) -> int:
+    """Pay the move costs of one move action (step 2 of the move)."""
+    total = 0
+    for src, n in costs(game, obj):
+        p = game.state.players[obj.controller]
+        p.mana -= n
+        total += n
+        game.state.touch()
+        game.emit("mana", f"{p.name} pays {n} mana for {obj.label()}'s move ({src.label()}; now {p.mana})",
+                  player=p.name, amount=n, source=src.id)
+    return total

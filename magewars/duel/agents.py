@@ -21,12 +21,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from ..engine.decisions import Agent, Decision, Option
+from ..engine.decisions import Agent, Decision, Option, decision_kinds
 
-# Every kind of decision the engine asks (engine/decisions.py; the round's "initiative", "activate",
-# "action", "plan"; upkeep costs).  A test reads the engine's `decide("KIND"` calls and checks this list.
-KNOWN_KINDS = frozenset({"reveal", "defense", "counterstrike", "zone_order", "target", "optional", "choose",
-                         "order", "alternative", "reroll", "action", "plan", "initiative", "activate", "upkeep"})
+# Every kind of decision the engine asks (engine/decisions.py lists them; Game.decide refuses others).
+KNOWN_KINDS = frozenset(decision_kinds())
 
 
 class IllegalChoice(Exception):

@@ -129,8 +129,7 @@ def setup_game(cfg: DuelConfig, index: int, observers: Sequence[Callable] = ()):
         except (ValueError, TypeError) as e:
             raise DuelError(str(e)) from None
         seats[s] = Seat(s, agent)
-    game = start_game(c, books, seed=gseed, agents=dict(seats), names=list(SIDES))
-    give_first_initiative(game, first)
+    game = start_game(c, books, seed=gseed, agents=dict(seats), names=list(SIDES), first=first)
     viewer = _viewer(game)
     for i, s in enumerate(SIDES):
         seats[s].viewer = viewer
@@ -139,15 +138,6 @@ def setup_game(cfg: DuelConfig, index: int, observers: Sequence[Callable] = ()):
     for obs in observers:
         obs(game)
     return game, seats, gseed, first
-
-
-def give_first_initiative(game, player: str) -> None:
-    """Sides alternate the first round's initiative (a duel series is fair only so).  The round
-    passes the initiative on each round, so the first round starts as if `player`'s opponent had it.
-    (start_game has no `first=` parameter yet; this is the one place that works around it.)"""
-    from ..engine import round as R
-    others = [p for p in game.state.players if p != player]
-    R.state_of(game).initiative = others[-1] if others else player
 
 
 def _viewer(game):

@@ -7,7 +7,8 @@
   attachment or on one border; or out of play; never both, never twice in the discard pile;
   a host in play;
 * a hidden card's name never reaches its controller's opponent (the event as the opponent
-  sees it), unless that name is public anyway (a face-up object of that name);
+  sees it), unless that name is public anyway (an object of that name is or was face up: a
+  face-up copy destroyed this instant is named by its own destruction);
 * the game ends within its round cap (checked by the caller on the result).
 """
 from __future__ import annotations
@@ -102,7 +103,7 @@ class Checker:
         for o in st.objects.values():
             if o.hidden and o.in_play:
                 secret.setdefault(o.controller, set()).add(o.name)
-            elif o.in_play:
+            elif not o.hidden:  # face up, in play or gone from it (a face-up card destroyed was seen)
                 public.add(o.name)
         for owner, names in secret.items():
             for viewer in st.order:

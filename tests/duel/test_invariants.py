@@ -89,3 +89,16 @@ def test_an_attack_aimed_at_a_face_down_enchantment_is_refused_unnamed(corpus):
     # the same attack at the face-down card's host goes ahead as usual
     game.attacks.make_attack(vent, "Superheated Vent", [mage_b])
     assert any(e.kind == "roll" for e in game.log.events[start + len(events):])
+
+
+def test_a_face_up_copy_destroyed_beside_a_face_down_one_is_no_leak(corpus):
+    """Two copies of one enchantment: the face-up one is destroyed (its name in the line is public),
+    the face-down one stays secret.  The checker once flagged that line, since at that instant only
+    the face-down copy was in play."""
+    game, chk = fresh_game()
+    creature = game.state.mage_of("B")
+    game.create("Ballad of Courage", "open", "B", attached_to=creature.id)
+    game.create("Ballad of Courage", "closed", "B", attached_to=creature.id, hidden=True)
+    game.destroy(game.state.objects["open"], why="a test")
+    assert any(e.kind == "destroyed" and "Ballad of Courage" in e.view("A")[0] for e in game.log.events)
+    assert chk.violations == []

@@ -57,6 +57,7 @@ class DuelAgent:
     """Answers decisions for one player.  Subclasses set `name` and implement `choose`."""
     name = "?"
     needs_view = False  # the seat builds a view only for agents that read it (building one costs time)
+    view_kinds: Optional[frozenset] = None  # the decision kinds whose view it reads (None: every kind)
 
     def choose(self, decision: Decision, view: Optional[PlayerView]) -> Option:
         raise NotImplementedError
@@ -96,7 +97,7 @@ class Seat(Agent):
         if not decision.options:
             raise IllegalChoice(f"{decision.kind} decision for {self.player} offers no option ({decision.prompt})")
         view = None
-        if self.agent.needs_view:
+        if self.agent.needs_view and (self.agent.view_kinds is None or decision.kind in self.agent.view_kinds):
             if self.viewer is None:
                 raise IllegalChoice(f"{self.agent.name} agent for {self.player} needs a view, and the seat "
                                     f"is not bound to a game yet ({decision.kind}: {decision.prompt})")
@@ -143,6 +144,7 @@ class GreedyAgent(DuelAgent):
     """
     name = "greedy"
     needs_view = True
+    view_kinds = frozenset({"action", "plan", "target"})  # the others take a fixed rule or the default
 
     def __init__(self, seed: int = 0, corpus=None):
         if corpus is None:

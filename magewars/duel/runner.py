@@ -141,10 +141,21 @@ def setup_game(cfg: DuelConfig, index: int, observers: Sequence[Callable] = ()):
 
 
 def _viewer(game):
+    """Builds a player's view; decisions asked while the state stays the same (the same version,
+    round and mana) share one view instead of building it again."""
     from .agents import PlayerView
+    arena = (game.state.arena.rows, game.state.arena.cols)
+    last: dict = {}
 
     def view(player: str) -> PlayerView:
-        return PlayerView(player, game.view(player), {"arena": (game.state.arena.rows, game.state.arena.cols)})
+        st = game.state
+        key = (st.version, st.round, tuple(p.mana for p in st.players.values()))
+        hit = last.get(player)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        v = PlayerView(player, game.view(player), {"arena": arena})
+        last[player] = (key, v)
+        return v
     return view
 
 

@@ -25,7 +25,6 @@ print = functools.partial(print, flush=True)  # noqa: A001 - each figure shows a
 sys.path.insert(0, str(ROOT))
 
 from magewars.duel.runner import DuelConfig, book, corpus, play_game, run_local  # noqa: E402
-from magewars.duel.stats import summarize  # noqa: E402
 
 
 def timed(cfg, games, workers):
@@ -34,24 +33,34 @@ def timed(cfg, games, workers):
     return time.perf_counter() - t, recs
 
 
-def versus(books, a, b, games, seed, workers, opts=()):
-    """Agent a against agent b over `games` games: a takes side A in half of them (both books)."""
-    half = games // 2
-    c1 = DuelConfig(books, (a, b), seed, agent_options=opts)
-    c2 = DuelConfig((books[1], books[0]), (a, b), seed + 1, agent_options=opts)
-    t = time.perf_counter()
-    r1 = run_local(c1, half, workers)
-    r2 = run_local(c2, games - half, workers)
-    dt = time.perf_counter() - t
-    s1, s2 = summarize(r1, c1.books, c1.agents), summarize(r2, c2.books, c2.agents)
-    wins = s1.sides[0].wins + s2.sides[0].wins
-    losses = s1.sides[1].wins + s2.sides[1].wins
+def versus(books, a, b, games, seed, workers, opts=(), block=8, max_rounds=None):
+    """Agent a against agent b over `games` games: a is side A, with the first book in half of them
+    and the second in the other half (the first initiative alternates within each).  The games run in
+    blocks that alternate the books, and the tally so far is printed after each block, so a run
+    stopped early still says where it stood."""
     from magewars.duel.stats import wilson
-    lo, hi = wilson(wins, games)
-    mean_rounds = (s1.mean_rounds * len(r1) + s2.mean_rounds * len(r2)) / games
-    print(f"  {a} vs {b}: {a} won {wins} of {games} ({100 * wins / games:.1f}%, 95% {100 * lo:.1f}-{100 * hi:.1f}%), "
-          f"lost {losses}, drew {games - wins - losses}; mean rounds {mean_rounds:.1f}; {dt:.0f} s on "
-          f"{workers} worker(s)")
+    extra = {} if max_rounds is None else {"max_rounds": max_rounds}
+    c1 = DuelConfig(books, (a, b), seed, agent_options=opts, **extra)
+    c2 = DuelConfig((books[1], books[0]), (a, b), seed + 1, agent_options=opts, **extra)
+    t = time.perf_counter()
+    recs = {c1: [], c2: []}
+    half = games // 2
+    todo = {c1: list(range(half)), c2: list(range(games - half))}
+    while todo[c1] or todo[c2]:
+        for c in (c1, c2):
+            part, todo[c] = todo[c][:block // 2], todo[c][block // 2:]
+            if part:
+                recs[c] += run_local(c, 0, workers, indices=part)
+        played = recs[c1] + recs[c2]
+        n = len(played)
+        wins = sum(r["winner"] == "A" for r in played)
+        losses = sum(r["winner"] == "B" for r in played)
+        lo, hi = wilson(wins, n)
+        rounds = sum(r["rounds"] for r in played) / n
+        dt = time.perf_counter() - t
+        print(f"  {a} vs {b}: {a} won {wins} of {n} ({100 * wins / n:.1f}%, 95% {100 * lo:.1f}-{100 * hi:.1f}%), "
+              f"lost {losses}, drew {n - wins - losses}; mean rounds {rounds:.1f}; {dt:.0f} s on "
+              f"{workers} worker(s)" + ("" if n == games else f"  [{n} of {games} so far]"))
     return wins, games
 
 
@@ -77,33 +86,45 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=60, help="random duels timed (one and two workers)")
     ap.add_argument("--greedy-games", type=int, default=200)
     ap.add_argument("--search-games", type=int, default=100)
-    ap.add_argument("--search-iterations", type=int, default=8)
+    ap.add_argument("--search-iterations", type=int, default=6)
+    ap.add_argument("--search-horizon", type=int, default=1, help="rounds a search copy plays ahead")
     ap.add_argument("--books", default="beastmaster,wizard")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--skip-search", action="store_true")
+    ap.add_argument("--parts", default="speed,profile,greedy,search",
+                    help="which parts to run, comma-separated: speed, profile, greedy, search")
     a = ap.parse_args(argv)
+    parts = set(a.parts.split(","))
+    if a.skip_search:
+        parts.discard("search")
     books = tuple(a.books.split(","))
     corpus()
     for b in books:
         book(b)
     cfg = DuelConfig(books, ("random", "random"), a.seed)
-    play_game(cfg, 0)  # warm: imports and caches
+    if parts & {"speed", "profile"}:
+        play_game(cfg, 0)  # warm: imports and caches
 
-    print(f"random duels, {books[0]} vs {books[1]}, {a.games} games, up to {cfg.max_rounds} rounds:")
-    t1, r1 = timed(cfg, a.games, 1)
-    t2, r2 = timed(cfg, a.games, 2)
-    assert r1 == r2, "one and two workers must play the same games"
-    rounds = sum(r["rounds"] for r in r1) / len(r1)
-    events = sum(r["events"] for r in r1) / len(r1)
-    print(f"  1 worker : {a.games / t1:6.1f} duels/s ({1000 * t1 / a.games:.0f} ms a duel; mean {rounds:.1f} rounds, "
-          f"{events:.0f} events)")
-    print(f"  2 workers: {a.games / t2:6.1f} duels/s  -> {t1 / t2:.2f}x one worker")
-    profile(cfg)
+    if "speed" in parts:
+        print(f"random duels, {books[0]} vs {books[1]}, {a.games} games, up to {cfg.max_rounds} rounds:")
+        t1, r1 = timed(cfg, a.games, 1)
+        t2, r2 = timed(cfg, a.games, 2)
+        assert r1 == r2, "one and two workers must play the same games"
+        rounds = sum(r["rounds"] for r in r1) / len(r1)
+        events = sum(r["events"] for r in r1) / len(r1)
+        print(f"  1 worker : {a.games / t1:6.1f} duels/s ({1000 * t1 / a.games:.0f} ms a duel; mean {rounds:.1f} "
+              f"rounds, {events:.0f} events)")
+        print(f"  2 workers: {a.games / t2:6.1f} duels/s  -> {t1 / t2:.2f}x one worker")
+    if "profile" in parts:
+        profile(cfg)
 
-    print("agents (sides and first initiative alternate):")
-    versus(books, "greedy", "random", a.greedy_games, a.seed, 2)
-    if not a.skip_search:
-        versus(books, "search", "greedy", a.search_games, a.seed, 2, (("iterations", a.search_iterations),))
+    if parts & {"greedy", "search"}:
+        print("agents (sides and first initiative alternate):")
+    if "greedy" in parts:
+        versus(books, "greedy", "random", a.greedy_games, a.seed, 2)
+    if "search" in parts:
+        versus(books, "search", "greedy", a.search_games, a.seed, 2,
+               (("horizon", a.search_horizon), ("iterations", a.search_iterations)))
 
 
 if __name__ == "__main__":

@@ -201,9 +201,12 @@ def chunks(indices: Sequence[int], size: int) -> list[list[int]]:
 
 
 def run_local(cfg: DuelConfig, games: int, workers: int = 1,
-              progress: Optional[Callable[[int], None]] = None, chunk: int = 0) -> list[dict]:
-    """All games on this machine: in this process (workers=1) or on `workers` processes."""
-    indices = list(range(games))
+              progress: Optional[Callable[[int], None]] = None, chunk: int = 0,
+              indices: Optional[Sequence[int]] = None) -> list[dict]:
+    """All games on this machine: in this process (workers=1) or on `workers` processes.
+    `indices` plays those game indices instead of 0..games-1 (a long run in blocks)."""
+    indices = list(range(games)) if indices is None else list(indices)
+    games = len(indices)
     out: list[dict] = []
     if workers <= 1:
         for i in indices:

@@ -89,6 +89,9 @@ def main(argv=None):
     ap.add_argument("--search-iterations", type=int, default=6)
     ap.add_argument("--search-horizon", type=int, default=1, help="rounds a search copy plays ahead")
     ap.add_argument("--books", default="beastmaster,wizard")
+    ap.add_argument("--versus-books", default=None,
+                    help="books of the agent matches (default: --books); a mirror (x,x) measures the agents alone")
+    ap.add_argument("--block", type=int, default=8, help="games between two tallies of an agent match")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--skip-search", action="store_true")
     ap.add_argument("--parts", default="speed,profile,greedy,search",
@@ -98,8 +101,9 @@ def main(argv=None):
     if a.skip_search:
         parts.discard("search")
     books = tuple(a.books.split(","))
+    vbooks = tuple((a.versus_books or a.books).split(","))
     corpus()
-    for b in books:
+    for b in books + vbooks:
         book(b)
     cfg = DuelConfig(books, ("random", "random"), a.seed)
     if parts & {"speed", "profile"}:
@@ -121,10 +125,10 @@ def main(argv=None):
     if parts & {"greedy", "search"}:
         print("agents (sides and first initiative alternate):")
     if "greedy" in parts:
-        versus(books, "greedy", "random", a.greedy_games, a.seed, 2)
+        versus(vbooks, "greedy", "random", a.greedy_games, a.seed, 2, block=a.block)
     if "search" in parts:
-        versus(books, "search", "greedy", a.search_games, a.seed, 2,
-               (("horizon", a.search_horizon), ("iterations", a.search_iterations)))
+        versus(vbooks, "search", "greedy", a.search_games, a.seed, 2,
+               (("horizon", a.search_horizon), ("iterations", a.search_iterations)), block=a.block)
 
 
 if __name__ == "__main__":

@@ -17,8 +17,9 @@ child *determinizes* what the searching player may not know:
 * the opponent's planned spells become spells drawn from their spellbook;
 * the dice are re-seeded, so the copy cannot know the real game's coming rolls.
 
-Both sides then play by the greedy heuristic (the rollout policy) until the horizon (the end
-of the round after the next) or the end of the game.  The child writes one number — the
+Both sides then play by the greedy heuristic (the rollout policy) until the horizon (by default
+the end of the current round) or the end of the game.  The k-th copy of every candidate gets the
+same guesses and dice (common random numbers), so candidates are compared on the same futures.  The child writes one number — the
 searching player's score — to a pipe and exits; it never returns into the caller.  A copy
 that takes longer than its time limit is stopped and scores as a draw.
 
@@ -37,9 +38,9 @@ from typing import Optional
 from ..engine.decisions import Decision, Option
 from .agents import DuelAgent, GreedyAgent, PlayerView, Seat
 
-DEFAULT_ITERATIONS = 12  # copies played per action decision (spread over the candidates)
+DEFAULT_ITERATIONS = 6  # copies played per action decision (spread over the candidates)
 DEFAULT_CANDIDATES = 3  # options the greedy heuristic ranks highest, searched further
-DEFAULT_HORIZON = 2  # rounds played ahead (to the end of the round after the current one)
+DEFAULT_HORIZON = 1  # rounds played ahead (1: to the end of the current round)
 DEFAULT_GAME_BUDGET = 1500  # copies one agent may play in one game; then greedy answers alone
 CHILD_TIME_LIMIT = 20.0  # seconds a copy may take
 

@@ -27,10 +27,19 @@ sys.path.insert(0, str(ROOT))
 from magewars.duel.runner import DuelConfig, book, corpus, play_game, run_local  # noqa: E402
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the worker processes)."""
+    import resource
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def timed(cfg, games, workers):
-    t = time.perf_counter()
+    """(wall seconds, CPU seconds, records): CPU time says how fast a duel is whatever else runs on the
+    machine; wall time says how far processes scale it (only meaningful on an otherwise idle machine)."""
+    t, c = time.perf_counter(), _cpu()
     recs = run_local(cfg, games, workers)
-    return time.perf_counter() - t, recs
+    return time.perf_counter() - t, _cpu() - c, recs
 
 
 def versus(books, a, b, games, seed, workers, opts=(), block=8, max_rounds=None):
@@ -65,7 +74,7 @@ def versus(books, a, b, games, seed, workers, opts=(), block=8, max_rounds=None)
 
 
 def profile(cfg):
-    prof = cProfile.Profile()
+    prof = cProfile.Profile(time.process_time)  # CPU time: other jobs on the machine do not count
     prof.enable()
     play_game(cfg, 0)
     prof.disable()
@@ -76,9 +85,11 @@ def profile(cfg):
         key = file.split("/magewars/")[-1] if "/magewars/" in file else "python (stdlib, builtins)"
         by_mod[key] += tt
         total += tt
-    print(f"  one random duel: {total:.2f} s of own time (profiled); by module:")
+    print(f"  one random duel: {total:.2f} CPU s of own time (profiled); by module:")
     for mod, tt in sorted(by_mod.items(), key=lambda kv: -kv[1])[:8]:
         print(f"    {100 * tt / total:5.1f}%  {mod}")
+    duel = sum(tt for mod, tt in by_mod.items() if mod.startswith("duel/"))
+    print(f"    {100 * duel / total:5.1f}%  the duel layer itself (magewars/duel/: seats, agents, runner)")
 
 
 def main(argv=None):
@@ -93,6 +104,7 @@ def main(argv=None):
                     help="books of the agent matches (default: --books); a mirror (x,x) measures the agents alone")
     ap.add_argument("--block", type=int, default=8, help="games between two tallies of an agent match")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--max-rounds", type=int, default=40, help="round cap of the timed random duels")
     ap.add_argument("--skip-search", action="store_true")
     ap.add_argument("--parts", default="speed,profile,greedy,search",
                     help="which parts to run, comma-separated: speed, profile, greedy, search")
@@ -105,20 +117,28 @@ def main(argv=None):
     corpus()
     for b in books + vbooks:
         book(b)
-    cfg = DuelConfig(books, ("random", "random"), a.seed)
+    cfg = DuelConfig(books, ("random", "random"), a.seed, a.max_rounds)
     if parts & {"speed", "profile"}:
         play_game(cfg, 0)  # warm: imports and caches
 
     if "speed" in parts:
         print(f"random duels, {books[0]} vs {books[1]}, {a.games} games, up to {cfg.max_rounds} rounds:")
-        t1, r1 = timed(cfg, a.games, 1)
-        t2, r2 = timed(cfg, a.games, 2)
+        t1, c1, r1 = timed(cfg, a.games, 1)
+        t2, c2, r2 = timed(cfg, a.games, 2)
         assert r1 == r2, "one and two workers must play the same games"
         rounds = sum(r["rounds"] for r in r1) / len(r1)
         events = sum(r["events"] for r in r1) / len(r1)
-        print(f"  1 worker : {a.games / t1:6.1f} duels/s ({1000 * t1 / a.games:.0f} ms a duel; mean {rounds:.1f} "
-              f"rounds, {events:.0f} events)")
-        print(f"  2 workers: {a.games / t2:6.1f} duels/s  -> {t1 / t2:.2f}x one worker")
+        print(f"  1 worker : {a.games / t1:6.2f} duels/s wall, {a.games / c1:6.2f} duels per CPU second "
+              f"({1000 * c1 / a.games:.0f} CPU ms a duel; mean {rounds:.1f} rounds, {events:.0f} events)")
+        print(f"  2 workers: {a.games / t2:6.2f} duels/s wall, {a.games / c2:6.2f} duels per CPU second  "
+              f"-> {t1 / t2:.2f}x one worker (wall)")
+        try:
+            import os
+            load = os.getloadavg()[0]
+            print(f"  (load average {load:.1f} on {os.cpu_count()} CPUs during the run: the wall ratio needs "
+                  f"an idle machine)")
+        except OSError:
+            pass
     if "profile" in parts:
         profile(cfg)
 

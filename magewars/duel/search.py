@@ -42,7 +42,9 @@ DEFAULT_ITERATIONS = 6  # copies played per action decision (spread over the can
 DEFAULT_CANDIDATES = 3  # options the greedy heuristic ranks highest, searched further
 DEFAULT_HORIZON = 1  # rounds played ahead (1: to the end of the current round)
 DEFAULT_GAME_BUDGET = 1500  # copies one agent may play in one game; then greedy answers alone
-CHILD_TIME_LIMIT = 20.0  # seconds a copy may take
+COPY_DECISIONS = 400  # decisions a copy may play before it is scored where it stands (deterministic bound)
+CHILD_TIME_LIMIT = 120.0  # seconds a copy may take: a safety net only (a copy stopped by it scores as a draw,
+# and that would depend on the machine's load; the decision bound above ends copies long before)
 
 
 class SearchUnavailable(Exception):
@@ -58,6 +60,7 @@ class _Rollout:
         self.fd, self.player, self.game = fd, player, game
         self.horizon_round = horizon_round
         self.evaluate = evaluator
+        self.decisions = 0
 
     def finish(self, value: float) -> None:
         try:
@@ -93,7 +96,8 @@ class _RolloutAgent(GreedyAgent):
 
     def choose(self, decision: Decision, view: PlayerView) -> Option:
         r = self.rollout
-        if r.game.state.round > r.horizon_round:
+        r.decisions += 1
+        if r.game.state.round > r.horizon_round or r.decisions > COPY_DECISIONS:
             r.finish(r.evaluate(r.game.view(r.player)))
         return super().choose(decision, view)
 

@@ -83,3 +83,28 @@ def test_candidates_are_compared_on_the_same_futures_within_a_budget(corpus):
     assert {j for j, _ in played} == {0, 1, 2}  # option 3, ranked last by greedy, is not searched
     played.clear()
     assert agent.choose(d, view) is d.options[0] and played == []  # 6 + 6 copies would pass the budget of 8
+
+
+def test_a_copy_is_scored_after_a_bounded_number_of_decisions(corpus, monkeypatch):
+    """A copy that is still before its horizon after COPY_DECISIONS decisions is scored where it stands
+    (the bound counts decisions, so it does not depend on the machine's speed)."""
+    from magewars.duel import search
+    from magewars.engine.decisions import Decision, Option
+    game, seats, _, _ = setup_game(CFG, 0)
+    finished = []
+
+    class Stop(Exception):
+        pass
+
+    roll = search._Rollout(-1, "A", game, horizon_round=99, evaluator=lambda st: 0.25)
+    roll.finish = lambda v: (finished.append(v), (_ for _ in ()).throw(Stop()))
+    agent = search._RolloutAgent(1, corpus, roll)
+    d = Decision("optional", "A", [Option("no", False), Option("yes", True)], {}, "?")
+    for _ in range(search.COPY_DECISIONS):
+        agent.choose(d, None)
+    assert finished == []
+    try:
+        agent.choose(d, None)
+    except Stop:
+        pass
+    assert finished == [0.25]

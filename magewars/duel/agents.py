@@ -21,13 +21,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from ..engine.decisions import Agent, Decision, Option
+from ..engine.decisions import Agent, Decision, Option, decision_kinds
 
-# Every kind of decision the engine asks (engine/decisions.py; the round's "initiative", "activate",
-# "action", "plan"; upkeep costs).  A test reads the engine's `decide("KIND"` calls and checks this list.
-KNOWN_KINDS = frozenset({"reveal", "defense", "counterstrike", "zone_order", "target", "optional", "choose",
-                         "order", "alternative", "reroll", "action", "plan", "initiative", "activate", "upkeep",
-                         "remove_condition"})  # engine/removal.py: pay to remove a condition, or stop
+# Every kind of decision the engine asks (engine/decisions.py lists them; Game.decide refuses others).
+KNOWN_KINDS = frozenset(decision_kinds())
 
 
 class IllegalChoice(Exception):
@@ -60,6 +57,7 @@ class DuelAgent:
     """Answers decisions for one player.  Subclasses set `name` and implement `choose`."""
     name = "?"
     needs_view = False  # the seat builds a view only for agents that read it (building one costs time)
+    view_kinds: Optional[frozenset] = None  # the decision kinds whose view it reads (None: every kind)
 
     def choose(self, decision: Decision, view: Optional[PlayerView]) -> Option:
         raise NotImplementedError
@@ -99,7 +97,7 @@ class Seat(Agent):
         if not decision.options:
             raise IllegalChoice(f"{decision.kind} decision for {self.player} offers no option ({decision.prompt})")
         view = None
-        if self.agent.needs_view:
+        if self.agent.needs_view and (self.agent.view_kinds is None or decision.kind in self.agent.view_kinds):
             if self.viewer is None:
                 raise IllegalChoice(f"{self.agent.name} agent for {self.player} needs a view, and the seat "
                                     f"is not bound to a game yet ({decision.kind}: {decision.prompt})")
@@ -146,6 +144,7 @@ class GreedyAgent(DuelAgent):
     """
     name = "greedy"
     needs_view = True
+    view_kinds = frozenset({"action", "plan", "target"})  # the others take a fixed rule or the default
 
     def __init__(self, seed: int = 0, corpus=None):
         if corpus is None:

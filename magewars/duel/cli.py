@@ -86,6 +86,12 @@ def duel(book_a, book_b, games, seed, agents, workers, cluster, max_rounds, sear
             book(b)
     except DuelError as e:
         _die(str(e), 2, as_json)
+    if cluster:  # a missing extra is a setup problem (exit 2), found before any game is played
+        from .cluster import ray_module
+        try:
+            ray_module()
+        except DuelError as e:
+            _die(str(e), 2, as_json)
     try:
         records = _run_with_progress(cfg, games, workers, cluster, quiet or as_json)
     except DuelError as e:

@@ -7,7 +7,8 @@
   attachment or on one border; or out of play; never both, never twice in the discard pile;
   a host in play;
 * a hidden card's name never reaches its controller's opponent (the event as the opponent
-  sees it), unless that name is public anyway (a face-up object of that name);
+  sees it), unless that name is public anyway (an object of that name is or was face up: a
+  face-up copy destroyed this instant is named by its own destruction);
 * the game ends within its round cap (checked by the caller on the result).
 """
 from __future__ import annotations
@@ -34,6 +35,9 @@ class Checker:
     events: int = 0
     limit: int = 50  # violations kept per game (the first ones say enough)
     _longer: dict = field(default_factory=dict)  # card name -> longer card names containing it
+    # (state version, settled?) whose derived values (life, armor) were checked last: an event that
+    # changed nothing (a step, a window, a decision line) finds the same values, so they are not recomputed
+    _derived_at: tuple = (-1, False)
 
     def attach(self) -> "Checker":
         log = self.game.log
@@ -64,6 +68,8 @@ class Checker:
             if n > 1:
                 self.fail(ev, "one place", f"{oid} is in the discard pile {n} times")
         checked = g._checked_version == st.version
+        derive = (st.version, checked) != self._derived_at
+        self._derived_at = (st.version, checked)
         for o in st.objects.values():
             if o.damage < 0:
                 self.fail(ev, "negative damage", f"{o.label()} has {o.damage} damage")
@@ -82,8 +88,8 @@ class Checker:
                         self.fail(ev, "one place", f"{o.label()} is attached to {o.attached_to}, not in play")
                 if o.zone is not None and not st.arena.is_zone(o.zone):
                     self.fail(ev, "one place", f"{o.label()} is in {o.zone}, not a zone of the arena")
-                d = g.effects.derived(o)
-                if o.card.life is not None:
+                if o.card.life is not None and derive:
+                    d = g.effects.derived(o)
                     if d.life is not None and d.life < 0:
                         self.fail(ev, "negative life", f"{o.label()} has life {d.life}")
                     if d.armor < 0:
@@ -102,7 +108,7 @@ class Checker:
         for o in st.objects.values():
             if o.hidden and o.in_play:
                 secret.setdefault(o.controller, set()).add(o.name)
-            elif o.in_play:
+            elif not o.hidden:  # face up, in play or gone from it (a face-up card destroyed was seen)
                 public.add(o.name)
         about = st.objects.get(ev.data.get("target")) if isinstance(ev.data.get("target"), str) else None
         if about is not None and not about.hidden:

@@ -129,8 +129,7 @@ def setup_game(cfg: DuelConfig, index: int, observers: Sequence[Callable] = ()):
         except (ValueError, TypeError) as e:
             raise DuelError(str(e)) from None
         seats[s] = Seat(s, agent)
-    game = start_game(c, books, seed=gseed, agents=dict(seats), names=list(SIDES))
-    give_first_initiative(game, first)
+    game = start_game(c, books, seed=gseed, agents=dict(seats), names=list(SIDES), first=first)
     viewer = _viewer(game)
     for i, s in enumerate(SIDES):
         seats[s].viewer = viewer
@@ -141,20 +140,22 @@ def setup_game(cfg: DuelConfig, index: int, observers: Sequence[Callable] = ()):
     return game, seats, gseed, first
 
 
-def give_first_initiative(game, player: str) -> None:
-    """Sides alternate the first round's initiative (a duel series is fair only so).  The round
-    passes the initiative on each round, so the first round starts as if `player`'s opponent had it.
-    (start_game has no `first=` parameter yet; this is the one place that works around it.)"""
-    from ..engine import round as R
-    others = [p for p in game.state.players if p != player]
-    R.state_of(game).initiative = others[-1] if others else player
-
-
 def _viewer(game):
+    """Builds a player's view; decisions asked while the state stays the same (the same version,
+    round and mana) share one view instead of building it again."""
     from .agents import PlayerView
+    arena = (game.state.arena.rows, game.state.arena.cols)
+    last: dict = {}
 
     def view(player: str) -> PlayerView:
-        return PlayerView(player, game.view(player), {"arena": (game.state.arena.rows, game.state.arena.cols)})
+        st = game.state
+        key = (st.version, st.round, tuple(p.mana for p in st.players.values()))
+        hit = last.get(player)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        v = PlayerView(player, game.view(player), {"arena": arena})
+        last[player] = (key, v)
+        return v
     return view
 
 
@@ -200,9 +201,12 @@ def chunks(indices: Sequence[int], size: int) -> list[list[int]]:
 
 
 def run_local(cfg: DuelConfig, games: int, workers: int = 1,
-              progress: Optional[Callable[[int], None]] = None, chunk: int = 0) -> list[dict]:
-    """All games on this machine: in this process (workers=1) or on `workers` processes."""
-    indices = list(range(games))
+              progress: Optional[Callable[[int], None]] = None, chunk: int = 0,
+              indices: Optional[Sequence[int]] = None) -> list[dict]:
+    """All games on this machine: in this process (workers=1) or on `workers` processes.
+    `indices` plays those game indices instead of 0..games-1 (a long run in blocks)."""
+    indices = list(range(games)) if indices is None else list(indices)
+    games = len(indices)
     out: list[dict] = []
     if workers <= 1:
         for i in indices:

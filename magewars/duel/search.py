@@ -17,8 +17,9 @@ child *determinizes* what the searching player may not know:
 * the opponent's planned spells become spells drawn from their spellbook;
 * the dice are re-seeded, so the copy cannot know the real game's coming rolls.
 
-Both sides then play by the greedy heuristic (the rollout policy) until the horizon (the end
-of the round after the next) or the end of the game.  The child writes one number — the
+Both sides then play by the greedy heuristic (the rollout policy) until the horizon (by default
+the end of the current round) or the end of the game.  The k-th copy of every candidate gets the
+same guesses and dice (common random numbers), so candidates are compared on the same futures.  The child writes one number — the
 searching player's score — to a pipe and exits; it never returns into the caller.  A copy
 that takes longer than its time limit is stopped and scores as a draw.
 
@@ -37,10 +38,13 @@ from typing import Optional
 from ..engine.decisions import Decision, Option
 from .agents import DuelAgent, GreedyAgent, PlayerView, Seat
 
-DEFAULT_ITERATIONS = 12  # copies played per action decision (spread over the candidates)
+DEFAULT_ITERATIONS = 6  # copies played per action decision (spread over the candidates)
 DEFAULT_CANDIDATES = 3  # options the greedy heuristic ranks highest, searched further
-DEFAULT_HORIZON = 2  # rounds played ahead (to the end of the round after the current one)
-CHILD_TIME_LIMIT = 20.0  # seconds a copy may take
+DEFAULT_HORIZON = 1  # rounds played ahead (1: to the end of the current round)
+DEFAULT_GAME_BUDGET = 1500  # copies one agent may play in one game; then greedy answers alone
+COPY_DECISIONS = 400  # decisions a copy may play before it is scored where it stands (deterministic bound)
+CHILD_TIME_LIMIT = 120.0  # seconds a copy may take: a safety net only (a copy stopped by it scores as a draw,
+# and that would depend on the machine's load; the decision bound above ends copies long before)
 
 
 class SearchUnavailable(Exception):
@@ -56,6 +60,7 @@ class _Rollout:
         self.fd, self.player, self.game = fd, player, game
         self.horizon_round = horizon_round
         self.evaluate = evaluator
+        self.decisions = 0
 
     def finish(self, value: float) -> None:
         try:
@@ -91,7 +96,8 @@ class _RolloutAgent(GreedyAgent):
 
     def choose(self, decision: Decision, view: PlayerView) -> Option:
         r = self.rollout
-        if r.game.state.round > r.horizon_round:
+        r.decisions += 1
+        if r.game.state.round > r.horizon_round or r.decisions > COPY_DECISIONS:
             r.finish(r.evaluate(r.game.view(r.player)))
         return super().choose(decision, view)
 
@@ -129,9 +135,11 @@ def score_view(state: dict, player: str, corpus) -> float:
 class SearchAgent(DuelAgent):
     name = "search"
     needs_view = True
+    view_kinds = GreedyAgent.view_kinds  # it searches action decisions; greedy answers the rest
 
     def __init__(self, seed: int, corpus=None, iterations: int = DEFAULT_ITERATIONS,
-                 candidates: int = DEFAULT_CANDIDATES, horizon: int = DEFAULT_HORIZON):
+                 candidates: int = DEFAULT_CANDIDATES, horizon: int = DEFAULT_HORIZON,
+                 budget: int = DEFAULT_GAME_BUDGET):
         if not hasattr(os, "fork"):
             raise SearchUnavailable("the search agent copies the game with os.fork, which this system lacks")
         if corpus is None:
@@ -142,6 +150,7 @@ class SearchAgent(DuelAgent):
         self.iterations = max(1, int(iterations))
         self.candidates = max(1, int(candidates))
         self.horizon = max(0, int(horizon))
+        self.budget = max(0, int(budget))  # bounds a game's time: copies x horizon x the copy's time limit
         self.seat: Optional[Seat] = None  # the seat the agent sits on (set by the seat)
         self.copies = 0  # copies played (for the benchmark)
         self.sampler = None  # bound by the runner: makes a copy's hidden information up (determinize)
@@ -152,14 +161,17 @@ class SearchAgent(DuelAgent):
         ranked = sorted(range(len(decision.options)),
                         key=lambda i: -self.greedy.score_action(view, decision.options[i].value))
         cands = ranked[:self.candidates]
-        if len(cands) == 1:
-            return decision.options[cands[0]]
-        per = max(1, self.iterations // len(cands))
+        per = max(1, self.iterations // max(1, len(cands)))
+        if len(cands) == 1 or self.copies + per * len(cands) > self.budget:
+            return decision.options[cands[0]]  # nothing to compare, or this game's budget is spent
+        # Common random numbers: the k-th copy of every candidate gets the same guesses and dice, so
+        # the candidates are compared on the same sampled futures (far less noise per copy).
+        seeds = [self.rng.getrandbits(63) for _ in range(per)]
         best, best_v = cands[0], -1.0
         for i in cands:
             total = 0.0
-            for _ in range(per):
-                v = self._play_copy(decision, i, view)
+            for seed in seeds:
+                v = self._play_copy(decision, i, view, seed)
                 if isinstance(v, Option):
                     return v  # this process is a copy: it answers with the option under test
                 total += v
@@ -168,10 +180,9 @@ class SearchAgent(DuelAgent):
                 best, best_v = i, mean
         return decision.options[best]
 
-    def _play_copy(self, decision: Decision, index: int, view: PlayerView):
+    def _play_copy(self, decision: Decision, index: int, view: PlayerView, seed: int):
         """The score of one copy played with option `index` (in the parent); the option itself in
         the copy, which goes on playing from the decision."""
-        seed = self.rng.getrandbits(63)
         r, w = os.pipe()
         pid = os.fork()
         if pid == 0:  # the copy: never returns to the caller except by answering the decision

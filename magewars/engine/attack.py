@@ -326,7 +326,8 @@ class DeclareAttack(Step):
             atk.engaged = True
             g.fire("attacks", atk.attacker, Ctx(attack=atk, it=atk.attacker))
             return
-        g.emit("info", f"{atk.attacker.label()} attacks {atk.target.label()} with {a.definition.name}"
+        # public labels: an effect may aim an attack at a face-down object, whose name the opponent may not see
+        g.emit("info", f"{atk.attacker.public_label()} attacks {atk.target.public_label()} with {a.definition.name}"
                + (f" (strike {atk.strike})" if a.strikes > 1 else "")
                + (f" [{', '.join(sorted(atk.kinds()))}]" if atk.kinds() else " [neither melee nor ranged]"))
         reason = eng.illegal_reason(atk)
@@ -1119,6 +1120,8 @@ class AttackEngine:
         t, a, action = atk.target, atk.attacker, atk.action
         if not t.in_play:
             return "not in play"
+        if t.card.life is None and g.life(t) is None:  # an enchantment, equipment, a spell: nothing to damage
+            return f"{t.public_label()} has no life: only objects with life can be attacked"
         if t.id in action.illegal:
             return "no longer a legal target for this action"
         if action.is_barrier or action.is_counterstrike:

@@ -588,7 +588,7 @@ def cast_incantation(game, caster: GameObject, card, target=None) -> None:
     that casts a spell, or a scenario replaying a resolution).  Attacks it makes are made by the
     spell itself (e.g. Explode), not by the caster."""
     spell = spell_object(game, caster, card)
-    game.emit("action", f"{caster.label()} casts {card.name}" + (f" on {target.label()}" if target else ""))
+    game.emit("action", f"{caster.label()} casts {card.name}" + (f" on {target.public_label()}" if target else ""))
     game.log.depth += 1
     try:
         ctx = Ctx(this=spell, target=target, it=target)

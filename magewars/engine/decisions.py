@@ -15,6 +15,33 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 
+# Every kind of decision the engine asks, with what it is about.  `Game.decide` refuses any other kind,
+# so an agent may rely on this list (the duel's seats check against it).
+DECISION_KINDS: dict[str, str] = {
+    "initiative": "the first round's initiative: keep it or give it away",
+    "plan": "a spell to plan in the Planning Phase, or stop planning",
+    "activate": "which ready creature activates next",
+    "action": "what an activating creature does: move, attack, cast, guard, use an ability or pass",
+    "upkeep": "pay an upkeep cost, or let its object go",
+    "reveal": "which face-down enchantment to reveal in a reveal window, or none",
+    "defense": "which defense to try against an attack, or none",
+    "counterstrike": "make a counterstrike or not",
+    "zone_order": "which object of the zone a zone attack attacks next",
+    "alternative": "one side of an attack bar's OR",
+    "reroll": "keep a roll or roll again",
+    "target": "a target (or direction) an effect asks for",
+    "optional": "take an optional effect or cost, or not",
+    "choose": "one of several effects",
+    "order": "which of several simultaneous effects resolves first",
+    "remove_condition": "pay a condition's removal cost to remove it, or stop (engine/removal.py)",
+}
+
+
+def decision_kinds() -> list[str]:
+    """The kinds of decision the engine may ask, in the order a round meets them."""
+    return list(DECISION_KINDS)
+
+
 @dataclass(frozen=True)
 class Option:
     label: str

@@ -10,7 +10,7 @@ from typing import Any, Iterable, Optional, Union
 from ..dsl import ast as A
 from ..dsl import vocab as V
 from ..dsl.model import AttackDefinition, CardDefinition, CodexDefinition, Corpus, TraitInstance
-from .decisions import Agent, Decision, FirstLegalAgent, Option
+from .decisions import DECISION_KINDS, Agent, Decision, FirstLegalAgent, Option
 from .dice import Dice, SeededDice
 from .attack import AttackAction, AttackEngine
 from .barclauses import listeners as bar_listeners
@@ -171,6 +171,8 @@ class Game:
 
     def decide(self, kind: str, player: str, options: list[Option], prompt: str = "",
                default: Optional[int] = None, **context) -> Option:
+        if kind not in DECISION_KINDS:
+            raise EngineError(f"unknown decision kind {kind!r} (decisions.DECISION_KINDS lists the kinds)")
         d = Decision(kind, player, options, context, prompt, default)
         choice = self.agent_for(player).decide(d)
         if choice not in options:

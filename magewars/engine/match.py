@@ -130,8 +130,11 @@ def _stats_card(corpus: Corpus, book):
 
 
 def start_game(corpus: Corpus, books: list, seed: int, agents: Union[dict, Agent, None] = None,
-               arena: Optional[Arena] = None, names: Optional[list[str]] = None) -> Match:
-    """A game between the mages of `books` (spellbook.Spellbook records), ready for its first round."""
+               arena: Optional[Arena] = None, names: Optional[list[str]] = None,
+               first: Optional[str] = None) -> Match:
+    """A game between the mages of `books` (spellbook.Spellbook records), ready for its first round.
+    `first` names the player with the first round's initiative (a duel series alternates it); by
+    default the players roll for it."""
     if len(books) < 2:
         raise EngineError("a game needs two spellbooks")
     game = Match(corpus, SeededDice(seed), agents, arena)
@@ -156,4 +159,8 @@ def start_game(corpus: Corpus, books: list, seed: int, agents: Union[dict, Agent
                            f"{sum(rs.library[name].values())} spells in the spellbook",
                   player=name, zone=mage.zone, mana=mana)
     game.books = recs
+    if first is not None:
+        if first not in game.state.players:
+            raise EngineError(f"first={first!r} is not a player of this game ({', '.join(game.state.players)})")
+        rs.first = first
     return game

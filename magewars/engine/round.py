@@ -40,6 +40,7 @@ class RoundState:
     """Where the game is in its round, and each player's cards out of play."""
     next_phase: int = 0  # index in ROUND_PHASES of the phase to run next
     initiative: Optional[str] = None
+    first: Optional[str] = None  # who has the first round's initiative, when set at the start (no roll)
     library: dict = field(default_factory=dict)  # player -> Counter of card names still in the spellbook
     planned: dict = field(default_factory=dict)  # player -> card names planned this round (not cast yet)
     discard: dict = field(default_factory=dict)  # player -> card names cast or discarded
@@ -222,7 +223,9 @@ def initiative_phase(game) -> None:
     ps = players(game)
     if not ps:
         return
-    if rs.initiative is None:
+    if rs.initiative is None and rs.first is not None:
+        rs.initiative = rs.first  # given at the start of the game (start_game(first=...)): no roll
+    elif rs.initiative is None:
         first = None
         for _ in range(20):
             rolls = {p: game.dice.d12() for p in ps}

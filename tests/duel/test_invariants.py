@@ -67,3 +67,38 @@ def test_two_hundred_random_duels_keep_every_invariant():
     broken = [(r["books"], r["index"], r["violations"][:3]) for r in results if r["violations"]]
     assert broken == []
     assert sum(r["events"] for r in results) > VOLUME_GAMES * 50  # every event was checked
+
+
+def test_an_attack_aimed_at_a_face_down_enchantment_is_refused_unnamed(corpus):
+    """The leak the volume run found: a trap revealed in a casting window aimed its attack at the spell
+    just placed face down, and the declaration named it.  An object without life cannot be attacked,
+    and the declaration shows the opponent only "hidden enchantment"."""
+    game, chk = fresh_game()
+    mage_b = game.state.mage_of("B")
+    zone = mage_b.zone
+    vent = game.create("Hydrothermal Vent", "vent", "A", attached_zone=zone)  # revealed: it attacks
+    secret = game.create("Cheetah Speed", "secret", "B", attached_to=mage_b.id, hidden=True)
+    start = len(game.log.events)
+    game.attacks.make_attack(vent, "Superheated Vent", [secret])
+    events = game.log.events[start:]
+    assert any(e.kind == "canceled" and "has no life" in e.text for e in events), [e.text for e in events]
+    assert not any(e.kind == "damage" for e in events) and secret.damage == 0 and secret.in_play
+    seen_by_a = " ".join(e.view("A")[0] for e in events if e.shown_to("A"))
+    assert "hidden enchantment [secret]" in seen_by_a and "Cheetah Speed" not in seen_by_a
+    assert chk.violations == []
+    # the same attack at the face-down card's host goes ahead as usual
+    game.attacks.make_attack(vent, "Superheated Vent", [mage_b])
+    assert any(e.kind == "roll" for e in game.log.events[start + len(events):])
+
+
+def test_a_face_up_copy_destroyed_beside_a_face_down_one_is_no_leak(corpus):
+    """Two copies of one enchantment: the face-up one is destroyed (its name in the line is public),
+    the face-down one stays secret.  The checker once flagged that line, since at that instant only
+    the face-down copy was in play."""
+    game, chk = fresh_game()
+    creature = game.state.mage_of("B")
+    game.create("Ballad of Courage", "open", "B", attached_to=creature.id)
+    game.create("Ballad of Courage", "closed", "B", attached_to=creature.id, hidden=True)
+    game.destroy(game.state.objects["open"], why="a test")
+    assert any(e.kind == "destroyed" and "Ballad of Courage" in e.view("A")[0] for e in game.log.events)
+    assert chk.violations == []

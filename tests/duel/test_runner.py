@@ -135,3 +135,43 @@ def test_cli_duel_refuses_an_illegal_book_with_its_location(tmp_path):
     r = invoke("duel", bad, "wizard", "--games", 1)
     assert r.exit_code == 2 and "Traceback" not in r.output
     assert re.search(rf"{re.escape(str(bad))}:3:1: B\d+ ", r.output), r.output
+
+
+def test_cluster_without_ray_is_a_message_not_a_traceback(monkeypatch):
+    """Without the extra, --cluster says how to install it and exits 2 before playing anything."""
+    import sys
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now fails as if it were not installed
+    r = invoke("duel", "druid", "warlock", "--games", 1, "--cluster", "local", "-q")
+    assert r.exit_code == 2, r.output
+    assert 'pip install ".[cluster]"' in r.output and "Traceback" not in r.output
+    r = invoke("duel", "druid", "warlock", "--games", 1, "--cluster", "local", "--json", "-")
+    assert r.exit_code == 2 and 'pip install ".[cluster]"' in json.loads(r.stdout)["error"]
+
+
+def test_start_game_gives_the_first_initiative_without_a_roll(corpus):
+    from magewars.duel.runner import book
+    from magewars.engine.decisions import RandomAgent
+    from magewars.engine.game import EngineError
+    from magewars.engine.match import start_game
+    books = [book("beastmaster"), book("wizard")]
+    for first in ("P1", "P2"):
+        g = start_game(corpus, books, seed=3, agents=RandomAgent(3), first=first)
+        g.play(max_rounds=2)
+        kinds = [e.kind for e in g.log.events]
+        assert [e.data["player"] for e in g.log.events if e.kind == "initiative"] == [first, "P2" if first == "P1"
+                                                                                        else "P1"]
+        assert not any(e.kind == "decision" and e.data.get("kind") == "initiative" for e in g.log.events)
+        assert "roll" not in kinds[:kinds.index("initiative")]
+    with pytest.raises(EngineError, match="first='P3' is not a player"):
+        start_game(corpus, books, seed=3, first="P3")
+
+
+def test_the_engine_refuses_a_decision_kind_it_does_not_list(corpus):
+    from magewars.duel.runner import book
+    from magewars.engine.decisions import Option, decision_kinds
+    from magewars.engine.game import EngineError
+    from magewars.engine.match import start_game
+    assert decision_kinds()[:4] == ["initiative", "plan", "activate", "action"]
+    g = start_game(corpus, [book("beastmaster"), book("wizard")], seed=3)
+    with pytest.raises(EngineError, match="unknown decision kind 'bribe'"):
+        g.decide("bribe", "P1", [Option("yes", True)])

@@ -56,3 +56,55 @@ def test_search_plays_whole_games_reproducibly():
     again = play_game(CFG, 0)
     assert again.record == first.record
     assert [e.text for e in again.game.log.events] == [e.text for e in first.game.log.events]
+
+
+def test_candidates_are_compared_on_the_same_futures_within_a_budget(corpus):
+    """Every candidate's k-th copy gets the same seed (common random numbers); the best mean wins;
+    once the game's copy budget is spent, greedy's first choice is taken without copies."""
+    from magewars.duel.agents import PlayerView
+    from magewars.duel.search import SearchAgent
+    from magewars.engine.decisions import Decision, Option
+
+    agent = SearchAgent(7, corpus, iterations=6, candidates=3, budget=8)
+    agent.sampler = object()  # bound (the copies are stubbed below, nothing is forked)
+    agent.greedy.score_action = lambda view, value: -value  # greedy ranks option 0 first
+    played = []
+
+    def copy(decision, index, view, seed):
+        played.append((index, seed))
+        agent.copies += 1
+        return {0: 0.2, 1: 0.7, 2: 0.4}[index] + (seed % 7) / 100  # option 1 is best on every future
+    agent._play_copy = copy
+    d = Decision("action", "A", [Option(f"o{i}", i) for i in range(4)], {}, "act")
+    view = PlayerView("A", {"round": 1, "players": {}, "objects": {}})
+    assert agent.choose(d, view) is d.options[1]
+    seeds = {i: [s for j, s in played if j == i] for i in range(3)}
+    assert len(seeds[0]) == 2 and seeds[0] == seeds[1] == seeds[2]  # two copies each, the same futures
+    assert {j for j, _ in played} == {0, 1, 2}  # option 3, ranked last by greedy, is not searched
+    played.clear()
+    assert agent.choose(d, view) is d.options[0] and played == []  # 6 + 6 copies would pass the budget of 8
+
+
+def test_a_copy_is_scored_after_a_bounded_number_of_decisions(corpus, monkeypatch):
+    """A copy that is still before its horizon after COPY_DECISIONS decisions is scored where it stands
+    (the bound counts decisions, so it does not depend on the machine's speed)."""
+    from magewars.duel import search
+    from magewars.engine.decisions import Decision, Option
+    game, seats, _, _ = setup_game(CFG, 0)
+    finished = []
+
+    class Stop(Exception):
+        pass
+
+    roll = search._Rollout(-1, "A", game, horizon_round=99, evaluator=lambda st: 0.25)
+    roll.finish = lambda v: (finished.append(v), (_ for _ in ()).throw(Stop()))
+    agent = search._RolloutAgent(1, corpus, roll)
+    d = Decision("optional", "A", [Option("no", False), Option("yes", True)], {}, "?")
+    for _ in range(search.COPY_DECISIONS):
+        agent.choose(d, None)
+    assert finished == []
+    try:
+        agent.choose(d, None)
+    except Stop:
+        pass
+    assert finished == [0.25]

@@ -213,7 +213,7 @@ class Effects:
 
     def _fingerprint(self) -> tuple:
         """Everything derived values are worked out from except what is light (state.LIGHT_READS
-        counts its reads: damage, mana, the attacks made, the abilities used...): every other field
+        counts its reads: damage, mana, the initiative order, the attacks made, the abilities used...): every other field
         of every object and player, the round, the effects lasting a while, the values of X.  A state change
         (`GameState.touch`) that leaves it the same changed light fields only: derived values that
         read none stay valid.  Kept as of the last check (`self._shape`, Effects._same_shape)."""
@@ -222,7 +222,7 @@ class Effects:
         objs = tuple((o.id, id(o.card), o.controller, o.owner, o.zone, o.attached_to, o.attached_zone, o.border,
                       o.hidden, o.timestamp, o.in_play, tuple(o.markers.items()), o.destroyed_by_damage,
                       o.hindered_until, o.left_to, o.display) for o in st.objects.values())
-        fp = (st.round, st.arena.rows, st.arena.cols, tuple(st.order),
+        fp = (st.round, st.arena.rows, st.arena.cols,
               tuple((p.name, p.channeling, p.mage_id) for p in st.players.values()), objs,
               len(st.graveyard), tuple(self.temporary), tuple(g.x_values.items()),
               tuple(getattr(g, "spell_casters", {}).items()), len(g.codex))

@@ -118,8 +118,8 @@ class GameObject:
 
 #: how many times a "light" field has been read: an object's damage, guard, action marker, moves
 #: taken, move stop, defense uses, once-per-round uses and fresh markers, a player's mana, and the
-#: game's records kept in a LightList or LightSet (attacks made, abilities used, who just moved)
-#: and its attack under way (Game.current_attack).
+#: game's records kept in a LightList or LightSet (attacks made, abilities used, who just moved,
+#: the initiative order) and its attack under way (Game.current_attack).
 #: Derived values computed without such a read stay valid when only light fields change
 #: (Effects.derived: set_damage says so, and a state change that leaves every other field as it
 #: was is found by a fingerprint of those other fields).
@@ -174,6 +174,22 @@ class LightList(list):
         LIGHT_READS[0] += 1
         return super().__reversed__()
 
+    def index(self, *a):
+        LIGHT_READS[0] += 1
+        return super().index(*a)
+
+    def count(self, x):
+        LIGHT_READS[0] += 1
+        return super().count(x)
+
+    def __add__(self, other):
+        LIGHT_READS[0] += 1
+        return list(super().__iter__()) + list(other)
+
+    def __radd__(self, other):
+        LIGHT_READS[0] += 1
+        return list(other) + list(super().__iter__())
+
 
 class LightSet(set):
     """A set of the game's (creatures whose last action was a move...) whose reads are counted
@@ -194,6 +210,16 @@ class LightSet(set):
 
 
 class GameState:
+    @property
+    def order(self) -> list:
+        """The players in initiative order: a LightList (its reads are counted, so derived values
+        that never read it survive a new initiative)."""
+        return self._order
+
+    @order.setter
+    def order(self, value) -> None:
+        self._order = LightList(value)
+
     def __init__(self, arena: Optional[Arena] = None):
         self.arena = arena or Arena()
         self.players: dict[str, Player] = {}

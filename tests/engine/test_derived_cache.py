@@ -1,0 +1,79 @@
+"""The derived-values cache (engine/effects.py) never answers with a stale value.
+
+Derived values survive a state change that touched only light fields (damage, guard, mana, the
+attacks made...; state.LIGHT_READS counts their reads) unless they read one; the for-each and
+reveal-cost memos keep answers per state version.  These tests check the cache against values
+computed from nothing, on shipped cards and spellbooks, after every event of seeded duels."""
+import pytest
+
+from magewars.duel.runner import DuelConfig, corpus as load_corpus, setup_game
+from magewars.engine import FirstLegalAgent, Game, SeededDice
+from magewars.engine.effects import Effects
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return load_corpus()
+
+
+def summary(d):
+    return (sorted(d.trait_names()), d.armor, d.base_armor, d.life, d.channeling, d.no_armor,
+            sorted(d.cannot_do), sorted(d.can_do), sorted(d.immune_conditions), sorted(d.immune_types),
+            sorted(d.cannot_gain), [(a.name, s) for a, s in d.attacks], [(str(df), s) for df, s, _ in d.defenses],
+            (d.barrier[0].name, d.barrier[1]) if d.barrier else None, len(d.attack_traits))
+
+
+def fresh(game) -> dict:
+    """Every object's derived values computed from nothing (a new, empty cache)."""
+    cached = game.effects
+    new = Effects(game)
+    new.temporary = cached.temporary
+    game.effects = new
+    try:
+        return {o.id: summary(new.derived(o)) for o in game.state.in_play()}
+    finally:
+        game.effects = cached
+
+
+@pytest.mark.parametrize("books,seed", [(("beastmaster", "wizard"), 1), (("necromancer", "druid"), 6),
+                                        (("warlord", "priestess"), 2)])
+def test_cached_derived_values_equal_fresh_ones_after_every_event(corpus, books, seed):
+    game, _, _, _ = setup_game(DuelConfig(books, seed=seed, max_rounds=4), 0)
+    log = game.log
+    emit = log.emit
+    checked = [0]
+
+    def checked_emit(*a, **kw):
+        ev = emit(*a, **kw)
+        if game.effects._computing:  # an event logged while values are being computed: not a settled state
+            return ev
+        got = {o.id: summary(game.effects.derived(o)) for o in game.state.in_play()}
+        want = fresh(game)
+        assert got == want, f"stale derived values after event {ev.seq} ({ev.text})"
+        checked[0] += 1
+        return ev
+    log.emit = checked_emit
+    game.play(max_rounds=4)
+    assert checked[0] > 100  # the duel went on long enough to say something
+
+
+def test_a_static_reading_guard_follows_it(corpus):
+    """The Warlord's On Guard bonus reads `guarding(it)`: guarding is a light field, so the value
+    computed before the change must not survive it (and must come back when it ends)."""
+    g = Game(corpus, SeededDice(0), FirstLegalAgent())
+    g.state.add_player("A")
+    g.state.add_player("B")
+    g.create("Warlord Stats", "m", "A", zone="A1")
+    creature = next(cd for cd in corpus.cards.values() if cd.kind == "creature" and cd.armor is not None
+                    and "Soldier" in cd.subtypes)
+    s = g.create(creature, "s", "A", zone="A1")
+    g.state.add_marker(s, "On Guard")
+    before = g.armor(s)
+    s.guard = True
+    g.state.touch()
+    assert g.armor(s) == before + 1
+    s.guard = False
+    g.state.touch()
+    assert g.armor(s) == before
+    g.state.set_damage(s, 1)  # damage alone: the value stays the same (and is not recomputed wrongly)
+    assert g.armor(s) == before

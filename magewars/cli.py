@@ -316,6 +316,8 @@ def completion(shell):
               help="Attach an enchantment or equipment to the attacker (or the caster); repeatable.")
 @click.option("--defender-with", "defender_with", multiple=True, metavar="CARD", callback=click_count(MAX_ATTACHED),
               help="Attach an enchantment or equipment to the defender; repeatable.")
+@click.option("--defender-hidden", "defender_hidden", multiple=True, metavar="CARD", callback=click_count(MAX_ATTACHED),
+              help="Attach an enchantment to the defender face down, revealed when its reveal rule allows.")
 @click.option("--defender-damage", type=int, default=0, show_default=True, metavar="N",
               callback=click_range(0, MAX_DEFENDER_DAMAGE),
               help="Damage already on the defender.")
@@ -327,8 +329,8 @@ def completion(shell):
               callback=click_range(1, MAX_ATTACKS),
               help=f"Cap for the attacks-needed distribution (1-{MAX_ATTACKS}).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def odds(attacker, defender, attack, attacker_with, defender_with, defender_damage, caster, charge,
-         max_attacks, as_json):
+def odds(attacker, defender, attack, attacker_with, defender_with, defender_hidden, defender_damage, caster,
+         charge, max_attacks, as_json):
     """Exact odds of ATTACKER's attack on DEFENDER, computed by the rules engine (docs/odds.md).
 
     ATTACKER is a creature, a mage, an attack spell or a weapon.  Unknown names exit 1.
@@ -337,7 +339,8 @@ def odds(attacker, defender, attack, attacker_with, defender_with, defender_dama
     try:
         report = compute_odds(_corpus_or_exit(), attacker, defender, cap=max_attacks, attack=attack,
                               attacker_with=attacker_with, defender_with=defender_with,
-                              defender_damage=defender_damage, caster=caster, charge=charge)
+                              defender_hidden=defender_hidden, defender_damage=defender_damage, caster=caster,
+                              charge=charge)
     except OddsError as exc:
         if as_json:
             _fail(True, str(exc), exc.code)

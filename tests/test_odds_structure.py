@@ -132,3 +132,30 @@ def test_many_dice_against_icepool(corpus, dice, armor):
     dist = (dice @ DIE).map(lambda v: max(0, v[0] - armor) + v[1])
     den = dist.denominator()
     assert got.damage == {int(k): Fraction(q, den) for k, q in dist.items()}
+
+
+def test_defender_hidden_is_revealed_when_its_rule_allows(corpus):
+    """--defender-hidden: a face-down enchantment the engine reveals by its own reveal rule (a
+    mandatory one avoids the attack outright), or that the defender reveals at the first window
+    its rule allows; each card is found from the data by what its rule says, not by name."""
+    from magewars.engine.cardindex import index
+    bare = odds(corpus, "Timber Wolf", "Iron Golem")
+    must, may = None, None
+    for name, cd in sorted(corpus.cards.items()):
+        if cd.kind != "enchantment":
+            continue
+        rules = index(cd).reveal_rules
+        if must is None and any(r.mode == "must" and r.step == "avoid_attack" for r in rules):
+            must = name
+        if may is None and not any(r.mode == "must" for r in rules) and any(r.step == "avoid_attack" for r in rules):
+            r = odds(corpus, "Timber Wolf", "Iron Golem", defender_hidden=[name])
+            if r.first.method == "structure" and r.first.mean < bare.first.mean:
+                may = name
+    assert must and may, (must, may)
+    r = odds(corpus, "Timber Wolf", "Iron Golem", defender_hidden=[must])
+    assert r.first.p_hit == 0 and r.first.method != "structure" and r.first.note
+    spec = make_spec(corpus, "Timber Wolf", "Iron Golem", defender_hidden=[may])
+    fast, slow = compute(spec, 4), compute(spec, 4, method="engine")
+    assert fast.first.damage == slow.first.damage and fast.attacks_needed == slow.attacks_needed
+    with pytest.raises(OddsError):
+        make_spec(corpus, "Timber Wolf", "Iron Golem", defender_hidden=["Timber Wolf"])

@@ -61,11 +61,15 @@ def default_caster(corpus: Corpus, spell: CardDefinition) -> CardDefinition:
 
 def make_spec(corpus: Corpus, attacker: str, defender: str, attack: Optional[str] = None,
               attacker_with: Iterable[str] = (), defender_with: Iterable[str] = (), defender_damage: int = 0,
-              caster: Optional[str] = None, charge: bool = False) -> Spec:
+              caster: Optional[str] = None, charge: bool = False, defender_hidden: Iterable[str] = ()) -> Spec:
     a = resolve_card(corpus, attacker, "attacker")
     d = resolve_card(corpus, defender, "defender")
     aw = [resolve_card(corpus, n, "--with card") for n in attacker_with]
     dw = [resolve_card(corpus, n, "--defender-with card") for n in defender_with]
+    dh = [resolve_card(corpus, n, "--defender-hidden card") for n in defender_hidden]
+    for c in dh:
+        if c.kind != "enchantment":
+            raise OddsError(f"--defender-hidden {c.name!r} is a {c.kind}: only an enchantment is placed face down", 2)
     cast = None
     if a.kind in ("attack", "equipment"):
         cast = resolve_card(corpus, caster, "--caster") if caster else default_caster(corpus, a)
@@ -95,7 +99,7 @@ def make_spec(corpus: Corpus, attacker: str, defender: str, attack: Optional[str
         raise OddsError(f"{d.name} ({d.kind}) has no life: it cannot be attacked for damage", 1)
     if defender_damage < 0:
         raise OddsError("--defender-damage must be 0 or more", 2)
-    return Spec(corpus, a, d, attack, tuple(aw), tuple(dw), defender_damage, cast, charge)
+    return Spec(corpus, a, d, attack, tuple(aw), tuple(dw), defender_damage, cast, charge, tuple(dh))
 
 
 def odds(corpus: Corpus, attacker: str, defender: str, cap: int = 10, **kw) -> OddsReport:
@@ -103,7 +107,7 @@ def odds(corpus: Corpus, attacker: str, defender: str, cap: int = 10, **kw) -> O
     try:
         check_int(cap, 1, MAX_ATTACKS, "--max-attacks")
         check_int(kw.get("defender_damage", 0), 0, MAX_DEFENDER_DAMAGE, "--defender-damage")
-        for opt in ("attacker_with", "defender_with"):
+        for opt in ("attacker_with", "defender_with", "defender_hidden"):
             check_int(len(tuple(kw.get(opt) or ())), 0, MAX_ATTACHED, f"the number of {opt} cards")
     except ValueError as exc:
         raise OddsError(str(exc), 2) from None

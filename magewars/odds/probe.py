@@ -87,6 +87,31 @@ class Spec:
     defender_damage: int = 0
     caster: Optional[CardDefinition] = None  # for attack spells
     charge: bool = False
+    defender_hidden: tuple = ()  # enchantments attached to the defender face down (RevealWhenAllowed)
+
+
+class RevealWhenAllowed(FirstLegalAgent):
+    """The defender's player under the odds' explicit assumption for `--defender-hidden`: each of
+    its face-down enchantments is revealed at the first reveal window its own reveal rule allows
+    (the engine's Reveals.rule_applies decides); every other decision is the default one.  A
+    reveal the card's rule makes mandatory needs no decision: the engine makes it."""
+
+    def __init__(self, game: Game, ids: set):
+        self.game = game
+        self.ids = ids
+
+    def decide(self, decision):
+        if decision.kind == "reveal":
+            step = decision.context.get("step")
+            g = self.game
+            from ..engine.reveal import reveal_rules
+            for o in decision.options:
+                obj = o.value
+                if obj is not None and getattr(obj, "id", None) in self.ids and step and any(
+                        g.reveals.rule_applies(obj, rule, "after", step, g.current_attack)
+                        for rule in reveal_rules(obj)):
+                    return o
+        return super().decide(decision)
 
 
 @dataclass
@@ -123,6 +148,11 @@ def build(spec: Spec, dice: Dice, defender_damage: Optional[int] = None):
         g.create(c, f"aw{i}", "Attacker", attached_to=a.id)
     for i, c in enumerate(spec.defender_with):
         g.create(c, f"dw{i}", "Defender", attached_to=d.id)
+    if spec.defender_hidden:
+        g.state.players["Defender"].mana = 99  # the assumption: its reveal costs can be paid
+        ids = {g.create(c, f"dh{i}", "Defender", attached_to=d.id, hidden=True).id
+               for i, c in enumerate(spec.defender_hidden)}
+        g.agents = {"Defender": RevealWhenAllowed(g, ids), "*": FirstLegalAgent()}
     dmg = spec.defender_damage if defender_damage is None else defender_damage
     if dmg:
         g.state.set_damage(d, dmg)

@@ -58,6 +58,9 @@ def render_text(r) -> str:
         out.append(f"  attacker with: {', '.join(c.name for c in s.attacker_with)}")
     if s.defender_with:
         out.append(f"  defender with: {', '.join(c.name for c in s.defender_with)}")
+    if s.defender_hidden:
+        out.append(f"  defender with, face down: {', '.join(c.name for c in s.defender_hidden)} "
+                   f"(assumed revealed at the first window its reveal rule allows)")
     out.append("")
     out.append("Engine inputs")
     mods = " ".join(f"{m[1]:+d} {m[0]}" for m in a.dice_mods[1:])
@@ -123,6 +126,7 @@ def render_json(r) -> dict:
         "attacker": _name(s.attacker), "attack": r.attack_name, "defender": _name(s.defender),
         "caster": _name(s.caster) if s.caster is not None and s.attacker.kind == "attack" else None,
         "attacker_with": [c.name for c in s.attacker_with], "defender_with": [c.name for c in s.defender_with],
+        "defender_hidden": [c.name for c in s.defender_hidden],
         "defender_damage": s.defender_damage,
         "inputs": {"dice": a.dice, "dice_modifiers": [{"source": m[0], "amount": m[1]} for m in a.dice_mods],
                    "armor": a.armor, "remaining_health": a.remaining, "life": r.view["life"],

@@ -90,7 +90,12 @@ PREVENT_DAMAGE = "prevent_damage"
 RECEIVE_DAMAGE = "receive damage"
 #: `ignore(WHO, [ENTRIES])`: what those codex entries forbid or permit does not hold for WHO
 IGNORE = "ignore"
-STATEMENT_CALLS = ("cannot", "can", CANNOT_REVEAL, PREVENT_DAMAGE, IGNORE)
+#: `must(WHO, "ACTION", into: PLACE)`: the action is allowed only into that place (OBLIGATION_HOOKS)
+MUST = "must"
+OBLIGATION_HOOKS: dict[str, str] = {
+    "be cast": "casting's declaration: a spell that must be cast into a place matching `into:` is refused elsewhere",
+}
+STATEMENT_CALLS = ("cannot", "can", CANNOT_REVEAL, PREVENT_DAMAGE, IGNORE, MUST)
 BE_REVEALED = "be revealed"
 #: the actions ruled on here (coverage reads them)
 ACTIONS: frozenset[str] = frozenset(HOOKS)
@@ -279,6 +284,44 @@ def _during_fits(game, during) -> bool:
     return bool(current_moments(game) & set(DURING_PHASES.get(word or "", ())))
 
 
+def is_obligation(call: A.Call) -> bool:
+    """`must(PHRASE, "ACTION", into: PLACE)` for an action of OBLIGATION_HOOKS, read by `unmet`."""
+    if call.name != MUST or len(call.args) < 2 or not isinstance(call.args[0].value, A.Phrase):
+        return False
+    pos, kw = _args(call)
+    return action_of_must(call) in OBLIGATION_HOOKS and set(kw) == {"into"} and len(pos) == 2
+
+
+def action_of_must(call: A.Call) -> Optional[str]:
+    act = call.args[1].value if len(call.args) > 1 else None
+    return _norm(act.value) if isinstance(act, A.StringLit) else None
+
+
+def unmet(game, action: str, actor, *, into=None, by=None) -> Optional[Ruling]:
+    """An obligation `must(WHO, ACTION, into: PLACE)` that `actor` doing `action` into `into` breaks."""
+    act = _norm(action)
+    for src, ab, call, entry in _statements(game, [actor, by]):
+        if not is_obligation(call) or action_of_must(call) != act:
+            continue
+        _, kw = _args(call)
+        ctx = Ctx(this=src, it=actor)
+        try:
+            if not _fits(game, actor, call.args[0].value, ctx):
+                continue
+            if ab.guard is not None and not game.evaluate(ab.guard, ctx):
+                continue
+            if into is not None and _fits(game, into, kw["into"], ctx):
+                continue
+        except Exception as e:  # noqa: BLE001 - reported, never guessed
+            game.note_unsupported(f"static must of {entry or src.card.name}", f"cannot read the obligation: {e}")
+            continue
+        where = f"{entry} of {_label(src)}" if entry else _label(src)
+        return Ruling(f"{_label(actor)} must {act} into {kw['into'].text if isinstance(kw['into'], A.Phrase) else '?'}"
+                      f"{'' if into is None else ', not ' + (into if isinstance(into, str) else into.label())} ({where})",
+                      f"Codex: {entry}" if entry else f"Card: {src.card.name}", src, act)
+    return None
+
+
 def is_ignore(call: A.Call) -> bool:
     """`ignore(PHRASE, [ENTRIES])`, read here when a statement of one of those entries would apply."""
     return call.name == IGNORE and len(call.args) == 2 and not any(a.key for a in call.args) and \
@@ -378,7 +421,7 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
     parties = [actor, target, by, spell]
     stmts = _statements(game, parties) if codex else [s for s in _in_play_statements(game)]
     for src, ab, call, entry in stmts:
-        if call.name == IGNORE:
+        if call.name in (IGNORE, MUST):
             continue
         if (name == "cannot") != (call.name in ("cannot", CANNOT_REVEAL, PREVENT_DAMAGE)):
             continue
@@ -547,7 +590,8 @@ def cast_forbidden(game, caster, spell, targets: tuple = (), zone: Optional[str]
     why = forbids(game, "cast", caster, spell, spell=spell)
     if why:
         return why
-    why = forbids(game, "be cast", spell, aimed, by=caster, into=into)
+    why = forbids(game, "be cast", spell, aimed, by=caster, into=into) or unmet(game, "be cast", spell, into=into,
+                                                                               by=caster)
     if why:
         return why
     if into is not None and not targets and spell.card.kind in ("creature", "conjuration", "wall", "terrain",

@@ -86,7 +86,8 @@ def _shell(defn, clause: Clause, codex: Optional[dict] = None) -> tuple[str, str
     """Does the engine run this ability at all?  (status, construct, why)"""
     ab = clause.ability
     if clause.holder == "bar":
-        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and (ab.effect.name in R.BAR_STATIC_CALLS or ab.effect.name in R.BAR_STATICS_READ_BY_EFFECTS) \
+        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and (ab.effect.name in R.BAR_STATIC_CALLS or ab.effect.name in R.BAR_STATICS_READ_BY_EFFECTS
+                                                                                 or R.bar_restriction_runs(ab.effect)) \
                 and not clause.once:
             return R.RUNS, "", ""
         return (R.SILENT, f"attack bar '{clause.bar}': {_label(ab)}",

@@ -39,7 +39,7 @@ from .spellstatics import CAST_STATIC_CALLS as _CAST_STATICS, COSTS
 from .reveal import own_reveal_cost as _own_reveal_cost
 from .healtrade import HEALING_REMOVES as _HEALING_REMOVES
 from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
-from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, ignore_honoured, imposable, is_obligation, is_permission, is_restriction
+from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, bar_restriction_runs, ignore_honoured, imposable, is_obligation, is_permission, is_restriction
 
 # ---------------------------------------------------------------- derived from engine tables
 

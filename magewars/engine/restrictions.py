@@ -569,6 +569,9 @@ def attack_forbidden(game, atk) -> Optional[str]:
     why = forbids(game, "be_attacked", atk.target, atk.target, attack=atk, by=src)
     if why:
         return why
+    why = bar_forbidden(game, atk)
+    if why:
+        return why
     if not getattr(atk.action, "is_zone", False) and atk.target is not None:
         return forbids(game, "be targeted", atk.target, by=atk.attacker, attack=atk,
                        spell=atk.action.spell or atk.source)
@@ -646,3 +649,34 @@ def summon_permission(game, caster, spell, zone: str) -> Optional[Ruling]:
             c.name == "can" and action_of(c) == "summon" for _, _, c, _ in _in_play_statements(game)):
         return None
     return permits(game, "summon", caster, spell, into=zone)
+
+
+def bar_forbidden(game, atk) -> Optional[Ruling]:
+    """A targeting restriction written inside the attack bar (`static cannot(this, "target", except: PHRASE)`): `this`
+    is the object making the attack (the spell, or the attacking object or equipment)."""
+    me = atk.action.spell or atk.source or atk.attacker
+    for ab in atk.action.definition.abilities:
+        call = getattr(ab, "effect", None)
+        if not (isinstance(ab, A.StaticAbility) and isinstance(call, A.Call) and is_restriction(call)):
+            continue
+        act = action_of(call)
+        aimed = atk.target
+        if act != "target":
+            continue  # other statements of a bar are not read (coverage: bar_restriction_runs)
+        try:
+            if not _applies(game, me, ab, call, me, aimed, by=atk.attacker, attack=atk, into=None, out_of=None,
+                            rule=None, entry=None):
+                continue
+        except Exception as e:  # noqa: BLE001 - reported, never guessed
+            game.note_unsupported(f"attack bar {atk.action.definition.name}: static cannot",
+                                  f"cannot read the restriction: {e}")
+            continue
+        return Ruling(f"{atk.action.definition.name} of {_label(me)} cannot {act}"
+                      + (f" {atk.target.label()}" if aimed is not None else "") + f" ({_label(me)})",
+                      f"Card: {me.card.name}", me, act)
+    return None
+
+
+def bar_restriction_runs(call: A.Call) -> bool:
+    """A static of an attack bar read by bar_forbidden at the attack's declaration."""
+    return is_restriction(call) and action_of(call) == "target"

@@ -62,6 +62,8 @@ HOOKS: dict[str, str] = {
     "use_defense": "the avoid-attack step (a defense offered)",
     "heal": "Game.heal (by: the object healing it, for an `ignore(this, [ENTRY])` of a healing spell)",
     "regenerate": "the regenerate effect (primitives.p_regenerate: a Regenerate trait at upkeep)",
+    "remove condition": "removing a condition marker (primitives.p_remove: Burn going out at upkeep...), "
+                        "target: the marker, by its name",
     "push through": "a push across a wall (movement.push): by: the pushing object",
     "be pushed through": "a push across a wall (movement.push): the pushed object",
 }
@@ -222,7 +224,7 @@ def _statements(game, parties: Iterable) -> list:
         out.append(item)
         seen.add((item[0].id, id(item[1])))
     for p in parties:
-        if p is None or isinstance(p, str):
+        if p is None or isinstance(p, (str, Marker)):
             continue
         for item in _party_statements(game, p):
             k = (item[0].id, id(item[1]), item[3])
@@ -238,10 +240,26 @@ def _label(o) -> str:
     return o.card.name if not o.in_play and o.id.startswith("probe:") else o.label()
 
 
+class Marker:
+    """A marker of one name on an object, as what an action is aimed at (`remove condition`): it fits a
+    marker phrase naming it ("Burn condition")."""
+
+    def __init__(self, host, name: str):
+        self.host, self.name = host, name
+        self.id = f"{getattr(host, 'id', '?')}:{name}"
+
+    def label(self) -> str:
+        return f"{self.name} on {self.host.label()}"
+
+
 # ---------------------------------------------------------------- fitting
 def _fits(game, obj, phrase, ctx: Ctx) -> bool:
     if obj is None:
         return False
+    if isinstance(obj, Marker):
+        sel = selector_of(game, phrase) if isinstance(phrase, A.Phrase) else None
+        return getattr(sel, "domain", None) == "marker" and any(
+            t.name == obj.name and not t.negated for t in sel.names)
     if isinstance(phrase, A.StringLit):
         return not isinstance(obj, str) and obj.card.name == phrase.value
     if isinstance(phrase, A.Phrase):
@@ -361,7 +379,7 @@ def _ignored(game, entry: str, parties: Iterable, stmts: list) -> Optional[str]:
         if not is_ignore(call) or not any(r.name.text == entry for r in call.args[1].value.traits):
             continue
         for p in parties:
-            if p is None or isinstance(p, str):
+            if p is None or isinstance(p, (str, Marker)):
                 continue
             ctx = Ctx(this=src, it=p)
             if ab.guard is not None and not game.evaluate(ab.guard, ctx):

@@ -87,7 +87,8 @@ def _shell(defn, clause: Clause, codex: Optional[dict] = None) -> tuple[str, str
     ab = clause.ability
     if clause.holder == "bar":
         if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and (ab.effect.name in R.BAR_STATIC_CALLS or ab.effect.name in R.BAR_STATICS_READ_BY_EFFECTS
-                                                                             or ab.effect.name in R.BAR_STATICS_READ_BY_ACTIONS) \
+                                                                             or ab.effect.name in R.BAR_STATICS_READ_BY_ACTIONS
+                                                                             or R.bar_restriction_runs(ab.effect)) \
                 and not clause.once:
             return R.RUNS, "", ""
         if isinstance(ab, A.StaticAbility) and not clause.once and R.bar_static_runs(ab):

@@ -28,7 +28,7 @@ from .spellstatics import CAST_STATIC_CALLS
 from . import movement
 from ..dsl.vocab import noun_meaning
 from .phrases import Ctx, matches, words_of, pronoun
-from .restrictions import ignore_honoured, is_ignore, is_permission, is_restriction
+from .restrictions import ignore_honoured, is_ignore, is_obligation, is_permission, is_restriction
 from .defenses import STATIC_CALLS as DEFENSE_STATIC_CALLS
 from .state import LIGHT_READS
 
@@ -337,7 +337,7 @@ class Effects:
 
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
         g = self.game
-        if is_restriction(call) or is_permission(call) or ignore_honoured(call, g.codex):
+        if is_restriction(call) or is_permission(call) or is_obligation(call) or ignore_honoured(call, g.codex):
             return  # read when the engine is about to act (engine/restrictions.py)
         if self._read_elsewhere(call):
             return  # read where it is used (casting: engine/casting.py; spellbook building: spellbook/rules.py;

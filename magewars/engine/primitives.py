@@ -23,7 +23,7 @@ from .decisions import Option
 from .effects import trait_from_ref
 from .errors import EffectStopped
 from .phrases import Ctx, PhraseError, has_name, matches, resolve, resolve_one
-from .restrictions import action_of, forbids, impose
+from .restrictions import Marker, action_of, forbids, impose
 from .state import UNTIL_EITHER, start_of_action_phase
 from .targeting import choose_target, needs_choice
 from . import condition_damage
@@ -205,6 +205,10 @@ def p_remove(game, call, ctx):
     count = _num(game, kw["count"], ctx) if "count" in kw else None
     for o in _objs(game, pos[0], ctx):
         for name, _n in _traits(pos[1]):
+            why = forbids(game, "remove condition", o, Marker(o, name)) if o.markers.get(name) else None
+            if why:  # a card keeps it on (engine/restrictions.py)
+                game.emit("rule", f"{name} stays on {o.label()}: {why}", target=o.id, rule=why.rule)
+                continue
             n = game.state.remove_marker(o, name, count)
             if n:
                 game.emit("condition", f"{n} {name} removed from {o.label()} ({_src(ctx)})")

@@ -46,7 +46,7 @@ from .placement import ONLY_READ as _COST_ONLY
 from .reveal import own_reveal_cost as _own_reveal_cost
 from .healtrade import HEALING_REMOVES as _HEALING_REMOVES
 from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
-from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, ignore_honoured, imposable, is_permission, is_restriction
+from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, bar_restriction_runs, ignore_honoured, imposable, is_obligation, is_permission, is_restriction
 
 # ---------------------------------------------------------------- derived from engine tables
 
@@ -221,7 +221,7 @@ def effect_call_runs(call: A.Call) -> bool:
 
 def restriction_runs(call: A.Call, codex: bool = False) -> bool:
     """A `cannot(...)`/`can(...)` statement the general query (engine/restrictions.py) applies."""
-    return is_restriction(call, codex=codex) or is_permission(call)
+    return is_restriction(call, codex=codex) or is_permission(call) or is_obligation(call)
 #: the action a static `cannot(..., detail: KIND)` is applied for by the continuous-effects layer;
 #: every other restriction is refused loudly
 STATIC_CANNOT_ACTIONS: frozenset[str] = frozenset({"be_attacked"})

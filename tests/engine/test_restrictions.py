@@ -1,0 +1,95 @@
+"""The general restriction query (engine/restrictions.py) on shipped cards: every action its HOOKS table
+names is asked somewhere in the engine, refusals name the card or codex entry, and the options offered
+to agents (legal_casts) honour the same query as cast_spell."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from magewars.dsl import load_corpus
+from magewars.engine import Game
+from magewars.engine import restrictions as R
+from magewars.engine.casting import IllegalCast, cast_spell, legal_casts
+
+ENGINE = Path(R.__file__).resolve().parent
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return load_corpus()
+
+
+def _asked_actions() -> set[str]:
+    """Every action string passed to the query in the engine source (forbids/forbidden/permits/unmet
+    calls, and the attack actions of ATTACK_ACTIONS)."""
+    got = set(R.ATTACK_ACTIONS)
+    call = re.compile(r"\b(?:forbids|forbidden|permits|unmet)\((?:[^()]|\([^()]*\))*\)", re.S)
+    for path in ENGINE.glob("*.py"):
+        for m in call.finditer(path.read_text(encoding="utf-8")):
+            got.update(re.findall(r'"([a-z_ ]+)"', m.group(0)))
+    got.update({R.BE_REVEALED, R.RECEIVE_DAMAGE})  # named by constant in reveal_forbidden / deal_damage
+    return {R._norm(a) for a in got}
+
+
+def test_every_hooked_action_is_asked_by_some_procedure():
+    asked = _asked_actions()
+    missing = sorted(a for a in R.HOOKS if R._norm(a) not in asked)
+    assert not missing, f"HOOKS names actions no procedure asks about: {missing}"
+    missing = sorted(a for a in R.PERMISSION_HOOKS if R._norm(a) not in asked)
+    assert not missing, f"PERMISSION_HOOKS names actions no procedure asks about: {missing}"
+
+
+def test_a_statement_about_an_unasked_action_is_not_read(corpus):
+    # Goblin Builder's `cannot(this, "attach", target: object)`: no procedure asks "attach" yet, so the
+    # query must not claim it (the continuous-effects layer refuses it loudly instead)
+    card = corpus.cards["Goblin Builder"]
+    calls = [ab.effect for ab in card.abilities if getattr(getattr(ab, "effect", None), "name", "") == "cannot"]
+    assert calls and not any(R.is_restriction(c) for c in calls)
+
+
+def board(corpus):
+    g = Game(corpus)
+    g.state.add_player("Alice", mana=30)
+    g.state.add_player("Bob", mana=10)
+    g.create("Warlock", "lock", "Alice", zone="B2")
+    g.create("Huginn, Raven Familiar", "huginn", "Alice", zone="B2")
+    g.create("Wizard", "wiz", "Bob", zone="B3")
+    return g
+
+
+def test_magecast_refusal_names_the_codex_entry_and_agents_are_not_offered_it(corpus):
+    g = board(corpus)
+    huginn, lock = g.state.objects["huginn"], g.state.objects["lock"]
+    with pytest.raises(IllegalCast) as e:
+        cast_spell(g, huginn, "Weapon Strike", [g.state.objects["wiz"]])
+    assert e.value.rule == "Codex: Magecast"
+    assert g.state.players["Alice"].mana == 30
+    assert legal_casts(g, huginn, "Weapon Strike") == []
+    offered = legal_casts(g, lock, "Weapon Strike")
+    assert [c.target_ids for c in offered] and all(c.caster_id == "lock" for c in offered)
+
+
+def test_obscured_exception_is_read_from_the_one_targeting(corpus):
+    g = Game(corpus)
+    g.state.add_player("Alice", mana=20)
+    g.state.add_player("Bob", mana=20)
+    wiz = g.create("Wizard", "wiz", "Alice", zone="B1")
+    necro = g.create("Necromancer", "necro", "Bob", zone="B3")
+    g.create("Cloak of Shadows", "cloak", "Bob", attached_to="necro")
+    why = R.forbids(g, "be targeted", necro, by=wiz)
+    assert why and why.rule == "Codex: Obscured" and why.source is necro
+    assert not [c for c in legal_casts(g, wiz, "Stumble") if c.target_ids == ("necro",)]
+    g.state.move_to_zone(wiz, "B2")
+    assert R.forbids(g, "be targeted", necro, by=wiz) is None
+    assert [c for c in legal_casts(g, wiz, "Stumble") if c.target_ids == ("necro",)]
+
+
+def test_an_ignore_only_counts_when_the_query_reads_every_rule_of_the_entry(corpus):
+    by_card = {name: [ab.effect for ab in corpus.cards[name].abilities
+                      if getattr(getattr(ab, "effect", None), "name", "") == "ignore"]
+               for name in ("Artemis, Dawnbreaker's Eye", "Bind Spirit")}
+    assert all(R.ignore_honoured(c, corpus.codex) for c in by_card["Artemis, Dawnbreaker's Eye"])
+    # Uncontainable's rules are immunities the continuous-effects layer applies: ignoring it is not run
+    assert not any(R.ignore_honoured(c, corpus.codex) for c in by_card["Bind Spirit"])

@@ -218,6 +218,10 @@ def _codex_static_runs(defn, ab) -> bool:
             return True
         ign = kw.get("ignoring")
         return second.value == "ranged_attack" and isinstance(ign, A.StringLit) and ign.value in R.CODEX_RANGED_IGNORING
+    if eff.name == "ignore" and "Attack" in defn.categories and isinstance(second, A.StringLit) \
+            and second.value in R.CODEX_ATTACK_IGNORE_READ and isinstance(first, A.Phrase) \
+            and [w.text.lower() for w in first.words] in (["attacker"], ["this"]):
+        return True  # the attack (or its attacker) ignores that rule (codex_rules.ignores_los_walls)
     if eff.name == "ignore" and this and isinstance(second, A.TraitGroup):
         # the entry's own stat changes ignore those traits' restrictions (Effects._life_blocker)
         return any(isinstance(b, A.StaticAbility) and isinstance(b.effect, A.StatChange) for b in defn.abilities)

@@ -28,7 +28,8 @@ from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, TraitInstance
 from .decisions import Option
 from . import barclauses, defenses
-from .codex_rules import ignores_minimum_range, melee_restriction
+from .codex_rules import ignores_los_walls, ignores_minimum_range, melee_restriction
+from .movement import in_los
 from .phrases import Ctx, matches
 from .restrictions import attack_forbidden, forbidden, forbids
 from .state import LightList, ends_at
@@ -330,7 +331,9 @@ class DeclareAttack(Step):
         g.emit("info", f"{atk.attacker.public_label()} attacks {atk.target.public_label()} with {a.definition.name}"
                + (f" (strike {atk.strike})" if a.strikes > 1 else "")
                + (f" [{', '.join(sorted(atk.kinds()))}]" if atk.kinds() else " [neither melee nor ranged]"))
-        reason = eng.illegal_reason(atk)
+        # line of sight is checked once the declaration's own effects have run (a trait granted "for
+        # that attack" as it is declared, such as Indirect from Archer's Watchtower, counts)
+        reason = eng.illegal_reason(atk, los=False)
         if reason:
             eng.cancel(atk, f"illegal target: {reason}", before_declared=True)
             return
@@ -344,6 +347,11 @@ class DeclareAttack(Step):
             eng.apply_next_attack(atk)
             eng.apply_enhance(atk)
             barclauses.mark_used(g, atk)
+        reason = eng.los_reason(atk)
+        if reason:
+            atk.declared = False
+            eng.cancel(atk, f"illegal target: {reason}", before_declared=True)
+            return
         atk.events.add(("attacked", atk.target.id))
         g.fire("attacked", atk.target, Ctx(attack=atk, it=atk.target))
         g.fire("attacks", atk.attacker, Ctx(attack=atk, it=atk.attacker))
@@ -1115,7 +1123,21 @@ class AttackEngine:
         t, a = atk.defender or atk.target, atk.attacker
         return t is a or t.attached_to == a.id
 
-    def illegal_reason(self, atk: Attack, at_declaration: bool = True) -> Optional[str]:
+    def los_reason(self, atk: Attack) -> Optional[str]:
+        """Why a ranged attack (not a zone attack) has no line of sight to its target (None: it has one):
+        a wall that blocks line of sight stands between, and no trait of the attack or of the attacker
+        says walls do not block it (codex_rules.ignores_los_walls: Indirect)."""
+        g, t, action = self.game, atk.target, atk.action
+        if action.kind != "ranged" or action.is_zone or action.is_barrier or action.is_counterstrike:
+            return None
+        if not g.state.zone_of(atk.source) or not g.state.zone_of(t) or in_los(g, atk.source, t):
+            return None
+        if ignores_los_walls(g, atk.attacker, tuple(atk.traits) + tuple(atk.gained)) \
+                and in_los(g, atk.source, t, ignore_walls=True):
+            return None
+        return f"no line of sight from {atk.source.label()} to {t.label()} (Rules: Line of Sight)"
+
+    def illegal_reason(self, atk: Attack, at_declaration: bool = True, los: bool = True) -> Optional[str]:
         g = self.game
         t, a, action = atk.target, atk.attacker, atk.action
         if not t.in_play:
@@ -1156,6 +1178,9 @@ class AttackEngine:
                     lo = 0
                 if not lo <= dist <= hi:
                     return f"out of range: {dist} zone(s), the attack's range is {lo}-{hi}"
+            why = self.los_reason(atk) if los and at_declaration else None
+            if why:
+                return why
         for (oid, what, detail, src_id, rnd) in g.restrictions:
             if oid == a.id and what == "attack" and rnd == g.state.round:
                 src = g.state.objects.get(src_id)

@@ -4,7 +4,8 @@ Flying states that a grounded creature cannot melee it (`static cannot(each Non-
 "melee_attack", target: this)`) and that ranged attacks between it and an object in its zone ignore the
 minimum range (`static can(..., "ranged_attack", target: ..., ignoring: "minimum_range")`); Reach, an attack
 trait, states the permission that lifts the melee restriction (`static can(attacker, "melee_attack",
-target: Flying creature)`).  This module reads those calls for whichever traits the objects and the
+target: Flying creature)`); Indirect states that walls do not block the attack's line of sight
+(`static ignore(attacker, LOS_WALLS)`).  This module reads those calls for whichever traits the objects and the
 attack carry; it knows no trait by name, so a homebrew trait written the same way works the same way.
 """
 from __future__ import annotations
@@ -16,6 +17,9 @@ from .phrases import Ctx, matches
 
 #: the rule an `ignoring:` argument names for ranged attacks below their minimum range
 MINIMUM_RANGE = "minimum_range"
+#: the rule an attack ignores when a trait of the attack or of its attacker states
+#: `ignore(attacker, "walls for line of sight of this attack")`: walls do not block its line of sight
+LOS_WALLS = "walls for line of sight of this attack"
 
 
 def _kw(call: A.Call, name: str):
@@ -65,3 +69,17 @@ def ignores_minimum_range(game: Any, attacker, target) -> bool:
             if _fits(game, attacker, call.args[0].value, carrier) and _fits(game, target, _kw(call, "target"), carrier):
                 return True
     return False
+
+
+def ignores_los_walls(game: Any, attacker, attack_traits: Iterable) -> Optional[str]:
+    """The trait (of the attack, or of the attacker as it attacks) by which walls do not block this
+    attack's line of sight: `ignore(attacker, "walls for line of sight of this attack")` (None: they do)."""
+    keys = [t.key for t in attack_traits] + list(game.effects.derived(attacker).traits)
+    for key in keys:
+        for ab in game.codex_statics(key, "ignore"):
+            call = ab.effect
+            who = call.args[0].value if call.args else None
+            if _about(call, LOS_WALLS) and isinstance(who, A.Phrase) \
+                    and [w.text.lower() for w in who.words] in (["attacker"], ["this"]):
+                return key
+    return None

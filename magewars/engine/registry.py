@@ -33,7 +33,7 @@ from . import barclauses as _bar
 from . import defenses as _defenses
 from .casting import CAST_STEPS as _CAST_STEPS
 from . import movement as _movement
-from .codex_rules import MINIMUM_RANGE
+from .codex_rules import LOS_WALLS, MINIMUM_RANGE
 from .effects import Effects
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 from . import addons as _addons  # noqa: F401  adds its modules' effects and values to those tables
@@ -202,6 +202,9 @@ CODEX_TRAIT_CALLS: frozenset[str] = frozenset({"innate", "no_armor", "bash_attac
 CODEX_ATTACK_CANNOT: frozenset[str] = frozenset({"melee_attack"})
 CODEX_ATTACK_CAN: frozenset[str] = frozenset({"melee_attack"})
 CODEX_RANGED_IGNORING: frozenset[str] = frozenset({MINIMUM_RANGE})
+#: rules an attack trait's `ignore(attacker, RULE)` lifts for the attack it is on, or for the attacker that has
+#: it (engine/codex_rules.py ignores_los_walls, read by AttackEngine.los_reason: Indirect)
+CODEX_ATTACK_IGNORE_READ: frozenset[str] = frozenset({LOS_WALLS})
 #: pronouns a static `immune(...)` may start with; immunity granted to other objects is refused loudly,
 #: except `immune(PHRASE, this)`: objects fitting the phrase are immune to this card (its attacks cannot
 #: target them, its effects and statics skip them: Game.immune_to_source)

@@ -3,7 +3,8 @@ copy of the compiled codex) and show that the outcome of at least one scenario, 
 check, changes.
 
 A scenario "involves" an entry when, in its unmodified run, some object carries the entry (as a trait,
-a condition or a token) or some attack has it as a trait.  A spellbook involves the entries its spells
+a condition or a token), some attack has it as a trait, or an effect record names it (a trait gained
+until the end of an attack).  A spellbook involves the entries its spells
 and its Mage carry as traits.  Each entry is tried on what involves it until one outcome differs:
 
 * a scenario's final state as every player sees it, every attack made, an error if the run stops, and
@@ -55,6 +56,10 @@ def _involved(game) -> set:
                 involved.update(t.key for t in alt)
     for atk in game.attacks.history:
         involved.update(t.key for t in atk.traits)
+    # traits held for a while only (`gains [...] until end of attack`): named by the effect records
+    effects = [e.text for e in game.log.events if e.kind == "effect"]
+    if effects:
+        involved.update(k for k in game.codex if any(f"{k} " in t or f"{k}," in t or f"{k})" in t for t in effects))
     return involved
 
 

@@ -223,8 +223,8 @@ def legal_actions(game, creature, act: Activation, planned: list[str], quickcast
         acts += attack_options(game, creature, speeds)
         if is_mage:
             acts += cast_options(game, creature, planned, speeds, False)
-        elif OC.assigned(game).get(creature.id):  # a familiar: the spell it was given (othercasters.py)
-            acts += cast_options(game, creature, OC.assigned(game)[creature.id], speeds, False)
+        elif getattr(creature, "given_spells", None):  # a familiar: the spell it was given (othercasters.py)
+            acts += cast_options(game, creature, OC.given(creature), speeds, False)
         if bound:
             known = {(c.card_name, c.target_ids, c.zone) for c in acts if isinstance(c, CastChoice)}
             acts += [c for c in cast_options(game, creature, bound, speeds, False)

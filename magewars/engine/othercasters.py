@@ -163,11 +163,12 @@ class HiddenPick(str):
         return "a spell"
 
 
-def assigned(game) -> dict:
-    """Object id -> the card names it was given at Planning and has not cast yet."""
-    got = getattr(game, "assigned_spells", None)
+def given(obj) -> list:
+    """The card names an object was given at Planning and has not cast yet (kept on the object, so
+    they follow it when a scenario renames it)."""
+    got = getattr(obj, "given_spells", None)
     if got is None:
-        got = game.assigned_spells = {}
+        got = obj.given_spells = []
     return got
 
 
@@ -209,7 +210,7 @@ def p_assign_spell(game, call, ctx) -> None:
         if count == 0:
             game.emit("rule", f"{obj.label()} casts only the spell bound to it: it is given none")
             continue
-        mine = assigned(game).setdefault(obj.id, [])
+        mine = given(obj)
         for i in range(count - len(mine)):
             names = sorted(n for n, k in lib.items() if k > 0 and may_be_given(game, obj, game.card(n)) is None)
             if not names:
@@ -232,9 +233,9 @@ def return_unused(game, player: str) -> None:
     that left play go to the discard pile (they were destroyed with it)."""
     lib = _library(game, player)
     rs = getattr(game, "round_state", None)
-    for oid, names in list(assigned(game).items()):
-        obj = game.state.objects.get(oid)
-        if obj is None or obj.controller != player or not names:
+    for obj in list(game.state.objects.values()):
+        names = getattr(obj, "given_spells", None)
+        if not names or obj.controller != player:
             continue
         if obj.in_play and lib is not None:
             for n in names:
@@ -244,16 +245,16 @@ def return_unused(game, player: str) -> None:
                 rs.discard.setdefault(player, []).extend(names)
             game.emit("rule", f"{obj.label()} left play: the spell it was given goes to the discard pile",
                       secret_for=player, public_text=f"{obj.public_label()} left play: its spell is discarded")
-        assigned(game)[oid] = []
+        obj.given_spells = []
     game.state.touch()
 
 
 # ---------------------------------------------------------------- casting
 def _available(game, caster) -> list[str]:
     """The spells a caster has to cast: those it was given, or a Mage's planned spells."""
-    given = assigned(game).get(caster.id)
-    if given:
-        return list(given)
+    mine = getattr(caster, "given_spells", None)
+    if mine:
+        return list(mine)
     pl = game.state.players.get(caster.controller)
     rs = getattr(game, "round_state", None)
     if pl is not None and pl.mage_id == caster.id and rs is not None:
@@ -262,10 +263,10 @@ def _available(game, caster) -> list[str]:
 
 
 def _used(game, caster, name: str) -> None:
-    given = assigned(game).get(caster.id)
+    mine = getattr(caster, "given_spells", None)
     rs = getattr(game, "round_state", None)
-    if given and name in given:
-        given.remove(name)
+    if mine and name in mine:
+        mine.remove(name)
     elif rs is not None and name in rs.planned.get(caster.controller, []):
         rs.planned[caster.controller].remove(name)
     if rs is not None:

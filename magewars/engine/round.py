@@ -317,13 +317,13 @@ def planning_phase(game) -> None:
         OC.return_unused(game, p)  # spells given to spawnpoints and familiars (engine/othercasters.py)
         if living_mage(game, p) is None or not lib:
             continue
-        n = 2 + OC.extra_prepared(game, p)
-        for i in range(n):
+        count = 2 + OC.extra_prepared(game, p)  # `extra_prepared` statics (engine/othercasters.py)
+        for i in range(count):
             names = sorted(n for n, c in lib.items() if c > 0)
             if not names:
                 break
             opts = [Option(n, PlanPick(n, p)) for n in names] + [Option("no more spells", None)]
-            ch = game.decide("plan", p, opts, prompt=f"plan spell {i + 1} of {n}", default=len(opts) - 1)
+            ch = game.decide("plan", p, opts, prompt=f"plan spell {i + 1} of {count}", default=len(opts) - 1)
             if ch.value is None:
                 break
             lib[str(ch.value)] -= 1
@@ -472,7 +472,7 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
         elif act is not None:
             act.acted = True
         planned = rs.planned.get(caster.controller, [])
-        given = OC.assigned(game).get(caster.id)
+        given = OC.given(caster)
         holder = None
         if given and choice.card_name in given:  # a familiar's spell (engine/othercasters.py)
             given.remove(choice.card_name)

@@ -66,8 +66,8 @@ def test_a_spawnpoint_is_offered_only_the_spells_its_card_casts(corpus):
         assert cd.kind == "creature" and "Animal" in cd.subtypes, n
     book = Counter({c.name: n for c, n in load_spellbook("beastmaster", corpus).cards})
     assert any(corpus.cards[n].kind != "creature" for n in book)  # the book holds other spells
-    assert OC.assigned(g)["lair"] and R.state_of(g).library["Alice"][OC.assigned(g)["lair"][0]] == \
-        book[OC.assigned(g)["lair"][0]] - 1
+    lair = g.state.get("lair")
+    assert OC.given(lair) and R.state_of(g).library["Alice"][OC.given(lair)[0]] == book[OC.given(lair)[0]] - 1
 
 
 def test_casting_effects_the_engine_does_not_run_are_refused_with_a_reason(corpus):

@@ -133,7 +133,7 @@ def _remove_paid(game, what, ctx, fits, limit, payer) -> None:
                     opts.append(Option(f"remove {name} ({cost} mana)", (name, cost)))
             if not opts:
                 break
-            ch = game.decide(DECISION, payer, [Option(STOP, None)] + opts,
+            ch = game.decide("remove_condition", payer, [Option(STOP, None)] + opts,
                              prompt=f"pay to remove a condition from {o.label()} ({_src(ctx)})", default=0)
             if ch.value is None:
                 break

@@ -131,9 +131,9 @@ def test_a_card_executes_only_when_its_carried_codex_entries_do():
     rec = a["cards"]["Plain Beast"]
     assert rec["own"] == [] and rec["fully_expressed"]
     assert rec["executes"] == (not a["codex"]["Living"])
-    # the same card carrying a trait whose codex entry holds a trigger the engine never runs
+    # the same card carrying a trait whose codex entry holds a clause the engine does not run
     triggered = next(n for n, d in corpus.codex.items() if d.kind == "trait" and d.param is None and
-                     any(f.status == R.SILENT for f in a["codex"][n]))
+                     any(f.status != R.RUNS for f in a["codex"][n]))
     corpus2, a2 = _probe(text.replace("traits Living", f"traits Living, {triggered}"))
     rec2 = a2["cards"]["Plain Beast"]
     assert rec2["own"] == [] and not rec2["executes"]

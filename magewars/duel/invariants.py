@@ -82,7 +82,9 @@ class Checker:
                     self.fail(ev, "one place", f"{o.label()} is in play and in the discard pile")
                 if len(places) > 1 and not (o.zone is not None and o.border is not None):
                     self.fail(ev, "one place", f"{o.label()} is in {len(places)} places: {places}")
-                if o.attached_to is not None and checked:  # attachments leave with their host once rules settle
+                # attachments leave with their host once rules settle (not in the middle of the cascade of
+                # leave-play events for its attachments, one by one)
+                if o.attached_to is not None and checked and ev.kind not in ("destroyed", "discarded", "obliterated", "trigger"):
                     host = st.objects.get(o.attached_to)
                     if host is None or not host.in_play:
                         self.fail(ev, "one place", f"{o.label()} is attached to {o.attached_to}, not in play")

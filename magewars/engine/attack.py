@@ -1142,7 +1142,9 @@ class AttackEngine:
         t, a, action = atk.target, atk.attacker, atk.action
         if not t.in_play:
             return "not in play"
-        if t.card.life is None and g.life(t) is None:  # an enchantment, equipment, a spell: nothing to damage
+        if t.card.life is None and g.life(t) is None and not barclauses.effects(g, atk)[1]:
+            # an enchantment, equipment, a spell: nothing to damage (an attack whose `effect:` replaces
+            # its damage, such as Disenchant, may still aim at one)
             return f"{t.public_label()} has no life: only objects with life can be attacked"
         if t.id in action.illegal:
             return "no longer a legal target for this action"

@@ -438,6 +438,7 @@ class Game:
                       public_text=f"{obj.public_label()} is obliterated{public_tail}" if obj.hidden else None)
             for att in list(st.attachments(obj)):
                 self.destroy(att, why=f"attached to {obj.public_label()}")
+            self._drop_attachments(obj)
             self.check_state()
             return
         # A face-down card leaves play unnamed to anyone but its controller.
@@ -446,6 +447,7 @@ class Game:
                   public_text=f"{obj.public_label()} is destroyed{public_tail}" if obj.hidden else None)
         for att in list(st.attachments(obj)):
             self.destroy(att, why=f"attached to {obj.public_label()}")
+        self._drop_attachments(obj)
         self.fire("destroyed", obj, Ctx(this=obj, it=obj))
         self.check_state()  # an effect that left with it may leave another object over its life
 
@@ -503,6 +505,12 @@ class Game:
             return True
         return False
 
+    def _drop_attachments(self, host: GameObject) -> None:
+        """What is still attached to an object that left play (its destruction was prevented or
+        replaced, or the host was discarded) cannot stay attached to nothing: it is discarded."""
+        for att in list(self.state.attachments(host)):
+            self.discard(att, why=f"its host {host.public_label()} left play")
+
     def discard(self, obj: GameObject, why: str = "") -> None:
         if not obj.in_play:
             return
@@ -516,6 +524,7 @@ class Game:
         self.emit("discarded", f"{obj.label()} is discarded" + tail, target=obj.id,
                   secret_for=obj.controller if obj.hidden else None,
                   public_text=f"{obj.public_label()} is discarded{tail}" if obj.hidden else None)
+        self._drop_attachments(obj)
         self.check_state()
 
     # ------------------------------------------------------------ triggers

@@ -124,7 +124,8 @@ class GameObject:
 #: (Effects.derived: set_damage says so, and a state change that leaves every other field as it
 #: was is found by a fingerprint of those other fields).
 LIGHT_READS = [0]
-DAMAGE_READS = LIGHT_READS  # its older name (damage was the first light field)
+#: reads of an object's damage alone (magewars odds asks whether an attack's outcome depends on it)
+DAMAGE_READS = [0]
 
 #: the light fields of an object (each read is counted in LIGHT_READS)
 LIGHT_FIELDS = ("damage", "guard", "action_marker", "moves_taken", "move_stopped", "defense_uses", "uses",
@@ -134,9 +135,15 @@ LIGHT_FIELDS = ("damage", "guard", "action_marker", "moves_taken", "move_stopped
 def _light(cls, name: str) -> None:
     slot = "_" + name
 
-    def get(self):
-        LIGHT_READS[0] += 1
-        return self.__dict__[slot]
+    if name == "damage":
+        def get(self):
+            LIGHT_READS[0] += 1
+            DAMAGE_READS[0] += 1
+            return self.__dict__[slot]
+    else:
+        def get(self):
+            LIGHT_READS[0] += 1
+            return self.__dict__[slot]
 
     def set_(self, value) -> None:
         self.__dict__[slot] = value

@@ -437,6 +437,30 @@ def compute(spec: Spec, cap: int = 10, method: str = "auto") -> OddsReport:
     return _legacy_chain(spec, cap, note="asked for")
 
 
+def _as_ints(dist: dict) -> tuple[list, int]:
+    """A damage distribution as integer weights over one common denominator."""
+    den = lcm(*(p.denominator for p in dist.values())) if dist else 1
+    return [(d, p.numerator * (den // p.denominator)) for d, p in dist.items()], den
+
+
+def _chain_step(round_: list, den: int) -> tuple[dict, int, int]:
+    """One more attack of the attacks-needed chain: `round_` holds, for each damage value the
+    defender may carry (dd, weight p), the attack's damage as integer weights over `d` and the health
+    left.  Returns the damage values after it (weights), the weight of destruction, the new
+    denominator."""
+    step = lcm(*(d for _, _, _, d, _ in round_))
+    nxt: dict[int, int] = {}
+    killed = 0
+    for dd, p, items, d, remaining in round_:
+        f = p * (step // d)
+        for dmg, q in items:
+            if dmg >= remaining:
+                killed += f * q
+            else:
+                nxt[dd + dmg] = nxt.get(dd + dmg, 0) + f * q
+    return nxt, killed, den * step
+
+
 def _legacy_chain(spec: Spec, cap: int, first: Optional[AttackOdds] = None, note: str = "") -> OddsReport:
     """The attacks-needed chain by running the engine per outcome (attack_odds), asking the engine
     once per damage value whether the attack changes with it."""
@@ -464,9 +488,7 @@ def _legacy_chain(spec: Spec, cap: int, first: Optional[AttackOdds] = None, note
     def ints(ao: AttackOdds) -> tuple[list, int]:
         r = as_ints.get(id(ao))
         if r is None:
-            dist = ao.damage
-            den = lcm(*(p.denominator for p in dist.values())) if dist else 1
-            r = as_ints[id(ao)] = ([(d, p.numerator * (den // p.denominator)) for d, p in dist.items()], den)
+            r = as_ints[id(ao)] = _as_ints(ao.damage)
         return r
 
     states: dict[int, int] = {spec.defender_damage: 1}
@@ -479,18 +501,8 @@ def _legacy_chain(spec: Spec, cap: int, first: Optional[AttackOdds] = None, note
             ao = cache.get(key)
             if ao is None:
                 ao = cache[key] = attack_odds(spec, dd, shape)
-            round_.append((dd, p, ints(ao), v["remaining"]))
-        step = lcm(*(d for _, _, (_, d), _ in round_))
-        nxt: dict[int, int] = {}
-        killed = 0
-        for dd, p, (items, d), remaining in round_:
-            f = p * (step // d)
-            for dmg, q in items:
-                if dmg >= remaining:
-                    killed += f * q
-                else:
-                    nxt[dd + dmg] = nxt.get(dd + dmg, 0) + f * q
-        den *= step
+            round_.append((dd, p, *ints(ao), v["remaining"]))
+        nxt, killed, den = _chain_step(round_, den)
         needed[k] = Fraction(killed, den)
         states = nxt
         if not states:
@@ -522,8 +534,7 @@ def _structure_chain(spec: Spec, cap: int, first: AttackOdds, pl) -> OddsReport:
         if pl.damage_reads == 0:
             if "free" not in per:
                 dist, _ = _combine(pl, 1 << 30)
-                den = lcm(*(p.denominator for p in dist.values()))
-                per["free"] = [(d, p.numerator * (den // p.denominator)) for d, p in dist.items()], den
+                per["free"] = _as_ints(dist)
             items, den = per["free"]
             got = per[dd] = (items, den, view["remaining"] - (dd - dd0))
             return got
@@ -531,9 +542,7 @@ def _structure_chain(spec: Spec, cap: int, first: AttackOdds, pl) -> OddsReport:
         if _unsupported(other):
             raise _Fallback()
         dist, _ = _combine(other, 1 << 30)
-        den = lcm(*(p.denominator for p in dist.values()))
-        got = per[dd] = ([(d, p.numerator * (den // p.denominator)) for d, p in dist.items()], den,
-                         other.view["remaining"])
+        got = per[dd] = (*_as_ints(dist), other.view["remaining"])
         return got
 
     states: dict[int, int] = {dd0: 1}
@@ -541,18 +550,7 @@ def _structure_chain(spec: Spec, cap: int, first: AttackOdds, pl) -> OddsReport:
     needed: dict[int, Fraction] = {}
     try:
         for k in range(1, cap + 1):
-            round_ = [(dd, p, at(dd)) for dd, p in states.items()]
-            step = lcm(*(d for _, _, (_, d, _) in round_))
-            nxt: dict[int, int] = {}
-            killed = 0
-            for dd, p, (items, d, remaining) in round_:
-                f = p * (step // d)
-                for dmg, q in items:
-                    if dmg >= remaining:
-                        killed += f * q
-                    else:
-                        nxt[dd + dmg] = nxt.get(dd + dmg, 0) + f * q
-            den *= step
+            nxt, killed, den = _chain_step([(dd, p, *at(dd)) for dd, p in states.items()], den)
             needed[k] = Fraction(killed, den)
             states = nxt
             if not states:

@@ -15,29 +15,17 @@ from .phrases import Ctx
 EVENT = "condition_damage"
 
 
-def _rules(game) -> dict:
-    """id of each ability (and of the ability inside a once-per-round one) -> its codex entry."""
-    got = getattr(game, "_condition_rules", None)
-    if got is None or got[0] is not game.codex:
-        names = {}
-        for name, cd in game.codex.items():
-            for ab in cd.abilities:
-                names[id(ab)] = cd
-                inner = getattr(ab, "ability", None)
-                if inner is not None:
-                    names[id(inner)] = cd
-        got = game._condition_rules = (game.codex, names)
-    return got[1]
-
-
 def condition_of(game, ctx: Ctx, target) -> Optional[str]:
     """The condition whose own ability is damaging `target`, the object carrying it; else None."""
-    if ctx.this is None or target is not ctx.this or "ability" not in ctx.extra:
+    aid = ctx.extra.get("ability")
+    if ctx.this is None or target is not ctx.this or aid is None:
         return None
-    cd = _rules(game).get(ctx.extra["ability"])
-    if cd is None or cd.marker != "condition" or not target.markers.get(cd.name):
-        return None
-    return cd.name
+    for name, n in target.markers.items():  # the conditions on it: is the ability one of theirs?
+        cd = game.codex.get(name)
+        if n and cd is not None and cd.marker == "condition" and any(
+                id(ab) == aid or id(getattr(ab, "ability", None)) == aid for ab in cd.abilities):
+            return name
+    return None
 
 
 def announce(game, target, kind: str, amount: int) -> int:

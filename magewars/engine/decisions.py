@@ -42,6 +42,20 @@ def decision_kinds() -> list[str]:
     return list(DECISION_KINDS)
 
 
+class HiddenPick(str):
+    """A card name picked in secret (a planned spell, a spell given to a spawnpoint or familiar), as a
+    decision's value: logged for its player only."""
+    hidden = True
+
+    def __new__(cls, name: str, controller: str):
+        s = super().__new__(cls, name)
+        s.controller = controller
+        return s
+
+    def public_label(self) -> str:
+        return "a spell"
+
+
 @dataclass(frozen=True)
 class Option:
     label: str

@@ -24,6 +24,7 @@ from ..dsl import ast as A
 from . import casting as C
 from . import placement as P
 from .actions import CastChoice, PassChoice, options_of
+from .decisions import HiddenPick
 from .decisions import Option
 from .errors import EffectStopped
 from .cardindex import index as card_index
@@ -150,19 +151,6 @@ def own_casts(card) -> tuple[list, int]:
 
 
 # ---------------------------------------------------------------- what an object may cast
-class HiddenPick(str):
-    """A card name picked at Planning, as a decision's value: logged for its player only."""
-    hidden = True
-
-    def __new__(cls, name: str, controller: str):
-        s = super().__new__(cls, name)
-        s.controller = controller
-        return s
-
-    def public_label(self) -> str:
-        return "a spell"
-
-
 def given(obj) -> list:
     """The card names an object was given at Planning and has not cast yet (kept on the object, so
     they follow it when a scenario renames it)."""

@@ -29,7 +29,7 @@ from . import bound as BD
 from . import othercasters as OC
 from . import ability_costs as COSTS
 from . import forced_reveals as FORCED
-from .decisions import Option
+from .decisions import HiddenPick, Option
 from .phrases import Ctx, resolve
 from .state import ends_at, start_of_action_phase
 
@@ -292,19 +292,6 @@ def upkeep_phase(game) -> None:
     run_timing(game, "upkeep", ordered=True)
 
 
-class PlanPick(str):
-    """A planned card name as a decision's value: logged for its player only."""
-    hidden = True
-
-    def __new__(cls, name: str, controller: str):
-        s = super().__new__(cls, name)
-        s.controller = controller
-        return s
-
-    def public_label(self) -> str:
-        return "a spell"
-
-
 def planning_phase(game) -> None:
     """Each player takes two spells from their spellbook for the round; what they pick is hidden
     from the opponent.  Spells planned last round and not cast go back to the book first."""
@@ -322,7 +309,7 @@ def planning_phase(game) -> None:
             names = sorted(n for n, c in lib.items() if c > 0)
             if not names:
                 break
-            opts = [Option(n, PlanPick(n, p)) for n in names] + [Option("no more spells", None)]
+            opts = [Option(n, HiddenPick(n, p)) for n in names] + [Option("no more spells", None)]
             ch = game.decide("plan", p, opts, prompt=f"plan spell {i + 1} of {count}", default=len(opts) - 1)
             if ch.value is None:
                 break

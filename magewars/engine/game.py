@@ -488,7 +488,8 @@ class Game:
         why = forbidden(self, obj, ("be destroyed", "be destroyed by damage") if by_damage else ("be destroyed",),
                         by=by, rule=rule)
         if why:
-            self.emit("rule", f"{obj.label()} is not destroyed: {why}", target=obj.id)
+            self.emit("rule", f"{obj.label()} is not destroyed: {why}", target=obj.id,
+                      **self._hidden_line(obj, f"{obj.public_label()} is not destroyed"))
             return True
         would = {"prevented": False, "by": by}
         self._would_destroy.add(obj.id)
@@ -501,9 +502,16 @@ class Game:
         if not obj.in_play:
             return True
         if would["prevented"]:
-            self.emit("rule", f"{obj.label()} is not destroyed: {would['prevented']}", target=obj.id)
+            self.emit("rule", f"{obj.label()} is not destroyed: {would['prevented']}", target=obj.id,
+                      **self._hidden_line(obj, f"{obj.public_label()} is not destroyed"))
             return True
         return False
+
+    @staticmethod
+    def _hidden_line(obj: GameObject, public: str) -> dict:
+        """The keywords that keep a line about a face-down object (which names it, and may give a
+        reason that quotes its own card) to its controller; every other player reads `public`."""
+        return {"secret_for": obj.controller, "public_text": public} if obj.hidden else {}
 
     def _drop_attachments(self, host: GameObject) -> None:
         """What is still attached to an object that left play (its destruction was prevented or

@@ -76,7 +76,9 @@ def leaks(game: Game) -> list[tuple[str, str, str]]:
     """(viewer, card name, offending text) for every hidden card an opponent's view names."""
     # A name may legitimately appear when a face-up copy is in the game, or when it is
     # also the name of a codex entry (a condition or trait of the same name).
-    face_up = {o.name for o in game.state.objects.values() if not o.hidden} | set(game.corpus.codex)
+    # An attack bar of a face-up card may share a card's name (Spark Elemental's "Shock"): it is public.
+    face_up = ({o.name for o in game.state.objects.values() if not o.hidden} | set(game.corpus.codex)
+               | {a.name for o in game.state.objects.values() if not o.hidden for a in o.card.attacks})
     found = []
     for viewer in game.state.order:
         own = {o.name for o in game.state.objects.values() if o.controller == viewer}

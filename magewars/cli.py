@@ -49,6 +49,13 @@ class Group(click.Group):
             sys.exit(EXIT_USAGE)
 
 
+def _read_stdin() -> bytes:
+    """Standard input's bytes, never more than one past the card-file limit (lint decodes and
+    bounds them as it does a file's)."""
+    from .limits import MAX_SOURCE_BYTES
+    return sys.stdin.buffer.read(MAX_SOURCE_BYTES + 1)
+
+
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="magewars")
 def main():
@@ -81,7 +88,7 @@ def lint(paths, fmt, as_json, no_source, warnings):
 
     if as_json:
         fmt = "json"
-    corpus, diags = lint_inputs(paths, lambda: click.get_text_stream("stdin").read())
+    corpus, diags = lint_inputs(paths, _read_stdin)
     if warnings:
         diags = diags + collect_warnings(corpus, given_paths(paths))
     io_errors = [d for d in diags if d.code == "E004"]

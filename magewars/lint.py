@@ -18,9 +18,30 @@ def lint_inputs(paths, read_stdin) -> tuple[Corpus, list[Diagnostic]]:
         corpus, diags = compile_paths(shipped_sources(), with_codex=False)
         return corpus, diags
     files = [p for p in paths if str(p) != STDIN]
-    texts = [(STDIN, read_stdin())] if len(files) < len(paths) else []
+    texts, refused = [], []
+    if len(files) < len(paths):
+        text, refused = _stdin_text(read_stdin())
+        if text is not None:
+            texts.append((STDIN, text))
     corpus, diags = compile_paths(files, texts=texts)
-    return corpus, diags
+    return corpus, refused + diags
+
+
+def _stdin_text(data) -> tuple[str | None, list[Diagnostic]]:
+    """What was read from standard input as text, under the same rules as a card file: UTF-8 and at
+    most MAX_SOURCE_BYTES, or an E004 diagnostic at `-:1:1` (never a traceback)."""
+    from .dsl.ast import Span
+    from .limits import MAX_SOURCE_BYTES
+    if isinstance(data, str):
+        return data, []
+    where = Span(STDIN, 1, 1, 1, 1)
+    if len(data) > MAX_SOURCE_BYTES:
+        return None, [Diagnostic("E004", f"cannot read standard input: more than {MAX_SOURCE_BYTES} bytes "
+                                         f"(the limit of a card file)", where)]
+    try:
+        return data.decode("utf-8"), []
+    except UnicodeDecodeError as exc:
+        return None, [Diagnostic("E004", f"cannot read standard input: UnicodeDecodeError: {exc}", where)]
 
 
 def given_paths(paths) -> set[str] | None:

@@ -25,6 +25,20 @@ def test_stdin_clean_card_exits_0():
     assert r.exit_code == 0, r.output
 
 
+def test_stdin_that_is_not_utf8_is_a_located_e004_like_a_file():
+    r = lint("-", input=b'creature "Bad\xff" {\n  armor 1\n  life 5\n}\n')
+    assert r.exit_code == 2, r.output
+    assert r.stdout.startswith("-:1:1: E004 cannot read standard input: UnicodeDecodeError")
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+
+
+def test_stdin_is_bounded_like_a_card_file():
+    from magewars.limits import MAX_SOURCE_BYTES
+    r = lint("-", input=b"#" * (MAX_SOURCE_BYTES + 10))
+    assert r.exit_code == 2, r.output
+    assert r.stdout.startswith(f"-:1:1: E004 cannot read standard input: more than {MAX_SOURCE_BYTES} bytes")
+
+
 def test_recovery_keeps_checking_the_rest_of_the_card():
     src = ('creature "A" {\n  armor 1\n  lfie 5\n  attack "Bite" { quick melee range 0-0 dice three }\n'
            '  traits Flyng\n}\n')

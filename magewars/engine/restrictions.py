@@ -64,6 +64,7 @@ HOOKS: dict[str, str] = {
     "regenerate": "the regenerate effect (primitives.p_regenerate: a Regenerate trait at upkeep)",
     "remove condition": "removing a condition marker (primitives.p_remove: Burn going out at upkeep...), "
                         "target: the marker, by its name",
+    "ready": "the Reset Phase flipping action markers (round.ready_marker), during: the phase",
     "push through": "a push across a wall (movement.push): by: the pushing object",
     "be pushed through": "a push across a wall (movement.push): the pushed object",
 }

@@ -31,6 +31,7 @@ from . import ability_costs as COSTS
 from . import forced_reveals as FORCED
 from .decisions import HiddenPick, Option
 from .phrases import Ctx, resolve
+from .restrictions import forbids
 from .state import ends_at, start_of_action_phase
 
 
@@ -255,11 +256,23 @@ def reset_phase(game) -> None:
     rs = state_of(game)
     for o in game.state.in_play():
         if game.is_creature(o) or o.kind in ("conjuration", "wall", "terrain", "vine"):
-            o.action_marker = "ready"
+            ready_marker(game, o)
         o.defense_uses.clear()
     rs.quickcast_ready = {p for p in players(game) if living_mage(game, p) is not None}
     game.state.touch()
     run_timing(game, "start_of_round")
+
+
+def ready_marker(game, o) -> None:
+    """Flip an object's action marker to its ready side, unless a statement forbids it
+    (`cannot(WHO, "ready", during: ...)`, asked through the general query)."""
+    if o.action_marker == "ready":
+        return
+    why = forbids(game, "ready", o)
+    if why:
+        game.emit("rule", f"{o.label()}'s action marker stays used: {why}", target=o.id)
+        return
+    o.action_marker = "ready"
 
 
 def _channeling_of(game, player: str) -> int:
@@ -585,7 +598,6 @@ def end_round(game) -> None:
     expire(game, "round")
     for o in game.state.in_play():
         o.defense_uses.clear()
-        o.action_marker = "ready"
         movement.reset_moves(o)
     summon_waiting(game)
     game.state.round += 1

@@ -64,6 +64,7 @@ HOOKS: dict[str, str] = {
     "regenerate": "the regenerate effect (primitives.p_regenerate: a Regenerate trait at upkeep)",
     "remove condition": "removing a condition marker (primitives.p_remove: Burn going out at upkeep...), "
                         "target: the marker, by its name",
+    "rebind": "binding a spell to an object that has one bound already (engine/bound.py p_bind_spell)",
     "ready": "the Reset Phase flipping action markers (round.ready_marker), during: the phase",
     "push through": "a push across a wall (movement.push): by: the pushing object",
     "be pushed through": "a push across a wall (movement.push): the pushed object",
@@ -539,6 +540,8 @@ def permits(game, action: str, actor, target=None, *, by=None, attack=None, into
 
 #: `can(...)` actions permitted through this module (the hook that asks for the permission)
 PERMISSION_HOOKS: dict[str, str] = {
+    "bind": "binding a spell (engine/bound.py may_bind, target: the spell): when permissions to bind name the "
+            "object, only a spell one of them permits may be bound to it",
     "summon": "casting's declaration and legal_casts: a creature spell may be cast into the zone `into:` names, "
               "out of its range (and out of line of sight with `ignoring:` naming LoS)",
 }
@@ -658,6 +661,21 @@ def push_through_forbidden(game, obj, by, walls: Iterable) -> Optional[Ruling]:
             if why:
                 return why
     return None
+
+
+def stated_permissions(game, action: str, actor) -> bool:
+    """Is `actor` named by some `can(WHO, ACTION, ...)` statement (whatever its other keywords)?  For an
+    action whose permissions narrow what the actor may do (PERMISSION_HOOKS: "bind")."""
+    act = _norm(action)
+    for src, ab, call, _entry in _statements(game, [actor]):
+        if call.name != "can" or action_of(call) != act or not is_permission(call):
+            continue
+        try:
+            if _fits(game, actor, call.args[0].value, Ctx(this=src, it=actor)):
+                return True
+        except Exception as e:  # noqa: BLE001 - reported, never guessed
+            game.note_unsupported(f"static can of {src.card.name}", f"cannot read the statement: {e}")
+    return False
 
 
 def summon_permission(game, caster, spell, zone: str) -> Optional[Ruling]:

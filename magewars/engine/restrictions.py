@@ -52,6 +52,8 @@ HOOKS: dict[str, str] = {
     "target": "casting's declaration: the spell being cast may not aim at this object or zone",
     "cast": "casting's declaration: the caster may not cast this spell (target: the spell)",
     "be cast": "casting's declaration: the spell may not be cast (into: the zone it goes to)",
+    "enter play": "casting's declaration (the spell, by: the caster or the object summoning it) and "
+                  "reanimation (reanimation.p_reanimate, by: the reanimating source): it may not come into play",
     "be placed": "casting's declaration: a conjuration or creature placed into a zone (into:)",
     "reveal": "reveal windows and the reveal process: a player's Mage may not reveal an enchantment",
     "be revealed": "reveal windows and the reveal process (engine/reveal.py), during: the phase or action",
@@ -622,6 +624,10 @@ def cast_forbidden(game, caster, spell, targets: tuple = (), zone: Optional[str]
     if into is not None and not targets and spell.card.kind in ("creature", "conjuration", "wall", "terrain",
                                                                 "vine"):
         why = forbids(game, "be placed", spell, into, by=caster, into=into)
+        if why:
+            return why
+    if spell.card.kind in ("creature", "conjuration", "wall", "terrain", "vine", "equipment", "enchantment"):
+        why = forbids(game, "enter play", spell, by=caster, into=into)  # `except:` the object bringing it
         if why:
             return why
     for t in targets:

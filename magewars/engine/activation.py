@@ -154,7 +154,7 @@ def cast_options(game, caster, planned: list[str], speeds: tuple, quickcast: boo
     out = []
     for name in dict.fromkeys(planned):
         card = game.card(name)
-        if (card.action or "full") not in speeds:
+        if casting.spell_action(game, caster, card) not in speeds:
             continue
         for ch in legal(game, caster, card):
             out.append(CastChoice(ch.caster_id, ch.card_name, tuple(ch.target_ids), ch.zone, ch.face_down,

@@ -54,6 +54,8 @@ HOOKS: dict[str, str] = {
     "be cast": "casting's declaration: the spell may not be cast (into: the zone it goes to)",
     "enter play": "casting's declaration (the spell, by: the caster or the object summoning it) and "
                   "reanimation (reanimation.p_reanimate, by: the reanimating source): it may not come into play",
+    "attach": "casting's declaration: the caster may not cast a spell that attaches to an object (an "
+              "enchantment, equipment or conjuration cast on it), target: that object",
     "be placed": "casting's declaration: a conjuration or creature placed into a zone (into:)",
     "reveal": "reveal windows and the reveal process: a player's Mage may not reveal an enchantment",
     "be revealed": "reveal windows and the reveal process (engine/reveal.py), during: the phase or action",
@@ -77,6 +79,8 @@ READ_ELSEWHERE: frozenset[str] = frozenset({"gain life", "use_defense", "attack"
                                             "force attacks", "take actions", "move", "be pushed",
                                             "be teleported", "hinder", "act after moving", "move through",
                                             "move twice", "ignore guards", "melee_attack", "ranged_attack"})
+#: kinds of spell that are attached to the object they are cast on (the "attach" action)
+ATTACHING_KINDS: frozenset[str] = frozenset({"enchantment", "equipment", "conjuration"})
 #: the keywords read here
 KEYWORDS: frozenset[str] = frozenset({"target", "by", "except", "attack", "during", "into", "out_of"})
 #: `during:` words and the moments they name: a phase of the round (RoundState.phase_key), or "action"
@@ -630,6 +634,11 @@ def cast_forbidden(game, caster, spell, targets: tuple = (), zone: Optional[str]
         why = forbids(game, "enter play", spell, by=caster, into=into)  # `except:` the object bringing it
         if why:
             return why
+    if spell.card.kind in ATTACHING_KINDS:
+        for t in targets:  # the spell would be attached to its target object
+            why = forbids(game, "attach", caster, t, spell=spell)
+            if why:
+                return why
     for t in targets:
         why = forbids(game, "target", spell, t, by=caster)  # "be targeted": casting.legal_target
         if why:

@@ -43,10 +43,11 @@ def test_every_hooked_action_is_asked_by_some_procedure():
 
 
 def test_a_statement_about_an_unasked_action_is_not_read(corpus):
-    # Goblin Builder's `cannot(this, "attach", target: object)`: no procedure asks "attach" yet, so the
-    # query must not claim it (the continuous-effects layer refuses it loudly instead)
-    card = corpus.cards["Goblin Builder"]
-    calls = [ab.effect for ab in card.abilities if getattr(getattr(ab, "effect", None), "name", "") == "cannot"]
+    # Dancing Scimitar's `cannot(this, "defend")`: no procedure asks "defend" yet, so the query must
+    # not claim it (the continuous-effects layer refuses it loudly instead)
+    card = corpus.cards["Dancing Scimitar"]
+    calls = [ab.effect for ab in card.abilities if getattr(getattr(ab, "effect", None), "name", "") == "cannot"
+             and R.action_of(ab.effect) == "defend"]
     assert calls and not any(R.is_restriction(c) for c in calls)
 
 

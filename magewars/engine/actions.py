@@ -29,6 +29,7 @@ class AttackChoice:
     attack_name: str
     target_ids: tuple = ()
     zone: Optional[str] = None
+    quickcast: bool = False  # made with the Mage's quickcast marker
 
     def label(self) -> str:
         at = self.zone if self.zone else ", ".join(self.target_ids)
@@ -113,6 +114,8 @@ def _label(game, c) -> str:
         return f"move {name(c.obj_id)} to {c.to_zone}"
     if isinstance(c, AttackChoice):
         at = c.zone if c.zone else ", ".join(name(t) for t in c.target_ids)
+        if c.quickcast:
+            return f"{name(c.obj_id)} quickcast attack: {at} with {c.attack_name}"
         return f"{name(c.obj_id)} attacks {at} with {c.attack_name}"
     if isinstance(c, CastChoice):
         at = [name(t) for t in c.target_ids] + ([c.zone] if c.zone else [])

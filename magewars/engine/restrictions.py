@@ -305,8 +305,12 @@ def current_moments(game) -> frozenset:
     return frozenset(got)
 
 
-def _during_fits(game, during) -> bool:
+def _during_fits(game, during, moment: Optional[str] = None) -> bool:
+    """Does `during:` name the moment now, or the `moment` the engine asks about (a `during:` word:
+    "quickcast" when the quickcast marker would be used)?"""
     word = during.value if isinstance(during, A.StringLit) else None
+    if moment is not None and word == moment:
+        return True
     return bool(current_moments(game) & set(DURING_PHASES.get(word or "", ())))
 
 
@@ -398,7 +402,7 @@ def _ignored(game, entry: str, parties: Iterable, stmts: list) -> Optional[str]:
 
 
 def _applies(game, src, ab, call, actor, target, *, by, attack, into, out_of, rule, entry, spell=None,
-             subject=None) -> bool:
+             subject=None, moment=None) -> bool:
     """Does this statement (already known to be about the action) apply to `actor` now?  `by:` and
     `except:` are asked of the object doing it and of the spell it casts, if any."""
     pos, kw = _args(call)
@@ -420,7 +424,7 @@ def _applies(game, src, ab, call, actor, target, *, by, attack, into, out_of, ru
             return False
     if "by" in kw and not any(_by(game, d, kw["by"], ctx) for d in doers):
         return False
-    if "during" in kw and not _during_fits(game, kw["during"]):
+    if "during" in kw and not _during_fits(game, kw["during"], moment):
         return False
     if "into" in kw and (into is None or not _fits(game, into, kw["into"], ctx)):
         return False
@@ -440,7 +444,7 @@ def _applies(game, src, ab, call, actor, target, *, by, attack, into, out_of, ru
 
 
 def _query(game, name: str, action: str, actor, target, *, by=None, attack=None, into=None, out_of=None,
-           rule=None, spell=None, codex: bool = True) -> Optional[Ruling]:
+           rule=None, spell=None, codex: bool = True, moment=None) -> Optional[Ruling]:
     if actor is None:
         return None
     act = _norm(action)
@@ -459,7 +463,7 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
             continue
         try:
             if not _applies(game, src, ab, call, actor, target, by=by, attack=attack, into=into, out_of=out_of,
-                            rule=rule, entry=entry, spell=spell):
+                            rule=rule, entry=entry, spell=spell, moment=moment):
                 continue
             if entry is not None:
                 who = _ignored(game, entry, parties, stmts)
@@ -539,18 +543,26 @@ def forbids(game, action: str, actor, target=None, *, by=None, attack=None, into
 
 
 def permits(game, action: str, actor, target=None, *, by=None, attack=None, into=None, out_of=None,
-            spell=None) -> Optional[Ruling]:
-    """Which card or codex entry lets `actor` do `action` now (a `can(...)` statement), or None."""
-    return _query(game, "can", action, actor, target, by=by, attack=attack, into=into, out_of=out_of, spell=spell)
+            spell=None, moment: Optional[str] = None) -> Optional[Ruling]:
+    """Which card or codex entry lets `actor` do `action` now (a `can(...)` statement), or None.
+    `moment`: a `during:` word the action would take place in besides the phase now ("quickcast": with
+    the quickcast marker)."""
+    return _query(game, "can", action, actor, target, by=by, attack=attack, into=into, out_of=out_of, spell=spell,
+                  moment=moment)
 
 
 #: `can(...)` actions permitted through this module (the hook that asks for the permission)
 PERMISSION_HOOKS: dict[str, str] = {
+    "attack": "the quickcast marker (activation.quickcast_attacks, in the Mage's action phase and the quickcast "
+              "phases): a permission `during: \"quickcast\"` lets the Mage spend it on a quick attack",
     "bind": "binding a spell (engine/bound.py may_bind, target: the spell): when permissions to bind name the "
             "object, only a spell one of them permits may be bound to it",
     "summon": "casting's declaration and legal_casts: a creature spell may be cast into the zone `into:` names, "
               "out of its range (and out of line of sight with `ignoring:` naming LoS)",
 }
+#: a permission about one of these actions is asked only with this keyword and value (an attack: only when
+#: the quickcast marker would be used for it)
+PERMISSION_NEEDS: dict[str, tuple[str, str]] = {"attack": ("during", "quickcast")}
 #: keywords of a `can(...)` this module reads
 PERMISSION_KEYWORDS: frozenset[str] = frozenset({"target", "by", "during", "into", "ignoring"})
 #: what `ignoring:` of a summoning permission may name
@@ -564,6 +576,9 @@ def is_permission(call: A.Call) -> bool:
     pos, kw = _args(call)
     ign = kw.get("ignoring")
     if ign is not None and not (isinstance(ign, A.StringLit) and ign.value in SUMMON_IGNORING):
+        return False
+    need = PERMISSION_NEEDS.get(act or "")
+    if need is not None and not (isinstance(kw.get(need[0]), A.StringLit) and kw[need[0]].value == need[1]):
         return False
     return act is not None and act in {_norm(a) for a in PERMISSION_HOOKS} and set(kw) <= PERMISSION_KEYWORDS \
         and len(pos) == 2

@@ -345,6 +345,7 @@ def _quickcast_phase(game, which: str) -> None:
         if mage is None or p not in rs.quickcast_ready:
             continue
         casts = AV.cast_options(game, mage, rs.planned.get(p, []), ("quick",), True)
+        casts += AV.quickcast_attacks(game, mage)  # a permission to attack with the marker
         if not casts:
             continue
         ch = game.decide("action", p, ACT.options_of(casts + [ACT.PassChoice(mage.id)], game),
@@ -461,9 +462,11 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
     elif isinstance(choice, ACT.AttackChoice):
         attacker = game.state.objects[choice.obj_id]
         targets = [game.state.objects[t] for t in choice.target_ids]
-        if act is not None:
+        if choice.quickcast:  # the quickcast marker is spent, not the creature's action
+            rs.quickcast_ready.discard(attacker.controller)
+        elif act is not None:
             act.acted = True
-        game.attacks.make_attack(attacker, choice.attack_name, targets, zone=choice.zone)
+        game.attacks.make_attack(attacker, choice.attack_name, targets, zone=choice.zone, quickcast=choice.quickcast)
     elif isinstance(choice, ACT.CastChoice):
         from . import casting
         caster = game.state.objects[choice.caster_id]

@@ -490,6 +490,19 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
         ign = kw.get("ignoring")
         got.ignoring = ign.value if isinstance(ign, A.StringLit) else ""
         return got
+    if name == "can":
+        for (oid, call, src, rnd) in getattr(game, "effect_permissions", ()):
+            if oid != actor.id or rnd != game.state.round or action_of(call) != act:
+                continue
+            try:
+                if not _applies(game, src, None, call, actor, target, by=by, attack=attack, into=into,
+                                out_of=out_of, rule=rule, entry=None, spell=spell, subject=actor, moment=moment):
+                    continue
+            except Exception as e:  # noqa: BLE001 - a phrase the engine cannot read
+                game.note_unsupported(f"can of {src.card.name}", f"cannot read the permission: {e}")
+                continue
+            return Ruling(f"{_label(actor)} may {act} until the end of the round ({src.label()})",
+                          f"Card: {src.card.name}", src, act)
     if name == "cannot":
         for (oid, call, src) in getattr(game, "effect_restrictions", ()):
             if oid != actor.id or not src.in_play or action_of(call) != act:
@@ -530,6 +543,34 @@ def impose(game, objs, call: A.Call, source) -> list:
     return got
 
 
+def grantable(call: A.Call) -> bool:
+    """Can `can(WHO, "ACTION", ..., until: "end of round")` run as an effect (a permission some procedure
+    asks about, lasting to the end of the round)?"""
+    _, kw = _args(call)
+    until = kw.get("until")
+    if not (isinstance(until, A.StringLit) and _norm(until.value) in GRANT_UNTIL):
+        return False
+    bare = A.Call(call.name, tuple(a for a in call.args if a.key != "until"), call.span, call.bare)
+    return is_permission(bare)
+
+
+def grant(game, objs, call: A.Call, source) -> list:
+    """An effect's `can(WHO, "ACTION", ..., until: "end of round")`: each object named may do it until the
+    end of the round (read by `permits`, `this` = the effect's source); returns the objects.  Any other
+    shape is refused: NotImplementedError."""
+    if not grantable(call):
+        raise NotImplementedError(f"can(..., {action_of(call)!r}) as an effect: no procedure asks about it, "
+                                  f"or it lasts other than until the end of the round")
+    if not hasattr(game, "effect_permissions"):
+        game.effect_permissions = []
+    rnd = game.state.round
+    game.effect_permissions[:] = [e for e in game.effect_permissions if e[3] == rnd]
+    got = [o for o in objs if o is not None and not isinstance(o, str)]
+    for o in got:
+        game.effect_permissions.append((o.id, call, source, rnd))
+    return got
+
+
 def forbids(game, action: str, actor, target=None, *, by=None, attack=None, into=None, out_of=None,
             rule: Optional[str] = None, spell=None) -> Optional[Ruling]:
     """Why `actor` may not do `action` now (None: nothing forbids it).
@@ -553,6 +594,8 @@ def permits(game, action: str, actor, target=None, *, by=None, attack=None, into
 
 #: `can(...)` actions permitted through this module (the hook that asks for the permission)
 PERMISSION_HOOKS: dict[str, str] = {
+    "teleport": "a creature's move actions (movement.teleport_moves, offered by activation.move_options): a "
+                "permission `instead_of: \"move\"` lets a move action be a teleport into a zone `into:` names",
     "attack": "the quickcast marker (activation.quickcast_attacks, in the Mage's action phase and the quickcast "
               "phases): a permission `during: \"quickcast\"` lets the Mage spend it on a quick attack",
     "bind": "binding a spell (engine/bound.py may_bind, target: the spell): when permissions to bind name the "
@@ -562,11 +605,14 @@ PERMISSION_HOOKS: dict[str, str] = {
 }
 #: a permission about one of these actions is asked only with this keyword and value (an attack: only when
 #: the quickcast marker would be used for it)
-PERMISSION_NEEDS: dict[str, tuple[str, str]] = {"attack": ("during", "quickcast")}
+PERMISSION_NEEDS: dict[str, tuple[str, str]] = {"attack": ("during", "quickcast"), "teleport": ("instead_of", "move")}
 #: keywords of a `can(...)` this module reads
-PERMISSION_KEYWORDS: frozenset[str] = frozenset({"target", "by", "during", "into", "ignoring"})
-#: what `ignoring:` of a summoning permission may name
-SUMMON_IGNORING: frozenset[str] = frozenset({"range and LoS"})
+PERMISSION_KEYWORDS: frozenset[str] = frozenset({"target", "by", "during", "into", "ignoring", "instead_of"})
+#: what `ignoring:` of a permission may name: a summoning's range and line of sight; line of sight of a
+#: teleport (which never asks it: engine/movement.py teleport)
+SUMMON_IGNORING: frozenset[str] = frozenset({"range and LoS", "LoS"})
+#: `until:` of a permission granted by an effect (`can(...)` as an effect: engine/restrictions.py grant)
+GRANT_UNTIL: frozenset[str] = frozenset({"end of round"})
 
 
 def is_permission(call: A.Call) -> bool:

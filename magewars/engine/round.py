@@ -454,7 +454,10 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
     if isinstance(choice, ACT.MoveChoice):
         mover = game.state.objects[choice.obj_id]
         as_quick = movement.move_uses_quick_action(game, mover)
-        movement.move(game, mover, choice.to_zone)
+        if choice.teleport:
+            movement.teleport_move(game, mover, choice.to_zone)
+        else:
+            movement.move(game, mover, choice.to_zone)
         if act is not None:
             act.moves += 1
             if as_quick or movement.phase_ends_after_move(game, mover) or not mover.in_play:

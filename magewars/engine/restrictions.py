@@ -245,7 +245,7 @@ def _statements(game, parties: Iterable) -> list:
 
 def _label(o) -> str:
     """An object's label; a spell not cast yet (casting's probe) by its card name."""
-    return o.card.name if not o.in_play and o.id.startswith("probe:") else o.label()
+    return o.card.name if not getattr(o, "in_play", True) and str(o.id).startswith("probe:") else o.label()
 
 
 class Marker:
@@ -477,7 +477,7 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
         _, kw = _args(call)
         aimed = ""
         if "target" in kw and target is not None:
-            aimed = f" {target if isinstance(target, str) else target.label()}"
+            aimed = f" {target if isinstance(target, str) else _label(target)}"
         owner = entry or src.card.name
         rule_name = f"Codex: {entry}" if entry is not None else f"Card: {src.card.name}"
         where = f"{entry} of {src.label()}" if entry is not None else src.label()
@@ -594,6 +594,8 @@ def permits(game, action: str, actor, target=None, *, by=None, attack=None, into
 
 #: `can(...)` actions permitted through this module (the hook that asks for the permission)
 PERMISSION_HOOKS: dict[str, str] = {
+    "cast": "casting's declaration (placement.restrictions): a spell restricted to another kind of Mage (`X Only`) "
+            "may be cast by a caster a permission names (target: the spell)",
     "teleport": "a creature's move actions (movement.teleport_moves, offered by activation.move_options): a "
                 "permission `instead_of: \"move\"` lets a move action be a teleport into a zone `into:` names",
     "attack": "the quickcast marker (activation.quickcast_attacks, in the Mage's action phase and the quickcast "

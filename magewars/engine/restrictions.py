@@ -605,6 +605,10 @@ PERMISSION_HOOKS: dict[str, str] = {
     "summon": "casting's declaration and legal_casts: a creature spell may be cast into the zone `into:` names, "
               "out of its range (and out of line of sight with `ignoring:` naming LoS)",
 }
+#: `can(WHO, "pay with TOKEN", target: SPELLS)`: WHO may spend the TOKEN tokens on the statement's source as
+#: mana when casting a spell the target names (engine/manasupply.py token_payments, asked by the casting
+#: sequence's mana checks and payment)
+PAY_WITH = "pay with "
 #: a permission about one of these actions is asked only with this keyword and value (an attack: only when
 #: the quickcast marker would be used for it)
 PERMISSION_NEEDS: dict[str, tuple[str, str]] = {"attack": ("during", "quickcast"), "teleport": ("instead_of", "move")}
@@ -625,6 +629,8 @@ def is_permission(call: A.Call) -> bool:
     ign = kw.get("ignoring")
     if ign is not None and not (isinstance(ign, A.StringLit) and ign.value in SUMMON_IGNORING):
         return False
+    if act is not None and act.startswith(PAY_WITH) and len(act) > len(PAY_WITH):
+        return set(kw) == {"target"} and len(pos) == 2  # `can(WHO, "pay with TOKEN", target: SPELLS)`
     need = PERMISSION_NEEDS.get(act or "")
     if need is not None and not (isinstance(kw.get(need[0]), A.StringLit) and kw[need[0]].value == need[1]):
         return False
@@ -739,6 +745,23 @@ def push_through_forbidden(game, obj, by, walls: Iterable) -> Optional[Ruling]:
             if why:
                 return why
     return None
+
+
+def token_payments(game, caster, spell) -> list[tuple]:
+    """(source, token name) for each `can(WHO, "pay with TOKEN", target: SPELLS)` of a card in play that
+    lets `caster` spend the TOKEN tokens on that card as mana for `spell` (a spell object)."""
+    out = []
+    for src, ab, call, _entry in _in_play_statements(game):
+        act = action_of(call)
+        if call.name != "can" or act is None or not act.startswith(PAY_WITH) or not is_permission(call):
+            continue
+        try:
+            if _applies(game, src, ab, call, caster, spell, by=None, attack=None, into=None, out_of=None,
+                        rule=None, entry=None):
+                out.append((src, call.args[1].value.value[len(PAY_WITH):].strip()))
+        except Exception as e:  # noqa: BLE001 - reported, never guessed
+            game.note_unsupported(f"static can of {src.card.name}", f"cannot read the statement: {e}")
+    return out
 
 
 def stated_permissions(game, action: str, actor) -> bool:

@@ -50,6 +50,20 @@ _LEAVES = (A.Span, A.Phrase, A.TraitGroup, A.TraitRef, A.StringLit, A.Name, A.XV
            type(None), bool)
 
 
+def _named_trait_texts(d) -> set[str]:
+    """The printed traits of a card whose every word is a Capitalised name and that take a name as their
+    parameter (`Priestess Only`, `Mind Mage Only`): read as one name in phrases."""
+    out = set()
+    for it in d.items:
+        if isinstance(it, A.Traits):
+            for t in it.traits:
+                words = t.text.split()
+                if len(words) > 1 and not t.versus and all(w[:1].isupper() and w.replace("'", "").isalpha()
+                                                            for w in words):
+                    out.add(t.text)
+    return out
+
+
 def _placed_token_names(node, out=None) -> set[str]:
     """Names of the tokens a definition places with place_tokens(), found anywhere in its items."""
     out = set() if out is None else out
@@ -111,6 +125,8 @@ class Checker:
                         self.names.add(n.text)
             # a token a card places (place_tokens(x, Pet, 1)) is a name other phrases may use
             self.names.update(_placed_token_names(d))
+            # a trait printed with a name in it ("Priestess Only") is a name as a whole: "Priestess Only spells"
+            self.names.update(_named_trait_texts(d))
         self.names |= BASE_NAMES
         for d in codex_defs:
             corpus.codex[d.name] = self.compile_codex_header(d)

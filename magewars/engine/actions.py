@@ -18,6 +18,7 @@ from .decisions import Option
 class MoveChoice:
     obj_id: str
     to_zone: str
+    teleport: bool = False  # a move action spent on a teleport a permission allows (movement.teleport_moves)
 
     def label(self) -> str:
         return f"move {self.obj_id} to {self.to_zone}"
@@ -29,6 +30,7 @@ class AttackChoice:
     attack_name: str
     target_ids: tuple = ()
     zone: Optional[str] = None
+    quickcast: bool = False  # made with the Mage's quickcast marker
 
     def label(self) -> str:
         at = self.zone if self.zone else ", ".join(self.target_ids)
@@ -110,9 +112,11 @@ def _label(game, c) -> str:
         o = objs.get(oid)
         return o.public_label() if o is not None else oid
     if isinstance(c, MoveChoice):
-        return f"move {name(c.obj_id)} to {c.to_zone}"
+        return f"{'teleport' if c.teleport else 'move'} {name(c.obj_id)} to {c.to_zone}"
     if isinstance(c, AttackChoice):
         at = c.zone if c.zone else ", ".join(name(t) for t in c.target_ids)
+        if c.quickcast:
+            return f"{name(c.obj_id)} quickcast attack: {at} with {c.attack_name}"
         return f"{name(c.obj_id)} attacks {at} with {c.attack_name}"
     if isinstance(c, CastChoice):
         at = [name(t) for t in c.target_ids] + ([c.zone] if c.zone else [])

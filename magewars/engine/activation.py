@@ -30,7 +30,7 @@ from . import castlimit as CL
 from . import othercasters as OC
 from . import barclauses
 from .phrases import Ctx, resolve
-from .restrictions import forbids
+from .restrictions import forbids, permits
 from . import ability_costs as COSTS
 from . import action_speed as SPEED
 
@@ -154,7 +154,7 @@ def cast_options(game, caster, planned: list[str], speeds: tuple, quickcast: boo
     out = []
     for name in dict.fromkeys(planned):
         card = game.card(name)
-        if (card.action or "full") not in speeds:
+        if casting.spell_action(game, caster, card) not in speeds:
             continue
         for ch in legal(game, caster, card):
             out.append(CastChoice(ch.caster_id, ch.card_name, tuple(ch.target_ids), ch.zone, ch.face_down,
@@ -171,7 +171,8 @@ def move_options(game, creature) -> list[MoveChoice]:
     if legal is None:
         game.note_unsupported("move actions", "the move procedure is not available")
         return []
-    return [MoveChoice(creature.id, z) for z in legal(game, creature)]
+    return [MoveChoice(creature.id, z) for z in legal(game, creature)] + \
+        [MoveChoice(creature.id, z, teleport=True) for z in movement.teleport_moves(game, creature)]
 
 
 def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:
@@ -206,6 +207,15 @@ def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:
     return out
 
 
+def quickcast_attacks(game, creature) -> list[AttackChoice]:
+    """Quick attacks the creature may make with its player's quickcast marker: only when a statement
+    permits it (`can(WHO, "attack", during: "quickcast")`, engine/restrictions.py permits)."""
+    if "take actions" in game.d(creature).cannot_do or not permits(game, "attack", creature, moment="quickcast"):
+        return []
+    return [AttackChoice(c.obj_id, c.attack_name, c.target_ids, c.zone, quickcast=True)
+            for c in attack_options(game, creature, ("quick",))]
+
+
 def legal_actions(game, creature, act: Activation, planned: list[str], quickcast_ready: bool) -> list:
     """The typed choices open to `creature` at this point of its activation."""
     d = game.d(creature)
@@ -215,6 +225,7 @@ def legal_actions(game, creature, act: Activation, planned: list[str], quickcast
     bound = [n for (_o, n) in BD.castable(game, creature)]  # spells bound to its objects (engine/bound.py)
     if quickcast_ready and is_mage:
         out += cast_options(game, creature, list(planned) + bound, ("quick",), True)
+        out += quickcast_attacks(game, creature)
     if "take actions" in d.cannot_do:  # stated by the codex (Incapacitated, and what brings it)
         return out + [PassChoice(creature.id)]
     if not act.acted:

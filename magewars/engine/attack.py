@@ -106,6 +106,7 @@ class AttackAction:
     x: int = 0
     canceled: bool = False
     charged: bool = False  # made right after a move action (Charge +X)
+    quickcast: bool = False  # made with the Mage's quickcast marker (a permission: activation.quickcast_attacks)
     strikes: int = 1  # strikes against each target (codex statics of its traits: attack_strikes)
     max_targets: int = 1  # different targets one action may attack (attack_targets)
     owner: Optional["GameObject"] = None  # the object whose attack bar it is (an equipment's, a spell's)
@@ -858,7 +859,7 @@ class AttackEngine:
         raise KeyError(f"{obj.label()} has no attack named {name!r}")
 
     def make_attack(self, attacker, attack_name, targets, *, zone=None, alternative=None,
-                    counterstrike=False, source=None, spell=None, spell_card=None):
+                    counterstrike=False, source=None, spell=None, spell_card=None, quickcast=False):
         """An attack action by `attacker` with its attack bar `attack_name`, or with the attack of
         `spell` (the spell object being cast: engine.casting)."""
         g = self.game
@@ -896,6 +897,7 @@ class AttackEngine:
             action.is_barrier = True
         action.spell = spell_obj
         action.owner = spell_obj or src_obj
+        action.quickcast = quickcast
         if attacker.id in g.just_moved and not counterstrike:
             action.charged = True
             g.just_moved.discard(attacker.id)

@@ -3,7 +3,8 @@
 `bind_spell(SPELL, to: OBJ[, action: "quick"])` takes a spell matching the phrase out of the object's
 controller's spellbook and binds it to the object; a spell bound before goes back to the book.  What
 may be bound is narrowed by the object's own card: the phrases of its own `bind_spell` effects and
-its `can(this, "bind", target: PHRASE)` statics, when it states any (a wand binds incantations only).
+the permissions to bind that name it (`can(WHO, "bind", target: PHRASE)`, asked through the general
+query, engine/restrictions.py), when any does (a wand binds incantations only).
 `bound_spell(OBJ)` is the bound card.
 
 `bound_casting(WHO, N)` (codex: Spellbind) says who may cast the bound spell like a planned spell, at
@@ -17,11 +18,14 @@ from typing import Optional
 
 from ..dsl import ast as A
 from . import placement as P
+from . import restrictions as R
 from .decisions import Option
 from .phrases import Ctx, resolve
 from .spellstatics import BOUND_CASTING
 
 BIND = "bind_spell"
+#: the action a permission to bind names (`can(WHO, "bind", target: SPELLS)`, engine/restrictions.py)
+BIND_ACTION = "bind"
 
 
 class Refused(Exception):
@@ -45,22 +49,17 @@ def _library(game, player: str):
     return rs.library.get(player) if rs is not None else None
 
 
-def _own_phrases(card) -> tuple[list, list]:
-    """The phrases of the card's own bind effects, and of its `can(this, "bind", target: ...)`."""
-    binds, cans = [], []
+def _own_phrases(card) -> list:
+    """The phrases of the card's own bind effects."""
+    binds = []
     for ab in card.abilities:
         inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
-        if isinstance(inner, A.StaticAbility) and isinstance(inner.effect, A.Call) and inner.effect.name == "can":
-            pos, kw = _args(inner.effect)
-            if len(pos) > 1 and isinstance(pos[1], A.StringLit) and pos[1].value == "bind" \
-                    and isinstance(kw.get("target"), A.Phrase):
-                cans.append(kw["target"])
         for eff in getattr(inner, "effects", ()) or ():
             if isinstance(eff, A.Call) and eff.name == BIND:
                 pos, _ = _args(eff)
                 if pos and isinstance(pos[0], A.Phrase):
                     binds.append(pos[0])
-    return binds, cans
+    return binds
 
 
 def _fits(game, obj, card, phrase) -> bool:
@@ -78,11 +77,13 @@ def may_bind(game, obj, card, phrase, action: Optional[str]) -> bool:
         return False
     if not _fits(game, obj, card, phrase):
         return False
-    binds, cans = _own_phrases(obj.card)
+    binds = _own_phrases(obj.card)
     if binds and not any(_fits(game, obj, card, ph) for ph in binds):
         return False
-    if cans and not any(_fits(game, obj, card, ph) for ph in cans):
-        return False
+    if R.stated_permissions(game, BIND_ACTION, obj):  # `can(WHO, "bind", target: SPELLS)`: only those
+        spell = P.probe(game, obj, card, game.state.zone_of(obj))
+        if not R.permits(game, "bind", obj, spell, spell=spell):
+            return False
     return True
 
 
@@ -95,6 +96,11 @@ def p_bind_spell(game, call, ctx) -> None:
     act = kw.get("action")
     action = act.value if isinstance(act, A.StringLit) else None
     for obj in [o for o in resolve(game, to, ctx) if not isinstance(o, str)]:
+        why = R.forbids(game, "rebind", obj) if bound_to(obj) is not None else None
+        if why:  # `cannot(WHO, "rebind")`: the spell bound to it stays
+            game.emit("rule", f"{obj.label()} keeps {bound_to(obj)} bound: {why}", target=obj.id)
+            ctx.extra["succeeded"] = False
+            continue
         lib = _library(game, obj.controller)
         if lib is None:
             raise Refused(BIND, f"{obj.controller} has no spellbook to bind a spell from")

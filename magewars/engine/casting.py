@@ -27,7 +27,7 @@ from .phrases import Ctx, matches
 from .state import GameObject
 from . import placement as P
 from . import restrictions as R
-from .spellstatics import SET_X
+from .spellstatics import CAST_AS, SET_X
 from . import manasupply as MS
 from . import extracost as EC
 from . import castlimit as CL
@@ -194,6 +194,38 @@ def _range_of(card: CardDefinition) -> Optional[tuple[int, int]]:
     return None
 
 
+def cast_as(game, caster) -> Optional[tuple[Optional[str], Optional[int]]]:
+    """The caster's own `static cast_as(this, ACTION, N)`: (the action every spell it casts takes, the
+    furthest range in zones), or None when its card states none."""
+    if caster is None:
+        return None
+    for call in P._statics(game, caster.card, CAST_AS):
+        pos = [a.value for a in call.args if not a.key]
+        if len(pos) != 3 or not P._is_this(pos[0]):
+            raise EngineError(f"NOT IMPLEMENTED: {caster.card.name}: cast_as(...) must read (this, ACTION, N)")
+        act = pos[1].value if isinstance(pos[1], A.StringLit) else None
+        far = game.evaluate(pos[2], Ctx(this=caster, it=caster))
+        return act, far if isinstance(far, int) else None
+    return None
+
+
+def spell_action(game, caster, card: CardDefinition) -> str:
+    """The action the caster takes to cast this spell: the card's, unless the caster casts everything
+    as one kind of action (cast_as)."""
+    got = cast_as(game, caster)
+    return (got[0] if got is not None and got[0] else None) or card.action or "full"
+
+
+def cast_range(game, caster, card: CardDefinition) -> Optional[tuple[int, int]]:
+    """The spell's range for this caster: its own, no further than a cast_as limit of the caster."""
+    rng = _range_of(card)
+    got = cast_as(game, caster)
+    if got is None or got[1] is None:
+        return rng
+    lo, hi = rng if rng is not None else (0, got[1])
+    return min(lo, got[1]), min(hi, got[1])
+
+
 def target_kind(card: CardDefinition) -> str:
     """How a spell names its target: 'zone', 'border', 'object', 'none' (arena), or 'unsupported'."""
     if not card.targets:
@@ -265,7 +297,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     probe = P.probe(game, caster, card, st.zone_of(caster))
     for why in P.restrictions(game, caster, card):
         raise IllegalCast(why[0], why[1])
-    rng = _range_of(card)
+    rng = cast_range(game, caster, card)
     kind = target_kind(card)
     targets = tuple(targets)
     if kind == "unsupported":
@@ -326,7 +358,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     for why in P.placement_problems(game, caster, card, targets, zone):
         raise IllegalCast(why[0], why[1])
     cost, _ = casting_cost(game, caster, card, targets, x, probe)
-    have = MS.available(game, caster)
+    have = MS.available(game, caster, R.token_payments(game, caster, probe))
     if cost > have:
         own = have - player.mana
         raise IllegalCast("mana", f"not enough mana (needs {cost}, has {player.mana}"
@@ -395,7 +427,8 @@ class _PayCosts:
     def run(self, game, c: Casting) -> None:
         player = game.state.players[c.caster.controller]
         cost, why = casting_cost(game, c.caster, c.card, c.targets, c.x, c.spell)
-        have = MS.available(game, c.caster)
+        tokens = R.token_payments(game, c.caster, c.spell)  # `can(WHO, "pay with TOKEN", ...)`
+        have = MS.available(game, c.caster, tokens)
         if cost > have:  # something revealed since the declaration raised the cost
             c.cancel(f"cannot pay {cost} mana (has {have})")
             game.emit("rule", f"{c.card.name} is canceled: {c.why}")
@@ -404,7 +437,7 @@ class _PayCosts:
         if extra:
             why.append(f"+{extra} optional extra cost")
             cost += extra
-        from_obj, _ = MS.pay(game, c.caster, cost)  # mana kept on the caster first
+        from_obj, _ = MS.pay(game, c.caster, cost, tokens)  # mana kept on the caster first
         c.paid = cost
         P.use_cost_changes(game, c.caster, c.spell, c.targets, "casting")
         game.emit("mana", f"{player.name} pays {cost} mana for {c.card.name}"
@@ -443,7 +476,7 @@ STEPS = {"declare_spell": _Declare(), "pay_spell_costs": _PayCosts(), "counter_s
 def still_legal(game, c: Casting) -> Optional[str]:
     """Why the spell lost its target since it was declared (canceled, costs lost), or None."""
     st = game.state
-    rng = _range_of(c.card)
+    rng = cast_range(game, c.caster, c.card)
     here = st.zone_of(c.caster)
     if not c.caster.in_play:
         return f"{c.caster.label()} left play"
@@ -537,7 +570,7 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     here = st.zone_of(caster)
     if here is None:
         return []
-    rng = _range_of(card)
+    rng = cast_range(game, caster, card)
     cands: list[tuple[tuple, Optional[str]]] = []
     if kind == "object":
         for o in st.in_play():
@@ -570,7 +603,8 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     else:
         cands.append(((), None))
     out = []
-    cheap_fail = base > MS.available(game, caster) and not P.has_cost_changes(game)
+    cheap_fail = base > MS.available(game, caster, R.token_payments(
+        game, caster, P.probe(game, caster, card, st.zone_of(caster)))) and not P.has_cost_changes(game)
     if cheap_fail or next(P.restrictions(game, caster, card), None) is not None:
         return []  # too dear whatever the target, or a restriction on the caster and the spell
     for ts, z in cands:

@@ -33,15 +33,19 @@ def own_mana(game, obj) -> int:
     return sum(obj.markers.get(k, 0) for k in supply_markers(game))
 
 
-def available(game, caster) -> int:
-    """What the caster can pay: the mana on itself, then its controller's supply."""
+def available(game, caster, tokens=()) -> int:
+    """What the caster can pay: the mana on itself, then its controller's supply, then the tokens it
+    may spend as mana for this spell (`tokens`: (object, token name) pairs the casting sequence
+    found permitted: restrictions.token_payments)."""
     p = game.state.players.get(caster.controller)
-    return own_mana(game, caster) + (p.mana if p is not None else 0)
+    return own_mana(game, caster) + (p.mana if p is not None else 0) + \
+        sum(src.markers.get(name, 0) for src, name in tokens if src.in_play)
 
 
-def pay(game, caster, amount: int) -> tuple[int, int]:
-    """Take `amount` mana, from the caster's own mana first; returns (from the object, from the
-    player).  The caller has checked that `available` covers it."""
+def pay(game, caster, amount: int, tokens=()) -> tuple[int, int]:
+    """Take `amount` mana, from the caster's own mana first, then its controller's supply, then the
+    permitted tokens (`tokens`, as for `available`) for what is left; returns (from the object, from
+    the player).  The caller has checked that `available` covers it."""
     p = game.state.players[caster.controller]
     from_obj = 0
     for k in supply_markers(game):
@@ -52,6 +56,16 @@ def pay(game, caster, amount: int) -> tuple[int, int]:
             game.state.remove_marker(caster, k, take)
             from_obj += take
     rest = amount - from_obj
+    short = max(0, rest - p.mana)
+    for src, name in tokens:
+        if short <= 0:
+            break
+        take = min(src.markers.get(name, 0), short) if src.in_play else 0
+        if take:
+            game.state.remove_marker(src, name, take)
+            short -= take
+            rest -= take
+            game.emit("mana", f"{take} {name} token(s) on {src.label()} spent as mana", target=src.id)
     if rest > p.mana:
         raise ValueError(f"{caster.label()} cannot pay {amount} mana")
     p.mana -= rest

@@ -42,7 +42,7 @@ from .decisions import Option
 from . import move_costs
 from .errors import EngineError
 from .phrases import Ctx, PhraseError, matches, resolve
-from .restrictions import push_through_forbidden
+from .restrictions import permits, push_through_forbidden
 from .state import ROW_LETTERS, GameObject
 
 Game = Any  # engine.game.Game: named, not imported (nothing in the engine imports game.py)
@@ -558,6 +558,31 @@ def legal_moves(game: Game, obj, action: bool = True, over=None) -> list[str]:
 
 def can_move(game: Game, obj) -> bool:
     return bool(legal_moves(game, obj))
+
+
+# ---------------------------------------------------------------- a move action that is a teleport
+def teleport_moves(game: Game, obj) -> list[str]:
+    """Zones one move action of `obj` may teleport it to instead of moving: those a permission
+    `can(WHO, "teleport", into: PLACE, instead_of: "move")` names (engine/restrictions.py permits),
+    while it has a move action left.  Walls, hindering and line of sight do not matter to a teleport."""
+    here = _zone_of(game, obj)
+    if here is None or not obj.in_play or obj.action_marker != "ready" or obj.moves_taken >= max_moves(game, obj):
+        return []
+    if restriction(game, obj, CANNOT_TELEPORTED, here=here):
+        return []
+    return [z for z in game.state.arena.zones()
+            if z != here and permits(game, "teleport", obj, into=z)]
+
+
+def teleport_move(game: Game, obj, zone: str) -> bool:
+    """A move action spent on a teleport a permission allows (teleport_moves)."""
+    why = permits(game, "teleport", obj, into=zone)
+    if not why or zone not in teleport_moves(game, obj):
+        raise IllegalMove(f"{obj.label()} may not teleport to {zone} as a move action", RULE_TELEPORT)
+    game.emit("rule", f"{obj.label()}'s move action is a teleport: {why}", target=obj.id)
+    obj.moves_taken += 1
+    game.state.touch()
+    return teleport(game, obj, zone, source=why.rule)
 
 
 # ---------------------------------------------------------------- teleport, push, bash, placement

@@ -74,6 +74,8 @@ def _known_names(corpus) -> frozenset:
     names = set(BASE_NAMES) | set(corpus.codex) | set(corpus.cards)
     for c in corpus.cards.values():
         names.update(c.subtypes)
+        names.update(t.text for t in c.traits if " " in t.text and all(
+            w[:1].isupper() and w.replace("'", "").isalpha() for w in t.text.split()))  # as the checker does
     frozen = frozenset(names)
     _NAMES[id(corpus)] = (corpus, frozen)
     return frozen
@@ -194,12 +196,14 @@ _PRINTED_NAMES: dict[int, tuple] = {}
 
 def _printed_names(card) -> frozenset:
     """The lower-cased names a card definition carries in print: its subtypes, schools, slots
-    (equipment named by its location: "Weapon equipment") and its own name.  Read once per definition."""
+    (equipment named by its location: "Weapon equipment"), its own name and its traits printed with a
+    name in them ("Priestess Only").  Read once per definition."""
     hit = _PRINTED_NAMES.get(id(card))
     if hit is not None and hit[0] is card:
         return hit[1]
     names = frozenset([s.lower() for s in card.subtypes] + [s.lower() for s, _ in card.schools]
-                      + [s.lower() for s in card.slot] + [card.name.lower()])
+                      + [s.lower() for s in card.slot] + [card.name.lower()]
+                      + [t.text.lower() for t in card.traits if " " in t.text])  # "Priestess Only"
     if len(_PRINTED_NAMES) > 20_000:
         _PRINTED_NAMES.clear()
     _PRINTED_NAMES[id(card)] = (card, names)

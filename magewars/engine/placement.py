@@ -23,7 +23,7 @@ from .cardindex import index as card_index
 from .errors import EngineError
 from .phrases import Ctx, has_name, matches
 from .spellstatics import CAST_ONLY, COPIES_IN_PLAY, COSTS, SPELLBOOK_ONLY, ZONE_LIMIT
-from .restrictions import forbids
+from .restrictions import forbids, permits
 from .state import ROW_LETTERS, GameObject
 
 from ..dsl.vocab import CONJURATION_KINDS  # noqa: E402  (one vocabulary)
@@ -144,7 +144,13 @@ def restrictions(game, caster: GameObject, card) -> Iterator[tuple[str, str]]:
     """(rule, message) for each restriction that forbids this caster this spell now."""
     st = game.state
     if _statics(game, card, SPELLBOOK_ONLY):
-        for why in mage_only(game, caster.controller, card):
+        whys = list(mage_only(game, caster.controller, card, granted=False))
+        if whys:
+            ok = permits(game, "cast", caster, probe(game, caster, card, st.zone_of(caster)))  # `can(WHO, "cast", ...)`
+            if ok:
+                game.emit("rule", f"{card.name} is restricted to another kind of Mage, but {ok}")
+                whys = []
+        for why in whys:
             yield ("mage-only", why)
     for call in _statics(game, caster.card, CAST_ONLY):
         pos, kw = _pos(call), _kw(call)
@@ -184,9 +190,11 @@ def _names_spell(v) -> bool:
     return isinstance(v, A.Call) and v.name == "bound_spell"
 
 
-def mage_only(game, player: str, card) -> Iterator[str]:
+def mage_only(game, player: str, card, granted: bool = True) -> Iterator[str]:
     """Why the player's Mage may not cast or take control of this "X Mage Only" card (the spellbook
-    rules read the same `spellbook_only` statement: magewars/spellbook/rules.py)."""
+    rules read the same `spellbook_only` statement: magewars/spellbook/rules.py).  `granted=False`: the
+    stats card's permissions to cast such spells are left out (casting asks them through the general
+    query: restrictions)."""
     from ..spellbook import rules as SR
     corpus = game.corpus
     if not _statics(game, card, SPELLBOOK_ONLY):
@@ -203,6 +211,9 @@ def mage_only(game, player: str, card) -> Iterator[str]:
         return
     try:
         rules = SR.mage_rules(corpus, mcard, stats)
+        if not granted:
+            from dataclasses import replace
+            rules = replace(rules, granted_only=())
         only = SR.restrictions(corpus, card)
         schools = SR._schools(corpus)
     except SR.RuleError as exc:

@@ -23,7 +23,7 @@ from .decisions import Option
 from .effects import trait_from_ref
 from .errors import EffectStopped
 from .phrases import Ctx, PhraseError, has_name, matches, resolve, resolve_one
-from .restrictions import Marker, action_of, forbids, impose
+from .restrictions import Marker, action_of, forbids, grant, impose
 from .state import UNTIL_EITHER, start_of_action_phase
 from .targeting import choose_target, needs_choice
 from . import condition_damage
@@ -555,6 +555,18 @@ def p_cannot(game, call, ctx):
         raise NotImplementedPrimitive(str(e))
     for o in got:
         game.emit("rule", f"{o.label()} cannot {action_of(call)} while {_src(ctx)} resolves")
+
+
+def p_can(game, call, ctx):
+    """`can(WHO, "ACTION", ..., until: "end of round")` as an effect: a permission until the end of the round
+    (engine/restrictions.py `grant`, read by the same query as the static ones, `this` = this source)."""
+    pos, _ = _args(call)
+    try:
+        got = grant(game, _objs(game, pos[0], ctx), call, ctx.this)
+    except NotImplementedError as e:
+        raise NotImplementedPrimitive(str(e))
+    for o in got:
+        game.emit("rule", f"{o.label()} may {action_of(call)} until the end of the round ({_src(ctx)})")
 
 
 def p_guard(game, call, ctx):
@@ -1227,7 +1239,7 @@ PRIMITIVES: dict[str, Callable] = {
     "roll_effect_die": p_roll_effect_die, "roll_attack_dice": p_roll_attack_dice, "make_attack": p_make_attack,
     "count_as_defense": p_count_as_defense, "set_source": p_set_source,
     "share_damage_and_effects": p_share_damage_and_effects, "set_x": p_set_x, "choose": p_choose,
-    "reorder_step": p_reorder_step, "cancel_action": p_cancel_action, "cannot_until": p_cannot_until, "cannot": p_cannot,
+    "reorder_step": p_reorder_step, "cancel_action": p_cancel_action, "cannot_until": p_cannot_until, "cannot": p_cannot, "can": p_can,
     "attack_gains": p_attack_gains, "miss_attack": p_miss_attack, "modify_defense_roll": p_modify_defense_roll,
     "gain_attack": p_gain_attack, "prevent_unless_paid": p_prevent_unless_paid, "push": p_push, "hinder": p_hinder,
     "gain_until": p_gain_until, "lose_life": p_lose_life, "obliterate": p_obliterate,

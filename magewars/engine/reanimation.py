@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from .primitives import PRIMITIVES, _args, _num, _objs, _src, _traits
 from . import movement
 from .phrases import Ctx
+from .restrictions import forbids
 
 CREATURE_KINDS = ("creature",)
 
@@ -51,6 +52,10 @@ def p_reanimate(game, call, ctx):
         if o.in_play or o.left_to != "discard" or o.kind not in CREATURE_KINDS or o.zone is None:
             game.emit("rule", f"{o.label()} cannot be reanimated: it is not a creature just destroyed "
                               f"({_src(ctx)})")
+            continue
+        why = forbids(game, "enter play", o, by=ctx.this)  # `cannot(this, "enter play", except: ...)`
+        if why:
+            game.emit("rule", f"{o.label()} cannot be reanimated: {why}", target=o.id)
             continue
         if o in st.graveyard:
             st.graveyard.remove(o)

@@ -46,7 +46,7 @@ from .placement import ONLY_READ as _COST_ONLY
 from .reveal import own_reveal_cost as _own_reveal_cost
 from .healtrade import HEALING_REMOVES as _HEALING_REMOVES
 from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
-from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, bar_restriction_runs, ignore_honoured, imposable, is_obligation, is_permission, is_restriction
+from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, bar_restriction_runs, grantable, ignore_honoured, imposable, is_obligation, is_permission, is_restriction
 
 # ---------------------------------------------------------------- derived from engine tables
 
@@ -219,7 +219,7 @@ RESTRICTION_ACTIONS: frozenset[str] = _RESTRICTION_ACTIONS
 def effect_call_runs(call: A.Call) -> bool:
     """An effect call runs when the engine implements it; `cannot(...)` as an effect only for an action
     some procedure asks the restriction query about (engine/restrictions.py imposable)."""
-    return call.name in EFFECTS and (call.name != "cannot" or imposable(call))
+    return call.name in EFFECTS and (call.name != "cannot" or imposable(call)) and (call.name != "can" or grantable(call))
 
 
 def restriction_runs(call: A.Call, codex: bool = False) -> bool:

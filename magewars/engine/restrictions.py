@@ -52,6 +52,10 @@ HOOKS: dict[str, str] = {
     "target": "casting's declaration: the spell being cast may not aim at this object or zone",
     "cast": "casting's declaration: the caster may not cast this spell (target: the spell)",
     "be cast": "casting's declaration: the spell may not be cast (into: the zone it goes to)",
+    "enter play": "casting's declaration (the spell, by: the caster or the object summoning it) and "
+                  "reanimation (reanimation.p_reanimate, by: the reanimating source): it may not come into play",
+    "attach": "casting's declaration: the caster may not cast a spell that attaches to an object (an "
+              "enchantment, equipment or conjuration cast on it), target: that object",
     "be placed": "casting's declaration: a conjuration or creature placed into a zone (into:)",
     "reveal": "reveal windows and the reveal process: a player's Mage may not reveal an enchantment",
     "be revealed": "reveal windows and the reveal process (engine/reveal.py), during: the phase or action",
@@ -64,6 +68,8 @@ HOOKS: dict[str, str] = {
     "regenerate": "the regenerate effect (primitives.p_regenerate: a Regenerate trait at upkeep)",
     "remove condition": "removing a condition marker (primitives.p_remove: Burn going out at upkeep...), "
                         "target: the marker, by its name",
+    "rebind": "binding a spell to an object that has one bound already (engine/bound.py p_bind_spell)",
+    "ready": "the Reset Phase flipping action markers (round.ready_marker), during: the phase",
     "push through": "a push across a wall (movement.push): by: the pushing object",
     "be pushed through": "a push across a wall (movement.push): the pushed object",
 }
@@ -73,6 +79,8 @@ READ_ELSEWHERE: frozenset[str] = frozenset({"gain life", "use_defense", "attack"
                                             "force attacks", "take actions", "move", "be pushed",
                                             "be teleported", "hinder", "act after moving", "move through",
                                             "move twice", "ignore guards", "melee_attack", "ranged_attack"})
+#: kinds of spell that are attached to the object they are cast on (the "attach" action)
+ATTACHING_KINDS: frozenset[str] = frozenset({"enchantment", "equipment", "conjuration"})
 #: the keywords read here
 KEYWORDS: frozenset[str] = frozenset({"target", "by", "except", "attack", "during", "into", "out_of"})
 #: `during:` words and the moments they name: a phase of the round (RoundState.phase_key), or "action"
@@ -237,7 +245,7 @@ def _statements(game, parties: Iterable) -> list:
 
 def _label(o) -> str:
     """An object's label; a spell not cast yet (casting's probe) by its card name."""
-    return o.card.name if not o.in_play and o.id.startswith("probe:") else o.label()
+    return o.card.name if not getattr(o, "in_play", True) and str(o.id).startswith("probe:") else o.label()
 
 
 class Marker:
@@ -297,8 +305,12 @@ def current_moments(game) -> frozenset:
     return frozenset(got)
 
 
-def _during_fits(game, during) -> bool:
+def _during_fits(game, during, moment: Optional[str] = None) -> bool:
+    """Does `during:` name the moment now, or the `moment` the engine asks about (a `during:` word:
+    "quickcast" when the quickcast marker would be used)?"""
     word = during.value if isinstance(during, A.StringLit) else None
+    if moment is not None and word == moment:
+        return True
     return bool(current_moments(game) & set(DURING_PHASES.get(word or "", ())))
 
 
@@ -390,7 +402,7 @@ def _ignored(game, entry: str, parties: Iterable, stmts: list) -> Optional[str]:
 
 
 def _applies(game, src, ab, call, actor, target, *, by, attack, into, out_of, rule, entry, spell=None,
-             subject=None) -> bool:
+             subject=None, moment=None) -> bool:
     """Does this statement (already known to be about the action) apply to `actor` now?  `by:` and
     `except:` are asked of the object doing it and of the spell it casts, if any."""
     pos, kw = _args(call)
@@ -412,7 +424,7 @@ def _applies(game, src, ab, call, actor, target, *, by, attack, into, out_of, ru
             return False
     if "by" in kw and not any(_by(game, d, kw["by"], ctx) for d in doers):
         return False
-    if "during" in kw and not _during_fits(game, kw["during"]):
+    if "during" in kw and not _during_fits(game, kw["during"], moment):
         return False
     if "into" in kw and (into is None or not _fits(game, into, kw["into"], ctx)):
         return False
@@ -432,7 +444,7 @@ def _applies(game, src, ab, call, actor, target, *, by, attack, into, out_of, ru
 
 
 def _query(game, name: str, action: str, actor, target, *, by=None, attack=None, into=None, out_of=None,
-           rule=None, spell=None, codex: bool = True) -> Optional[Ruling]:
+           rule=None, spell=None, codex: bool = True, moment=None) -> Optional[Ruling]:
     if actor is None:
         return None
     act = _norm(action)
@@ -451,7 +463,7 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
             continue
         try:
             if not _applies(game, src, ab, call, actor, target, by=by, attack=attack, into=into, out_of=out_of,
-                            rule=rule, entry=entry, spell=spell):
+                            rule=rule, entry=entry, spell=spell, moment=moment):
                 continue
             if entry is not None:
                 who = _ignored(game, entry, parties, stmts)
@@ -465,7 +477,7 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
         _, kw = _args(call)
         aimed = ""
         if "target" in kw and target is not None:
-            aimed = f" {target if isinstance(target, str) else target.label()}"
+            aimed = f" {target if isinstance(target, str) else _label(target)}"
         owner = entry or src.card.name
         rule_name = f"Codex: {entry}" if entry is not None else f"Card: {src.card.name}"
         where = f"{entry} of {src.label()}" if entry is not None else src.label()
@@ -478,6 +490,19 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
         ign = kw.get("ignoring")
         got.ignoring = ign.value if isinstance(ign, A.StringLit) else ""
         return got
+    if name == "can":
+        for (oid, call, src, rnd) in getattr(game, "effect_permissions", ()):
+            if oid != actor.id or rnd != game.state.round or action_of(call) != act:
+                continue
+            try:
+                if not _applies(game, src, None, call, actor, target, by=by, attack=attack, into=into,
+                                out_of=out_of, rule=rule, entry=None, spell=spell, subject=actor, moment=moment):
+                    continue
+            except Exception as e:  # noqa: BLE001 - a phrase the engine cannot read
+                game.note_unsupported(f"can of {src.card.name}", f"cannot read the permission: {e}")
+                continue
+            return Ruling(f"{_label(actor)} may {act} until the end of the round ({src.label()})",
+                          f"Card: {src.card.name}", src, act)
     if name == "cannot":
         for (oid, call, src) in getattr(game, "effect_restrictions", ()):
             if oid != actor.id or not src.in_play or action_of(call) != act:
@@ -518,6 +543,34 @@ def impose(game, objs, call: A.Call, source) -> list:
     return got
 
 
+def grantable(call: A.Call) -> bool:
+    """Can `can(WHO, "ACTION", ..., until: "end of round")` run as an effect (a permission some procedure
+    asks about, lasting to the end of the round)?"""
+    _, kw = _args(call)
+    until = kw.get("until")
+    if not (isinstance(until, A.StringLit) and _norm(until.value) in GRANT_UNTIL):
+        return False
+    bare = A.Call(call.name, tuple(a for a in call.args if a.key != "until"), call.span, call.bare)
+    return is_permission(bare)
+
+
+def grant(game, objs, call: A.Call, source) -> list:
+    """An effect's `can(WHO, "ACTION", ..., until: "end of round")`: each object named may do it until the
+    end of the round (read by `permits`, `this` = the effect's source); returns the objects.  Any other
+    shape is refused: NotImplementedError."""
+    if not grantable(call):
+        raise NotImplementedError(f"can(..., {action_of(call)!r}) as an effect: no procedure asks about it, "
+                                  f"or it lasts other than until the end of the round")
+    if not hasattr(game, "effect_permissions"):
+        game.effect_permissions = []
+    rnd = game.state.round
+    game.effect_permissions[:] = [e for e in game.effect_permissions if e[3] == rnd]
+    got = [o for o in objs if o is not None and not isinstance(o, str)]
+    for o in got:
+        game.effect_permissions.append((o.id, call, source, rnd))
+    return got
+
+
 def forbids(game, action: str, actor, target=None, *, by=None, attack=None, into=None, out_of=None,
             rule: Optional[str] = None, spell=None) -> Optional[Ruling]:
     """Why `actor` may not do `action` now (None: nothing forbids it).
@@ -531,20 +584,41 @@ def forbids(game, action: str, actor, target=None, *, by=None, attack=None, into
 
 
 def permits(game, action: str, actor, target=None, *, by=None, attack=None, into=None, out_of=None,
-            spell=None) -> Optional[Ruling]:
-    """Which card or codex entry lets `actor` do `action` now (a `can(...)` statement), or None."""
-    return _query(game, "can", action, actor, target, by=by, attack=attack, into=into, out_of=out_of, spell=spell)
+            spell=None, moment: Optional[str] = None) -> Optional[Ruling]:
+    """Which card or codex entry lets `actor` do `action` now (a `can(...)` statement), or None.
+    `moment`: a `during:` word the action would take place in besides the phase now ("quickcast": with
+    the quickcast marker)."""
+    return _query(game, "can", action, actor, target, by=by, attack=attack, into=into, out_of=out_of, spell=spell,
+                  moment=moment)
 
 
 #: `can(...)` actions permitted through this module (the hook that asks for the permission)
 PERMISSION_HOOKS: dict[str, str] = {
+    "cast": "casting's declaration (placement.restrictions): a spell restricted to another kind of Mage (`X Only`) "
+            "may be cast by a caster a permission names (target: the spell)",
+    "teleport": "a creature's move actions (movement.teleport_moves, offered by activation.move_options): a "
+                "permission `instead_of: \"move\"` lets a move action be a teleport into a zone `into:` names",
+    "attack": "the quickcast marker (activation.quickcast_attacks, in the Mage's action phase and the quickcast "
+              "phases): a permission `during: \"quickcast\"` lets the Mage spend it on a quick attack",
+    "bind": "binding a spell (engine/bound.py may_bind, target: the spell): when permissions to bind name the "
+            "object, only a spell one of them permits may be bound to it",
     "summon": "casting's declaration and legal_casts: a creature spell may be cast into the zone `into:` names, "
               "out of its range (and out of line of sight with `ignoring:` naming LoS)",
 }
+#: `can(WHO, "pay with TOKEN", target: SPELLS)`: WHO may spend the TOKEN tokens on the statement's source as
+#: mana when casting a spell the target names (engine/manasupply.py token_payments, asked by the casting
+#: sequence's mana checks and payment)
+PAY_WITH = "pay with "
+#: a permission about one of these actions is asked only with this keyword and value (an attack: only when
+#: the quickcast marker would be used for it)
+PERMISSION_NEEDS: dict[str, tuple[str, str]] = {"attack": ("during", "quickcast"), "teleport": ("instead_of", "move")}
 #: keywords of a `can(...)` this module reads
-PERMISSION_KEYWORDS: frozenset[str] = frozenset({"target", "by", "during", "into", "ignoring"})
-#: what `ignoring:` of a summoning permission may name
-SUMMON_IGNORING: frozenset[str] = frozenset({"range and LoS"})
+PERMISSION_KEYWORDS: frozenset[str] = frozenset({"target", "by", "during", "into", "ignoring", "instead_of"})
+#: what `ignoring:` of a permission may name: a summoning's range and line of sight; line of sight of a
+#: teleport (which never asks it: engine/movement.py teleport)
+SUMMON_IGNORING: frozenset[str] = frozenset({"range and LoS", "LoS"})
+#: `until:` of a permission granted by an effect (`can(...)` as an effect: engine/restrictions.py grant)
+GRANT_UNTIL: frozenset[str] = frozenset({"end of round"})
 
 
 def is_permission(call: A.Call) -> bool:
@@ -554,6 +628,11 @@ def is_permission(call: A.Call) -> bool:
     pos, kw = _args(call)
     ign = kw.get("ignoring")
     if ign is not None and not (isinstance(ign, A.StringLit) and ign.value in SUMMON_IGNORING):
+        return False
+    if act is not None and act.startswith(PAY_WITH) and len(act) > len(PAY_WITH):
+        return set(kw) == {"target"} and len(pos) == 2  # `can(WHO, "pay with TOKEN", target: SPELLS)`
+    need = PERMISSION_NEEDS.get(act or "")
+    if need is not None and not (isinstance(kw.get(need[0]), A.StringLit) and kw[need[0]].value == need[1]):
         return False
     return act is not None and act in {_norm(a) for a in PERMISSION_HOOKS} and set(kw) <= PERMISSION_KEYWORDS \
         and len(pos) == 2
@@ -620,6 +699,15 @@ def cast_forbidden(game, caster, spell, targets: tuple = (), zone: Optional[str]
         why = forbids(game, "be placed", spell, into, by=caster, into=into)
         if why:
             return why
+    if spell.card.kind in ("creature", "conjuration", "wall", "terrain", "vine", "equipment", "enchantment"):
+        why = forbids(game, "enter play", spell, by=caster, into=into)  # `except:` the object bringing it
+        if why:
+            return why
+    if spell.card.kind in ATTACHING_KINDS:
+        for t in targets:  # the spell would be attached to its target object
+            why = forbids(game, "attach", caster, t, spell=spell)
+            if why:
+                return why
     for t in targets:
         why = forbids(game, "target", spell, t, by=caster)  # "be targeted": casting.legal_target
         if why:
@@ -657,6 +745,38 @@ def push_through_forbidden(game, obj, by, walls: Iterable) -> Optional[Ruling]:
             if why:
                 return why
     return None
+
+
+def token_payments(game, caster, spell) -> list[tuple]:
+    """(source, token name) for each `can(WHO, "pay with TOKEN", target: SPELLS)` of a card in play that
+    lets `caster` spend the TOKEN tokens on that card as mana for `spell` (a spell object)."""
+    out = []
+    for src, ab, call, _entry in _in_play_statements(game):
+        act = action_of(call)
+        if call.name != "can" or act is None or not act.startswith(PAY_WITH) or not is_permission(call):
+            continue
+        try:
+            if _applies(game, src, ab, call, caster, spell, by=None, attack=None, into=None, out_of=None,
+                        rule=None, entry=None):
+                out.append((src, call.args[1].value.value[len(PAY_WITH):].strip()))
+        except Exception as e:  # noqa: BLE001 - reported, never guessed
+            game.note_unsupported(f"static can of {src.card.name}", f"cannot read the statement: {e}")
+    return out
+
+
+def stated_permissions(game, action: str, actor) -> bool:
+    """Is `actor` named by some `can(WHO, ACTION, ...)` statement (whatever its other keywords)?  For an
+    action whose permissions narrow what the actor may do (PERMISSION_HOOKS: "bind")."""
+    act = _norm(action)
+    for src, ab, call, _entry in _statements(game, [actor]):
+        if call.name != "can" or action_of(call) != act or not is_permission(call):
+            continue
+        try:
+            if _fits(game, actor, call.args[0].value, Ctx(this=src, it=actor)):
+                return True
+        except Exception as e:  # noqa: BLE001 - reported, never guessed
+            game.note_unsupported(f"static can of {src.card.name}", f"cannot read the statement: {e}")
+    return False
 
 
 def summon_permission(game, caster, spell, zone: str) -> Optional[Ruling]:

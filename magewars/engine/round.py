@@ -31,6 +31,7 @@ from . import ability_costs as COSTS
 from . import forced_reveals as FORCED
 from .decisions import HiddenPick, Option
 from .phrases import Ctx, resolve
+from .restrictions import forbids
 from .state import ends_at, start_of_action_phase
 
 
@@ -255,11 +256,23 @@ def reset_phase(game) -> None:
     rs = state_of(game)
     for o in game.state.in_play():
         if game.is_creature(o) or o.kind in ("conjuration", "wall", "terrain", "vine"):
-            o.action_marker = "ready"
+            ready_marker(game, o)
         o.defense_uses.clear()
     rs.quickcast_ready = {p for p in players(game) if living_mage(game, p) is not None}
     game.state.touch()
     run_timing(game, "start_of_round")
+
+
+def ready_marker(game, o) -> None:
+    """Flip an object's action marker to its ready side, unless a statement forbids it
+    (`cannot(WHO, "ready", during: ...)`, asked through the general query)."""
+    if o.action_marker == "ready":
+        return
+    why = forbids(game, "ready", o)
+    if why:
+        game.emit("rule", f"{o.label()}'s action marker stays used: {why}", target=o.id)
+        return
+    o.action_marker = "ready"
 
 
 def _channeling_of(game, player: str) -> int:
@@ -332,6 +345,7 @@ def _quickcast_phase(game, which: str) -> None:
         if mage is None or p not in rs.quickcast_ready:
             continue
         casts = AV.cast_options(game, mage, rs.planned.get(p, []), ("quick",), True)
+        casts += AV.quickcast_attacks(game, mage)  # a permission to attack with the marker
         if not casts:
             continue
         ch = game.decide("action", p, ACT.options_of(casts + [ACT.PassChoice(mage.id)], game),
@@ -440,7 +454,10 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
     if isinstance(choice, ACT.MoveChoice):
         mover = game.state.objects[choice.obj_id]
         as_quick = movement.move_uses_quick_action(game, mover)
-        movement.move(game, mover, choice.to_zone)
+        if choice.teleport:
+            movement.teleport_move(game, mover, choice.to_zone)
+        else:
+            movement.move(game, mover, choice.to_zone)
         if act is not None:
             act.moves += 1
             if as_quick or movement.phase_ends_after_move(game, mover) or not mover.in_play:
@@ -448,9 +465,11 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
     elif isinstance(choice, ACT.AttackChoice):
         attacker = game.state.objects[choice.obj_id]
         targets = [game.state.objects[t] for t in choice.target_ids]
-        if act is not None:
+        if choice.quickcast:  # the quickcast marker is spent, not the creature's action
+            rs.quickcast_ready.discard(attacker.controller)
+        elif act is not None:
             act.acted = True
-        game.attacks.make_attack(attacker, choice.attack_name, targets, zone=choice.zone)
+        game.attacks.make_attack(attacker, choice.attack_name, targets, zone=choice.zone, quickcast=choice.quickcast)
     elif isinstance(choice, ACT.CastChoice):
         from . import casting
         caster = game.state.objects[choice.caster_id]
@@ -585,7 +604,6 @@ def end_round(game) -> None:
     expire(game, "round")
     for o in game.state.in_play():
         o.defense_uses.clear()
-        o.action_marker = "ready"
         movement.reset_moves(o)
     summon_waiting(game)
     game.state.round += 1

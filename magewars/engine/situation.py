@@ -2,8 +2,8 @@
 
 * `action_kind("quick" | "full")`: while a spell is being cast, whether it is cast as a quick or a
   full action (its card's casting action); while an attack is resolved, the action of its attack bar.
-  `action_kind("quickcast")` holds only for a spell cast with the quickcast marker; the engine does
-  not let other actions use that marker, so for them it is false.
+  `action_kind("quickcast")` holds for a spell cast with the quickcast marker, and for an attack made
+  with it (a Mage a `can(WHO, "attack", during: "quickcast")` permits: activation.quickcast_attacks).
 * `random_target(PHRASE?)`: a legal target of the attack being resolved (any object the attacker could
   attack with it, the present target included, itself never; of those fitting the phrase, if given),
   picked by the effect die: the roll r of 12 picks candidate number (r - 1) * n // 12, so a scenario
@@ -47,8 +47,10 @@ def v_action_kind(game, call, ctx) -> bool:
             return bool(getattr(cur, "quickcast", False))
         return getattr(cur.card, "action", None) == kind
     atk = _atk(ctx)
-    if atk is None or kind == QUICKCAST:
+    if atk is None:
         return False
+    if kind == QUICKCAST:  # an attack made with the quickcast marker (activation.quickcast_attacks)
+        return bool(getattr(atk.action, "quickcast", False))
     return getattr(atk.action.definition, "action", None) == kind
 
 

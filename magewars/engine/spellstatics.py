@@ -28,6 +28,10 @@ EXTRA_PREPARED = "extra_prepared"
 #: `optional_extra_cost(this, N)`: the caster may pay N more as part of the cost (engine/extracost.py)
 OPTIONAL_EXTRA_COST = "optional_extra_cost"
 
+#: `cast_as(this, ACTION, N)`: the object casts every spell as that action ("quick"/"full") and at a range
+#: of at most N zones (engine/casting.py cast_as, spell_action and the range checks)
+CAST_AS = "cast_as"
+
 #: `bound_casting(WHO, N)`: who may cast the spell bound to this object, N times a round (engine/bound.py)
 BOUND_CASTING = "bound_casting"
 
@@ -39,4 +43,4 @@ SET_X = "set_x"
 #: every static call the casting sequence reads
 CAST_STATIC_CALLS: frozenset[str] = frozenset({COSTS, COPIES_IN_PLAY, ZONE_LIMIT, SPELLBOOK_ONLY, CAST_ONLY,
                                                MANA_SUPPLY, EXTRA_PREPARED,
-                                               OPTIONAL_EXTRA_COST, BOUND_CASTING, CAST_LIMIT})
+                                               OPTIONAL_EXTRA_COST, BOUND_CASTING, CAST_LIMIT, CAST_AS})

@@ -27,7 +27,7 @@ def corpus():
 
 @pytest.fixture(scope="module")
 def names(corpus):
-    from magewars.dsl.checker import _placed_token_names
+    from magewars.dsl.checker import _named_trait_texts, _placed_token_names
     out = set(BASE_NAMES) | set(corpus.codex) | set(corpus.cards)
     for c in corpus.cards.values():
         out.update(c.subtypes)
@@ -37,6 +37,7 @@ def names(corpus):
         tree, _, _ = parse_file(f)
         for d in (tree.definitions if tree is not None else ()):
             out.update(_placed_token_names(d))
+            out.update(_named_trait_texts(d))  # "Priestess Only", as the checker knows it
     return out
 
 

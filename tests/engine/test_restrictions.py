@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from magewars.dsl import ast as A
 from magewars.dsl import load_corpus
 from magewars.engine import Game
 from magewars.engine import restrictions as R
@@ -42,10 +43,11 @@ def test_every_hooked_action_is_asked_by_some_procedure():
 
 
 def test_a_statement_about_an_unasked_action_is_not_read(corpus):
-    # Goblin Builder's `cannot(this, "attach", target: object)`: no procedure asks "attach" yet, so the
-    # query must not claim it (the continuous-effects layer refuses it loudly instead)
-    card = corpus.cards["Goblin Builder"]
-    calls = [ab.effect for ab in card.abilities if getattr(getattr(ab, "effect", None), "name", "") == "cannot"]
+    # Dancing Scimitar's `cannot(this, "defend")`: no procedure asks "defend" yet, so the query must
+    # not claim it (the continuous-effects layer refuses it loudly instead)
+    card = corpus.cards["Dancing Scimitar"]
+    calls = [ab.effect for ab in card.abilities if getattr(getattr(ab, "effect", None), "name", "") == "cannot"
+             and R.action_of(ab.effect) == "defend"]
     assert calls and not any(R.is_restriction(c) for c in calls)
 
 
@@ -93,3 +95,35 @@ def test_an_ignore_only_counts_when_the_query_reads_every_rule_of_the_entry(corp
     assert all(R.ignore_honoured(c, corpus.codex) for c in by_card["Artemis, Dawnbreaker's Eye"])
     # Uncontainable's rules are immunities the continuous-effects layer applies: ignoring it is not run
     assert not any(R.ignore_honoured(c, corpus.codex) for c in by_card["Bind Spirit"])
+
+
+class _First:
+    """Takes the first option (the first spell offered, not the default "no spell")."""
+
+    def decide(self, decision):
+        return decision.options[0]
+
+
+def test_a_spell_bound_to_thoughtspore_cannot_be_changed(corpus):
+    # no shipped effect rebinds a Thoughtspore, so the Helm of Command's own rebinding effect
+    # (`bind_spell(a Non-Epic Command incantation, to: this)`) is run with each object as `this`:
+    # the Helm changes its bound spell, the Thoughtspore's `cannot(this, "rebind")` keeps its own
+    from collections import Counter
+
+    from magewars.engine import round as RD
+    from magewars.engine.phrases import Ctx
+    g = Game(corpus)
+    g.state.add_player("Alice", mana=20)
+    g.state.add_player("Bob", mana=20)
+    g.create("Warlord", "lord", "Alice", zone="A1")
+    spore = g.create("Thoughtspore", "spore", "Alice", zone="A1")
+    helm = g.create("Helm of Command", "helm", "Alice", attached_to="lord")
+    RD.state_of(g).library["Alice"] = Counter({"Battle Fury": 1, "Defend": 1})
+    spore.bound_spell = helm.bound_spell = "Sniper Shot"
+    rebind = next(e for ab in helm.card.abilities if isinstance(ab, A.ActivatedAbility) for e in ab.effects)
+    g.agents = {"*": _First()}
+    g.run_effects([rebind], Ctx(this=spore, it=spore))
+    assert spore.bound_spell == "Sniper Shot"
+    assert any("keeps Sniper Shot bound" in ln for ln in g.log.render().splitlines())
+    g.run_effects([rebind], Ctx(this=helm, it=helm))
+    assert helm.bound_spell == "Battle Fury"

@@ -850,12 +850,19 @@ class AttackEngine:
         self.current_step: Optional[str] = None
 
     # ------------------------------------------------------------ public
-    def find_attack(self, obj: "GameObject", name: Optional[str]) -> tuple[AttackDefinition, "GameObject"]:
+    def find_attack(self, obj: "GameObject", name: Optional[str],
+                    at_zone: Optional[bool] = None) -> tuple[AttackDefinition, "GameObject"]:
+        """The attack bar `name` of `obj`.  A card may print two bars of one name, one of them a zone
+        attack (an "OR" bar written as two: Rules, "OR" Attacks): `at_zone` (a zone was declared as
+        the target, or objects were) picks the side that fits the declaration."""
         d = self.game.d(obj)
-        for (a, src_id) in d.attacks:
-            if name is None or a.name.lower() == name.lower():
-                return a, self.game.state.objects[src_id]
-        raise KeyError(f"{obj.label()} has no attack named {name!r}")
+        found = [(a, src_id) for (a, src_id) in d.attacks if name is None or a.name.lower() == name.lower()]
+        if not found:
+            raise KeyError(f"{obj.label()} has no attack named {name!r}")
+        if at_zone is not None:
+            found = [f for f in found if bool(f[0].is_zone) == at_zone] or found
+        a, src_id = found[0]
+        return a, self.game.state.objects[src_id]
 
     def make_attack(self, attacker, attack_name, targets, *, zone=None, alternative=None,
                     counterstrike=False, source=None, spell=None, spell_card=None):
@@ -871,7 +878,8 @@ class AttackEngine:
             adef = spell_obj.card.attacks[0]
             is_spell = True
         else:
-            adef, src_obj = self.find_attack(attacker, attack_name)
+            adef, src_obj = self.find_attack(attacker, attack_name,
+                                             at_zone=(zone is not None) if (zone is not None or targets) else None)
             is_spell = False
         traits = tuple(adef.traits)
         if adef.alternatives:

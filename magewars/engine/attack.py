@@ -1063,7 +1063,7 @@ class AttackEngine:
         for o in list(objs):  # objects immune to the attacking card, or that it cannot attack, are not attacked
             why = g.immune_to_source(o, action.spell or action.source) or forbidden(
                 g, o, ("be_attacked",), target=o, attack=Attack(action, action.attacker, action.source, o),
-                by=action.spell or action.source)
+                by=action.spell or action.source) or self._unaffected_by_bar(o, action)
             if why:
                 g.emit("immune", why)
                 objs.remove(o)
@@ -1071,6 +1071,15 @@ class AttackEngine:
             g.emit("rule", f"no object in zone {zone} can be attacked")
             return
         self.run_sequence(Sequence(action, self._new(action, objs[0], 1), objs[0], remaining=list(objs)))
+
+    def _unaffected_by_bar(self, obj, action: AttackAction) -> Optional[str]:
+        """`immune(this, "BAR")` / `immune(this, "its own BAR")`: an object unaffected by an attack bar
+        (a zone attacker standing in the zone it attacks) is not one of that zone attack's objects."""
+        name = action.definition.name
+        cant = self.game.d(obj).cannot_do
+        if f"be affected by {name}" in cant or (obj is action.attacker and f"be affected by its own {name}" in cant):
+            return f"{obj.label()} is not affected by {name}"
+        return None
 
     def run_sequence(self, seq: Sequence) -> None:
         """Walk the attack's column of the chart (STEP_ORDER): take each step that applies to the

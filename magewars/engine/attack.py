@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, TraitInstance
@@ -108,6 +108,10 @@ class AttackAction:
     charged: bool = False  # made right after a move action (Charge +X)
     strikes: int = 1  # strikes against each target (codex statics of its traits: attack_strikes)
     max_targets: int = 1  # different targets one action may attack (attack_targets)
+    # a procedure's condition for the attack to go on (a wall's passage attack lasts only while the
+    # creature can still make its move): after each step's reveal window, a reason it returns cancels
+    # the attack if it has not hit yet (Rules, Walls: Force Hold revealed during the wall's attack)
+    holds_while: Optional[Callable[[], Optional[str]]] = None
     owner: Optional["GameObject"] = None  # the object whose attack bar it is (an equipment's, a spell's)
 
     @property
@@ -1120,6 +1124,10 @@ class AttackEngine:
             if atk.status != "canceled":
                 g.reveals.window(key, atk)
                 g.check_state()
+            if atk.status == "declared" and atk.action.holds_while is not None:
+                why = atk.action.holds_while()
+                if why:
+                    self.cancel(atk, why)
         finally:
             g.log.depth -= 1
 
@@ -1147,7 +1155,8 @@ class AttackEngine:
         g, t, action = self.game, atk.target, atk.action
         if action.kind != "ranged" or action.is_zone or action.is_barrier or action.is_counterstrike:
             return None
-        if not g.state.zone_of(atk.source) or not g.state.zone_of(t) or in_los(g, atk.source, t):
+        if not g.state.zone_of(atk.source) or not (g.state.zone_of(t) or getattr(t, "border", None)) \
+                or in_los(g, atk.source, t):  # a wall: line of sight to the middle of its border
             return None
         if ignores_los_walls(g, atk.attacker, tuple(atk.traits) + tuple(atk.gained)) \
                 and in_los(g, atk.source, t, ignore_walls=True):
@@ -1191,6 +1200,9 @@ class AttackEngine:
         if action.kind == "ranged" and not action.is_zone and action.definition.range:
             lo, hi = action.definition.range
             zs, zt = g.state.zone_of(atk.source), g.state.zone_of(t)
+            if zs and zt is None and getattr(t, "border", None):
+                # a wall: in range of at least one of the two zones it borders (Rules, Walls)
+                zt = min(t.border, key=lambda z: g.state.arena.distance(zs, z))
             if zs and zt:
                 dist = g.state.arena.distance(zs, zt)
                 if dist == 0 and ignores_minimum_range(g, atk.source, t):

@@ -431,10 +431,17 @@ def walls(game: Game, obj, here: str, to_zone: str, how: str) -> bool:
         if not bars:
             continue
         before = _stoppers(game, obj, how)
+
+        def still_crossing(before=before):
+            now = _stoppers(game, obj, how) - before
+            if now or (how == "moves" and cannot_move(game, obj)):
+                why = sorted({restriction(game, obj, k) or k for k in now} or {cannot_move(game, obj)})
+                return f"{obj.label()} can no longer make its move ({', '.join(why)})"
+            return None
         for adef in bars:
             game.emit("rule", f"{obj.label()} {how} through {wall.label()}: its passage attack comes before it "
                               f"crosses")
-            game.run_attack(wall, adef, [obj])
+            game.run_attack(wall, adef, [obj], holds_while=still_crossing)
         if not obj.in_play:
             return False
         now = _stoppers(game, obj, how) - before

@@ -302,8 +302,19 @@ class Effects:
                     continue
                 if self._affects(src, subject, obj) and self._guard_ok(ab.guard, src, obj):
                     out.append((src.timestamp, src.label(), eff, 1))
-        # conditions and tokens with codex abilities
+        # codex statics of the traits of the object this one is attached to, about what is attached
+        # to it (`static each enchantment attached to this gains [...]`: Invisible)
         codex = self.game.codex
+        host = st.objects.get(obj.attached_to) if obj.attached_to else None
+        if host is not None and host.in_play:
+            for key in list(self.game.d(host).traits):
+                cd = codex.get(key)
+                for ab in (cd.abilities if cd is not None else ()):
+                    subj = getattr(ab.effect, "subject", None) if isinstance(ab, A.StaticAbility) else None
+                    if subj is not None and lower_words(subj)[:1] != ("this",) \
+                            and self._affects(host, subj, obj) and self._guard_ok(ab.guard, host, obj):
+                        out.append((host.timestamp, f"{key} ({host.label()})", ab.effect, 1))
+        # conditions and tokens with codex abilities
         for name, n in obj.markers.items():
             cd = codex.get(name)
             if cd is None or n <= 0:

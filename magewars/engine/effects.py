@@ -118,6 +118,7 @@ class Derived:
     immune_by: dict = field(default_factory=dict)  # condition or type -> the trait that gives the immunity
     cannot_do: set = field(default_factory=set)  # actions its traits forbid: `cannot(this, "heal")`
     cannot_by: dict = field(default_factory=dict)  # action -> the trait that forbids it
+    can_by: dict = field(default_factory=dict)  # action -> the trait that allows it (codex `can(this, ...)`)
     can_do: set = field(default_factory=set)  # actions its traits allow: `can(this, "ignore guards")`
     cannot_be_attacked: list = field(default_factory=list)  # (detail, source label)
     barrier: Optional[tuple] = None  # (AttackDefinition, source obj id) — the one that functions
@@ -631,8 +632,7 @@ class Effects:
             d.mods.append(Mod(key, obj.timestamp, f"immune to {getattr(what, 'text', '') or what}"))
         elif isinstance(what, A.StringLit):
             (d.cannot_do if call.name == "cannot" else d.can_do).add(what.value)
-            if call.name == "cannot":
-                d.cannot_by.setdefault(what.value, key)
+            (d.cannot_by if call.name == "cannot" else d.can_by).setdefault(what.value, key)
 
     @staticmethod
     def _marker_count(obj, phrase):
@@ -818,11 +818,39 @@ class Effects:
                         if ab.guard is not None and not guard_holds(ab):
                             continue
                         applied.add((key, id(ab)))
-                        new |= self._codex_static(obj, key, ab, traits, d, gain, guard_checked=True)
+                        new |= self._codex_static(obj, key, ab, traits, d, implied_gain(key), guard_checked=True)
                 if not new:
                     settled[0] = known()
                     return
 
+        def implied_gain(key):
+            """`gain`, remembering that the trait came from the codex entry of `key`."""
+            def g(t, label, ts):
+                before = len(traits.get(t.key, ()))
+                gain(t, label, ts)
+                if len(traits.get(t.key, ())) > before:
+                    implied_by.setdefault(key, []).append(t)
+            return g
+
+        def drop_implied(key):
+            """A trait lost takes with it what its codex entry brought (Invisible lost: no longer
+            Elusive, Pest, untargetable), unless something else gives it too."""
+            for t in implied_by.pop(key, []):
+                lst = traits.get(t.key)
+                if lst and any(x is t for x in lst):
+                    lst[:] = [x for x in lst if x is not t]
+                    if not lst:
+                        traits.pop(t.key, None)
+                        drop_implied(t.key)
+            for done, by_key in ((d.cannot_do, d.cannot_by), (d.can_do, d.can_by)):
+                for what, by in list(by_key.items()):
+                    if by == key:
+                        done.discard(what)
+                        by_key.pop(what, None)
+            for done in [a for a in applied if a[0] == key]:
+                applied.discard(done)
+
+        implied_by: dict = {}
         implied()
         innate = self._innate(obj, traits)
         implied()
@@ -839,6 +867,8 @@ class Effects:
                     key = ref.name.text
                     had = key in traits
                     traits.pop(key, None)
+                    if had:
+                        drop_implied(key)
                     mods.append(Mod(label, ts, f"loses {key}" + (" and cannot gain it" if node.cannot_gain else ""),
                                     had or node.cannot_gain, "" if had else "did not have it"))
             elif isinstance(node, A.Call) and node.name == "gain_attack":

@@ -480,11 +480,32 @@ class Effects:
             self._foreach_leaves(src, body, it, leaves)
             if self._partial_reads == partial:
                 memo[key] = leaves
-        for node, subject in leaves:
+        for node, subject, marks in leaves:
             if self._denotes(src, subject, obj, it):
-                out.append((src.timestamp, src.label(), node, n))
+                ts = src.timestamp
+                if marks and it is not None:  # it holds because of markers on `it`: from when they came
+                    ts = max([ts] + [it.marker_since.get(m, ts) for m in marks])
+                out.append((ts, src.label(), node, n))
 
-    def _foreach_leaves(self, src, body, it, leaves: list) -> None:
+    @staticmethod
+    def _markers_read(cond) -> tuple:
+        """The markers a condition counts on `it` (`tokens(it, Pet) >= 1`)."""
+        found = []
+
+        def walk(n):
+            if isinstance(n, A.Call) and n.name == "tokens" and len(n.args) > 1 \
+                    and isinstance(n.args[0].value, A.Phrase) and lower_words(n.args[0].value) == ("it",):
+                v = n.args[1].value
+                found.extend([v.text] if isinstance(v, A.Phrase) else [r.name.text for r in getattr(v, "traits", ())])
+            for f in getattr(n, "__dataclass_fields__", {}):
+                c = getattr(n, f, None)
+                for x in (c if isinstance(c, (list, tuple)) else [c]):
+                    if hasattr(x, "__dataclass_fields__"):
+                        walk(x)
+        walk(cond)
+        return tuple(found)
+
+    def _foreach_leaves(self, src, body, it, leaves: list, marks: tuple = ()) -> None:
         g = self.game
         ctx = Ctx(this=src, it=it)
         for node in body:
@@ -495,12 +516,12 @@ class Effects:
                     self._refuse(src, "static foreach", f"cannot evaluate a condition: {e}")
                     continue
                 branch = node.then if ok else (node.otherwise or ())
-                self._foreach_leaves(src, branch, it, leaves)
+                self._foreach_leaves(src, branch, it, leaves, marks + (self._markers_read(node.condition) if ok else ()))
             elif isinstance(node, (A.Gain, A.Lose, A.StatChange)):
-                leaves.append((node, node.subject))
+                leaves.append((node, node.subject, marks))
             elif isinstance(node, A.Call) and node.name in self.FOREACH_CALLS and node.args \
                     and isinstance(node.args[0].value, A.Phrase):
-                leaves.append((node, node.args[0].value))
+                leaves.append((node, node.args[0].value, marks))
             else:
                 what = node.name if isinstance(node, A.Call) else type(node).__name__
                 self._refuse(src, f"static foreach {what}", f"{what} in a static for each is not applied")

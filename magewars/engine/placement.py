@@ -481,6 +481,9 @@ def _equip(game, c) -> Optional[GameObject]:
                           f"owner's spellbook", target=old.id)
     if clash:  # between the two pieces: excess Corrode comes off (Rules, Replacing Equipment, step 2)
         game.check_state()
+    if spell.controller != mage.controller:  # the Mage wearing equipment controls it (Rules, Equipment Control)
+        game.emit("rule", f"{spell.label()} is controlled by {mage.controller}, whose Mage wears it")
+        spell.controller = mage.controller
     st.attach(spell, mage)
     game.emit("placed", f"{spell.label()} is equipped on {mage.label()}"
                         + (f" ({'/'.join(_slots(c.card))})" if _slots(c.card) else ""), target=spell.id)

@@ -98,7 +98,8 @@ def obeys(game, choice, duty: tuple[str, list, str]) -> bool:
     ids = {o.id for o in targets}
     if isinstance(choice, AttackChoice) and action in ("melee_attack", "attack", "ranged_attack"):
         kind = action.split("_")[0]
-        adef, _src = game.attacks.find_attack(game.state.objects[choice.obj_id], choice.attack_name)
+        adef, _src = game.attacks.find_attack(game.state.objects[choice.obj_id], choice.attack_name,
+                                              at_zone=choice.zone is not None)
         return bool(set(choice.target_ids) & ids) and (kind == "attack" or adef.kind == kind)
     return False
 

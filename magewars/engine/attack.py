@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, TraitInstance
@@ -109,6 +109,10 @@ class AttackAction:
     quickcast: bool = False  # made with the Mage's quickcast marker (a permission: activation.quickcast_attacks)
     strikes: int = 1  # strikes against each target (codex statics of its traits: attack_strikes)
     max_targets: int = 1  # different targets one action may attack (attack_targets)
+    # a procedure's condition for the attack to go on (a wall's passage attack lasts only while the
+    # creature can still make its move): after each step's reveal window, a reason it returns cancels
+    # the attack if it has not hit yet (Rules, Walls: Force Hold revealed during the wall's attack)
+    holds_while: Optional[Callable[[], Optional[str]]] = None
     owner: Optional["GameObject"] = None  # the object whose attack bar it is (an equipment's, a spell's)
 
     @property
@@ -851,12 +855,19 @@ class AttackEngine:
         self.current_step: Optional[str] = None
 
     # ------------------------------------------------------------ public
-    def find_attack(self, obj: "GameObject", name: Optional[str]) -> tuple[AttackDefinition, "GameObject"]:
+    def find_attack(self, obj: "GameObject", name: Optional[str],
+                    at_zone: Optional[bool] = None) -> tuple[AttackDefinition, "GameObject"]:
+        """The attack bar `name` of `obj`.  A card may print two bars of one name, one of them a zone
+        attack (an "OR" bar written as two: Rules, "OR" Attacks): `at_zone` (a zone was declared as
+        the target, or objects were) picks the side that fits the declaration."""
         d = self.game.d(obj)
-        for (a, src_id) in d.attacks:
-            if name is None or a.name.lower() == name.lower():
-                return a, self.game.state.objects[src_id]
-        raise KeyError(f"{obj.label()} has no attack named {name!r}")
+        found = [(a, src_id) for (a, src_id) in d.attacks if name is None or a.name.lower() == name.lower()]
+        if not found:
+            raise KeyError(f"{obj.label()} has no attack named {name!r}")
+        if at_zone is not None:
+            found = [f for f in found if bool(f[0].is_zone) == at_zone] or found
+        a, src_id = found[0]
+        return a, self.game.state.objects[src_id]
 
     def make_attack(self, attacker, attack_name, targets, *, zone=None, alternative=None,
                     counterstrike=False, source=None, spell=None, spell_card=None, quickcast=False):
@@ -872,7 +883,8 @@ class AttackEngine:
             adef = spell_obj.card.attacks[0]
             is_spell = True
         else:
-            adef, src_obj = self.find_attack(attacker, attack_name)
+            adef, src_obj = self.find_attack(attacker, attack_name,
+                                             at_zone=(zone is not None) if (zone is not None or targets) else None)
             is_spell = False
         traits = tuple(adef.traits)
         if adef.alternatives:
@@ -1057,7 +1069,7 @@ class AttackEngine:
         for o in list(objs):  # objects immune to the attacking card, or that it cannot attack, are not attacked
             why = g.immune_to_source(o, action.spell or action.source) or forbidden(
                 g, o, ("be_attacked",), target=o, attack=Attack(action, action.attacker, action.source, o),
-                by=action.spell or action.source)
+                by=action.spell or action.source) or self._unaffected_by_bar(o, action)
             if why:
                 g.emit("immune", why)
                 objs.remove(o)
@@ -1065,6 +1077,15 @@ class AttackEngine:
             g.emit("rule", f"no object in zone {zone} can be attacked")
             return
         self.run_sequence(Sequence(action, self._new(action, objs[0], 1), objs[0], remaining=list(objs)))
+
+    def _unaffected_by_bar(self, obj, action: AttackAction) -> Optional[str]:
+        """`immune(this, "BAR")` / `immune(this, "its own BAR")`: an object unaffected by an attack bar
+        (a zone attacker standing in the zone it attacks) is not one of that zone attack's objects."""
+        name = action.definition.name
+        cant = self.game.d(obj).cannot_do
+        if f"be affected by {name}" in cant or (obj is action.attacker and f"be affected by its own {name}" in cant):
+            return f"{obj.label()} is not affected by {name}"
+        return None
 
     def run_sequence(self, seq: Sequence) -> None:
         """Walk the attack's column of the chart (STEP_ORDER): take each step that applies to the
@@ -1105,6 +1126,10 @@ class AttackEngine:
             if atk.status != "canceled":
                 g.reveals.window(key, atk)
                 g.check_state()
+            if atk.status == "declared" and atk.action.holds_while is not None:
+                why = atk.action.holds_while()
+                if why:
+                    self.cancel(atk, why)
         finally:
             g.log.depth -= 1
 
@@ -1132,7 +1157,8 @@ class AttackEngine:
         g, t, action = self.game, atk.target, atk.action
         if action.kind != "ranged" or action.is_zone or action.is_barrier or action.is_counterstrike:
             return None
-        if not g.state.zone_of(atk.source) or not g.state.zone_of(t) or in_los(g, atk.source, t):
+        if not g.state.zone_of(atk.source) or not (g.state.zone_of(t) or getattr(t, "border", None)) \
+                or in_los(g, atk.source, t):  # a wall: line of sight to the middle of its border
             return None
         if ignores_los_walls(g, atk.attacker, tuple(atk.traits) + tuple(atk.gained)) \
                 and in_los(g, atk.source, t, ignore_walls=True):
@@ -1176,6 +1202,9 @@ class AttackEngine:
         if action.kind == "ranged" and not action.is_zone and action.definition.range:
             lo, hi = action.definition.range
             zs, zt = g.state.zone_of(atk.source), g.state.zone_of(t)
+            if zs and zt is None and getattr(t, "border", None):
+                # a wall: in range of at least one of the two zones it borders (Rules, Walls)
+                zt = min(t.border, key=lambda z: g.state.arena.distance(zs, z))
             if zs and zt:
                 dist = g.state.arena.distance(zs, zt)
                 if dist == 0 and ignores_minimum_range(g, atk.source, t):

@@ -118,6 +118,7 @@ class Derived:
     immune_by: dict = field(default_factory=dict)  # condition or type -> the trait that gives the immunity
     cannot_do: set = field(default_factory=set)  # actions its traits forbid: `cannot(this, "heal")`
     cannot_by: dict = field(default_factory=dict)  # action -> the trait that forbids it
+    can_by: dict = field(default_factory=dict)  # action -> the trait that allows it (codex `can(this, ...)`)
     can_do: set = field(default_factory=set)  # actions its traits allow: `can(this, "ignore guards")`
     cannot_be_attacked: list = field(default_factory=list)  # (detail, source label)
     barrier: Optional[tuple] = None  # (AttackDefinition, source obj id) — the one that functions
@@ -302,8 +303,19 @@ class Effects:
                     continue
                 if self._affects(src, subject, obj) and self._guard_ok(ab.guard, src, obj):
                     out.append((src.timestamp, src.label(), eff, 1))
-        # conditions and tokens with codex abilities
+        # codex statics of the traits of the object this one is attached to, about what is attached
+        # to it (`static each enchantment attached to this gains [...]`: Invisible)
         codex = self.game.codex
+        host = st.objects.get(obj.attached_to) if obj.attached_to else None
+        if host is not None and host.in_play:
+            for key in list(self.game.d(host).traits):
+                cd = codex.get(key)
+                for ab in (cd.abilities if cd is not None else ()):
+                    subj = getattr(ab.effect, "subject", None) if isinstance(ab, A.StaticAbility) else None
+                    if subj is not None and lower_words(subj)[:1] != ("this",) \
+                            and self._affects(host, subj, obj) and self._guard_ok(ab.guard, host, obj):
+                        out.append((host.timestamp, f"{key} ({host.label()})", ab.effect, 1))
+        # conditions and tokens with codex abilities
         for name, n in obj.markers.items():
             cd = codex.get(name)
             if cd is None or n <= 0:
@@ -468,11 +480,32 @@ class Effects:
             self._foreach_leaves(src, body, it, leaves)
             if self._partial_reads == partial:
                 memo[key] = leaves
-        for node, subject in leaves:
+        for node, subject, marks in leaves:
             if self._denotes(src, subject, obj, it):
-                out.append((src.timestamp, src.label(), node, n))
+                ts = src.timestamp
+                if marks and it is not None:  # it holds because of markers on `it`: from when they came
+                    ts = max([ts] + [it.marker_since.get(m, ts) for m in marks])
+                out.append((ts, src.label(), node, n))
 
-    def _foreach_leaves(self, src, body, it, leaves: list) -> None:
+    @staticmethod
+    def _markers_read(cond) -> tuple:
+        """The markers a condition counts on `it` (`tokens(it, Pet) >= 1`)."""
+        found = []
+
+        def walk(n):
+            if isinstance(n, A.Call) and n.name == "tokens" and len(n.args) > 1 \
+                    and isinstance(n.args[0].value, A.Phrase) and lower_words(n.args[0].value) == ("it",):
+                v = n.args[1].value
+                found.extend([v.text] if isinstance(v, A.Phrase) else [r.name.text for r in getattr(v, "traits", ())])
+            for f in getattr(n, "__dataclass_fields__", {}):
+                c = getattr(n, f, None)
+                for x in (c if isinstance(c, (list, tuple)) else [c]):
+                    if hasattr(x, "__dataclass_fields__"):
+                        walk(x)
+        walk(cond)
+        return tuple(found)
+
+    def _foreach_leaves(self, src, body, it, leaves: list, marks: tuple = ()) -> None:
         g = self.game
         ctx = Ctx(this=src, it=it)
         for node in body:
@@ -483,12 +516,12 @@ class Effects:
                     self._refuse(src, "static foreach", f"cannot evaluate a condition: {e}")
                     continue
                 branch = node.then if ok else (node.otherwise or ())
-                self._foreach_leaves(src, branch, it, leaves)
+                self._foreach_leaves(src, branch, it, leaves, marks + (self._markers_read(node.condition) if ok else ()))
             elif isinstance(node, (A.Gain, A.Lose, A.StatChange)):
-                leaves.append((node, node.subject))
+                leaves.append((node, node.subject, marks))
             elif isinstance(node, A.Call) and node.name in self.FOREACH_CALLS and node.args \
                     and isinstance(node.args[0].value, A.Phrase):
-                leaves.append((node, node.args[0].value))
+                leaves.append((node, node.args[0].value, marks))
             else:
                 what = node.name if isinstance(node, A.Call) else type(node).__name__
                 self._refuse(src, f"static foreach {what}", f"{what} in a static for each is not applied")
@@ -620,8 +653,7 @@ class Effects:
             d.mods.append(Mod(key, obj.timestamp, f"immune to {getattr(what, 'text', '') or what}"))
         elif isinstance(what, A.StringLit):
             (d.cannot_do if call.name == "cannot" else d.can_do).add(what.value)
-            if call.name == "cannot":
-                d.cannot_by.setdefault(what.value, key)
+            (d.cannot_by if call.name == "cannot" else d.can_by).setdefault(what.value, key)
 
     @staticmethod
     def _marker_count(obj, phrase):
@@ -807,11 +839,39 @@ class Effects:
                         if ab.guard is not None and not guard_holds(ab):
                             continue
                         applied.add((key, id(ab)))
-                        new |= self._codex_static(obj, key, ab, traits, d, gain, guard_checked=True)
+                        new |= self._codex_static(obj, key, ab, traits, d, implied_gain(key), guard_checked=True)
                 if not new:
                     settled[0] = known()
                     return
 
+        def implied_gain(key):
+            """`gain`, remembering that the trait came from the codex entry of `key`."""
+            def g(t, label, ts):
+                before = len(traits.get(t.key, ()))
+                gain(t, label, ts)
+                if len(traits.get(t.key, ())) > before:
+                    implied_by.setdefault(key, []).append(t)
+            return g
+
+        def drop_implied(key):
+            """A trait lost takes with it what its codex entry brought (Invisible lost: no longer
+            Elusive, Pest, untargetable), unless something else gives it too."""
+            for t in implied_by.pop(key, []):
+                lst = traits.get(t.key)
+                if lst and any(x is t for x in lst):
+                    lst[:] = [x for x in lst if x is not t]
+                    if not lst:
+                        traits.pop(t.key, None)
+                        drop_implied(t.key)
+            for done, by_key in ((d.cannot_do, d.cannot_by), (d.can_do, d.can_by)):
+                for what, by in list(by_key.items()):
+                    if by == key:
+                        done.discard(what)
+                        by_key.pop(what, None)
+            for done in [a for a in applied if a[0] == key]:
+                applied.discard(done)
+
+        implied_by: dict = {}
         implied()
         innate = self._innate(obj, traits)
         implied()
@@ -828,6 +888,8 @@ class Effects:
                     key = ref.name.text
                     had = key in traits
                     traits.pop(key, None)
+                    if had:
+                        drop_implied(key)
                     mods.append(Mod(label, ts, f"loses {key}" + (" and cannot gain it" if node.cannot_gain else ""),
                                     had or node.cannot_gain, "" if had else "did not have it"))
             elif isinstance(node, A.Call) and node.name == "gain_attack":

@@ -948,10 +948,13 @@ class Game:
     def bash(self, obj, wall) -> None:
         movement.bash(self, obj, wall)
 
-    def run_attack(self, source, adef: AttackDefinition, targets: list) -> None:
+    def run_attack(self, source, adef: AttackDefinition, targets: list, holds_while=None) -> None:
         """An attack made by an object outside an attack action it chose (a wall's passage attack, a
-        Bash): the procedures that need one call this, so they need not import the attack engine."""
-        self.attacks.run_action(AttackAction(source, adef, source, tuple(adef.traits), None), targets)
+        Bash): the procedures that need one call this, so they need not import the attack engine.
+        `holds_while`: the procedure's condition for the attack to go on (AttackAction.holds_while)."""
+        action = AttackAction(source, adef, source, tuple(adef.traits), None)
+        action.holds_while = holds_while
+        self.attacks.run_action(action, targets)
 
     def move_attachment(self, obj, to):
         if isinstance(to, str):

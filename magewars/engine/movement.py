@@ -431,10 +431,17 @@ def walls(game: Game, obj, here: str, to_zone: str, how: str) -> bool:
         if not bars:
             continue
         before = _stoppers(game, obj, how)
+
+        def still_crossing(before=before):
+            now = _stoppers(game, obj, how) - before
+            if now or (how == "moves" and cannot_move(game, obj)):
+                why = sorted({restriction(game, obj, k) or k for k in now} or {cannot_move(game, obj)})
+                return f"{obj.label()} can no longer make its move ({', '.join(why)})"
+            return None
         for adef in bars:
             game.emit("rule", f"{obj.label()} {how} through {wall.label()}: its passage attack comes before it "
                               f"crosses")
-            game.run_attack(wall, adef, [obj])
+            game.run_attack(wall, adef, [obj], holds_while=still_crossing)
         if not obj.in_play:
             return False
         now = _stoppers(game, obj, how) - before
@@ -494,8 +501,15 @@ def change_zone(game: Game, obj, to_zone: str, how: str, walls_step: bool = True
     """Steps 3 to 6 of the move sequence for a change of zone already declared legal (a Teleport or an
     exchange of places skips the walls: `walls_step=False`)."""
     here = _zone_of(game, obj)
+    before = _stoppers(game, obj, how)
     leaving_zone(game, obj, here, to_zone, how)
     if not obj.in_play:
+        return False
+    now = _stoppers(game, obj, how) - before
+    if now or (how == "moves" and cannot_move(game, obj)):
+        # unable to move during the move: the rest of it is canceled, no walls, no new zone
+        why = sorted({restriction(game, obj, k) or k for k in now} or {cannot_move(game, obj)})
+        game.emit("rule", f"{obj.label()} cannot complete its move (now {', '.join(why)}): it stays in {here}")
         return False
     if walls_step and here != to_zone and not walls(game, obj, here, to_zone, how):
         return False

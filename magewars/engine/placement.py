@@ -487,11 +487,14 @@ def _equip(game, c) -> Optional[GameObject]:
         game.destroy(spell, why="duplicate equipment cast by an enemy")
         return None
     for old in clash:
-        old.in_play = False
-        st.remove_from_play(old)
-        st.graveyard.remove(old)
+        st.remove_from_play(old, "spellbook")
         game.emit("rule", f"{old.label()} shares its name or slot with {c.card.name}: it returns to its "
                           f"owner's spellbook", target=old.id)
+    if clash:  # between the two pieces: excess Corrode comes off (Rules, Replacing Equipment, step 2)
+        game.check_state()
+    if spell.controller != mage.controller:  # the Mage wearing equipment controls it (Rules, Equipment Control)
+        game.emit("rule", f"{spell.label()} is controlled by {mage.controller}, whose Mage wears it")
+        spell.controller = mage.controller
     st.attach(spell, mage)
     game.emit("placed", f"{spell.label()} is equipped on {mage.label()}"
                         + (f" ({'/'.join(_slots(c.card))})" if _slots(c.card) else ""), target=spell.id)

@@ -518,7 +518,13 @@ def p_teleport(game, call, ctx):
         zones = got if isinstance(got, list) else [got] if got is not None else []
     else:
         zones = resolve(game, to, ctx) if to is not None else []
-    zone = next((z if isinstance(z, str) else game.state.zone_of(z) for z in zones), None)
+    zones = list(dict.fromkeys(z if isinstance(z, str) else game.state.zone_of(z) for z in zones))
+    zones = [z for z in zones if z]
+    zone = zones[0] if zones else None
+    if len(zones) > 1:  # `to: a zone adjacent to this`: the controller of the effect picks one of them
+        who = ctx.this.controller if ctx.this is not None else game.state.order[0]
+        zone = game.decide("target", who, [Option(z, z) for z in zones],
+                           prompt="zone to teleport to", default=0).value
     for o in _objs(game, pos[0], ctx):
         if zone:
             try:

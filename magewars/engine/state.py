@@ -88,6 +88,9 @@ class GameObject:
     damage: int = 0
     markers: Counter = field(default_factory=Counter)  # conditions and tokens by codex name
     fresh: Counter = field(default_factory=Counter)  # conditions received from barrier/counterstrike
+    # when each marker it carries was first placed (a point between two timestamps): an effect that
+    # holds because of a marker (a Pet token) dates from then (Rules, Effects)
+    marker_since: dict = field(default_factory=dict)
     guard: bool = False
     action_marker: str = "ready"  # ready | used
     defense_uses: Counter = field(default_factory=Counter)  # per round, by defense index
@@ -306,6 +309,8 @@ class GameState:
         self.version += 1  # not shape_version: only derived values that read damage are stale
 
     def add_marker(self, obj: GameObject, name: str, count: int = 1, fresh: bool = False) -> None:
+        if obj.markers.get(name, 0) <= 0 and count > 0:
+            obj.marker_since[name] = self._clock + 0.5  # after every effect in play, before the next
         obj.markers[name] += count
         if fresh:
             obj.fresh[name] += count

@@ -544,7 +544,8 @@ def _run_action(game: Game, v: _V, a, where, result: ScenarioResult) -> None:
             v.err(_at(m, "zone"), "S006", f"bad zone {zone!r}")
             return
         try:
-            adef, _src = game.attacks.find_attack(attacker, m.get("attack"))
+            adef, _src = game.attacks.find_attack(attacker, m.get("attack"),
+                                                  at_zone=(zone is not None) if (zone is not None or targets) else None)
         except KeyError as e:
             names = [x.name for x, _ in game.d(attacker).attacks]
             v.err(_at(m, "attack"), "S004", f"{attacker.label()} has no attack {m.get('attack')!r}; "

@@ -1,6 +1,14 @@
 """Every card's printed facts equal the published data (../shared/cards/cards.json and
 ../shared/cards/texts-supplement.json).
 
+Compared for every Arena card, against each of its printings (a fact must equal at least one):
+type, subtypes, school(s) and how they combine, cast/reveal cost, action, range, targets, armor,
+life, channeling, spellbook points, starting mana, defense, equipment slot, traits; a mage's
+training, spellbook cost per school, opposed schools and non-school cost rules; and each attack bar
+(by name): action (quick/full, damage barrier, passage attack), kind, range, damage type, dice,
+effect die rows, cost, zone attack and traits. texts-supplement.json: each record's card states
+its rules (not the rules-text-missing marker), and the facts its notes give hold.
+
 The source's typos are normalised here, in the comparison, never in our cards.
 Differences are allowed only where an erratum applies or where texts-supplement.json
 records that the data is another card's; each exception below cites its source.
@@ -13,7 +21,9 @@ import pytest
 
 from magewars.dsl import load_corpus
 from magewars.resources import data_dir
+from magewars.dsl import printer
 from magewars.dsl.ast import XValue
+from magewars.dsl.model import SCHOOLS
 
 # card name -> {field: citation}.  Fields: type, subtypes, school, cost, action, range,
 # targets, stats, defense, slot, traits, attacks.
@@ -98,7 +108,7 @@ def display_bars(display: str, card_name: str) -> list[dict]:
                     lo_hi, _, out = part.partition("=")
                     mm = re.fullmatch(r"\s*(\d+)(?:-(\d+)|\+)\s*", lo_hi)
                     conds = []
-                    for o in out.split("+"):
+                    for o in re.split(r"[+&]", out):
                         o = o.strip()
                         n = re.match(r"^(\d+) (.+)$", o)
                         conds += [n.group(2)] * int(n.group(1)) if n else [o]
@@ -207,6 +217,9 @@ def compare(rec, c):
                 yield "stats", f"{k} {st[k]}", got_v
     if "spell_book_points" in st and st["spell_book_points"] != c.spellbook:
         yield "stats", st["spell_book_points"], c.spellbook
+    if "starting_mana" in st and st["starting_mana"] != (c.starting_mana or 0):
+        yield "stats", f"starting_mana {st['starting_mana']}", c.starting_mana
+    yield from compare_training(rec, c)
     if st.get("defense"):
         m = re.match(r"^(?:Defense=)?(\d+)\+ (\d+)?(x|inf)(?: No (Ranged|Melee))?$", st["defense"])
         want_d = (int(m.group(1)), None if m.group(3) == "inf" else int(m.group(2)),
@@ -241,8 +254,18 @@ def compare(rec, c):
             yield "attacks", f"{a['name']} damage {a['damage_type']}", o.damage_type
         if a.get("kind") and a["kind"].lower() != o.kind:
             yield "attacks", f"{a['name']} kind {a['kind']}", o.kind
+        act = a.get("action")
+        if act in ("Quick", "Full") and act.lower() != o.action:
+            yield "attacks", f"{a['name']} action {act}", o.action
+        elif act in BAR_SPECIAL and BAR_SPECIAL[act] not in o.special:
+            yield "attacks", f"{a['name']} action {act}", o.special
+        if a.get("range") and tuple(a["range"]) != o.range:
+            yield "attacks", f"{a['name']} range {a['range']}", o.range
         eff = a.get("effects")
-        # The data squashes some rows ("Daze;9+"): those are compared by hand, not here.
+        if isinstance(eff, list) and not all(len(x) > 2 and ";" not in x for e in eff for x in e["conditions"]):
+            # the parsed rows are squashed ("Daze;9+"): the display shows them whole
+            eff = next((b.get("effects") for b in display_bars(rec.get("attack_bar_display") or "", rec["name"])
+                        if b["name"].lower() == name), None)
         if isinstance(eff, list) and all(len(x) > 2 and ";" not in x for e in eff for x in e["conditions"]):
             want_rows = [(e["min"], e["max"], sorted(p.strip() for x in e["conditions"] for p in x.split(" + ")))
                          for e in eff]
@@ -265,6 +288,53 @@ def compare(rec, c):
         got_at = [x.text for x in o.traits] + [x.text for g in o.alternatives for x in g]
         if sorted(want_at) != sorted(got_at):
             yield "attacks", f"{a['name']} traits {sorted(want_at)}", sorted(got_at)
+
+
+BAR_SPECIAL = {"Damage Barrier": "barrier", "Passage Attack": "passage"}
+# mage_school_cost keys that are not a school: L-<n>-<School> (levels up to n), S-<Subtype>,
+# T-<Type>, C-<School>-<Type>, or a bare subtype/type ("Living", "Creature")
+SPECIAL_COST = re.compile(r"^(?:[LSTC]-)?(?:(\d+)-)?(.+)$")
+
+
+def spellbook_costs(c) -> list[tuple[str, int]]:
+    """(phrase, cost) of each spellbook_cost() static a card states."""
+    out = []
+    for ab in c.abilities:
+        m = re.fullmatch(r"static spellbook_cost\((.+), (\d+)\)", printer.ability(ab).strip())
+        if m:
+            out.append((m.group(1), int(m.group(2))))
+    return out
+
+
+def compare_training(rec, c):
+    """A mage's training: trained schools, spellbook cost per school, opposed schools; the
+    data's non-school cost keys (subtype, level-capped, type) must each be a spellbook_cost()
+    static of that cost whose phrase names the same words."""
+    if rec.get("mage_school_full_training") is not None:
+        want = sorted(s.strip() for s in rec["mage_school_full_training"].split(",") if s.strip())
+        if want != sorted(c.training):
+            yield "training", want, list(c.training)
+    if not rec.get("mage_school_cost"):
+        return
+    plain, special = {}, []
+    for part in rec["mage_school_cost"].split(","):
+        key, _, n = part.strip().partition("=")
+        if key in SCHOOLS:
+            plain[key] = int(n)
+        else:
+            special.append((key, int(n)))
+    if plain != dict(c.school_costs):
+        yield "school cost", plain, dict(c.school_costs)
+    for s in (x.strip() for x in (rec.get("mage_school_opposed") or "").split(",")):
+        if s and s in SCHOOLS and plain.get(s) != 3:
+            yield "school cost", f"{s} opposed (triple)", dict(c.school_costs)
+    stated = spellbook_costs(c)
+    for key, n in special:
+        m = SPECIAL_COST.match(key)
+        words = [w.lower() for w in m.group(2).split("-")] + ([m.group(1)] if m.group(1) else [])
+        if not any(cost == n and all(re.search(rf"\b{re.escape(w)}\b", ph.lower()) for w in words)
+                   for ph, cost in stated):
+            yield "school cost", f"{key}={n}", stated
 
 
 def test_facts_equal_the_published_data(data, corpus):
@@ -348,6 +418,46 @@ def test_no_printed_text_is_silently_dropped(data, corpus, supplement_texts):
     assert not dropped, f"{len(dropped)} card(s) with printed rules but no abilities: {sorted(dropped)[:30]}"
     assert not wrongly_missing, (f"{len(wrongly_missing)} card(s) marked rules-text-missing although a source "
                                  f"has their text: {sorted(wrongly_missing)[:30]}")
+
+
+# Facts that texts-supplement.json gives in its notes where cards.json is wrong or silent
+# (the EXCEPTIONS above defer to these): name -> (armor, life, {bar: (dice, traits it must carry)}).
+NOTE_FACTS = {
+    "Spark Elemental": (0, 3, {"Shock": (4, {"Trample"})}),  # notes: Armor -, Life 3, Shock (Trample, 4 dice)
+    "Sohei Disciple": (None, None, {"Jab": (3, set())}),  # notes: the source has 'Jab' (3 dice)
+}
+
+
+def test_every_supplement_record_is_encoded(shared_dir, corpus):
+    """Each texts-supplement.json record (Arena) is stated: its card carries encoded rules (abilities
+    or an explicit unsupported clause with a reason), never the rules-text-missing marker; a mage
+    whose ability block comes from there also has its attack bar; facts in the notes hold."""
+    problems = []
+    recs = json.loads((shared_dir / "cards" / "texts-supplement.json").read_text())
+    arena = [r for r in recs if not r["set"].startswith("Mage Wars Academy")]
+    assert len(arena) == 58, len(arena)
+    for r in arena:
+        c = corpus.cards.get(r["name"])
+        if c is None:
+            problems.append(f"{r['name']} ({r['set']}): no definition")
+            continue
+        if not has_rules(c):
+            problems.append(f"{r['name']} ({r['set']}): the supplement has its rules text but the card states no rule")
+        if any(u.reason == "rules-text-missing" for u in c.unsupported):
+            problems.append(f"{r['name']} ({r['set']}): marked rules-text-missing although the supplement has its text")
+        if c.kind == "magestats" and not any(a.kind == "melee" for a in c.attacks):
+            problems.append(f"{r['name']} ({r['set']}): a mage without its melee attack bar")
+    for name, (armor, life, bars) in NOTE_FACTS.items():
+        c = corpus.cards[name]
+        if armor is not None and c.armor != armor:
+            problems.append(f"{name}: armor {c.armor}, the supplement's notes give {armor}")
+        if life is not None and c.life != life:
+            problems.append(f"{name}: life {c.life}, the supplement's notes give {life}")
+        for bar, (dice, traits) in bars.items():
+            o = next((a for a in c.attacks if a.name == bar), None)
+            if o is None or o.dice != dice or not traits <= {t.key for t in o.traits}:
+                problems.append(f"{name}: bar {bar} should roll {dice} dice with {sorted(traits)}")
+    assert not problems, f"{len(problems)} problem(s):\n" + "\n".join(problems)
 
 
 def test_rules_text_missing_only_where_no_source_has_text(data, corpus, supplement_texts):

@@ -462,8 +462,44 @@ def p_transfer_mana(game, call, ctx):
     ctx.extra["last_amount"] = lost
 
 
+def _upkeep_tokens(game, o):
+    """The card's own `static upkeep_paid_in(this, TOKEN[, from: OBJ])`: (token name, the object
+    holding the tokens), or None when its upkeep is paid in mana."""
+    for ab in o.card.abilities:
+        eff = getattr(ab, "effect", None)
+        if isinstance(ab, A.StaticAbility) and isinstance(eff, A.Call) and eff.name == "upkeep_paid_in":
+            pos, kw = _args(eff)
+            token = pos[1].text if isinstance(pos[1], A.Phrase) else str(pos[1])
+            c = Ctx(this=o, it=o)
+            holder = _one(game, kw["from"], c) if "from" in kw else game.state.mage_of(o.controller)
+            return token, holder
+    return None
+
+
+def _pay_upkeep_in_tokens(game, o, n, token, holder) -> None:
+    """Upkeep paid with tokens: the controller removes N tokens from the holder, or the object is destroyed."""
+    p = game.state.players.get(o.controller)
+    have = holder.markers.get(token, 0) if holder is not None else 0
+    paid = False
+    if p is not None and n <= have:
+        ch = game.decide("upkeep", p.name, [Option(f"pay {n} {token} for {o.public_label()}", True),
+                                            Option(f"do not pay: {o.public_label()} is destroyed", False)],
+                         prompt=f"upkeep of {o.public_label()}", default=0)
+        paid = bool(ch.value)
+    if paid:
+        game.state.remove_marker(holder, token, n)
+        o.uses.add(("upkeep_paid", game.state.round))
+        game.state.touch()
+        game.emit("token", f"{p.name} pays {n} {token} from {holder.label()} as the upkeep of {o.label()}")
+        game.fire("token_removed", holder, Ctx(this=holder, it=holder))
+    else:
+        game.emit("rule", f"the upkeep of {o.label()} ({n} {token}, {have} held) is not paid: it is destroyed")
+        game.destroy(o, why="upkeep not paid")
+
+
 def p_pay_upkeep(game, call, ctx):
-    """Upkeep: the object's controller pays the mana, or (unable or unwilling) the object is destroyed."""
+    """Upkeep: the object's controller pays the mana (or the tokens its card names, `upkeep_paid_in`),
+    or (unable or unwilling) the object is destroyed."""
     from .placement import cost_changes, use_cost_changes
     pos, _ = _args(call)
     base = _num(game, pos[1], ctx)
@@ -471,6 +507,10 @@ def p_pay_upkeep(game, call, ctx):
         if not o.in_play:
             continue
         n = base
+        in_tokens = _upkeep_tokens(game, o)
+        if in_tokens is not None:
+            _pay_upkeep_in_tokens(game, o, n, *in_tokens)
+            continue
         mage = game.state.mage_of(o.controller) or o
         changes = cost_changes(game, mage, o, (), "upkeep")  # `costs(..., only: "upkeep")` statics in play
         for src, c, minimum in changes:

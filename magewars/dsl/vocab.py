@@ -225,6 +225,7 @@ owns(who: obj, what: obj) -> bool                Whether a player owns an object
 times_used(what?: obj, during?: any) -> num      How often this ability was used (for that object, if given) this round or in the named duration.
 half(value: num) -> num                          Half a value, rounded up.
 at_most(value: num, cap: num) -> num             A value, capped at a maximum.
+chosen_amount(up_to: num) -> num                 A number the controller of the ability chooses, from 0 up to a value ("up to N").
 action_kind(kind: any) -> bool                   Whether the current action is a quick or a full action.
 in_los(from: obj, to: obj) -> bool               Whether the second object is in line of sight of the first.
 last_amount() -> num                             The amount the previous effect actually dealt, healed, moved or removed, after every limit.

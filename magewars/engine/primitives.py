@@ -150,13 +150,16 @@ def p_damage(game, call, ctx, direct=False):
     t = kw.get("type", pos[2] if len(pos) > 2 else None)
     if isinstance(t, A.Phrase):
         dtype = t.text
+    total = 0
     for o in _objs(game, pos[0], ctx):
         n = amount
         kind = condition_damage.condition_of(game, ctx, o)
         if kind is not None and n > 0:  # a condition damaging its carrier: announced first (may be prevented)
             n = condition_damage.announce(game, o, kind, n)
         if n:
-            game.deal_damage(o, n, _src(ctx), dtype, direct=direct)
+            room = game.remaining_health(o)  # no more is dealt than it takes to destroy the object
+            total += min(game.deal_damage(o, n, _src(ctx), dtype, direct=direct), room)
+    ctx.extra["last_amount"] = total  # last_amount(): what was actually dealt
 
 
 def p_direct_damage(game, call, ctx):
@@ -166,8 +169,10 @@ def p_direct_damage(game, call, ctx):
 def p_heal(game, call, ctx):
     pos, kw = _args(call)
     amount = _num(game, pos[1], ctx)
+    total = 0
     for o in _objs(game, pos[0], ctx):  # what cannot heal (Finite Life...) says so in Game.heal
-        game.heal(o, amount, _src(ctx), by=ctx.this)
+        total += game.heal(o, amount, _src(ctx), by=ctx.this)
+    ctx.extra["last_amount"] = total  # last_amount(): what was actually healed
 
 
 def p_regenerate(game, call, ctx):
@@ -1425,6 +1430,18 @@ def v_is(game, call, ctx):
     return o is not None and matches(game, o, pos[1], ctx)
 
 
+def v_chosen_amount(game, call, ctx):
+    """`chosen_amount(N)`: the controller of the ability picks a number from 0 to N (default: all of it)."""
+    cap = max(0, _num(game, _args(call)[0][0], ctx))
+    who = ctx.this.controller if ctx.this is not None else None
+    if who is None or cap == 0:
+        return cap
+    src = ctx.this.public_label() if hasattr(ctx.this, "public_label") else _src(ctx)
+    ch = game.decide("amount", who, [Option(str(i), i) for i in range(cap + 1)],
+                     prompt=f"{src}: how much, up to {cap}", default=cap)
+    return ch.value
+
+
 def v_times_used(game, call, ctx):
     pos, kw = _args(call)
     obj = _one(game, pos[0], ctx) if pos else None
@@ -1558,6 +1575,7 @@ VALUES: dict[str, Callable] = {
     "in_los": lambda g, c, x: movement.in_los(g, _one(g, _args(c)[0][0], x), _one(g, _args(c)[0][1], x)),
     "moves_taken": lambda g, c, x: (lambda o: o.moves_taken if o is not None else 0)(_one(g, _args(c)[0][0], x)),
     "half": lambda g, c, x: -(-_num(g, _args(c)[0][0], x) // 2),
+    "chosen_amount": v_chosen_amount,
     "at_most": lambda g, c, x: min(_num(g, _args(c)[0][0], x), _num(g, _args(c)[0][1], x)),
     "damage_type_is": lambda g, c, x: _atk(x) is not None and str(_atk(x).action.definition.damage_type).lower()
     == (_args(c)[0][0].text.lower() if isinstance(_args(c)[0][0], A.Phrase) else ""),

@@ -1430,6 +1430,14 @@ def v_is(game, call, ctx):
     return o is not None and matches(game, o, pos[1], ctx)
 
 
+def _places(game, v, ctx) -> list:
+    """Zones and objects a phrase names, or that a value call (placer(...), chosen()...) returns."""
+    if isinstance(v, A.Call):
+        r = evaluate(game, v, ctx)
+        return r if isinstance(r, list) else [r] if r is not None else []
+    return resolve(game, v, ctx)
+
+
 def v_chosen_amount(game, call, ctx):
     """`chosen_amount(N)`: the controller of the ability picks a number from 0 to N (default: all of it)."""
     cap = max(0, _num(game, _args(call)[0][0], ctx))
@@ -1556,7 +1564,7 @@ VALUES: dict[str, Callable] = {
     "distance": v_distance,
     "in_zone": lambda g, c, x: (lambda o, z: o is not None and bool(z) and g.state.zone_of(o) in z)(
         _one(g, _args(c)[0][0], x), [q if isinstance(q, str) else g.state.zone_of(q)
-                                     for q in resolve(g, _args(c)[0][1], x)]),
+                                     for q in _places(g, _args(c)[0][1], x)]),
     "controls": lambda g, c, x: (lambda who, o: o is not None and who is not None and o.controller == _player_of(g, who))(
         _one(g, _args(c)[0][0], x), _one(g, _args(c)[0][1], x)),
     "owns": lambda g, c, x: (lambda who, o: o is not None and who is not None and o.owner == _player_of(g, who))(

@@ -1,6 +1,14 @@
 """Every card's printed facts equal the published data (../shared/cards/cards.json and
 ../shared/cards/texts-supplement.json).
 
+Compared for every Arena card, against each of its printings (a fact must equal at least one):
+type, subtypes, school(s) and how they combine, cast/reveal cost, action, range, targets, armor,
+life, channeling, spellbook points, starting mana, defense, equipment slot, traits; a mage's
+training, spellbook cost per school, opposed schools and non-school cost rules; and each attack bar
+(by name): action (quick/full, damage barrier, passage attack), kind, range, damage type, dice,
+effect die rows, cost, zone attack and traits. texts-supplement.json: each record's card states
+its rules (not the rules-text-missing marker), and the facts its notes give hold.
+
 The source's typos are normalised here, in the comparison, never in our cards.
 Differences are allowed only where an erratum applies or where texts-supplement.json
 records that the data is another card's; each exception below cites its source.
@@ -13,7 +21,9 @@ import pytest
 
 from magewars.dsl import load_corpus
 from magewars.resources import data_dir
+from magewars.dsl import printer
 from magewars.dsl.ast import XValue
+from magewars.dsl.model import SCHOOLS
 
 # card name -> {field: citation}.  Fields: type, subtypes, school, cost, action, range,
 # targets, stats, defense, slot, traits, attacks.
@@ -21,6 +31,9 @@ EXCEPTIONS: dict[str, dict[str, str]] = {
     "Wizard's Tower": {"traits": "Supplement 2016, Spells: Wizard's Tower (errata: Spellbind removed)"},
     "Tide Elemental": {
         "attacks": "cards.json attack_bar_display: the printed bar shows Extinguish; the parsed traits leave it out",
+    },
+    "Tidal Kick": {
+        "attacks": "cards.json attack_bar_display: Hydro, 3 dice; the parsed bar (4 dice) is Shattering Strike's (same card id)",
     },
     "Spark Elemental": {
         "stats": "texts-supplement.json notes: the data's armor and life are another card's (printed: Armor -, Life 3)",
@@ -78,7 +91,7 @@ def display_bars(display: str, card_name: str) -> list[dict]:
         name = None
         for t in (x.strip() for x in toks):
             m = re.fullmatch(r"Ranged(?::(\d+)-(\d+))?", t)
-            if t in ("Quick", "Full"):
+            if t in ("Quick", "Full", "Damage Barrier", "Passage Attack"):
                 bar["action"] = t
             elif t == "Melee":
                 bar["kind"] = "Melee"
@@ -98,19 +111,20 @@ def display_bars(display: str, card_name: str) -> list[dict]:
                     lo_hi, _, out = part.partition("=")
                     mm = re.fullmatch(r"\s*(\d+)(?:-(\d+)|\+)\s*", lo_hi)
                     conds = []
-                    for o in out.split("+"):
+                    for o in re.split(r"[+&]", out):
                         o = o.strip()
                         n = re.match(r"^(\d+) (.+)$", o)
                         conds += [n.group(2)] * int(n.group(1)) if n else [o]
                     rows.append({"min": int(mm.group(1)), "max": int(mm.group(2)) if mm.group(2) else None,
                                  "conditions": conds})
                 bar["effects"] = rows
-            elif t not in ("d12", "Spell"):
+            elif t != "d12":
                 bar["traits"].append(t)
         prev = bars[-1] if bars else None
         if prev is not None and prev["name"].lower() == bar["name"].lower() and \
                 {k: v for k, v in prev.items() if k != "traits"} == {k: v for k, v in bar.items() if k != "traits"}:
             prev["traits"] += [t for t in bar["traits"] if t not in prev["traits"]]
+            prev["merged"] = True
             continue
         bars.append(bar)
     return bars
@@ -171,8 +185,9 @@ def test_printings_match(data, corpus):
     assert not bad, bad[:10]
 
 
-def compare(rec, c):
-    """Yield (field, data value, our value) for each difference."""
+def compare(rec, c, bars=None):
+    """Yield (field, data value, our value) for each difference. `bars`: the attack bars to
+    compare (default: the data's parsed bars, then any bar only its display shows)."""
     kind = KIND[rec["type"]]
     if rec["type"] == "Creature" and "Mage" in rec["subtypes"] and not rec["stats"]:
         kind = "mage"
@@ -207,6 +222,9 @@ def compare(rec, c):
                 yield "stats", f"{k} {st[k]}", got_v
     if "spell_book_points" in st and st["spell_book_points"] != c.spellbook:
         yield "stats", st["spell_book_points"], c.spellbook
+    if "starting_mana" in st and st["starting_mana"] != (c.starting_mana or 0):
+        yield "stats", f"starting_mana {st['starting_mana']}", c.starting_mana
+    yield from compare_training(rec, c)
     if st.get("defense"):
         m = re.match(r"^(?:Defense=)?(\d+)\+ (\d+)?(x|inf)(?: No (Ranged|Melee))?$", st["defense"])
         want_d = (int(m.group(1)), None if m.group(3) == "inf" else int(m.group(2)),
@@ -227,7 +245,7 @@ def compare(rec, c):
     for a in c.attacks:
         ours[a.name.lower()].append(a)
     used = defaultdict(int)
-    for a in data_bars(rec):
+    for a in (data_bars(rec) if bars is None else bars):
         name = (a["name"] or "Attack").lower()
         k = used[name]
         used[name] += 1
@@ -241,12 +259,23 @@ def compare(rec, c):
             yield "attacks", f"{a['name']} damage {a['damage_type']}", o.damage_type
         if a.get("kind") and a["kind"].lower() != o.kind:
             yield "attacks", f"{a['name']} kind {a['kind']}", o.kind
+        act = a.get("action")
+        if act in ("Quick", "Full") and act.lower() != o.action:
+            yield "attacks", f"{a['name']} action {act}", o.action
+        elif act in BAR_SPECIAL and BAR_SPECIAL[act] not in o.special:
+            yield "attacks", f"{a['name']} action {act}", o.special
+        if a.get("range") and tuple(a["range"]) != o.range:
+            yield "attacks", f"{a['name']} range {a['range']}", o.range
         eff = a.get("effects")
-        # The data squashes some rows ("Daze;9+"): those are compared by hand, not here.
+        if isinstance(eff, list) and not all(len(x) > 2 and ";" not in x for e in eff for x in e["conditions"]):
+            # the parsed rows are squashed ("Daze;9+"): the display shows them whole
+            eff = next((b.get("effects") for b in display_bars(rec.get("attack_bar_display") or "", rec["name"])
+                        if b["name"].lower() == name), None)
         if isinstance(eff, list) and all(len(x) > 2 and ";" not in x for e in eff for x in e["conditions"]):
             want_rows = [(e["min"], e["max"], sorted(p.strip() for x in e["conditions"] for p in x.split(" + ")))
                          for e in eff]
-            got_rows = [(r.low, r.high, sorted(k for k, n in r.outcomes for _ in range(n))) for r in o.effect_die]
+            got_rows = [(r.low, r.high, sorted(VARIANT_OF.get(k, k) for k, n in r.outcomes for _ in range(n)))
+                        for r in o.effect_die]
             if want_rows != got_rows:
                 yield "attacks", f"{a['name']} effect die {want_rows}", got_rows
         want_at = []
@@ -256,15 +285,67 @@ def compare(rec, c):
                     yield "attacks", f"{a['name']} {t}", amount(o.cost)
                 continue
             if t == "Zone Attack":
-                if not o.is_zone:
+                if not any(x.is_zone for x in (ours[name] if a.get("merged") else [o])):
                     yield "attacks", f"{a['name']} Zone Attack", o.special
                 continue
             n = norm_trait(t)
             if n:
                 want_at.append(n)
-        got_at = [x.text for x in o.traits] + [x.text for g in o.alternatives for x in g]
+        # a display bar merged from same-name bars that differ only in traits: all of ours of that name
+        got_at = sorted({x.text for b in (ours[name] if a.get("merged") else [o])
+                         for x in list(b.traits) + [x for g in b.alternatives for x in g]})
         if sorted(want_at) != sorted(got_at):
             yield "attacks", f"{a['name']} traits {sorted(want_at)}", sorted(got_at)
+
+
+BAR_SPECIAL = {"Damage Barrier": "barrier", "Passage Attack": "passage"}
+# A card's own version of a condition that the data names by the general name (codex-glossary.json
+# has an entry for each: "Skeelax, Taunting Imp's Taunt", "Thorg's Taunt").
+VARIANT_OF = {"Skeelax's Taunt": "Taunt", "Thorg's Taunt": "Taunt"}
+# mage_school_cost keys that are not a school: L-<n>-<School> (levels up to n), S-<Subtype>,
+# T-<Type>, C-<School>-<Type>, or a bare subtype/type ("Living", "Creature")
+SPECIAL_COST = re.compile(r"^(?:[LSTC]-)?(?:(\d+)-)?(.+)$")
+
+
+def spellbook_costs(c) -> list[tuple[str, int]]:
+    """(phrase, cost) of each spellbook_cost() static a card states."""
+    out = []
+    for ab in c.abilities:
+        m = re.fullmatch(r"static spellbook_cost\((.+), (\d+)\)", printer.ability(ab).strip())
+        if m:
+            out.append((m.group(1), int(m.group(2))))
+    return out
+
+
+def compare_training(rec, c):
+    """A mage's training: trained schools, spellbook cost per school, opposed schools; the
+    data's non-school cost keys (subtype, level-capped, type) must each be a spellbook_cost()
+    static of that cost whose phrase names the same words."""
+    if rec.get("mage_school_full_training") is not None:
+        want = sorted(s.strip() for s in rec["mage_school_full_training"].split(",") if s.strip())
+        if want != sorted(c.training):
+            yield "training", want, list(c.training)
+    if not rec.get("mage_school_cost"):
+        return
+    plain, special = {}, []
+    for part in rec["mage_school_cost"].split(","):
+        key, _, n = part.strip().partition("=")
+        if key in SCHOOLS:
+            plain[key] = int(n)
+        else:
+            special.append((key, int(n)))
+    if plain != dict(c.school_costs):
+        yield "school cost", plain, dict(c.school_costs)
+    for s in (x.strip() for x in (rec.get("mage_school_opposed") or "").split(",")):
+        if s and s in SCHOOLS and plain.get(s) != 3:
+            yield "school cost", f"{s} opposed (triple)", dict(c.school_costs)
+    stated = spellbook_costs(c)
+    for key, n in special:
+        m = SPECIAL_COST.match(key)
+        words = [w.lower() for w in m.group(2).split("-")] + ([m.group(1)] if m.group(1) else [])
+        if not any(cost == n and all(re.search(rf"\b{re.escape(w)}\b", ph.lower()) for w in words)
+                   for ph, cost in stated):
+            yield "school cost", f"{key}={n}", stated
 
 
 def test_facts_equal_the_published_data(data, corpus):
@@ -283,7 +364,40 @@ def test_facts_equal_the_published_data(data, corpus):
     assert not problems, f"{len(problems)} difference(s):\n" + "\n".join(problems[:40])
 
 
+# Where the data's parsed bar and its displayed bar disagree, the card follows one of them; each
+# such card is listed here with the reason (field "display" = the card differs from the display).
+DISPLAY_EXCEPTIONS: dict[str, str] = {
+    "Alfiya, Noble Enforcer": "the display names the bar Radiant Touch; the parsed bar (both printings) Holy Burst",
+    "Drain Life": "Supplement 2016, Drain Life: not an attack; the display's Unavoidable is for a bar the card never makes",
+    "Shattering Strike": "the display's bar is unnamed; the parsed bar is Paralyzing Strike (texts-supplement.json notes "
+                         "another source naming it after the card)",
+    "Eeker": "the parsed bar has Piercing +1, the display Piercing +2; no third source: the parsed bar is kept",
+    "Wind Elemental": "the parsed bar (2 dice, 4+ Push) and the display (4 dice, 7+ Push, Ethereal, +1 vs Flying) "
+                      "disagree; no third source: the parsed bar is kept",
+}
+
+
+def test_bars_agree_with_the_display(data, corpus):
+    """The attack bar display (cards.json `attack_bar_display`) is compared too: the parsed bars
+    sometimes lack a damage type or trait the display shows, or differ from it."""
+    problems = []
+    for name, recs in sorted(data.items()):
+        c = corpus.cards[name]
+        per_printing = []
+        for r in recs:
+            shown = display_bars(r.get("attack_bar_display") or "", name)
+            if not shown or name in DISPLAY_EXCEPTIONS or "attacks" in EXCEPTIONS.get(name, {}):
+                per_printing.append(set())
+                continue
+            per_printing.append({(str(w), repr(g)) for f, w, g in compare(r, c, bars=shown) if f == "attacks"})
+        common = set.intersection(*[{w for w, _ in p} for p in per_printing])
+        problems += [f"{name}: display: {w}, ours {g}" for w, g in sorted(per_printing[0]) if w in common]
+    assert not problems, f"{len(problems)} difference(s):\n" + "\n".join(problems)
+
+
 def test_every_exception_cites_a_ruling(data):
+    for name in DISPLAY_EXCEPTIONS:
+        assert name in data, f"display exception for unknown card {name}"
     for name, fields in EXCEPTIONS.items():
         assert name in data, f"exception for unknown card {name}"
         for field, cite in fields.items():
@@ -348,6 +462,46 @@ def test_no_printed_text_is_silently_dropped(data, corpus, supplement_texts):
     assert not dropped, f"{len(dropped)} card(s) with printed rules but no abilities: {sorted(dropped)[:30]}"
     assert not wrongly_missing, (f"{len(wrongly_missing)} card(s) marked rules-text-missing although a source "
                                  f"has their text: {sorted(wrongly_missing)[:30]}")
+
+
+# Facts that texts-supplement.json gives in its notes where cards.json is wrong or silent
+# (the EXCEPTIONS above defer to these): name -> (armor, life, {bar: (dice, traits it must carry)}).
+NOTE_FACTS = {
+    "Spark Elemental": (0, 3, {"Shock": (4, {"Trample"})}),  # notes: Armor -, Life 3, Shock (Trample, 4 dice)
+    "Sohei Disciple": (None, None, {"Jab": (3, set())}),  # notes: the source has 'Jab' (3 dice)
+}
+
+
+def test_every_supplement_record_is_encoded(shared_dir, corpus):
+    """Each texts-supplement.json record (Arena) is stated: its card carries encoded rules (abilities
+    or an explicit unsupported clause with a reason), never the rules-text-missing marker; a mage
+    whose ability block comes from there also has its attack bar; facts in the notes hold."""
+    problems = []
+    recs = json.loads((shared_dir / "cards" / "texts-supplement.json").read_text())
+    arena = [r for r in recs if not r["set"].startswith("Mage Wars Academy")]
+    assert len(arena) == 58, len(arena)
+    for r in arena:
+        c = corpus.cards.get(r["name"])
+        if c is None:
+            problems.append(f"{r['name']} ({r['set']}): no definition")
+            continue
+        if not has_rules(c):
+            problems.append(f"{r['name']} ({r['set']}): the supplement has its rules text but the card states no rule")
+        if any(u.reason == "rules-text-missing" for u in c.unsupported):
+            problems.append(f"{r['name']} ({r['set']}): marked rules-text-missing although the supplement has its text")
+        if c.kind == "magestats" and not any(a.kind == "melee" for a in c.attacks):
+            problems.append(f"{r['name']} ({r['set']}): a mage without its melee attack bar")
+    for name, (armor, life, bars) in NOTE_FACTS.items():
+        c = corpus.cards[name]
+        if armor is not None and c.armor != armor:
+            problems.append(f"{name}: armor {c.armor}, the supplement's notes give {armor}")
+        if life is not None and c.life != life:
+            problems.append(f"{name}: life {c.life}, the supplement's notes give {life}")
+        for bar, (dice, traits) in bars.items():
+            o = next((a for a in c.attacks if a.name == bar), None)
+            if o is None or o.dice != dice or not traits <= {t.key for t in o.traits}:
+                problems.append(f"{name}: bar {bar} should roll {dice} dice with {sorted(traits)}")
+    assert not problems, f"{len(problems)} problem(s):\n" + "\n".join(problems)
 
 
 def test_rules_text_missing_only_where_no_source_has_text(data, corpus, supplement_texts):

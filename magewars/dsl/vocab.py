@@ -89,7 +89,7 @@ exhaust(what: obj)                               Flip an object's action or read
 take_action(what: obj, action?: any)             The object takes an extra action.
 guard(what: obj)                                 Place a guard marker.
 remove_guard(what: obj)                          Remove a guard marker.
-cast_spell(who: obj, what: obj, free?: any, on?: obj) The object (or your Mage) casts one of the spells it has that fits the phrase (given at Planning, planned, or bound), through the whole casting sequence; as part of an effect it spends no action (free: "action" says so); on: names its target.
+cast_spell(who: obj, what: obj, free?: any, on?: obj, within?: obj) The object (or your Mage) casts one of the spells it has that fits the phrase (given at Planning, planned, or bound), through the whole casting sequence; as part of an effect it spends no action (free: "action" says so); on: names its target; within: its target must be the zone of that object, an object in it or one of its borders.
 copy_spell(what: obj)                            Copy a spell being cast.
 cannot(what: obj, action: any, detail?: any, target?: obj, except?: obj, by?: obj, during?: step, into?: obj, out_of?: obj, attack?: str, kind?: any) Restriction: the object cannot do something (move, attack, be attacked, guard, cast...): only aimed at target, not when except matches, only by a source, only during a step or phase, only into or out of a place, only with the named attack bar of this card, only by attacks of a kind (melee, ranged, zone).
 can(what: obj, action: any, detail?: any, target?: obj, by?: obj, during?: step, into?: obj, instead_of?: any, ignoring?: any, until?: any) Permission: the object may do something it otherwise could not (aimed at target, by a source, during a step, into a place, in place of another action, ignoring a rule such as range or LoS, until a stated time when granted by an effect).
@@ -146,6 +146,7 @@ spellbook_cost(what: obj, factor: num)           During spellbook building, spel
 cast_only(who: obj, *spells: obj, school_of?: obj) Casting restriction: the object may cast only spells matching one of the phrases (and, if school_of is given, only of the school of that object, e.g. a Glyph).
 unlimited_per_round(what: obj, rule: traits)    A trait that normally works once per round (Trample...) works every time for this object.
 cast_limit(what: obj, per_round: num, by?: obj)  Casting restriction: a spell (or the spells matching the phrase) may be cast at most this many times a round (by one caster, if given).
+upkeep_paid_in(what: obj, token: name, from?: obj) The object's Upkeep is paid with tokens of this name taken from an object (its controller's mage unless stated) instead of mana; short of tokens, it is destroyed.
 cannot_reveal(what: obj, during: step)           The enchantment cannot be revealed during a phase or step (or during any action, with "action").
 next_attack_gains(who: obj, traits: traits, kind?: any, dice?: num, against?: obj, provided?: bool, counterstrike?: any) The next attack (of a kind: melee or ranged; a counterstrike counts only if counterstrike says so) the object makes this round gains traits (and extra dice) until that attack ends; only an attack against a matching object, and only if the provided condition holds when it is declared.
 tunnel(what: obj, between: obj, other: obj, distance: num) One move action of the objects may carry them straight from one place to another matching place up to this many zones away, ignoring walls and zones in between.
@@ -224,6 +225,7 @@ owns(who: obj, what: obj) -> bool                Whether a player owns an object
 times_used(what?: obj, during?: any) -> num      How often this ability was used (for that object, if given) this round or in the named duration.
 half(value: num) -> num                          Half a value, rounded up.
 at_most(value: num, cap: num) -> num             A value, capped at a maximum.
+chosen_amount(up_to: num) -> num                 A number the controller of the ability chooses, from 0 up to a value ("up to N").
 action_kind(kind: any) -> bool                   Whether the current action is a quick or a full action.
 in_los(from: obj, to: obj) -> bool               Whether the second object is in line of sight of the first.
 last_amount() -> num                             The amount the previous effect actually dealt, healed, moved or removed, after every limit.

@@ -101,6 +101,15 @@ def obeys(game, choice, duty: tuple[str, list, str]) -> bool:
         adef, _src = game.attacks.find_attack(game.state.objects[choice.obj_id], choice.attack_name,
                                               at_zone=choice.zone is not None)
         return bool(set(choice.target_ids) & ids) and (kind == "attack" or adef.kind == kind)
+    if isinstance(choice, MoveChoice) and action == "move":
+        # a move into the zone of one of its targets; a mandatory move never goes through a wall
+        # with passage attacks (supplement, Mandatory Actions)
+        mover = game.state.objects[choice.obj_id]
+        here = game.state.zone_of(mover)
+        if choice.to_zone not in {game.state.zone_of(o) for o in targets}:
+            return False
+        from . import movement
+        return not any(movement.passage_attacks(w) for w in movement.walls_on(game, here, choice.to_zone))
     return False
 
 
@@ -247,7 +256,7 @@ def legal_actions(game, creature, act: Activation, planned: list[str], quickcast
         moves = move_options(game, creature)  # legal_moves: move limits, hindering, walls, Restrained
         duties = obligations(game, creature)
         if duties:
-            obeying = [c for c in acts if any(obeys(game, c, du) for du in duties)]
+            obeying = [c for c in acts + moves if any(obeys(game, c, du) for du in duties)]
             if obeying:
                 names = ", ".join(sorted({du[2] for du in duties}))
                 game.emit("rule", f"{creature.label()} must obey {names}: only the actions that do are offered")

@@ -34,6 +34,7 @@ DECISION_KINDS: dict[str, str] = {
     "choose": "one of several effects",
     "order": "which of several simultaneous effects resolves first",
     "remove_condition": "pay a condition's removal cost to remove it, or stop (engine/removal.py)",
+    "amount": "how much of an \"up to N\" amount to use (chosen_amount)",
 }
 
 

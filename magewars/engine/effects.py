@@ -336,7 +336,8 @@ class Effects:
     #: static calls read where their value is used, not applied here: `set_x` (Game.x_value),
     #: `action_swap` (engine/action_speed.py, asked by the Action Phase), `unlimited_per_round`
     #: (engine/unlimited.py, asked by Game.run_trigger)
-    READ_STATIC = ("set_x", "action_swap", "unlimited_per_round")
+    #: `upkeep_paid_in` (primitives.p_pay_upkeep)
+    READ_STATIC = ("set_x", "action_swap", "unlimited_per_round", "upkeep_paid_in")
 
     def _read_elsewhere(self, call: A.Call) -> bool:
         """Is this static call read where its value is used, not applied here?  (Per call node.)"""

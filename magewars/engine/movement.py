@@ -350,6 +350,11 @@ def _passage_attacks(wall) -> list:
     return [adef for adef in wall.card.attacks if "passage" in adef.special]
 
 
+def passage_attacks(wall) -> list:
+    """The passage attack bars of a wall (a mandatory move never goes through one that has any)."""
+    return _passage_attacks(wall)
+
+
 # ---------------------------------------------------------------- the move action
 def _zone_of(game: Game, obj) -> Optional[str]:
     return game.state.zone_of(obj)

@@ -308,6 +308,19 @@ def _caster(game, v, ctx):
     return o
 
 
+def _within(game, c, places: set) -> bool:
+    """Is every target of this cast one of the zones, an object in one, or a border of one?"""
+    for t in c.target_ids:
+        if game.state.zone_of(game.state.objects[t]) not in places:
+            return False
+    if c.zone:
+        from .placement import parse_border
+        sides = parse_border(game.state.arena, c.zone) or (c.zone,)
+        if not any(z in places for z in sides):
+            return False
+    return True
+
+
 def p_cast_spell(game, call, ctx) -> None:
     why = refused_shape(call)
     if why:
@@ -332,6 +345,9 @@ def p_cast_spell(game, call, ctx) -> None:
         opts = choices(game, caster, _available(game, caster), what)
     if on is not None:  # `on:` names the spell's target
         opts = [c for c in opts if c.target_ids and set(c.target_ids) <= {o.id for o in on}]
+    if "within" in kw:  # `within:` the target is that zone, an object in it or one of its borders
+        places = {q if isinstance(q, str) else game.state.zone_of(q) for q in resolve(game, kw["within"], ctx)}
+        opts = [c for c in opts if _within(game, c, places)]
     cast_one(game, caster, opts, f"{caster.label()} casts a spell", ctx, holder)
 
 

@@ -150,13 +150,16 @@ def p_damage(game, call, ctx, direct=False):
     t = kw.get("type", pos[2] if len(pos) > 2 else None)
     if isinstance(t, A.Phrase):
         dtype = t.text
+    total = 0
     for o in _objs(game, pos[0], ctx):
         n = amount
         kind = condition_damage.condition_of(game, ctx, o)
         if kind is not None and n > 0:  # a condition damaging its carrier: announced first (may be prevented)
             n = condition_damage.announce(game, o, kind, n)
         if n:
-            game.deal_damage(o, n, _src(ctx), dtype, direct=direct)
+            room = game.remaining_health(o)  # no more is dealt than it takes to destroy the object
+            total += min(game.deal_damage(o, n, _src(ctx), dtype, direct=direct), room)
+    ctx.extra["last_amount"] = total  # last_amount(): what was actually dealt
 
 
 def p_direct_damage(game, call, ctx):
@@ -166,8 +169,10 @@ def p_direct_damage(game, call, ctx):
 def p_heal(game, call, ctx):
     pos, kw = _args(call)
     amount = _num(game, pos[1], ctx)
+    total = 0
     for o in _objs(game, pos[0], ctx):  # what cannot heal (Finite Life...) says so in Game.heal
-        game.heal(o, amount, _src(ctx), by=ctx.this)
+        total += game.heal(o, amount, _src(ctx), by=ctx.this)
+    ctx.extra["last_amount"] = total  # last_amount(): what was actually healed
 
 
 def p_regenerate(game, call, ctx):
@@ -462,8 +467,44 @@ def p_transfer_mana(game, call, ctx):
     ctx.extra["last_amount"] = lost
 
 
+def _upkeep_tokens(game, o):
+    """The card's own `static upkeep_paid_in(this, TOKEN[, from: OBJ])`: (token name, the object
+    holding the tokens), or None when its upkeep is paid in mana."""
+    for ab in o.card.abilities:
+        eff = getattr(ab, "effect", None)
+        if isinstance(ab, A.StaticAbility) and isinstance(eff, A.Call) and eff.name == "upkeep_paid_in":
+            pos, kw = _args(eff)
+            token = pos[1].text if isinstance(pos[1], A.Phrase) else str(pos[1])
+            c = Ctx(this=o, it=o)
+            holder = _one(game, kw["from"], c) if "from" in kw else game.state.mage_of(o.controller)
+            return token, holder
+    return None
+
+
+def _pay_upkeep_in_tokens(game, o, n, token, holder) -> None:
+    """Upkeep paid with tokens: the controller removes N tokens from the holder, or the object is destroyed."""
+    p = game.state.players.get(o.controller)
+    have = holder.markers.get(token, 0) if holder is not None else 0
+    paid = False
+    if p is not None and n <= have:
+        ch = game.decide("upkeep", p.name, [Option(f"pay {n} {token} for {o.public_label()}", True),
+                                            Option(f"do not pay: {o.public_label()} is destroyed", False)],
+                         prompt=f"upkeep of {o.public_label()}", default=0)
+        paid = bool(ch.value)
+    if paid:
+        game.state.remove_marker(holder, token, n)
+        o.uses.add(("upkeep_paid", game.state.round))
+        game.state.touch()
+        game.emit("token", f"{p.name} pays {n} {token} from {holder.label()} as the upkeep of {o.label()}")
+        game.fire("token_removed", holder, Ctx(this=holder, it=holder))
+    else:
+        game.emit("rule", f"the upkeep of {o.label()} ({n} {token}, {have} held) is not paid: it is destroyed")
+        game.destroy(o, why="upkeep not paid")
+
+
 def p_pay_upkeep(game, call, ctx):
-    """Upkeep: the object's controller pays the mana, or (unable or unwilling) the object is destroyed."""
+    """Upkeep: the object's controller pays the mana (or the tokens its card names, `upkeep_paid_in`),
+    or (unable or unwilling) the object is destroyed."""
     from .placement import cost_changes, use_cost_changes
     pos, _ = _args(call)
     base = _num(game, pos[1], ctx)
@@ -471,6 +512,10 @@ def p_pay_upkeep(game, call, ctx):
         if not o.in_play:
             continue
         n = base
+        in_tokens = _upkeep_tokens(game, o)
+        if in_tokens is not None:
+            _pay_upkeep_in_tokens(game, o, n, *in_tokens)
+            continue
         mage = game.state.mage_of(o.controller) or o
         changes = cost_changes(game, mage, o, (), "upkeep")  # `costs(..., only: "upkeep")` statics in play
         for src, c, minimum in changes:
@@ -1403,6 +1448,26 @@ def v_is(game, call, ctx):
     return o is not None and matches(game, o, pos[1], ctx)
 
 
+def _places(game, v, ctx) -> list:
+    """Zones and objects a phrase names, or that a value call (placer(...), chosen()...) returns."""
+    if isinstance(v, A.Call):
+        r = evaluate(game, v, ctx)
+        return r if isinstance(r, list) else [r] if r is not None else []
+    return resolve(game, v, ctx)
+
+
+def v_chosen_amount(game, call, ctx):
+    """`chosen_amount(N)`: the controller of the ability picks a number from 0 to N (default: all of it)."""
+    cap = max(0, _num(game, _args(call)[0][0], ctx))
+    who = ctx.this.controller if ctx.this is not None else None
+    if who is None or cap == 0:
+        return cap
+    src = ctx.this.public_label() if hasattr(ctx.this, "public_label") else _src(ctx)
+    ch = game.decide("amount", who, [Option(str(i), i) for i in range(cap + 1)],
+                     prompt=f"{src}: how much, up to {cap}", default=cap)
+    return ch.value
+
+
 def v_times_used(game, call, ctx):
     pos, kw = _args(call)
     obj = _one(game, pos[0], ctx) if pos else None
@@ -1517,7 +1582,7 @@ VALUES: dict[str, Callable] = {
     "distance": v_distance,
     "in_zone": lambda g, c, x: (lambda o, z: o is not None and bool(z) and g.state.zone_of(o) in z)(
         _one(g, _args(c)[0][0], x), [q if isinstance(q, str) else g.state.zone_of(q)
-                                     for q in resolve(g, _args(c)[0][1], x)]),
+                                     for q in _places(g, _args(c)[0][1], x)]),
     "controls": lambda g, c, x: (lambda who, o: o is not None and who is not None and o.controller == _player_of(g, who))(
         _one(g, _args(c)[0][0], x), _one(g, _args(c)[0][1], x)),
     "owns": lambda g, c, x: (lambda who, o: o is not None and who is not None and o.owner == _player_of(g, who))(
@@ -1536,6 +1601,7 @@ VALUES: dict[str, Callable] = {
     "in_los": lambda g, c, x: movement.in_los(g, _one(g, _args(c)[0][0], x), _one(g, _args(c)[0][1], x)),
     "moves_taken": lambda g, c, x: (lambda o: o.moves_taken if o is not None else 0)(_one(g, _args(c)[0][0], x)),
     "half": lambda g, c, x: -(-_num(g, _args(c)[0][0], x) // 2),
+    "chosen_amount": v_chosen_amount,
     "at_most": lambda g, c, x: min(_num(g, _args(c)[0][0], x), _num(g, _args(c)[0][1], x)),
     "damage_type_is": lambda g, c, x: _atk(x) is not None and str(_atk(x).action.definition.damage_type).lower()
     == (_args(c)[0][0].text.lower() if isinstance(_args(c)[0][0], A.Phrase) else ""),

@@ -266,7 +266,7 @@ def _choices(sc: Scenario, v: _V) -> list[ScriptedChoice]:
         if m is None:
             continue
         kinds = {"reveal", "defense", "counterstrike", "zone_order", "target", "optional", "choose", "order",
-                 "alternative", "reroll", "upkeep", "plan", "action", "activate", "initiative"}
+                 "alternative", "reroll", "upkeep", "plan", "action", "activate", "initiative", "amount"}
         allowed = kinds | {"kind", "choose", "player", "step"}
         v.keys(m, allowed, "a choice")
         kind = m.get("kind")

@@ -95,6 +95,7 @@ class Choice(_M):
     action: Optional[Name] = None  # what an activating creature does (the option's label or its start)
     activate: Optional[Name] = None  # which creature activates next (its label)
     initiative: Optional[Name] = None  # keep the initiative, or give it to a player
+    amount: Optional[Name] = None  # how much of an "up to N" amount (chosen_amount): "0".."N"
 
 
 class ObjExpect(_M):

@@ -212,9 +212,27 @@ def _party_statements(game, obj) -> Iterator[tuple]:
                     eff.name in STATEMENT_CALLS:
                 yield obj, ab, eff, None
     for name in _carried(game, obj):
-        for fn in STATEMENT_CALLS:
-            for ab in game.codex_statics(name, fn):
-                yield obj, ab, ab.effect, name
+        for ab in _entry_statements(game, name):
+            yield obj, ab, ab.effect, name
+
+
+#: a codex entry's statement statics (STATEMENT_CALLS, in that order), per entry definition: entries are
+#: frozen, so the list is worked out once (keyed by the definition's identity, kept alive by the value)
+_ENTRY_STATEMENTS: dict[int, tuple[Any, tuple]] = {}
+
+
+def _entry_statements(game, name: str) -> tuple:
+    cd = game.codex.get(name)
+    if cd is None:
+        return ()
+    hit = _ENTRY_STATEMENTS.get(id(cd))
+    if hit is not None and hit[0] is cd:
+        return hit[1]
+    if len(_ENTRY_STATEMENTS) >= 20_000:
+        _ENTRY_STATEMENTS.clear()
+    got = tuple(ab for fn in STATEMENT_CALLS for ab in game.codex_statics(name, fn))
+    _ENTRY_STATEMENTS[id(cd)] = (cd, got)
+    return got
 
 
 def _statements(game, parties: Iterable) -> list:

@@ -34,6 +34,7 @@ procedure asks about is refused loudly, never counted as running).
 """
 from __future__ import annotations
 
+import operator
 from typing import Any, Iterable, Iterator, Optional
 
 from ..dsl import ast as A
@@ -236,6 +237,27 @@ def _entry_statements(game, name: str) -> tuple:
 
 
 def _statements(game, parties: Iterable) -> list:
+    """Every statement the cards in play and these parties state (cached per state version and
+    parties: what an object carries changes only with the state)."""
+    ps = tuple(p for p in parties if not (p is None or isinstance(p, (str, Marker))))
+    st = game.state
+    key = (id(st), st.version)
+    cache = getattr(game, "_statements_cache", None)
+    if cache is None or cache[0] != key:
+        cache = game._statements_cache = (key, {})
+    ids = tuple(map(id, ps))
+    hit = cache[1].get(ids)
+    if hit is not None and all(map(operator.is_, hit[0], ps)):
+        return hit[1]
+    out = _gather(game, ps)
+    # kept unless the state changed meanwhile or a derived value was being worked out (a party's traits
+    # would be what is known of it so far)
+    if st.version == key[1] and not game.effects._computing:
+        cache[1][ids] = (ps, out)
+    return out
+
+
+def _gather(game, parties: tuple) -> list:
     seen: set = set()
     out = []
     for item in _in_play_statements(game):

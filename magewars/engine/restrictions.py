@@ -34,6 +34,7 @@ procedure asks about is refused loudly, never counted as running).
 """
 from __future__ import annotations
 
+import operator
 from typing import Any, Iterable, Iterator, Optional
 
 from ..dsl import ast as A
@@ -220,12 +221,51 @@ def _party_statements(game, obj) -> Iterator[tuple]:
                     eff.name in STATEMENT_CALLS:
                 yield obj, ab, eff, None
     for name in _carried(game, obj):
-        for fn in STATEMENT_CALLS:
-            for ab in game.codex_statics(name, fn):
-                yield obj, ab, ab.effect, name
+        for ab in _entry_statements(game, name):
+            yield obj, ab, ab.effect, name
+
+
+#: a codex entry's statement statics (STATEMENT_CALLS, in that order), per entry definition: entries are
+#: frozen, so the list is worked out once (keyed by the definition's identity, kept alive by the value)
+_ENTRY_STATEMENTS: dict[int, tuple[Any, tuple]] = {}
+
+
+def _entry_statements(game, name: str) -> tuple:
+    cd = game.codex.get(name)
+    if cd is None:
+        return ()
+    hit = _ENTRY_STATEMENTS.get(id(cd))
+    if hit is not None and hit[0] is cd:
+        return hit[1]
+    if len(_ENTRY_STATEMENTS) >= 20_000:
+        _ENTRY_STATEMENTS.clear()
+    got = tuple(ab for fn in STATEMENT_CALLS for ab in game.codex_statics(name, fn))
+    _ENTRY_STATEMENTS[id(cd)] = (cd, got)
+    return got
 
 
 def _statements(game, parties: Iterable) -> list:
+    """Every statement the cards in play and these parties state (cached per state version and
+    parties: what an object carries changes only with the state)."""
+    ps = tuple(p for p in parties if not (p is None or isinstance(p, (str, Marker))))
+    st = game.state
+    key = (id(st), st.version)
+    cache = getattr(game, "_statements_cache", None)
+    if cache is None or cache[0] != key:
+        cache = game._statements_cache = (key, {})
+    ids = tuple(map(id, ps))
+    hit = cache[1].get(ids)
+    if hit is not None and all(map(operator.is_, hit[0], ps)):
+        return hit[1]
+    out = _gather(game, ps)
+    # kept unless the state changed meanwhile or a derived value was being worked out (a party's traits
+    # would be what is known of it so far)
+    if st.version == key[1] and not game.effects._computing:
+        cache[1][ids] = (ps, out)
+    return out
+
+
+def _gather(game, parties: tuple) -> list:
     seen: set = set()
     out = []
     for item in _in_play_statements(game):

@@ -14,9 +14,10 @@ Every action choice reaches an agent as ``game.decide("action", player, options)
   speed fits and its mana can be paid;
 * pass (end the activation).
 
-Mandatory actions come from the codex: a ``static must(this, "ACTION", target: PHRASE)`` of a trait or
-condition the creature has.  When the creature can obey one of them as it chooses its action, only the
-obeying options (and the quickcast before the action) are offered.  Nothing here names a card or trait.
+Mandatory actions come from the codex and the cards in play: a ``static must(WHO, "ACTION", target: PHRASE)``
+(an attack) or ``must(WHO, "move", toward: PHRASE)`` about the creature, from a trait or condition it has or
+a card in play (engine/restrictions.py obligations_on).  When the creature can obey one of them as it
+chooses its action, only the obeying options (and the quickcast before the action) are offered.  Nothing here names a card or trait.
 """
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from . import othercasters as OC
 from . import barclauses
 from .phrases import Ctx, resolve
 from .restrictions import forbids
+from . import restrictions as RS
 from . import ability_costs as COSTS
 from . import action_speed as SPEED
 
@@ -68,38 +70,54 @@ def action_ability_sources(game, creature) -> list:
     return out
 
 
+#: the obligations the Action Phase obeys (engine/restrictions.py OBLIGATION_HOOKS) and the keyword naming
+#: what each is aimed at
+DUTIES: dict[str, str] = {"attack": "target", "melee attack": "target", "ranged attack": "target",
+                          "move": "toward"}
+
+
 def obligations(game, creature) -> list[tuple[str, list, str]]:
-    """Mandatory actions its codex entries state: (action, objects it must aim at, entry name).
-    A `must` naming no `target:` cannot be obeyed by the engine: it is reported, not skipped."""
+    """Mandatory actions stated about this creature, by its codex entries and by the cards in play
+    (`must(WHO, "ACTION", target: PHRASE)`, `must(WHO, "move", toward: PHRASE)`): (action, objects it must
+    aim at or go toward, where it is stated).  A codex `must` in another form cannot be obeyed by the
+    engine: it is reported, not skipped."""
     out = []
+    for action, key in DUTIES.items():
+        for src, call, kw, ctx, where, _rule in RS.obligations_on(game, action, creature):
+            tgt = kw[key]
+            try:
+                got = game.evaluate(tgt, ctx) if isinstance(tgt, A.Call) else resolve(game, tgt, ctx)
+            except Exception as e:  # noqa: BLE001 - reported, never guessed
+                game.note_unsupported(f"must of {where}", f"cannot read what it is aimed at: {e}")
+                continue
+            got = got if isinstance(got, list) else [got] if got is not None else []
+            out.append((action.replace(" ", "_"), [o for o in got if hasattr(o, "id") and o is not creature], where))
     d = game.d(creature)
     names = list(d.traits) + [m for m, n in creature.markers.items() if n and m not in d.traits]
     for name in names:
         for ab in game.codex_statics(name, "must"):
-            ctx = Ctx(this=creature, it=creature)
-            if ab.guard is not None and not game.evaluate(ab.guard, ctx):
-                continue
-            args = ab.effect.args
-            act = args[1].value if len(args) > 1 else None
-            action = act.value if isinstance(act, A.StringLit) else str(act)
-            tgt = next((a.value for a in args if a.key == "target"), None)
-            if tgt is None:
+            if not RS.is_obligation(ab.effect):
                 game.note_unsupported(f"must of {name}", "the obligation names no target the engine can read")
-                continue
-            got = game.evaluate(tgt, ctx) if isinstance(tgt, A.Call) else resolve(game, tgt, ctx)
-            got = got if isinstance(got, list) else [got] if got is not None else []
-            out.append((action, [o for o in got if hasattr(o, "id")], name))
     return out
 
 
 def obeys(game, choice, duty: tuple[str, list, str]) -> bool:
-    """Does this choice carry out the obligation (an attack of the right kind on one of its targets)?"""
+    """Does this choice carry out the obligation (an attack of the right kind on one of its targets, a move
+    nearer one of the objects it must go toward)?"""
     action, targets, _ = duty
     ids = {o.id for o in targets}
     if isinstance(choice, AttackChoice) and action in ("melee_attack", "attack", "ranged_attack"):
         kind = action.split("_")[0]
         adef, _src = game.attacks.find_attack(game.state.objects[choice.obj_id], choice.attack_name)
         return bool(set(choice.target_ids) & ids) and (kind == "attack" or adef.kind == kind)
+    if isinstance(choice, MoveChoice) and action == "move":
+        st = game.state
+        here = st.zone_of(st.objects[choice.obj_id])
+        zones = [z for z in (st.zone_of(o) for o in targets) if z is not None]
+        if here is None or not zones:
+            return False
+        return min(st.arena.distance(choice.to_zone, z) for z in zones) < min(st.arena.distance(here, z)
+                                                                             for z in zones)
     return False
 
 
@@ -235,7 +253,7 @@ def legal_actions(game, creature, act: Activation, planned: list[str], quickcast
         moves = move_options(game, creature)  # legal_moves: move limits, hindering, walls, Restrained
         duties = obligations(game, creature)
         if duties:
-            obeying = [c for c in acts if any(obeys(game, c, du) for du in duties)]
+            obeying = [c for c in acts + moves if any(obeys(game, c, du) for du in duties)]
             if obeying:
                 names = ", ".join(sorted({du[2] for du in duties}))
                 game.emit("rule", f"{creature.label()} must obey {names}: only the actions that do are offered")

@@ -28,7 +28,7 @@ from .spellstatics import CAST_STATIC_CALLS
 from . import movement
 from ..dsl.vocab import noun_meaning
 from .phrases import Ctx, matches, words_of, pronoun
-from .restrictions import ignore_honoured, is_ignore, is_obligation, is_permission, is_restriction
+from .restrictions import ignore_honoured, in_foreach_runs, is_ignore, is_obligation, is_permission, is_restriction
 from .defenses import STATIC_CALLS as DEFENSE_STATIC_CALLS
 from .state import LIGHT_READS
 
@@ -489,6 +489,8 @@ class Effects:
             elif isinstance(node, A.Call) and node.name in self.FOREACH_CALLS and node.args \
                     and isinstance(node.args[0].value, A.Phrase):
                 leaves.append((node, node.args[0].value))
+            elif isinstance(node, A.Call) and in_foreach_runs(node):
+                continue  # a restriction or obligation about `it`: engine/restrictions.py reads it
             else:
                 what = node.name if isinstance(node, A.Call) else type(node).__name__
                 self._refuse(src, f"static foreach {what}", f"{what} in a static for each is not applied")

@@ -46,7 +46,8 @@ from .placement import ONLY_READ as _COST_ONLY
 from .reveal import own_reveal_cost as _own_reveal_cost
 from .healtrade import HEALING_REMOVES as _HEALING_REMOVES
 from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
-from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, bar_restriction_runs, ignore_honoured, imposable, is_obligation, is_permission, is_restriction
+from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, bar_restriction_runs, ignore_honoured, imposable, \
+    in_foreach_runs, is_obligation, is_permission, is_restriction
 
 # ---------------------------------------------------------------- derived from engine tables
 
@@ -359,6 +360,8 @@ def static_foreach_status(eff: A.ForEach) -> tuple[str, str]:
             elif isinstance(node, A.Call) and node.name in STATIC_FOREACH_CALLS and node.args \
                     and isinstance(node.args[0].value, A.Phrase):
                 continue
+            elif isinstance(node, A.Call) and in_foreach_runs(node):
+                continue  # a restriction or obligation about `it`, read by engine/restrictions.py
             else:
                 return node.name if isinstance(node, A.Call) else type(node).__name__
         return None

@@ -1042,8 +1042,32 @@ class AttackEngine:
         """The attacks of an action against one target: its column of the chart, once per strike."""
         if action.canceled:
             return
+        try:
+            n = barclauses.strikes(self.game, Attack(action, action.attacker, source or action.source, target))
+        except Exception as e:  # a value the engine cannot read: said, never guessed
+            self.game.note_unsupported(f"attack bar {action.definition.name}: set_stat", str(e))
+            n = None
+        if n is not None and n <= 0:
+            self.game.emit("rule", f"{action.definition.name} makes no attack against {target.label()} "
+                                   f"({action.definition.name}'s own rule)")
+            return
+        if n is not None and n > 1:
+            self.game.emit("rule", f"{action.definition.name} strikes {target.label()} {n} times "
+                                   f"({action.definition.name}'s own rule)")
         atk = self._new(action, target, 1, source)
-        self.run_sequence(Sequence(action, atk, target, source, attacks=[atk]))
+        seq = Sequence(action, atk, target, source, attacks=[atk])
+        if n is None or "additional_strikes" in seq.column.steps:
+            if n is not None:
+                action.strikes = n
+            self.run_sequence(seq)
+            return
+        # a column without additional strikes (a passage attack): each strike is an attack of its own
+        self.run_sequence(seq)
+        for _ in range(n - 1):
+            if action.canceled or not target.in_play:
+                return
+            atk = self._new(action, target, 1, source)
+            self.run_sequence(Sequence(action, atk, target, source, attacks=[atk]))
 
     def zone_sequence(self, action: AttackAction, zone: str) -> None:
         """A zone attack: declared against the zone, then one attack against each object in it."""

@@ -22,6 +22,8 @@ clause attaches to one hook of the attack sequence; nothing here names a card or
   shape trait such as Doublestrike reshapes the attack action), `cannot(this, "target" | "attack",
   except: PHRASE, target: PHRASE)` (a restriction on what the bar may attack).  Each may have an
   `if CONDITION` guard, evaluated with the individual attack in hand (`defender` is its target).
+  `set_stat(the_attack(), "strikes", VALUE)` is read before the attacks on each target: how many times
+  the attack strikes it (none: it is not attacked).
 
 This module imports nothing of the engine but the phrase layer, so the attack sequence, the
 trigger dispatcher (Game.attack_listeners) and the coverage report can all read it.
@@ -61,7 +63,7 @@ def static_runs(ab) -> bool:
         return _subject_is_this(eff.subject)
     if not isinstance(eff, A.Call):
         return False
-    if eff.name in STATIC_CALLS:
+    if eff.name in STATIC_CALLS or _sets_attack_stat(eff):
         return True
     return _bar_cannot(eff)
 
@@ -255,6 +257,36 @@ def set_x(game, action, target) -> None:
     if got is not None:
         action.x = got
         game.emit("rule", f"X = {got} for {adef.name} ({adef.name}'s own rule)")
+
+
+#: `static set_stat(the_attack(), "strikes", VALUE)` of a bar: how many times its attack strikes each
+#: target, worked out per target (`defender` is the target); none (0 or less) leaves the target unattacked
+SET_STAT = "set_stat"
+ATTACK_STATS: frozenset[str] = frozenset({"strikes"})
+
+
+def _sets_attack_stat(call: A.Call) -> bool:
+    if call.name != SET_STAT or len(call.args) != 3 or any(a.key for a in call.args):
+        return False
+    who, stat = call.args[0].value, call.args[1].value
+    return isinstance(who, A.Call) and who.name == "the_attack" and not who.args \
+        and isinstance(stat, A.StringLit) and stat.value in ATTACK_STATS
+
+
+def strikes(game, probe) -> Optional[int]:
+    """The bar's `set_stat(the_attack(), "strikes", VALUE)` for the target of `probe` (an individual
+    attack not made yet), or None when the bar states none."""
+    action = probe.action
+    for ab in _statics(action.definition):
+        if not (isinstance(ab.effect, A.Call) and _sets_attack_stat(ab.effect)):
+            continue
+        ctx = Ctx(this=action.bar_owner, attack=probe, target=probe.target, it=probe.target)
+        if ab.guard is not None and not game.evaluate(ab.guard, ctx):
+            continue
+        n = game.evaluate(ab.effect.args[2].value, ctx)
+        if isinstance(n, int):
+            return n
+    return None
 
 
 def _trait(ref: A.TraitRef, x: int) -> TraitInstance:

@@ -28,6 +28,7 @@ from .spellstatics import CAST_STATIC_CALLS
 from . import movement
 from ..dsl.vocab import noun_meaning
 from .phrases import Ctx, matches, words_of, pronoun
+from . import staterules
 from .restrictions import ignore_honoured, in_foreach_runs, is_ignore, is_obligation, is_permission, is_restriction
 from .defenses import STATIC_CALLS as DEFENSE_STATIC_CALLS
 from .state import LIGHT_READS
@@ -413,6 +414,8 @@ class Effects:
         `if ... then ...`) is read once per object `it` the phrase names, at the source's timestamp.
         A body clause about `this` or another object applies to it while the clause holds for some
         `it`.  Anything else in the body is refused loudly."""
+        if staterules.reads(eff):
+            return  # a state rule (tokens removed when a condition holds): Game.check_state applies it
         count = self._marker_count(src, eff.over)
         if count is None and [w.lower() for w in words_of(eff.over)] in (["token", "on", "this"],
                                                                           ["tokens", "on", "this"]):

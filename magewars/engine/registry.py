@@ -39,6 +39,7 @@ from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 from . import addons as _addons  # noqa: F401  adds its modules' effects and values to those tables
 from . import forced_reveals as _forced
 from . import phrases as _phrases
+from . import staterules as _staterules
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
 from .spellstatics import CAST_LIMIT as _CAST_LIMIT, CAST_STATIC_CALLS as _CAST_STATICS, COSTS
 from .othercasters import refused_shape as _casting_refused
@@ -365,6 +366,8 @@ def static_foreach_status(eff: A.ForEach) -> tuple[str, str]:
             else:
                 return node.name if isinstance(node, A.Call) else type(node).__name__
         return None
+    if _staterules.reads(eff):
+        return RUNS, ""  # a state rule: tokens removed when a condition holds (Game.check_state)
     what = bad(eff.body)
     if what:
         return LOUD, f"{what} in a static for each is not applied (reported at run time)"

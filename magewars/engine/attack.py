@@ -462,6 +462,11 @@ class AvoidAttack(Step):
             src = g.state.objects[src_id]
             if df.uses is not None and src.defense_uses[key] >= df.uses:
                 continue
+            cost = sum(n for _c, n in defenses.use_costs(g, src))
+            if cost > g.state.players[src.controller].mana:
+                g.emit("info", f"{src.label()}'s defense {df.roll}+ costs {cost} mana to use: its controller "
+                               f"has {g.state.players[src.controller].mana}")
+                continue
             usable.append((df, src, key))
         if not usable:
             g.emit("info", f"{defender.label()} has no defense it can use")
@@ -474,6 +479,11 @@ class AvoidAttack(Step):
         if ch.value is None:
             return
         df, src, key = ch.value
+        for card_obj, n in defenses.use_costs(g, src):  # its extra cost, paid before the roll
+            p = g.state.players[src.controller]
+            p.mana -= n
+            g.emit("mana", f"{p.name} pays {n} mana to use the defense of {src.label()} ({card_obj.label()}; "
+                           f"now {p.mana})", player=p.name, amount=n, source=card_obj.id)
         src.defense_uses[key] += 1
         g.state.touch()
         roll = g.dice.d12()

@@ -1184,7 +1184,7 @@ class AttackEngine:
             return "no longer a legal target for this action"
         if action.is_barrier or action.is_counterstrike:
             return None
-        immune = g.immune_to_source(t, action.spell or atk.source)
+        immune = g.immune_to_source(t, action.spell or atk.source) or barclauses.immune_to_bar(g, atk)
         if immune:
             return immune
         why = attack_forbidden(g, atk)  # `static cannot(...)` of the cards in play

@@ -289,6 +289,37 @@ def strikes(game, probe) -> Optional[int]:
     return None
 
 
+def bar_immunity(call: A.Call, card) -> bool:
+    """Is this `static immune(PHRASE, "BAR")` of `card`, BAR naming one of its attack bars (objects fitting
+    the phrase are immune to attacks made with that bar: immune_to_bar)?"""
+    if call.name != "immune" or len(call.args) != 2 or any(a.key for a in call.args):
+        return False
+    who, what = call.args[0].value, call.args[1].value
+    return isinstance(who, A.Phrase) and isinstance(what, A.StringLit) and \
+        any(adef.name == what.value for adef in getattr(card, "attacks", ()))
+
+
+def immune_to_bar(game, atk) -> Optional[str]:
+    """Why the target of `atk` is immune to the attack bar used (a `static [if C] immune(PHRASE, "BAR")` of
+    the card carrying the bar, `this` = that card's object), or None."""
+    owner = atk.action.bar_owner
+    target = atk.target
+    if owner is None or target is None or isinstance(target, str) or not getattr(owner, "in_play", False):
+        return None
+    name = atk.action.definition.name
+    for ab in owner.card.abilities:
+        call = getattr(ab, "effect", None)
+        if not (isinstance(ab, A.StaticAbility) and isinstance(call, A.Call) and bar_immunity(call, owner.card)
+                and call.args[1].value.value == name):
+            continue
+        ctx = Ctx(this=owner, it=target)
+        if not _guard_holds(game, ab, ctx):
+            continue
+        if matches(game, target, call.args[0].value, ctx):
+            return f"{target.label()} is immune to {name} ({owner.label()}: {call.args[0].value.text})"
+    return None
+
+
 def _trait(ref: A.TraitRef, x: int) -> TraitInstance:
     val = ref.param.signed_value() if ref.param else None
     text = ref.text

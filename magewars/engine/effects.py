@@ -29,6 +29,7 @@ from . import movement
 from ..dsl.vocab import noun_meaning
 from .phrases import Ctx, matches, words_of, pronoun
 from . import staterules
+from .barclauses import bar_immunity
 from .restrictions import ignore_honoured, in_foreach_runs, is_ignore, is_obligation, is_permission, is_restriction
 from .defenses import STATIC_CALLS as DEFENSE_STATIC_CALLS, static_runs as defense_static_runs
 from .state import LIGHT_READS
@@ -358,6 +359,8 @@ class Effects:
             to = call.args[1].value if len(call.args) > 1 else None
             if isinstance(to, A.Phrase) and lower_words(to) == ("this",):
                 return  # objects immune to this card: read by Game.immune_to_source
+            if bar_immunity(call, src.card):
+                return  # objects immune to one attack bar of this card: read by barclauses.immune_to_bar
             if ws and ws[0] not in ("this", "enchanted", "attached", "bearer"):
                 key = (src.card.name, "immune (of other objects)")
                 if key not in g.static_unsupported:

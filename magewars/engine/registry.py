@@ -301,9 +301,12 @@ def _first_word(v) -> Optional[str]:
     return None
 
 
-def static_call_status(call: A.Call, codex: Optional[dict] = None) -> tuple[str, str]:
+def static_call_status(call: A.Call, codex: Optional[dict] = None, card=None) -> tuple[str, str]:
     """How the continuous-effects layer treats `static CALL(...)` on a card: (status, why).  `codex`: the
-    entries an `ignore(WHO, [ENTRIES])` names are looked up there."""
+    entries an `ignore(WHO, [ENTRIES])` names are looked up there; `card`: the card stating it (its attack
+    bars, for `immune(PHRASE, "BAR")`)."""
+    if card is not None and _bar.bar_immunity(call, card):
+        return RUNS, ""  # objects immune to one of the card's attack bars (barclauses.immune_to_bar)
     if _movement.reads_static(call) or _defenses.static_runs(call) or restriction_runs(call) \
             or (codex is not None and ignore_honoured(call, codex)):  # defenses: read in Avoid Attack
         return RUNS, ""

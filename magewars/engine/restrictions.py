@@ -677,6 +677,8 @@ def permits(game, action: str, actor, target=None, *, by=None, attack=None, into
 PERMISSION_HOOKS: dict[str, str] = {
     "summon": "casting's declaration and legal_casts: a creature spell may be cast into the zone `into:` names, "
               "out of its range (and out of line of sight with `ignoring:` naming LoS)",
+    "ignore guards": "attack declaration (AttackEngine.illegal_reason): a melee attack may pass an enemy guard in "
+                     "its target's zone (target: what it attacks)",
 }
 #: keywords of a `can(...)` this module reads
 PERMISSION_KEYWORDS: frozenset[str] = frozenset({"target", "by", "during", "into", "ignoring"})

@@ -316,10 +316,11 @@ def static_call_status(call: A.Call, codex: Optional[dict] = None, card=None) ->
         computed = call.name == "cast_only" and not all(
             isinstance(a.value, A.Phrase) or (isinstance(a.value, A.Call) and a.value.name == "bound_spell")
             for a in call.args if not a.key)  # a bound spell is read (placement.restrictions)
-        if computed or "into" in kw or "school_of" in kw or \
+        into_read = call.name == COSTS  # a cost change for spells cast into a place (placement.cost_changes)
+        if computed or ("into" in kw and not into_read) or "school_of" in kw or \
                 (only is not None and getattr(only, "value", None) not in _COST_ONLY):
-            return LOUD, f"static {call.name}(...) with `into:`, `school_of:` or `only:` other than a reveal or upkeep cost " \
-                         f"is not applied (reported at run time)"
+            return LOUD, f"static {call.name}(...) with `into:` (other than a cost change's), `school_of:` or " \
+                         f"`only:` other than a reveal or upkeep cost is not applied (reported at run time)"
         return RUNS, ""
     if call.name in STATIC_SKIPPED:
         return SILENT, f"static {call.name}(...) is skipped by the continuous-effects layer"

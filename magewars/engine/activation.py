@@ -251,7 +251,8 @@ def legal_actions(game, creature, act: Activation, planned: list[str], quickcast
             acts.append(GuardChoice(creature.id))
         acts += ability_options(game, creature, speeds)
         moves = move_options(game, creature)  # legal_moves: move limits, hindering, walls, Restrained
-        duties = obligations(game, creature)
+        # a move it must make toward something is made once it has moved this activation
+        duties = [du for du in obligations(game, creature) if not (du[0] == "move" and act.moves)]
         if duties:
             obeying = [c for c in acts + moves if any(obeys(game, c, du) for du in duties)]
             if obeying:

@@ -126,7 +126,7 @@ def _shell(defn, clause: Clause, codex: Optional[dict] = None) -> tuple[str, str
                     "a once-per-round static is skipped by the continuous-effects layer")
         eff = ab.effect
         if isinstance(eff, A.Call):
-            status, why = R.static_call_status(eff, codex)
+            status, why = R.static_call_status(eff, codex, defn if isinstance(defn, CardDefinition) else None)
             return status, _label(ab), why
         if isinstance(eff, R.STATIC_NODES) or isinstance(eff, A.Unsupported):
             return R.RUNS, "", ""

@@ -14,9 +14,10 @@ Every action choice reaches an agent as ``game.decide("action", player, options)
   speed fits and its mana can be paid;
 * pass (end the activation).
 
-Mandatory actions come from the codex: a ``static must(this, "ACTION", target: PHRASE)`` of a trait or
-condition the creature has.  When the creature can obey one of them as it chooses its action, only the
-obeying options (and the quickcast before the action) are offered.  Nothing here names a card or trait.
+Mandatory actions come from the codex and the cards in play: a ``static must(WHO, "ACTION", target: PHRASE)``
+(an attack) or ``must(WHO, "move", toward: PHRASE)`` about the creature, from a trait or condition it has or
+a card in play (engine/restrictions.py obligations_on).  When the creature can obey one of them as it
+chooses its action, only the obeying options (and the quickcast before the action) are offered.  Nothing here names a card or trait.
 """
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from . import othercasters as OC
 from . import barclauses
 from .phrases import Ctx, resolve
 from .restrictions import forbids, permits
+from . import restrictions as RS
 from . import ability_costs as COSTS
 from . import action_speed as SPEED
 
@@ -68,32 +70,40 @@ def action_ability_sources(game, creature) -> list:
     return out
 
 
+#: the obligations the Action Phase obeys (engine/restrictions.py OBLIGATION_HOOKS) and the keyword naming
+#: what each is aimed at
+DUTIES: dict[str, str] = {"attack": "target", "melee attack": "target", "ranged attack": "target",
+                          "move": "toward"}
+
+
 def obligations(game, creature) -> list[tuple[str, list, str]]:
-    """Mandatory actions its codex entries state: (action, objects it must aim at, entry name).
-    A `must` naming no `target:` cannot be obeyed by the engine: it is reported, not skipped."""
+    """Mandatory actions stated about this creature, by its codex entries and by the cards in play
+    (`must(WHO, "ACTION", target: PHRASE)`, `must(WHO, "move", toward: PHRASE)`): (action, objects it must
+    aim at or go toward, where it is stated).  A codex `must` in another form cannot be obeyed by the
+    engine: it is reported, not skipped."""
     out = []
+    for action, key in DUTIES.items():
+        for src, call, kw, ctx, where, _rule in RS.obligations_on(game, action, creature):
+            tgt = kw[key]
+            try:
+                got = game.evaluate(tgt, ctx) if isinstance(tgt, A.Call) else resolve(game, tgt, ctx)
+            except Exception as e:  # noqa: BLE001 - reported, never guessed
+                game.note_unsupported(f"must of {where}", f"cannot read what it is aimed at: {e}")
+                continue
+            got = got if isinstance(got, list) else [got] if got is not None else []
+            out.append((action.replace(" ", "_"), [o for o in got if hasattr(o, "id") and o is not creature], where))
     d = game.d(creature)
     names = list(d.traits) + [m for m, n in creature.markers.items() if n and m not in d.traits]
     for name in names:
         for ab in game.codex_statics(name, "must"):
-            ctx = Ctx(this=creature, it=creature)
-            if ab.guard is not None and not game.evaluate(ab.guard, ctx):
-                continue
-            args = ab.effect.args
-            act = args[1].value if len(args) > 1 else None
-            action = act.value if isinstance(act, A.StringLit) else str(act)
-            tgt = next((a.value for a in args if a.key == "target"), None)
-            if tgt is None:
+            if not RS.is_obligation(ab.effect):
                 game.note_unsupported(f"must of {name}", "the obligation names no target the engine can read")
-                continue
-            got = game.evaluate(tgt, ctx) if isinstance(tgt, A.Call) else resolve(game, tgt, ctx)
-            got = got if isinstance(got, list) else [got] if got is not None else []
-            out.append((action, [o for o in got if hasattr(o, "id")], name))
     return out
 
 
 def obeys(game, choice, duty: tuple[str, list, str]) -> bool:
-    """Does this choice carry out the obligation (an attack of the right kind on one of its targets)?"""
+    """Does this choice carry out the obligation (an attack of the right kind on one of its targets, a move
+    nearer one of the objects it must go toward)?"""
     action, targets, _ = duty
     ids = {o.id for o in targets}
     if isinstance(choice, AttackChoice) and action in ("melee_attack", "attack", "ranged_attack"):
@@ -102,11 +112,15 @@ def obeys(game, choice, duty: tuple[str, list, str]) -> bool:
                                               at_zone=choice.zone is not None)
         return bool(set(choice.target_ids) & ids) and (kind == "attack" or adef.kind == kind)
     if isinstance(choice, MoveChoice) and action == "move":
-        # a move into the zone of one of its targets; a mandatory move never goes through a wall
-        # with passage attacks (supplement, Mandatory Actions)
-        mover = game.state.objects[choice.obj_id]
-        here = game.state.zone_of(mover)
-        if choice.to_zone not in {game.state.zone_of(o) for o in targets}:
+        # a move that brings it closer to one of its targets; a mandatory move never goes through a
+        # wall with passage attacks (supplement, Mandatory Actions)
+        st = game.state
+        here = st.zone_of(st.objects[choice.obj_id])
+        zones = [z for z in (st.zone_of(o) for o in targets) if z is not None]
+        if here is None or not zones:
+            return False
+        if not min(st.arena.distance(choice.to_zone, z) for z in zones) < min(st.arena.distance(here, z)
+                                                                                for z in zones):
             return False
         from . import movement
         return not any(movement.passage_attacks(w) for w in movement.walls_on(game, here, choice.to_zone))
@@ -254,7 +268,8 @@ def legal_actions(game, creature, act: Activation, planned: list[str], quickcast
             acts.append(GuardChoice(creature.id))
         acts += ability_options(game, creature, speeds)
         moves = move_options(game, creature)  # legal_moves: move limits, hindering, walls, Restrained
-        duties = obligations(game, creature)
+        # a move it must make toward something is made once it has moved this activation
+        duties = [du for du in obligations(game, creature) if not (du[0] == "move" and act.moves)]
         if duties:
             obeying = [c for c in acts + moves if any(obeys(game, c, du) for du in duties)]
             if obeying:

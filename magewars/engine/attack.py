@@ -31,7 +31,7 @@ from . import barclauses, defenses
 from .codex_rules import ignores_los_walls, ignores_minimum_range, melee_restriction
 from .movement import in_los
 from .phrases import Ctx, matches
-from .restrictions import attack_forbidden, forbidden, forbids
+from .restrictions import attack_forbidden, forbidden, forbids, permits
 from .state import LightList, ends_at
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -467,6 +467,11 @@ class AvoidAttack(Step):
             src = g.state.objects[src_id]
             if df.uses is not None and src.defense_uses[key] >= df.uses:
                 continue
+            cost = sum(n for _c, n in defenses.use_costs(g, src))
+            if cost > g.state.players[src.controller].mana:
+                g.emit("info", f"{src.label()}'s defense {df.roll}+ costs {cost} mana to use: its controller "
+                               f"has {g.state.players[src.controller].mana}")
+                continue
             usable.append((df, src, key))
         if not usable:
             g.emit("info", f"{defender.label()} has no defense it can use")
@@ -479,6 +484,11 @@ class AvoidAttack(Step):
         if ch.value is None:
             return
         df, src, key = ch.value
+        for card_obj, n in defenses.use_costs(g, src):  # its extra cost, paid before the roll
+            p = g.state.players[src.controller]
+            p.mana -= n
+            g.emit("mana", f"{p.name} pays {n} mana to use the defense of {src.label()} ({card_obj.label()}; "
+                           f"now {p.mana})", player=p.name, amount=n, source=card_obj.id)
         src.defense_uses[key] += 1
         g.state.touch()
         roll = g.dice.d12()
@@ -1056,8 +1066,32 @@ class AttackEngine:
         """The attacks of an action against one target: its column of the chart, once per strike."""
         if action.canceled:
             return
+        try:
+            n = barclauses.strikes(self.game, Attack(action, action.attacker, source or action.source, target))
+        except Exception as e:  # a value the engine cannot read: said, never guessed
+            self.game.note_unsupported(f"attack bar {action.definition.name}: set_stat", str(e))
+            n = None
+        if n is not None and n <= 0:
+            self.game.emit("rule", f"{action.definition.name} makes no attack against {target.label()} "
+                                   f"({action.definition.name}'s own rule)")
+            return
+        if n is not None and n > 1:
+            self.game.emit("rule", f"{action.definition.name} strikes {target.label()} {n} times "
+                                   f"({action.definition.name}'s own rule)")
         atk = self._new(action, target, 1, source)
-        self.run_sequence(Sequence(action, atk, target, source, attacks=[atk]))
+        seq = Sequence(action, atk, target, source, attacks=[atk])
+        if n is None or "additional_strikes" in seq.column.steps:
+            if n is not None:
+                action.strikes = n
+            self.run_sequence(seq)
+            return
+        # a column without additional strikes (a passage attack): each strike is an attack of its own
+        self.run_sequence(seq)
+        for _ in range(n - 1):
+            if action.canceled or not target.in_play:
+                return
+            atk = self._new(action, target, 1, source)
+            self.run_sequence(Sequence(action, atk, target, source, attacks=[atk]))
 
     def zone_sequence(self, action: AttackAction, zone: str) -> None:
         """A zone attack: declared against the zone, then one attack against each object in it."""
@@ -1178,7 +1212,7 @@ class AttackEngine:
             return "no longer a legal target for this action"
         if action.is_barrier or action.is_counterstrike:
             return None
-        immune = g.immune_to_source(t, action.spell or atk.source)
+        immune = g.immune_to_source(t, action.spell or atk.source) or barclauses.immune_to_bar(g, atk)
         if immune:
             return immune
         why = attack_forbidden(g, atk)  # `static cannot(...)` of the cards in play
@@ -1234,7 +1268,8 @@ class AttackEngine:
             if not t.guard and at_declaration:  # guards are checked only when the attack is declared
                 guards = [o for o in g.state.objects_in_zone(zt) if o.guard and o.controller != a.controller
                           and "force attacks" not in g.d(o).cannot_do]
-                if guards and "ignore guards" not in g.d(a).can_do:
+                if guards and "ignore guards" not in g.d(a).can_do \
+                        and not permits(g, "ignore guards", a, t, attack=atk):  # a card in play may let it
                     return f"an enemy guard ({guards[0].label()}) protects the zone"
         return None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..dsl import ast as A
 from .decisions import Option
-from .phrases import resolve, selector_of
+from .phrases import CREATURE_KINDS, resolve, selector_of
 
 
 def _attack(ctx):
@@ -193,6 +193,8 @@ def v_able(game, call, ctx) -> bool:
     act = pos[1].value if len(pos) > 1 and isinstance(pos[1], A.StringLit) else None
     target = kw.get("target", pos[2] if len(pos) > 2 else None)
     atk = _attack(ctx)
+    if act in ABLE_ACTIONS and target is not None and atk is None:
+        return _able_now(game, pos[0], act, target, ctx)
     if act not in ABLE_ACTIONS or target is None or atk is None:
         raise UnreadableValue(f"able(...) answers only whether the current attack could be made at a target "
                               f"({', '.join(sorted(ABLE_ACTIONS))}, target:)")
@@ -203,6 +205,26 @@ def v_able(game, call, ctx) -> bool:
     if kind is not None and kind not in atk.kinds():
         return False
     return game.attacks.could_attack(who, obj, atk)
+
+
+def _able_now(game, who_phrase, act: str, target, ctx) -> bool:
+    """Outside an attack: could the creature now make an attack of this kind (one of its melee or ranged
+    attack actions) on an object the phrase names?  Each is probed with the attack sequence's own
+    legality check, as the Action Phase probes the attacks it offers."""
+    from .attack import Attack, AttackAction
+    who = _one(game, who_phrase, ctx)
+    if who is None or who.kind not in CREATURE_KINDS or not who.in_play:
+        return False
+    objs = [o for o in resolve(game, target, ctx) if not isinstance(o, str) and o is not who]
+    kind = act.split("_")[0] if act != "attack" else None
+    for (adef, _src_id) in game.d(who).attacks:
+        if adef.kind not in ("melee", "ranged") or (kind is not None and adef.kind != kind) or adef.is_zone \
+                or any(s in adef.special for s in ("counterstrike", "barrier", "passage", "bash")):
+            continue
+        action = AttackAction(who, adef, who, tuple(adef.traits), adef.kind)
+        if any(game.attacks.illegal_reason(Attack(action, who, who, o)) is None for o in objs):
+            return True
+    return False
 
 
 def v_redirected_to(game, call, ctx) -> bool:

@@ -22,6 +22,8 @@ clause attaches to one hook of the attack sequence; nothing here names a card or
   shape trait such as Doublestrike reshapes the attack action), `cannot(this, "target" | "attack",
   except: PHRASE, target: PHRASE)` (a restriction on what the bar may attack).  Each may have an
   `if CONDITION` guard, evaluated with the individual attack in hand (`defender` is its target).
+  `set_stat(the_attack(), "strikes", VALUE)` is read before the attacks on each target: how many times
+  the attack strikes it (none: it is not attacked).
 
 This module imports nothing of the engine but the phrase layer, so the attack sequence, the
 trigger dispatcher (Game.attack_listeners) and the coverage report can all read it.
@@ -61,7 +63,7 @@ def static_runs(ab) -> bool:
         return _subject_is_this(eff.subject)
     if not isinstance(eff, A.Call):
         return False
-    if eff.name in STATIC_CALLS:
+    if eff.name in STATIC_CALLS or _sets_attack_stat(eff):
         return True
     return _bar_cannot(eff)
 
@@ -255,6 +257,67 @@ def set_x(game, action, target) -> None:
     if got is not None:
         action.x = got
         game.emit("rule", f"X = {got} for {adef.name} ({adef.name}'s own rule)")
+
+
+#: `static set_stat(the_attack(), "strikes", VALUE)` of a bar: how many times its attack strikes each
+#: target, worked out per target (`defender` is the target); none (0 or less) leaves the target unattacked
+SET_STAT = "set_stat"
+ATTACK_STATS: frozenset[str] = frozenset({"strikes"})
+
+
+def _sets_attack_stat(call: A.Call) -> bool:
+    if call.name != SET_STAT or len(call.args) != 3 or any(a.key for a in call.args):
+        return False
+    who, stat = call.args[0].value, call.args[1].value
+    return isinstance(who, A.Call) and who.name == "the_attack" and not who.args \
+        and isinstance(stat, A.StringLit) and stat.value in ATTACK_STATS
+
+
+def strikes(game, probe) -> Optional[int]:
+    """The bar's `set_stat(the_attack(), "strikes", VALUE)` for the target of `probe` (an individual
+    attack not made yet), or None when the bar states none."""
+    action = probe.action
+    for ab in _statics(action.definition):
+        if not (isinstance(ab.effect, A.Call) and _sets_attack_stat(ab.effect)):
+            continue
+        ctx = Ctx(this=action.bar_owner, attack=probe, target=probe.target, it=probe.target)
+        if ab.guard is not None and not game.evaluate(ab.guard, ctx):
+            continue
+        n = game.evaluate(ab.effect.args[2].value, ctx)
+        if isinstance(n, int):
+            return n
+    return None
+
+
+def bar_immunity(call: A.Call, card) -> bool:
+    """Is this `static immune(PHRASE, "BAR")` of `card`, BAR naming one of its attack bars (objects fitting
+    the phrase are immune to attacks made with that bar: immune_to_bar)?"""
+    if call.name != "immune" or len(call.args) != 2 or any(a.key for a in call.args):
+        return False
+    who, what = call.args[0].value, call.args[1].value
+    return isinstance(who, A.Phrase) and isinstance(what, A.StringLit) and \
+        any(adef.name == what.value for adef in getattr(card, "attacks", ()))
+
+
+def immune_to_bar(game, atk) -> Optional[str]:
+    """Why the target of `atk` is immune to the attack bar used (a `static [if C] immune(PHRASE, "BAR")` of
+    the card carrying the bar, `this` = that card's object), or None."""
+    owner = atk.action.bar_owner
+    target = atk.target
+    if owner is None or target is None or isinstance(target, str) or not getattr(owner, "in_play", False):
+        return None
+    name = atk.action.definition.name
+    for ab in owner.card.abilities:
+        call = getattr(ab, "effect", None)
+        if not (isinstance(ab, A.StaticAbility) and isinstance(call, A.Call) and bar_immunity(call, owner.card)
+                and call.args[1].value.value == name):
+            continue
+        ctx = Ctx(this=owner, it=target)
+        if not _guard_holds(game, ab, ctx):
+            continue
+        if matches(game, target, call.args[0].value, ctx):
+            return f"{target.label()} is immune to {name} ({owner.label()}: {call.args[0].value.text})"
+    return None
 
 
 def _trait(ref: A.TraitRef, x: int) -> TraitInstance:

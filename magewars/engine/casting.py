@@ -144,15 +144,17 @@ def x_cost(amount, x: Optional[int]) -> int:
 
 
 def casting_cost(game, caster: GameObject, card: CardDefinition, targets=(), x: Optional[int] = None,
-                 spell: Optional[GameObject] = None) -> tuple[int, list[str]]:
+                 spell: Optional[GameObject] = None, zone: Optional[str] = None) -> tuple[int, list[str]]:
     """What casting costs now: the printed casting cost (X counted), changed by `costs(...)` statics
-    of objects in play (their `only`, `on`, `by`, `minimum` honoured).  Returns (cost, reasons)."""
+    of objects in play (their `only`, `on`, `by`, `minimum`, `into` honoured: `zone` is the zone the spell
+    is cast into, when it targets one).  Returns (cost, reasons)."""
     base = x_cost(card.cast_cost, x)
     if card.cast_cost is None and card.attacks and card.attacks[0].cost is not None:
         base = x_cost(card.attacks[0].cost, x)
     total, why = base, []
     probe = spell or P.probe(game, caster, card, game.state.zone_of(caster))
-    for src, call, minimum in P.cost_changes(game, caster, probe, targets, "casting"):
+    into = zone if zone is not None and "/" not in zone else None
+    for src, call, minimum in P.cost_changes(game, caster, probe, targets, "casting", into=into):
         amount = game.evaluate(call.args[1].value, Ctx(this=src, it=probe))
         if not isinstance(amount, int) or amount == 0:
             continue
@@ -357,7 +359,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         raise IllegalCast(why.rule, str(why))
     for why in P.placement_problems(game, caster, card, targets, zone):
         raise IllegalCast(why[0], why[1])
-    cost, _ = casting_cost(game, caster, card, targets, x, probe)
+    cost, _ = casting_cost(game, caster, card, targets, x, probe, zone)
     have = MS.available(game, caster, R.token_payments(game, caster, probe))
     if cost > have:
         own = have - player.mana
@@ -426,7 +428,7 @@ class _Declare:
 class _PayCosts:
     def run(self, game, c: Casting) -> None:
         player = game.state.players[c.caster.controller]
-        cost, why = casting_cost(game, c.caster, c.card, c.targets, c.x, c.spell)
+        cost, why = casting_cost(game, c.caster, c.card, c.targets, c.x, c.spell, c.zone)
         tokens = R.token_payments(game, c.caster, c.spell)  # `can(WHO, "pay with TOKEN", ...)`
         have = MS.available(game, c.caster, tokens)
         if cost > have:  # something revealed since the declaration raised the cost
@@ -439,7 +441,8 @@ class _PayCosts:
             cost += extra
         from_obj, _ = MS.pay(game, c.caster, cost, tokens)  # mana kept on the caster first
         c.paid = cost
-        P.use_cost_changes(game, c.caster, c.spell, c.targets, "casting")
+        P.use_cost_changes(game, c.caster, c.spell, c.targets, "casting",
+                           into=c.zone if c.zone is not None and "/" not in c.zone else None)
         game.emit("mana", f"{player.name} pays {cost} mana for {c.card.name}"
                           + (f" ({'; '.join(why)})" if why else "")
                           + (f" ({from_obj} from the mana on {c.caster.label()})" if from_obj else "")

@@ -16,12 +16,19 @@ from __future__ import annotations
 
 from ..dsl import ast as A
 from .cardindex import index as card_index
-from .phrases import Ctx
+from .phrases import Ctx, PRONOUNS, matches, resolve
 
 #: `static CALL(...)` forms read here when a defense is rolled
 STATIC_CALLS: frozenset[str] = frozenset({"modify_defense_roll"})
 #: temporary effects (Effects.temporary entries holding the call) read here
 TEMPORARY_CALLS: frozenset[str] = frozenset({"defense_bonus"})
+
+
+def matches_phrase(game, obj, phrase, ctx) -> bool:
+    """Does `obj` fit the phrase (a pronoun such as `this` or `bearer` resolved in `ctx`)?"""
+    if len(phrase.words) == 1 and phrase.words[0].text.lower() in PRONOUNS:
+        return any(o is obj for o in resolve(game, phrase, ctx))
+    return matches(game, obj, phrase, ctx)
 
 
 def defending_object(game, atk):
@@ -69,6 +76,46 @@ def roll_modifiers(game, atk, defender) -> list:
     return mods
 
 
+#: `static action_cost(PHRASE, "defense", N)`: each use of a defense of an object the phrase names costs
+#: its controller N more mana, paid when the defense is chosen, before the roll; a defense its controller
+#: cannot pay for is not offered
+ACTION_COST = "action_cost"
+DEFENSE_ACTION = "defense"
+
+
+def _is_defense_cost(call) -> bool:
+    if not (isinstance(call, A.Call) and call.name == ACTION_COST and len(call.args) == 3) \
+            or any(a.key for a in call.args):
+        return False
+    who, act = call.args[0].value, call.args[1].value
+    return isinstance(who, A.Phrase) and isinstance(act, A.StringLit) and act.value == DEFENSE_ACTION
+
+
+def use_costs(game, src) -> list:
+    """(card, amount) of each extra mana cost of using a defense of `src` (the object whose defense it is)."""
+    out = []
+    for card_obj in game.state.in_play():
+        if card_obj.hidden:
+            continue
+        for ab in card_index(card_obj.card).statics:
+            call = ab.effect
+            if not _is_defense_cost(call):
+                continue
+            ctx = Ctx(this=card_obj, it=src)
+            try:
+                if ab.guard is not None and not game.evaluate(ab.guard, ctx):
+                    continue
+                if not matches_phrase(game, src, call.args[0].value, ctx):
+                    continue
+                n = game.evaluate(call.args[2].value, ctx)
+            except Exception as e:  # noqa: BLE001 - a phrase or value the engine cannot read: said, never guessed
+                game.note_unsupported(f"static action_cost of {card_obj.card.name}", str(e))
+                continue
+            if isinstance(n, int) and n > 0:
+                out.append((card_obj, n))
+    return out
+
+
 def static_runs(call) -> bool:
     """Does the Avoid Attack step read this static (for the coverage report)?"""
-    return isinstance(call, A.Call) and call.name in STATIC_CALLS
+    return isinstance(call, A.Call) and (call.name in STATIC_CALLS or _is_defense_cost(call))

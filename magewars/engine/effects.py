@@ -28,8 +28,10 @@ from .spellstatics import CAST_STATIC_CALLS
 from . import movement
 from ..dsl.vocab import noun_meaning
 from .phrases import Ctx, matches, words_of, pronoun
-from .restrictions import ignore_honoured, is_ignore, is_obligation, is_permission, is_restriction
-from .defenses import STATIC_CALLS as DEFENSE_STATIC_CALLS
+from . import staterules
+from .barclauses import bar_immunity
+from .restrictions import ignore_honoured, in_foreach_runs, is_ignore, is_obligation, is_permission, is_restriction
+from .defenses import STATIC_CALLS as DEFENSE_STATIC_CALLS, static_runs as defense_static_runs
 from .state import LIGHT_READS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -345,7 +347,8 @@ class Effects:
         if got is None or got[0] is not call:
             got = self._elsewhere[id(call)] = (call, call.name in self.IGNORED_STATIC or call.name in self.READ_STATIC
                                                or call.name in CAST_STATIC_CALLS or call.name in SPELLBOOK_RULE_CALLS
-                                               or movement.reads_static(call) or call.name in DEFENSE_STATIC_CALLS)
+                                               or movement.reads_static(call) or call.name in DEFENSE_STATIC_CALLS
+                                               or defense_static_runs(call))
         return got[1]
 
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
@@ -369,6 +372,8 @@ class Effects:
             to = call.args[1].value if len(call.args) > 1 else None
             if isinstance(to, A.Phrase) and lower_words(to) == ("this",):
                 return  # objects immune to this card: read by Game.immune_to_source
+            if bar_immunity(call, src.card):
+                return  # objects immune to one attack bar of this card: read by barclauses.immune_to_bar
             if ws and ws[0] not in ("this", "enchanted", "attached", "bearer"):
                 key = (src.card.name, "immune (of other objects)")
                 if key not in g.static_unsupported:
@@ -426,6 +431,8 @@ class Effects:
         `if ... then ...`) is read once per object `it` the phrase names, at the source's timestamp.
         A body clause about `this` or another object applies to it while the clause holds for some
         `it`.  Anything else in the body is refused loudly."""
+        if staterules.reads(eff):
+            return  # a state rule (tokens removed when a condition holds): Game.check_state applies it
         count = self._marker_count(src, eff.over)
         if count is None and [w.lower() for w in words_of(eff.over)] in (["token", "on", "this"],
                                                                           ["tokens", "on", "this"]):
@@ -523,6 +530,8 @@ class Effects:
             elif isinstance(node, A.Call) and node.name in self.FOREACH_CALLS and node.args \
                     and isinstance(node.args[0].value, A.Phrase):
                 leaves.append((node, node.args[0].value, marks))
+            elif isinstance(node, A.Call) and in_foreach_runs(node):
+                continue  # a restriction or obligation about `it`: engine/restrictions.py reads it
             else:
                 what = node.name if isinstance(node, A.Call) else type(node).__name__
                 self._refuse(src, f"static foreach {what}", f"{what} in a static for each is not applied")

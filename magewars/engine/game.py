@@ -20,6 +20,7 @@ from .errors import EngineError
 from .effects import trait_from_ref
 from .events import EventLog
 from . import movement
+from . import staterules
 from .phrases import Ctx, matches, resolve, resolve_one
 from .primitives import evaluate, run_effect
 from . import addons  # noqa: F401  effects and values of their own modules, added to the primitives' tables
@@ -257,6 +258,7 @@ class Game:
             self.emit("heal", f"{obj.label()} heals {n} damage from {source} (now {obj.damage} damage)",
                       target=obj.id, amount=n, source=source)
             self.fire("healed", obj, Ctx(this=obj, it=obj))
+            self.check_state()  # a state rule may hang on damage (engine/staterules.py)
         return n
 
     def codex_statics(self, name: str, fn: str) -> list:
@@ -413,6 +415,8 @@ class Game:
                             self._spared = {self.state.version: self._spared.get(self.state.version, set()) | {obj.id}}
                         else:
                             changed = True
+            if staterules.apply(self):  # tokens a card's state rule takes away (engine/staterules.py)
+                changed = True
             if not changed:
                 self._checked_version = self.state.version
                 return

@@ -42,7 +42,7 @@ from .decisions import Option
 from . import move_costs
 from .errors import EngineError
 from .phrases import Ctx, PhraseError, matches, resolve
-from .restrictions import permits, push_through_forbidden
+from .restrictions import full_action_move, permits, push_through_forbidden
 from .state import ROW_LETTERS, GameObject
 
 Game = Any  # engine.game.Game: named, not imported (nothing in the engine imports game.py)
@@ -249,6 +249,13 @@ def phase_ends_after_move(game: Game, obj) -> bool:
     return restriction(game, obj, CANNOT_ACT_AFTER_MOVING) is not None
 
 
+def move_takes_full_action(game: Game, obj, to_zone: str) -> Optional[str]:
+    """Why a move action of `obj` into `to_zone` takes its whole action (a `must(WHO, "full_action", to:
+    "move", ...)` of a card or codex entry: engine/restrictions.py full_action_move), or None."""
+    here = _zone_of(game, obj)
+    return full_action_move(game, obj, here, to_zone, walls_on(game, here, to_zone)) if here is not None else None
+
+
 def move_uses_quick_action(game: Game, obj) -> bool:
     """Is its next move action taken in place of its quick action?"""
     return obj.moves_taken >= moves_before_quick(game, obj)
@@ -393,6 +400,9 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True, over=
         if obj.move_stopped:
             raise IllegalMove(f"{obj.label()} must stop moving this Action Phase: its last move was "
                               f"{obj.move_stopped}", RULE_HINDER)
+        full = full_action_move(game, obj, here, to_zone, walls_on(game, here, to_zone))
+        if full and obj.moves_taken:
+            raise IllegalMove(f"{obj.label()} has moved already this Action Phase: {full}", full.rule)
         limit = max_moves(game, obj)
         if obj.moves_taken >= limit:
             raise IllegalMove(f"{obj.label()} has taken {obj.moves_taken} move action(s) this Action Phase, "

@@ -298,9 +298,11 @@ def _uses_key(src, call, kw):
     return (src.id, shared.value if isinstance(shared, A.StringLit) else id(call))
 
 
-def cost_changes(game, caster, spell, targets, which: str) -> list[tuple]:
+def cost_changes(game, caster, spell, targets, which: str, into: Optional[str] = None) -> list[tuple]:
     """(source, call, minimum) for each `costs(...)` static that changes this spell's `which` cost
-    ("casting" or "reveal") now."""
+    ("casting" or "reveal") now.  A change stating `into: PLACE` applies only to a spell cast into a zone
+    fitting PLACE (`into`, the zone it is cast into: the caster choosing that zone takes the change, so
+    an `optional:` one is taken then, never otherwise)."""
     out, seen = [], set()
     uses = getattr(game, "cost_uses", {})
     rnd = game.state.round
@@ -309,8 +311,11 @@ def cost_changes(game, caster, spell, targets, which: str) -> list[tuple]:
         pos, kw = _pos(call), _kw(call)
         only = kw.get("only")
         only = only.value if isinstance(only, A.StringLit) else None
-        if "into" in kw or only not in ONLY_READ:
-            _refuse(game, src, "costs(...) with into: or only: other than a reveal or upkeep cost")
+        if only not in ONLY_READ:
+            _refuse(game, src, "costs(...) with only: other than a reveal or upkeep cost")
+            continue
+        if "into" in kw and (which != "casting" or into is None
+                             or not matches(game, into, kw["into"], Ctx(this=src))):
             continue
         # "enchantment_reveal": an enchantment on its reveal cost, any other spell on its casting cost;
         # "reveal": only a reveal cost; "upkeep": only an upkeep payment (primitives.p_pay_upkeep)
@@ -342,12 +347,12 @@ def cost_changes(game, caster, spell, targets, which: str) -> list[tuple]:
     return out
 
 
-def use_cost_changes(game, caster, spell, targets, which: str) -> None:
+def use_cost_changes(game, caster, spell, targets, which: str, into: Optional[str] = None) -> None:
     """Count the uses of the limited cost changes that applied to this cast."""
     if not hasattr(game, "cost_uses"):
         game.cost_uses = {}
     rnd = game.state.round
-    for src, call, _ in cost_changes(game, caster, spell, targets, which):
+    for src, call, _ in cost_changes(game, caster, spell, targets, which, into=into):
         key = (_uses_key(src, call, _kw(call)), rnd)
         game.cost_uses[key] = game.cost_uses.get(key, 0) + 1
 

@@ -22,7 +22,7 @@ from .attackeffects import EFFECTS as ATTACK_EFFECTS, VALUES as ATTACK_VALUES
 from .decisions import Option
 from .effects import trait_from_ref
 from .errors import EffectStopped
-from .phrases import Ctx, PhraseError, has_name, matches, resolve, resolve_one
+from .phrases import Ctx, PhraseError, has_name, matches, resolve, resolve_one, selector_of
 from .restrictions import Marker, action_of, forbids, grant, impose
 from .state import UNTIL_EITHER, start_of_action_phase
 from .targeting import choose_target, needs_choice
@@ -47,6 +47,14 @@ def _args(call: A.Call) -> tuple[list, dict]:
 
 #: phrase openings that name the acting side (its controller, itself), never an object it affects
 _ACTING = ("you", "your", "controller", "owner", "this")
+
+
+def _count(game, v, ctx) -> int:
+    """`count(PHRASE)`: how many objects the phrase names, or how many zones a zone phrase names
+    ("zones adjacent to this zone")."""
+    if isinstance(v, A.Phrase) and getattr(selector_of(game, v), "domain", None) == "zone":
+        return len([z for z in resolve(game, v, ctx) if isinstance(z, str)])
+    return len(_objs(game, v, ctx))
 
 
 def _objs(game, v, ctx) -> list:
@@ -1561,7 +1569,7 @@ VALUES: dict[str, Callable] = {
     "life": lambda g, c, x: (lambda o: g.life(o) or 0 if o else 0)(_one(g, _args(c)[0][0], x)),
     "damage_on": lambda g, c, x: (lambda o: o.damage if o else 0)(_one(g, _args(c)[0][0], x)),
     "armor": lambda g, c, x: (lambda o: g.armor(o) if o else 0)(_one(g, _args(c)[0][0], x)),
-    "count": lambda g, c, x: len(_objs(g, _args(c)[0][0], x)),
+    "count": lambda g, c, x: _count(g, _args(c)[0][0], x),
     "tokens": lambda g, c, x: (lambda o, k: (o.markers.get(k, 0) if k else sum(o.markers.values())) if o else 0)(
         _one(g, _args(c)[0][0], x), (_args(c)[0][1].text if len(_args(c)[0]) > 1 else None)),
     "rolled": lambda g, c, x: x.extra.get("rolled", _attack_rolled(_atk(x))),

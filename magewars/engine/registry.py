@@ -39,6 +39,7 @@ from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 from . import addons as _addons  # noqa: F401  adds its modules' effects and values to those tables
 from . import forced_reveals as _forced
 from . import phrases as _phrases
+from . import staterules as _staterules
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
 from .spellstatics import CAST_LIMIT as _CAST_LIMIT, CAST_STATIC_CALLS as _CAST_STATICS, COSTS
 from .othercasters import refused_shape as _casting_refused
@@ -46,7 +47,8 @@ from .placement import ONLY_READ as _COST_ONLY
 from .reveal import own_reveal_cost as _own_reveal_cost
 from .healtrade import HEALING_REMOVES as _HEALING_REMOVES
 from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
-from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, bar_restriction_runs, grantable, ignore_honoured, imposable, is_obligation, is_permission, is_restriction
+from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, bar_restriction_runs, grantable, ignore_honoured, \
+    imposable, in_foreach_runs, is_obligation, is_permission, is_restriction
 
 # ---------------------------------------------------------------- derived from engine tables
 
@@ -300,9 +302,12 @@ def _first_word(v) -> Optional[str]:
     return None
 
 
-def static_call_status(call: A.Call, codex: Optional[dict] = None) -> tuple[str, str]:
+def static_call_status(call: A.Call, codex: Optional[dict] = None, card=None) -> tuple[str, str]:
     """How the continuous-effects layer treats `static CALL(...)` on a card: (status, why).  `codex`: the
-    entries an `ignore(WHO, [ENTRIES])` names are looked up there."""
+    entries an `ignore(WHO, [ENTRIES])` names are looked up there; `card`: the card stating it (its attack
+    bars, for `immune(PHRASE, "BAR")`)."""
+    if card is not None and _bar.bar_immunity(call, card):
+        return RUNS, ""  # objects immune to one of the card's attack bars (barclauses.immune_to_bar)
     if _movement.reads_static(call) or _defenses.static_runs(call) or restriction_runs(call) \
             or (codex is not None and ignore_honoured(call, codex)):  # defenses: read in Avoid Attack
         return RUNS, ""
@@ -312,10 +317,11 @@ def static_call_status(call: A.Call, codex: Optional[dict] = None) -> tuple[str,
         computed = call.name == "cast_only" and not all(
             isinstance(a.value, A.Phrase) or (isinstance(a.value, A.Call) and a.value.name == "bound_spell")
             for a in call.args if not a.key)  # a bound spell is read (placement.restrictions)
-        if computed or "into" in kw or "school_of" in kw or \
+        into_read = call.name == COSTS  # a cost change for spells cast into a place (placement.cost_changes)
+        if computed or ("into" in kw and not into_read) or "school_of" in kw or \
                 (only is not None and getattr(only, "value", None) not in _COST_ONLY):
-            return LOUD, f"static {call.name}(...) with `into:`, `school_of:` or `only:` other than a reveal or upkeep cost " \
-                         f"is not applied (reported at run time)"
+            return LOUD, f"static {call.name}(...) with `into:` (other than a cost change's), `school_of:` or " \
+                         f"`only:` other than a reveal or upkeep cost is not applied (reported at run time)"
         return RUNS, ""
     if call.name in STATIC_SKIPPED:
         return SILENT, f"static {call.name}(...) is skipped by the continuous-effects layer"
@@ -360,9 +366,13 @@ def static_foreach_status(eff: A.ForEach) -> tuple[str, str]:
             elif isinstance(node, A.Call) and node.name in STATIC_FOREACH_CALLS and node.args \
                     and isinstance(node.args[0].value, A.Phrase):
                 continue
+            elif isinstance(node, A.Call) and in_foreach_runs(node):
+                continue  # a restriction or obligation about `it`, read by engine/restrictions.py
             else:
                 return node.name if isinstance(node, A.Call) else type(node).__name__
         return None
+    if _staterules.reads(eff):
+        return RUNS, ""  # a state rule: tokens removed when a condition holds (Game.check_state)
     what = bad(eff.body)
     if what:
         return LOUD, f"{what} in a static for each is not applied (reported at run time)"

@@ -101,11 +101,35 @@ PREVENT_DAMAGE = "prevent_damage"
 RECEIVE_DAMAGE = "receive damage"
 #: `ignore(WHO, [ENTRIES])`: what those codex entries forbid or permit does not hold for WHO
 IGNORE = "ignore"
-#: `must(WHO, "ACTION", into: PLACE)`: the action is allowed only into that place (OBLIGATION_HOOKS)
+#: `must(WHO, "ACTION", ...)`: an obligation, read where OBLIGATION_HOOKS says
 MUST = "must"
 OBLIGATION_HOOKS: dict[str, str] = {
     "be cast": "casting's declaration: a spell that must be cast into a place matching `into:` is refused elsewhere",
+    "be in a zone": "casting's declaration: a target of the spell (`must(target, ...)`) must stand in a zone "
+                    "matching `at:`",
+    "full action": "the move sequence's declaration (movement.declare_move) and the Action Phase: with "
+                   "`to: \"move\"`, a move into (`into:`), out of (`out_of:`) or across (`target:` a wall) a place "
+                   "takes the creature's whole action (no move before it, no action after it)",
+    "attack": "the Action Phase (activation.obligations): while it can, the creature is offered only attacks on "
+              "an object `target:` names",
+    "melee attack": "the Action Phase: only melee attacks on an object `target:` names, while it can",
+    "ranged attack": "the Action Phase: only ranged attacks on an object `target:` names, while it can",
+    "move": "the Action Phase: while it can, only moves that bring it nearer an object `toward:` names",
 }
+#: for each obligation: the keywords it needs, and those it may have besides
+OBLIGATION_KEYWORDS: dict[str, tuple[frozenset, frozenset]] = {
+    "be cast": (frozenset({"into"}), frozenset()),
+    "be in a zone": (frozenset({"at"}), frozenset()),
+    "full action": (frozenset({"to"}), frozenset({"into", "out_of", "target"})),
+    "attack": (frozenset({"target"}), frozenset()),
+    "melee attack": (frozenset({"target"}), frozenset()),
+    "ranged attack": (frozenset({"target"}), frozenset()),
+    "move": (frozenset({"toward"}), frozenset({"during"})),
+}
+#: the `during:` an Action Phase obligation may name (it is read only then anyway)
+DUTY_DURING: frozenset[str] = frozenset({"action"})
+#: what a `full_action` obligation is spent on (`to:`)
+FULL_ACTION_TO: frozenset[str] = frozenset({"move"})
 STATEMENT_CALLS = ("cannot", "can", CANNOT_REVEAL, PREVENT_DAMAGE, IGNORE, MUST)
 BE_REVEALED = "be revealed"
 #: the actions ruled on here (coverage reads them)
@@ -187,6 +211,70 @@ def _carried(game, obj) -> list[str]:
     return names
 
 
+class Nested:
+    """A statement written inside a card's `static for each PHRASE: { [if C then] STATEMENT }` about `it`:
+    it applies to an actor the phrase names (`this` = the card) while the conditions around it hold with
+    `it` = that actor.  Stands in for the static ability in the (source, ability, call, entry) tuples."""
+
+    def __init__(self, outer: A.StaticAbility, over: A.Phrase, conds: tuple):
+        self.outer, self.over, self.conds = outer, over, conds
+        self.guard = outer.guard
+        self.span = getattr(outer, "span", None)
+
+    def holds(self, game, src, actor) -> bool:
+        if actor is None or isinstance(actor, str) or not matches(game, actor, self.over, Ctx(this=src)):
+            return False
+        ctx = Ctx(this=src, it=actor)
+        return all(bool(game.evaluate(c, ctx)) == want for c, want in self.conds)
+
+
+_NESTED: dict = {}
+
+
+def _about_it(call: A.Call) -> bool:
+    first = call.args[0].value if call.args else None
+    return isinstance(first, A.Phrase) and [w.text.lower() for w in first.words] == ["it"]
+
+
+def nested_statements(ab: A.StaticAbility) -> list:
+    """(Nested, call) for each statement call about `it` in a `static for each` body (kept per ability)."""
+    got = _NESTED.get(id(ab))
+    if got is not None and got[0] is ab:
+        return got[1]
+    out: list = []
+
+    def walk(body, conds):
+        for node in body:
+            if isinstance(node, A.IfEffect):
+                walk(node.then, conds + ((node.condition, True),))
+                walk(node.otherwise or (), conds + ((node.condition, False),))
+            elif isinstance(node, A.Call) and node.name in STATEMENT_CALLS and _about_it(node):
+                out.append((Nested(ab, ab.effect.over, conds), node))
+    if isinstance(ab.effect, A.ForEach):
+        walk(ab.effect.body, ())
+    _NESTED[id(ab)] = (ab, out)
+    return out
+
+
+def card_statements(card) -> Iterator[tuple]:
+    """(ability, call) of each statement a card states: `static [if C] CALL(...)` and those in a
+    `static for each` body (the ability is then a Nested)."""
+    for ab in card.abilities:
+        if not isinstance(ab, A.StaticAbility):
+            continue
+        eff = ab.effect
+        if isinstance(eff, A.Call) and eff.name in STATEMENT_CALLS:
+            yield ab, eff
+        elif isinstance(eff, A.ForEach):
+            yield from nested_statements(ab)
+
+
+def in_foreach_runs(call: A.Call) -> bool:
+    """A statement in a card's `static for each` body this module reads (coverage, Effects)."""
+    return call.name in STATEMENT_CALLS and _about_it(call) and (
+        is_restriction(call) or is_permission(call) or is_obligation(call))
+
+
 def _in_play_statements(game) -> list:
     """(source, ability, call) of every restriction or permission of the face-up cards in play
     (cached per state version)."""
@@ -201,11 +289,8 @@ def _in_play_statements(game) -> list:
             continue
         if src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
             continue
-        for ab in src.card.abilities:
-            eff = getattr(ab, "effect", None)
-            if isinstance(ab, A.StaticAbility) and isinstance(eff, A.Call) and \
-                    eff.name in STATEMENT_CALLS:
-                out.append((src, ab, eff, None))
+        for ab, eff in card_statements(src.card):
+            out.append((src, ab, eff, None))
     game._restriction_cache = (key, out)
     return out
 
@@ -215,11 +300,8 @@ def _party_statements(game, obj) -> Iterator[tuple]:
     among the cards in play (not in play, or face down), and the codex entries it carries."""
     if not obj.in_play or obj.hidden or (obj.kind == "enchantment" and obj.attached_to is None
                                          and obj.attached_zone is None):
-        for ab in obj.card.abilities:
-            eff = getattr(ab, "effect", None)
-            if isinstance(ab, A.StaticAbility) and isinstance(eff, A.Call) and \
-                    eff.name in STATEMENT_CALLS:
-                yield obj, ab, eff, None
+        for ab, eff in card_statements(obj.card):
+            yield obj, ab, eff, None
     for name in _carried(game, obj):
         for ab in _entry_statements(game, name):
             yield obj, ab, ab.effect, name
@@ -355,11 +437,23 @@ def _during_fits(game, during, moment: Optional[str] = None) -> bool:
 
 
 def is_obligation(call: A.Call) -> bool:
-    """`must(PHRASE, "ACTION", into: PLACE)` for an action of OBLIGATION_HOOKS, read by `unmet`."""
+    """`must(PHRASE, "ACTION", ...)` for an action of OBLIGATION_HOOKS, with the keywords it needs
+    (OBLIGATION_KEYWORDS)."""
     if call.name != MUST or len(call.args) < 2 or not isinstance(call.args[0].value, A.Phrase):
         return False
     pos, kw = _args(call)
-    return action_of_must(call) in OBLIGATION_HOOKS and set(kw) == {"into"} and len(pos) == 2
+    act = action_of_must(call)
+    if act not in OBLIGATION_KEYWORDS or len(pos) != 2:
+        return False
+    need, may = OBLIGATION_KEYWORDS[act]
+    if not need <= set(kw) or not set(kw) <= need | may:
+        return False
+    if "during" in kw and not (isinstance(kw["during"], A.StringLit) and kw["during"].value in DUTY_DURING):
+        return False
+    if act == "full action":
+        to = kw["to"]
+        return isinstance(to, A.StringLit) and to.value in FULL_ACTION_TO and len(set(kw) & may) == 1
+    return True
 
 
 def action_of_must(call: A.Call) -> Optional[str]:
@@ -367,28 +461,69 @@ def action_of_must(call: A.Call) -> Optional[str]:
     return _norm(act.value) if isinstance(act, A.StringLit) else None
 
 
-def unmet(game, action: str, actor, *, into=None, by=None) -> Optional[Ruling]:
-    """An obligation `must(WHO, ACTION, into: PLACE)` that `actor` doing `action` into `into` breaks."""
+def obligations_on(game, action: str, actor, parties: Iterable = ()) -> Iterator[tuple]:
+    """(source, call, keywords, ctx, where, rule) of each obligation `must(WHO, ACTION, ...)` that binds
+    `actor` now: statements of the cards in play, and of the parties' own cards and codex entries."""
     act = _norm(action)
-    for src, ab, call, entry in _statements(game, [actor, by]):
+    for src, ab, call, entry in _statements(game, [actor, *parties]):
         if not is_obligation(call) or action_of_must(call) != act:
             continue
         _, kw = _args(call)
-        ctx = Ctx(this=src, it=actor)
+        ctx = Ctx(this=src, it=actor, target=actor)
         try:
+            if isinstance(ab, Nested) and not ab.holds(game, src, actor):
+                continue
             if not _fits(game, actor, call.args[0].value, ctx):
                 continue
             if ab.guard is not None and not game.evaluate(ab.guard, ctx):
-                continue
-            if into is not None and _fits(game, into, kw["into"], ctx):
                 continue
         except Exception as e:  # noqa: BLE001 - reported, never guessed
             game.note_unsupported(f"static must of {entry or src.card.name}", f"cannot read the obligation: {e}")
             continue
         where = f"{entry} of {_label(src)}" if entry else _label(src)
-        return Ruling(f"{_label(actor)} must {act} into {kw['into'].text if isinstance(kw['into'], A.Phrase) else '?'}"
-                      f"{'' if into is None else ', not ' + (into if isinstance(into, str) else into.label())} ({where})",
-                      f"Codex: {entry}" if entry else f"Card: {src.card.name}", src, act)
+        yield src, call, kw, ctx, where, (f"Codex: {entry}" if entry else f"Card: {src.card.name}")
+
+
+def unmet(game, action: str, actor, *, into=None, by=None, spell=None) -> Optional[Ruling]:
+    """An obligation that `actor` doing `action` breaks: `must(WHO, "be cast", into: PLACE)` cast into
+    `into`, `must(target, "be in a zone", at: PLACE)` for a target standing elsewhere."""
+    act = _norm(action)
+    for src, call, kw, ctx, where, rule in obligations_on(game, act, actor, [by, spell]):
+        try:
+            if act == "be cast":
+                if into is not None and _fits(game, into, kw["into"], ctx):
+                    continue
+                place = kw["into"].text if isinstance(kw["into"], A.Phrase) else "?"
+                return Ruling(f"{_label(actor)} must {act} into {place}"
+                              f"{'' if into is None else ', not ' + (into if isinstance(into, str) else into.label())}"
+                              f" ({where})", rule, src, act)
+            if act == "be in a zone":
+                zone = game.state.zone_of(actor)
+                if zone is not None and _fits(game, zone, kw["at"], ctx):
+                    continue
+                place = kw["at"].text if isinstance(kw["at"], A.Phrase) else "?"
+                return Ruling(f"{_label(actor)} must be in a {place}, not {zone} ({where})", rule, src, act)
+        except Exception as e:  # noqa: BLE001 - reported, never guessed
+            game.note_unsupported(f"static must of {src.card.name}", f"cannot read the obligation: {e}")
+    return None
+
+
+def full_action_move(game, actor, here: str, to_zone: str, walls: Iterable = ()) -> Optional[Ruling]:
+    """A `must(WHO, "full_action", to: "move", into:|out_of:|target: PLACE)` that makes this move of `actor`
+    (from `here` into `to_zone`, across `walls`) take its whole action; None when it is an ordinary move."""
+    for src, call, kw, ctx, where, rule in obligations_on(game, "full action", actor):
+        try:
+            if "into" in kw and not _fits(game, to_zone, kw["into"], ctx):
+                continue
+            if "out_of" in kw and not _fits(game, here, kw["out_of"], ctx):
+                continue
+            if "target" in kw and not any(_fits(game, w, kw["target"], ctx) for w in walls):
+                continue
+        except Exception as e:  # noqa: BLE001 - reported, never guessed
+            game.note_unsupported(f"static must of {src.card.name}", f"cannot read the obligation: {e}")
+            continue
+        return Ruling(f"a move of {_label(actor)} from {here} to {to_zone} takes its full action ({where})",
+                      rule, src, "full action")
     return None
 
 
@@ -452,6 +587,8 @@ def _applies(game, src, ab, call, actor, target, *, by, attack, into, out_of, ru
     ctx = Ctx(this=src, attack=attack, it=actor, target=target if target is not None else None)
     if call.name == PREVENT_DAMAGE:
         return actor is src and (ab.guard is None or bool(game.evaluate(ab.guard, ctx)))
+    if isinstance(ab, Nested) and not ab.holds(game, src, actor):
+        return False
     if subject is None and not _fits(game, actor, pos[0], ctx):
         return False
     if ab is not None and ab.guard is not None and not game.evaluate(ab.guard, ctx):
@@ -644,6 +781,8 @@ PERMISSION_HOOKS: dict[str, str] = {
             "object, only a spell one of them permits may be bound to it",
     "summon": "casting's declaration and legal_casts: a creature spell may be cast into the zone `into:` names, "
               "out of its range (and out of line of sight with `ignoring:` naming LoS)",
+    "ignore guards": "attack declaration (AttackEngine.illegal_reason): a melee attack may pass an enemy guard in "
+                     "its target's zone (target: what it attacks)",
 }
 #: `can(WHO, "pay with TOKEN", target: SPELLS)`: WHO may spend the TOKEN tokens on the statement's source as
 #: mana when casting a spell the target names (engine/manasupply.py token_payments, asked by the casting
@@ -749,7 +888,8 @@ def cast_forbidden(game, caster, spell, targets: tuple = (), zone: Optional[str]
             if why:
                 return why
     for t in targets:
-        why = forbids(game, "target", spell, t, by=caster)  # "be targeted": casting.legal_target
+        why = forbids(game, "target", spell, t, by=caster) or (  # "be targeted": casting.legal_target
+            unmet(game, "be in a zone", t, spell=spell) if not isinstance(t, str) else None)
         if why:
             return why
     if aimed is not None and isinstance(aimed, str):

@@ -453,7 +453,10 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
     rs = state_of(game)
     if isinstance(choice, ACT.MoveChoice):
         mover = game.state.objects[choice.obj_id]
-        as_quick = movement.move_uses_quick_action(game, mover)
+        whole = movement.move_takes_full_action(game, mover, choice.to_zone)
+        as_quick = movement.move_uses_quick_action(game, mover) or whole is not None
+        if whole:
+            game.emit("rule", f"{whole}: nothing else this Action Phase")
         if choice.teleport:
             movement.teleport_move(game, mover, choice.to_zone)
         else:

@@ -88,3 +88,11 @@ def test_training_by_exception_counts_for_school_restrictions(check):
     _, diags = check("mage: Paladin\n1 Conquer\n")  # War 4: above his War training
     assert [(d.code, d.span.line) for d in diags] == [("B103", 2)]
     assert "War Mage Only" in diags[0].message
+
+
+def test_a_spell_free_to_include(corpus):
+    # Talos (War 7) states spellbook_cost(this, 0): no points, for its Warlord and for any other Mage
+    assert corpus.cards["Talos"].schools == (("War", 7),)
+    assert cost(corpus, "Warlord", "Talos").points == 0
+    assert cost(corpus, "Forcemaster", "Talos").points == 0
+    assert cost(corpus, "Warlord", "Akiro's Hammer").points > 0  # other War spells are priced as usual

@@ -139,6 +139,7 @@ lose_until(what: obj, traits: traits, until: any) The object loses these traits 
 gain_until(what: obj, traits: traits, until: any) The object gains these traits (a trait or a condition's state) until a duration ends (round, attack...; "start_of_action_phase": the start of its own next Action Phase; "A or B": whichever comes first).
 redirect_mana(to: obj)                           Mana being lost, paid or transferred by the current event goes to this object instead.
 cannot_until(what: obj, action: any, until: any, detail?: any, target?: obj, except?: obj, by?: obj) A restriction like cannot() that lasts only until a stated time (end_of_round, start_of_action_phase...); only aimed at target, not when except matches.
+linger(until?: any, uses?: num)                   A spell's own triggered abilities keep listening after it resolves and leaves play (target: the object it was cast on), until a duration ends and/or until they have triggered this many times; without either, until the end of the round.
 follow_up_attack(what: obj, after: any, kind?: any) The next time this round the object ends a matching attack action, it may make one more attack of a kind within that action.
 redirect_spell(what: obj, to: obj)               A spell being cast gets a new target; its controller may remake its other choices, paying any cost increase or canceling it.
 remove_paying(what: obj, kind?: any, count?: num) Remove any number of condition markers (only of a kind, e.g. Poison, if given) from an object, paying each removal cost.

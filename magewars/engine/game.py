@@ -81,6 +81,7 @@ class Game:
         self.pending_notes: list = []
         self.restrictions: list = []
         self.summon_later: list = []  # (player, card name, zone, source label): summoned at the end of the round
+        self.lingering: list = []  # resolved spells whose abilities still listen (engine/lingering.py)
         self.placers: dict = {}  # (object id, condition) -> ids of the objects that placed its markers, in order
         self._checked_version = -1
         self._would_destroy: set = set()  # objects in their "would be destroyed" window
@@ -700,6 +701,8 @@ class Game:
                 pending.append((src, ab, inner, None, None))
             if entries and (src.in_play or src is subject):
                 rules.extend(self._carried(src, event, entries))
+        if self.lingering:  # spells that left play and still listen (`linger`)
+            pending.extend(addons.lingering.listeners(self, event))
         if cacheable and self._listening_version == self.state.version:
             self._listening_cache[event] = (tuple(rules), tuple(pending))
         return rules, pending
@@ -743,7 +746,10 @@ class Game:
         once_key = ("once", id(ab), self.state.round)
         if isinstance(ab, A.OncePerRound) and once_key in src.uses and not unlimited(self, src, self.rule_of(inner)):
             return False  # used this round (unless the object's card lifts the limit: unlimited_per_round)
-        sub = Ctx(this=src, attack=ctx.attack, it=subject, target=ctx.target)
+        target = ctx.target
+        if self.lingering and not src.in_play:  # a lingering spell's target is the one it was cast on
+            target = addons.lingering.target_of(self, src) or target
+        sub = Ctx(this=src, attack=ctx.attack, it=subject, target=target)
         sub.extra["ability"] = id(inner)
         if "would" in info:
             sub.extra["would"] = info["would"]
@@ -786,6 +792,8 @@ class Game:
         self.run_effects(inner.effects, sub)
         if isinstance(ab, A.OncePerRound) and not sub.extra.get("deferred"):
             src.uses.add(once_key)
+        if self.lingering and not src.in_play:
+            addons.lingering.triggered(self, src)
         return True
 
     def record_use(self, src, ability, attack, subject) -> None:

@@ -111,6 +111,9 @@ ONE_SHOT_KINDS: frozenset[str] = frozenset({"incantation", "enchantment"})
 #: (An attack spell is there while its attack runs, so its abilities hear the attack's events.)
 SPENT_KINDS: frozenset[str] = frozenset({"incantation"})
 SPENT_EVENTS: frozenset[str] = frozenset({"casting", "cast", "targeted"})
+#: ...unless its effect states `linger(...)`: its triggered abilities keep listening after it resolves
+#: (engine/lingering.py; Game._listening asks it), `target` naming the object it was cast on
+lingers = _addons.lingering.lingers
 #: static calls written inside an attack bar that the attack sequence reads
 #: (`AttackEngine.bar_mods(atk, "<name>")` in engine/attack.py); every other clause of an attack bar
 #: (its `effect:`, its triggers, other statics) is never looked at

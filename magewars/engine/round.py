@@ -569,6 +569,12 @@ def expire(game, duration: str) -> int:
         game.effects.temporary = keep
         game.state.touch()
         game.emit("effect", f"{n} effect(s) lasting until the end of the {duration.replace('_', ' ')} end")
+    gone = [lg for lg in game.lingering if ends_at(lg.until, duration)]  # spells still listening (`linger`)
+    if gone:
+        game.lingering = [lg for lg in game.lingering if lg not in gone]
+        game.state.touch()
+        for lg in gone:
+            game.emit("effect", f"{lg.source} stops listening (the {duration.replace('_', ' ')} ends)")
     return n
 
 

@@ -757,6 +757,8 @@ class Game:
             sub.extra["rolled"] = info["rolled"]
         if "amount" in info:  # amount(): the damage, healing or mana of the event
             sub.extra["amount"] = info["amount"]
+        if "mana_event" in info:  # loses_mana: the mana on its way out (redirect_mana sends it elsewhere)
+            sub.extra["mana_event"] = info["mana_event"]
         if "had" in info:  # had(...): the traits the object had just before the event
             sub.extra["had"] = info["had"]
         if x is not None:
@@ -880,6 +882,8 @@ class Game:
             for key, where in movement.event_places(call.name, pos, kw):
                 if not movement.zone_matches(self, where, info.get(key), src):
                     return False
+        if "source" in kw and not self._by_object(kw["source"], src, info.get("by_obj")):
+            return False  # loses_mana(..., source: WHO): the object whose effect takes the mana
         if "by" in kw:
             by = kw["by"]
             if atk is None:

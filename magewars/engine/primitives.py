@@ -403,9 +403,12 @@ def p_pay_mana(game, call, ctx):
         raise Unpaid(p.name)
     for who in payers:
         p = game.state.players[who]
+        to = _mana_leaves(game, who, n, ctx)
         p.mana -= n
         game.state.touch()
         game.emit("mana", f"{p.name} pays {n} mana (now {p.mana})")
+        if to is not None:
+            _mana_to_object(game, to, n, who, _src(ctx))
         if n:
             _note_paid(ctx)
 
@@ -427,14 +430,59 @@ def _supplies(game, v, ctx) -> list:
     return out
 
 
-def _lose_mana(game, who: str, n: int, why: str) -> int:
+def _mana_leaves(game, who: str, n: int, ctx) -> Optional[Any]:
+    """A player is about to lose or pay `n` mana because of an effect: `when loses_mana(PLAYER, source:
+    WHO)` abilities hear it (the player's Mage; `source` fits the object whose effect it is, or the
+    attacker of the attack being resolved), and one may send the mana elsewhere (`redirect_mana(to:
+    OBJECT)`).  Returns the object the mana goes to instead, or None."""
+    mage = game.state.mage_of(who)
+    if not n or mage is None:
+        return None
+    atk = _atk(ctx)
+    cause = atk.attacker if atk is not None else ctx.this
+    event = {"to": None}
+    game.fire("loses_mana", mage, Ctx(it=mage, attack=ctx.attack), by_obj=cause, amount=n, mana_event=event)
+    return event["to"]
+
+
+def _mana_to_object(game, obj, n: int, who: str, why: str) -> None:
+    """Mana taken from a player's supply is placed on an object instead (as mana tokens: the codex
+    keyword whose markers are mana, `static mana_supply()`)."""
+    from .manasupply import supply_markers
+    keys = supply_markers(game)
+    if not keys:
+        raise NotImplementedPrimitive("mana placed on an object", "no codex marker is mana")
+    game.state.add_marker(obj, keys[0], n)
+    game.emit("mana", f"the {n} mana {who} loses goes onto {obj.label()} instead ({why})", player=who,
+              target=obj.id)
+
+
+def _lose_mana(game, who: str, n: int, why: str, ctx=None) -> int:
+    """The player loses up to n mana; returns what they lost to whoever takes it (0 when an ability
+    placed it on an object instead: a transfer then gives nothing)."""
     p = game.state.players[who]
     lost = max(0, min(n, p.mana))
+    to = _mana_leaves(game, who, lost, ctx) if ctx is not None else None
     if lost:
         p.mana -= lost
         game.state.touch()
     game.emit("mana", f"{who} loses {lost} mana ({why}; now {p.mana})", player=who, amount=-lost)
+    if to is not None:
+        _mana_to_object(game, to, lost, who, why)
+        return 0
     return lost
+
+
+def _lose_object_mana(game, obj, n: int, why: str) -> int:
+    """Up to n mana kept on an object (its mana markers) is taken off it."""
+    from .manasupply import supply_markers
+    took = 0
+    for k in supply_markers(game):
+        if took >= n:
+            break
+        took += game.state.remove_marker(obj, k, n - took)
+    game.emit("mana", f"{took} mana is taken off {obj.label()} ({why})", target=obj.id, amount=-took)
+    return took
 
 
 def p_drain_mana(game, call, ctx):
@@ -443,17 +491,22 @@ def p_drain_mana(game, call, ctx):
     n = _num(game, kw.get("amount", pos[1] if len(pos) > 1 else None), ctx)
     total = 0
     for who in _supplies(game, kw.get("who", pos[0] if pos else None), ctx):
-        total += _lose_mana(game, who, n, _src(ctx))
+        total += _lose_mana(game, who, n, _src(ctx), ctx)
     ctx.extra["last_amount"] = total
 
 
 def p_transfer_mana(game, call, ctx):
     """The first player loses up to N mana and the second gains exactly what was lost."""
     pos, kw = _args(call)
-    frm = _supplies(game, kw.get("from", pos[0] if pos else None), ctx)
+    src_v = kw.get("from", pos[0] if pos else None)
     to = _supplies(game, kw.get("to", pos[1] if len(pos) > 1 else None), ctx)
     n = _num(game, kw.get("amount", pos[2] if len(pos) > 2 else None), ctx)
-    lost = sum(_lose_mana(game, who, n, _src(ctx)) for who in frm)
+    holders = [o for o in _objs(game, src_v, ctx) if not isinstance(o, str)] if src_v is not None else []
+    from .manasupply import own_mana
+    if holders and all(own_mana(game, o) or game.state.mage_of(o.controller) is not o for o in holders):
+        lost = sum(_lose_object_mana(game, o, n, _src(ctx)) for o in holders)  # mana kept on objects
+    else:
+        lost = sum(_lose_mana(game, who, n, _src(ctx), ctx) for who in _supplies(game, src_v, ctx))
     for who in to[:1]:
         p = game.state.players[who]
         p.mana += lost
@@ -497,6 +550,15 @@ def p_pay_upkeep(game, call, ctx):
         else:
             game.emit("rule", f"the upkeep of {o.label()} ({n} mana) is not paid: it is destroyed")
             game.destroy(o, why="upkeep not paid")
+
+
+def p_redirect_mana(game, call, ctx):
+    """`redirect_mana(to: OBJECT)` in a `when loses_mana` ability: the mana goes onto that object."""
+    pos, kw = _args(call)
+    event = ctx.extra.get("mana_event")
+    if event is None:
+        raise NotImplementedPrimitive("redirect_mana", "outside a loses_mana ability")
+    event["to"] = _one(game, kw.get("to", pos[0] if pos else None), ctx)
 
 
 def p_move_enchantment(game, call, ctx):
@@ -1221,7 +1283,7 @@ PRIMITIVES: dict[str, Callable] = {
     "only_ones_count": p_only_ones_count, "pierce_armor": p_pierce_armor,
     "modify_dice": p_modify_dice, "modify_dice_per_action": p_modify_dice_per_action, "modify_effect_roll": p_modify_effect_roll, "modify_damage": p_modify_damage,
     "prevent_damage": p_prevent_damage, "reroll": p_reroll, "gain_mana": p_gain_mana, "pay_mana": p_pay_mana,
-    "drain_mana": p_drain_mana, "transfer_mana": p_transfer_mana, "pay_upkeep": p_pay_upkeep,
+    "drain_mana": p_drain_mana, "transfer_mana": p_transfer_mana, "redirect_mana": p_redirect_mana, "pay_upkeep": p_pay_upkeep,
     "move_enchantment": p_move_enchantment, "attach": p_attach, "teleport": p_teleport, "guard": p_guard,
     "remove_guard": p_remove_guard, "ready": p_ready, "exhaust": p_exhaust, "note": p_note,
     "roll_effect_die": p_roll_effect_die, "roll_attack_dice": p_roll_attack_dice, "make_attack": p_make_attack,

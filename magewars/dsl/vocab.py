@@ -122,7 +122,7 @@ grant_defense(what: obj, roll: num, uses: num, detail?: any, limit?: any, condit
 hinder(what: obj, until?: any)                   The object counts as hindered: it may take only one move action in its action phase (while the effect lasts, or until a stated time such as "end of round").
 lose_life(who: obj, amount: num)                 The object loses life outright; this is not damage and cannot be prevented.
 miss_attack()                                    The current attack misses: it fails to hit, as if the roll to miss had failed.
-modify_healing(amount: num)                      Change the amount of the healing being applied.
+modify_healing(amount: num)                      In a `when healed` ability: the healing just given heals this much more (no more than the damage left).
 enhance_attack(who: obj, attack: str, which?: any, until?: any) The object's matching attack takes on the damage type, effect roll and traits of an attack bar on this card.
 attack_gains(traits: traits)                     The attack being resolved gains traits until it ends.
 spend_action(who: obj, kind?: any)               Another object uses up its quick or full action to pay for this ability.
@@ -260,7 +260,7 @@ enchanted(what?: obj)                            An enchantment is attached to a
 condition_placed(what?: obj, kind?: traits)      A condition marker is placed on an object.
 condition_removed(what?: obj, kind?: traits)     A condition marker is removed.
 token_removed(what?: obj, kind?: name)           A token is removed from an object.
-healed(what?: obj)                               An object is healed.
+healed(what?: obj)                               An object is healed (`source`: the object whose effect heals it; `amount()`: the damage healed).
 activated(what?: obj)                            An object is activated (its action phase starts).
 action_ends(what?: obj)                          An object's action phase ends.
 targeted(what?: obj, by?: any)                   An object becomes the target of a spell.

@@ -257,7 +257,14 @@ class Game:
             self.state.set_damage(obj, obj.damage - n)
             self.emit("heal", f"{obj.label()} heals {n} damage from {source} (now {obj.damage} damage)",
                       target=obj.id, amount=n, source=source)
-            self.fire("healed", obj, Ctx(this=obj, it=obj))
+            event = {"more": 0}  # modify_healing(N) in a `when healed` ability adds to this healing
+            self.fire("healed", obj, Ctx(this=obj, it=obj), by_obj=by, amount=n, healing_event=event)
+            more = min(event["more"], obj.damage) if obj.in_play else 0
+            if more > 0:
+                self.state.set_damage(obj, obj.damage - more)
+                n += more
+                self.emit("heal", f"{obj.label()} heals {more} more damage from {source} (now {obj.damage} damage)",
+                          target=obj.id, amount=more, source=source)
         return n
 
     def codex_statics(self, name: str, fn: str) -> list:
@@ -757,8 +764,11 @@ class Game:
             sub.extra["rolled"] = info["rolled"]
         if "amount" in info:  # amount(): the damage, healing or mana of the event
             sub.extra["amount"] = info["amount"]
-        if "mana_event" in info:  # loses_mana: the mana on its way out (redirect_mana sends it elsewhere)
-            sub.extra["mana_event"] = info["mana_event"]
+        for key in ("mana_event", "healing_event"):  # what is happening, for redirect_mana, modify_healing
+            if key in info:
+                sub.extra[key] = info[key]
+        if ctx.attack is None and info.get("by_obj") is not None:
+            sub.extra["event_source"] = info["by_obj"]  # `source`: the object whose effect it is (healing...)
         if "had" in info:  # had(...): the traits the object had just before the event
             sub.extra["had"] = info["had"]
         if x is not None:

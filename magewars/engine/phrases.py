@@ -124,7 +124,10 @@ def pronoun(game: Game, word: str, ctx: Ctx) -> Any:
     if word in ("attacker",):
         return ctx.attack.attacker if ctx.attack is not None else None
     if word == "source":
-        return ctx.attack.source if ctx.attack is not None else this
+        if ctx.attack is not None:
+            return ctx.attack.source
+        # an ability answering an event an object's effect caused (healing, mana lost): that object
+        return ctx.extra.get("event_source", this)
     if word == "defender":
         return ctx.attack.target if ctx.attack is not None else None
     if word in ("it", "that", "its"):

@@ -552,6 +552,16 @@ def p_pay_upkeep(game, call, ctx):
             game.destroy(o, why="upkeep not paid")
 
 
+def p_modify_healing(game, call, ctx):
+    """`modify_healing(N)` in a `when healed` ability: the healing just given heals N more (no more than
+    the damage left)."""
+    pos, _ = _args(call)
+    event = ctx.extra.get("healing_event")
+    if event is None:
+        raise NotImplementedPrimitive("modify_healing", "outside a healed ability")
+    event["more"] += _num(game, pos[0], ctx)
+
+
 def p_redirect_mana(game, call, ctx):
     """`redirect_mana(to: OBJECT)` in a `when loses_mana` ability: the mana goes onto that object."""
     pos, kw = _args(call)
@@ -1283,7 +1293,7 @@ PRIMITIVES: dict[str, Callable] = {
     "only_ones_count": p_only_ones_count, "pierce_armor": p_pierce_armor,
     "modify_dice": p_modify_dice, "modify_dice_per_action": p_modify_dice_per_action, "modify_effect_roll": p_modify_effect_roll, "modify_damage": p_modify_damage,
     "prevent_damage": p_prevent_damage, "reroll": p_reroll, "gain_mana": p_gain_mana, "pay_mana": p_pay_mana,
-    "drain_mana": p_drain_mana, "transfer_mana": p_transfer_mana, "redirect_mana": p_redirect_mana, "pay_upkeep": p_pay_upkeep,
+    "drain_mana": p_drain_mana, "transfer_mana": p_transfer_mana, "redirect_mana": p_redirect_mana, "modify_healing": p_modify_healing, "pay_upkeep": p_pay_upkeep,
     "move_enchantment": p_move_enchantment, "attach": p_attach, "teleport": p_teleport, "guard": p_guard,
     "remove_guard": p_remove_guard, "ready": p_ready, "exhaust": p_exhaust, "note": p_note,
     "roll_effect_die": p_roll_effect_die, "roll_attack_dice": p_roll_attack_dice, "make_attack": p_make_attack,

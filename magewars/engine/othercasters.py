@@ -23,6 +23,7 @@ from typing import Optional
 from ..dsl import ast as A
 from . import casting as C
 from . import placement as P
+from . import movement
 from .actions import CastChoice, PassChoice, options_of
 from .decisions import HiddenPick
 from .decisions import Option
@@ -80,13 +81,15 @@ def refused_shape(call: A.Call) -> Optional[str]:
         return None
     if call.name == "summon":
         what = pos[0] if pos else None
-        if not isinstance(what, A.Phrase) or _word0(what) in ("target", "it") or \
-                not any(w.text.lower() in ("creature", "creatures") for w in what.words):
-            return "summoning anything but a creature spell the summoner was given is not run yet"
+        from_discard = isinstance(what, A.Phrase) and _word0(what) in ("target", "it")
+        if not from_discard and (not isinstance(what, A.Phrase) or
+                                 not any(w.text.lower() in ("creature", "creatures") for w in what.words)):
+            return "summoning anything but a creature spell the summoner was given, or a creature card " \
+                   "from a discard pile, is not run yet"
         to = kw.get("to")
         if to is not None and not (isinstance(to, A.Phrase) and to.text in ("this zone", "your zone")):
             return "summoning into a zone other than the summoner's or your Mage's is not run yet"
-        return None
+        return None  # from a discard pile: the target must be a creature card there (summon_from_discard)
     return None
 
 
@@ -350,8 +353,32 @@ def p_summon(game, call, ctx) -> None:
         into = game.state.zone_of(mage) if mage is not None else None
     else:
         into = game.state.zone_of(summoner)
+    if _word0(pos[0]) in ("target", "it"):
+        for o in [o for o in resolve(game, pos[0], ctx) if not isinstance(o, str)]:
+            summon_from_discard(game, o, into, summoner.controller, ctx)
+        return
     opts = choices(game, summoner, _available(game, summoner), pos[0], into)
     cast_one(game, summoner, opts, f"{summoner.label()} summons a creature", ctx)
+
+
+def summon_from_discard(game, old, into: Optional[str], player: str, ctx) -> None:
+    """A creature card in a discard pile is summoned into a zone: it leaves the pile and comes into play
+    as a new object (nothing on it, a new timestamp, its action marker used: it first acts next round),
+    controlled by the summoning player, kept by its owner.  The effect's `target`/`it` name the new object
+    for what the effect does next (damage, markers)."""
+    st = game.state
+    if old.in_play or old not in st.graveyard or old.kind != "creature" or into is None:
+        raise Refused("summon", f"{old.label()} is not a creature card in a discard pile that can be summoned "
+                                f"into a zone")
+    st.graveyard.remove(old)
+    del st.objects[old.id]  # the card comes back as a new object under its old name
+    obj = game.create(old.card, old.id, player, owner=old.owner)
+    obj.action_marker = "used"
+    for key in ("target", "it"):
+        if getattr(ctx, key) is old:
+            setattr(ctx, key, obj)
+    movement.enter_zone(game, obj, into, how=f"is summoned from {old.owner}'s discard pile")
+    game.check_state()
 
 
 PRIMITIVES = {"assign_spell": p_assign_spell, "cast_spell": p_cast_spell, "summon": p_summon}

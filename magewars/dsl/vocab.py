@@ -89,7 +89,7 @@ exhaust(what: obj)                               Flip an object's action or read
 take_action(what: obj, action?: any)             The object takes an extra action.
 guard(what: obj)                                 Place a guard marker.
 remove_guard(what: obj)                          Remove a guard marker.
-cast_spell(who: obj, what: obj, free?: any, on?: obj) The object (or your Mage) casts one of the spells it has that fits the phrase (given at Planning, planned, or bound), through the whole casting sequence; as part of an effect it spends no action (free: "action" says so); on: names its target.
+cast_spell(who: obj, what: obj, free?: any, on?: obj) The object (or your Mage) casts one of the spells it has that fits the phrase (given at Planning, planned, or bound), through the whole casting sequence; as part of an effect it spends no action (free: "action" says so); on: names its target (an object or a zone). Your Mage may also cast a spell it did not plan: the card `target`/`it` names in a discard pile, or a card of your spellbook fitting a phrase ending in "card".
 copy_spell(what: obj)                            Copy a spell being cast.
 cannot(what: obj, action: any, detail?: any, target?: obj, except?: obj, by?: obj, during?: step, into?: obj, out_of?: obj, attack?: str, kind?: any) Restriction: the object cannot do something (move, attack, be attacked, guard, cast...): only aimed at target, not when except matches, only by a source, only during a step or phase, only into or out of a place, only with the named attack bar of this card, only by attacks of a kind (melee, ranged, zone).
 can(what: obj, action: any, detail?: any, target?: obj, by?: obj, during?: step, into?: obj, instead_of?: any, ignoring?: any, until?: any) Permission: the object may do something it otherwise could not (aimed at target, by a source, during a step, into a place, in place of another action, ignoring a rule such as range or LoS, until a stated time when granted by an effect).
@@ -189,7 +189,7 @@ x() -> num                                       The value chosen for X.
 has(what: obj, traits: traits) -> bool           Whether an object has all these traits or conditions.
 is(what: obj, kind: obj) -> bool                 Whether an object matches a phrase.
 in_zone(what: obj, zone: obj) -> bool            Whether an object is in a zone.
-controls(who: obj, what: obj) -> bool            Whether a player controls an object.
+controls(who: obj, what: obj) -> bool            Whether a player controls an object, or a zone (a creature of theirs is in it and no opponent's is).
 attack_is(traits: traits) -> bool                Whether the current attack has these traits.
 attack_kind(kind: any) -> bool                   Whether the current attack is melee, ranged, zone...
 damaged() -> bool                                Whether the current attack dealt damage.

@@ -69,6 +69,9 @@ def refused_shape(call: A.Call) -> Optional[str]:
         if free is not None and not (isinstance(free, A.StringLit) and free.value == "action"):
             return "a free cast other than a free action is not run yet"
         if _word0(pos[0] if pos else None) == "you" and isinstance(pos[1] if len(pos) > 1 else None, A.Phrase) \
+                and (_word0(pos[1]) in ("target", "it") or from_spellbook(pos[1])):
+            return None  # a card in a discard pile, or one of your spellbook (cast_unplanned)
+        if _word0(pos[0] if pos else None) == "you" and isinstance(pos[1] if len(pos) > 1 else None, A.Phrase) \
                 and _word0(pos[1]) not in ("a", "an", "your"):
             return "casting a spell that is not planned (from the spellbook or the discard pile) is not run yet"
         if _word0(pos[0] if pos else None) not in ("this", "you"):
@@ -303,6 +306,58 @@ def cast_one(game, caster, opts: list[CastChoice], prompt: str, ctx: Ctx, holder
     return True
 
 
+def from_spellbook(phrase) -> bool:
+    """`cast_spell(you, PHRASE card)`: a phrase ending in "card" names a card of your spellbook."""
+    return isinstance(phrase, A.Phrase) and bool(phrase.words) and phrase.words[-1].text.lower() in ("card", "cards")
+
+
+def cast_unplanned(game, caster, what, on, ctx) -> None:
+    """Your Mage casts a spell it did not plan, through the whole casting sequence: the card an effect
+    names in a discard pile (`target`, `it`: whoever's pile; the caster now controls it), or a card of
+    your spellbook fitting a phrase ending in "card" (you pick it; your spellbook holds one fewer).
+    `on:` limits its target (objects, or a zone)."""
+    st = game.state
+    if not from_spellbook(what):
+        cards = [o for o in resolve(game, what, ctx) if not isinstance(o, str) and o in st.graveyard]
+        if not cards:
+            game.emit("rule", f"{caster.label()}: no card in a discard pile to cast")
+            ctx.extra["succeeded"] = False
+            raise EffectStopped(caster.label())
+        names, took = [cards[0].card.name], cards[0]
+    else:
+        lib = _library(game, caster.controller)
+        names = [n for n, k in (lib or {}).items() if k > 0 and _fits(game, caster, game.card(n), what)]
+        took = None
+    opts = choices(game, caster, names)
+    if on is not None:
+        ids = {o.id for o in on if not isinstance(o, str)}
+        zones = {o for o in on if isinstance(o, str)}
+        opts = [c for c in opts if (c.target_ids and set(c.target_ids) <= ids) or (c.zone in zones and not c.target_ids)]
+    if not opts:
+        game.emit("rule", f"{caster.label()} has no such spell it can cast now", secret_for=caster.controller,
+                  public_text=f"{caster.public_label()} casts nothing")
+        ctx.extra["succeeded"] = False
+        raise EffectStopped(caster.label())
+    ch = game.decide("action", caster.controller, options_of(opts + [PassChoice(caster.id)], game),
+                     prompt=f"{caster.label()} casts a spell it did not plan", default=len(opts))
+    if isinstance(ch.value, PassChoice):
+        ctx.extra["succeeded"] = False
+        game.emit("rule", f"{caster.label()} casts nothing")
+        raise EffectStopped(caster.label())
+    c = ch.value
+    if took is not None:  # the card leaves the discard pile it was in
+        st.graveyard.remove(took)
+        del st.objects[took.id]
+        st.touch()
+        game.emit("rule", f"{caster.label()} casts {took.card.name} from {took.owner}'s discard pile")
+    else:
+        _library(game, caster.controller)[c.card_name] -= 1
+        game.emit("rule", f"{caster.label()} casts {c.card_name} from the spellbook")
+    C.cast_spell(game, caster, game.card(c.card_name), [st.objects[t] for t in c.target_ids], zone=c.zone,
+                 face_down=c.face_down)
+    ctx.extra["succeeded"] = True
+
+
 def _caster(game, v, ctx):
     got = [o for o in resolve(game, v, ctx) if not isinstance(o, str)]
     if not got:
@@ -324,6 +379,10 @@ def p_cast_spell(game, call, ctx) -> None:
         return
     what = pos[1]
     holder = None
+    if who == "you" and isinstance(what, A.Phrase) and (_word0(what) in ("target", "it") or from_spellbook(what)):
+        zone_on = [z for z in resolve(game, kw["on"], ctx) if isinstance(z, str)] if "on" in kw else []
+        cast_unplanned(game, caster, what, (on or []) + zone_on if "on" in kw else None, ctx)
+        return
     if isinstance(what, A.Call):  # a bound spell: it stays bound to the object named
         got = game.evaluate(what, ctx)
         names = [got] if isinstance(got, str) else []

@@ -1516,6 +1516,23 @@ def v_distance(game, call, ctx):
     return game.state.arena.distance(za, zb)
 
 
+def v_controls(game, call, ctx) -> bool:
+    """`controls(WHO, WHAT)`: the player controls the object; or, WHAT being a zone, controls the zone: a
+    creature they control is in it and none an opponent controls is (Codex glossary: Control)."""
+    pos, _ = _args(call)
+    who = _one(game, pos[0], ctx)
+    player = _player_of(game, who) if who is not None else None
+    if player is None or len(pos) < 2:
+        return False
+    what = pos[1]
+    zones = [z for z in resolve(game, what, ctx) if isinstance(z, str)] if isinstance(what, A.Phrase) else []
+    if zones:
+        holders = {o.controller for o in game.state.objects_in_zone(zones[0]) if game.is_creature(o)}
+        return player in holders and holders <= {player}
+    o = _one(game, what, ctx)
+    return o is not None and o.controller == player
+
+
 def _attack_traits(ctx):
     return ctx.attack.traits if ctx.attack is not None else {}
 
@@ -1572,8 +1589,7 @@ VALUES: dict[str, Callable] = {
     "in_zone": lambda g, c, x: (lambda o, z: o is not None and bool(z) and g.state.zone_of(o) in z)(
         _one(g, _args(c)[0][0], x), [q if isinstance(q, str) else g.state.zone_of(q)
                                      for q in resolve(g, _args(c)[0][1], x)]),
-    "controls": lambda g, c, x: (lambda who, o: o is not None and who is not None and o.controller == _player_of(g, who))(
-        _one(g, _args(c)[0][0], x), _one(g, _args(c)[0][1], x)),
+    "controls": lambda g, c, x: v_controls(g, c, x),
     "owns": lambda g, c, x: (lambda who, o: o is not None and who is not None and o.owner == _player_of(g, who))(
         _one(g, _args(c)[0][0], x), _one(g, _args(c)[0][1], x)),
     "has_initiative": lambda g, c, x: (lambda who: who is not None and g.state.order and

@@ -81,7 +81,8 @@ def test_casting_effects_the_engine_does_not_run_are_refused_with_a_reason(corpu
     assert seen[("Lair", "cast_spell", True)] is None
     assert seen[("Graveyard", "summon", True)] is None
     assert seen[("Sectarus, Dark Rune Sword", "cast_spell", True)] is None  # a free action, on: its target
-    assert "not planned" in seen[("Conquer", "cast_spell", False)]
+    assert seen[("Conquer", "cast_spell", True)] is None  # a card from a discard pile or the spellbook
+    assert seen[("Animate Dead", "summon", True)] is None  # a creature card from a discard pile
     assert "creature" in seen[("Vinewhip Staff", "summon", False)]
     assert len(seen) >= 20
 

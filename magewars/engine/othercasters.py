@@ -30,6 +30,8 @@ from .decisions import Option
 from .errors import EffectStopped
 from .cardindex import index as card_index
 from .phrases import Ctx, resolve
+from .targeting import choose_target, needs_choice
+from ..dsl import vocab as V
 from .spellstatics import EXTRA_PREPARED
 
 CASTING_CALLS = ("cast_spell", "summon")
@@ -84,6 +86,9 @@ def refused_shape(call: A.Call) -> Optional[str]:
         return None
     if call.name == "summon":
         what = pos[0] if pos else None
+        to = kw.get("to")
+        if is_marker(what) or is_found(what):  # a marker into a zone; a card a search found
+            return None if to is None or isinstance(to, A.Phrase) else "the zone must be a phrase"
         from_discard = isinstance(what, A.Phrase) and _word0(what) in ("target", "it")
         if not from_discard and (not isinstance(what, A.Phrase) or
                                  not any(w.text.lower() in ("creature", "creatures") for w in what.words)):
@@ -410,14 +415,108 @@ def p_summon(game, call, ctx) -> None:
     if to is not None and to.text == "your zone":
         mage = game.state.mage_of(summoner.controller)
         into = game.state.zone_of(mage) if mage is not None else None
+    elif to is not None and to.text != "this zone":  # a zone the phrase names (the ability's target zone)
+        sel = needs_choice(game, to, ctx)
+        if sel is not None:
+            choose_target(game, sel, ctx)
+        zones = [z for z in resolve(game, to, ctx) if isinstance(z, str)]
+        if not zones:
+            raise Refused("summon", f"'{to.text}' names no zone")
+        into = zones[0]
     else:
         into = game.state.zone_of(summoner)
+    if is_marker(pos[0]):
+        summon_marker(game, pos[0], into, summoner.controller, ctx)
+        return
+    if is_found(pos[0]):
+        summon_found(game, pos[0], into, summoner, ctx)
+        return
     if _word0(pos[0]) in ("target", "it"):
         for o in [o for o in resolve(game, pos[0], ctx) if not isinstance(o, str)]:
             summon_from_discard(game, o, into, summoner.controller, ctx)
         return
     opts = choices(game, summoner, _available(game, summoner), pos[0], into)
     cast_one(game, summoner, opts, f"{summoner.label()} summons a creature", ctx)
+
+
+def is_marker(phrase) -> bool:
+    """`summon(a vine marker, ...)`: a phrase with the word "marker" names a marker card (no cost, never
+    cast: the game's supply of markers of that kind)."""
+    return isinstance(phrase, A.Phrase) and any(w.text.lower() == "marker" for w in phrase.words)
+
+
+def is_found(phrase) -> bool:
+    """`summon(Talos, ...)` after `search(you, Talos)`: a phrase that is one card name."""
+    return isinstance(phrase, A.Phrase) and len(phrase.words) >= 1 and all(w.kind == "name" for w in phrase.words) \
+        and _word0(phrase) not in ("target", "it")
+
+
+def _new_id(game, stem: str) -> str:
+    n = 1
+    while f"{stem}{n}" in game.state.objects:
+        n += 1
+    return f"{stem}{n}"
+
+
+def summon_marker(game, phrase, into: Optional[str], player: str, ctx) -> None:
+    """A marker (a card of a kind no spell is cast as, such as a vine marker) is put into a zone under
+    the player's control: a new object, not cast, nothing paid for it."""
+    kinds = set()
+    for w in phrase.words:
+        low = w.text.lower()
+        if low in V.NOUN_MEANINGS:
+            dom, ks, _sub = V.noun_meaning(low)
+            if dom == "object":
+                kinds.update(ks)
+    cards = sorted((cd for cd in game.corpus.cards.values() if cd.kind in kinds and cd.cast_cost is None),
+                   key=lambda cd: cd.name)
+    if not cards or into is None:
+        raise Refused("summon", f"no marker card for '{phrase.text}', or no zone to put it in")
+    card = cards[0]
+    if len(cards) > 1:
+        card = game.decide("choose", player, [Option(cd.name, cd) for cd in cards],
+                           prompt=f"which {phrase.text}?", default=0).value
+    obj = game.create(card, _new_id(game, card.kind), player)
+    movement.enter_zone(game, obj, into, how="is placed")
+    game.check_state()
+
+
+def summon_found(game, phrase, into: Optional[str], summoner, ctx) -> None:
+    """The card a `search` of this effect found, fitting the phrase, is summoned into the zone: a new
+    object, not cast and paid nothing for, its action marker used if it is a creature."""
+    found = ctx.extra.get("found") or []
+    name = next((n for n in found if n.lower() == phrase.text.lower()), None)
+    if name is None or into is None:
+        game.emit("rule", f"{summoner.label()}: no {phrase.text} was found — nothing is summoned")
+        ctx.extra["succeeded"] = False
+        return
+    found.remove(name)
+    card = game.card(name)
+    obj = game.create(card, _new_id(game, "summoned"), summoner.controller)
+    if card.kind == "creature":
+        obj.action_marker = "used"
+    movement.enter_zone(game, obj, into, how="is summoned")
+    game.check_state()
+
+
+def p_search(game, call, ctx) -> None:
+    """`search(WHO, PHRASE)`: the player takes a card fitting the phrase (a card name) out of their
+    spellbook and sets it aside for what the effect does next (`summon(NAME, ...)`).  Nothing found,
+    nothing happens; the other cards of the spellbook stay unseen."""
+    pos, _ = _args(call)
+    who = [o for o in resolve(game, pos[0], ctx) if not isinstance(o, str)] if pos else []
+    player = who[0].controller if who else (ctx.this.controller if ctx.this else None)
+    lib = _library(game, player) if player else None
+    what = pos[1] if len(pos) > 1 else None
+    name = next((n for n, k in (lib or {}).items() if k > 0 and isinstance(what, A.Phrase)
+                 and n.lower() == what.text.lower()), None)
+    if name is None:
+        game.emit("rule", f"{player} finds no {getattr(what, 'text', '?')} in their spellbook")
+        ctx.extra["succeeded"] = False
+        return
+    lib[name] -= 1
+    ctx.extra.setdefault("found", []).append(name)
+    game.emit("rule", f"{player} takes {name} out of their spellbook")
 
 
 def summon_from_discard(game, old, into: Optional[str], player: str, ctx) -> None:
@@ -440,7 +539,7 @@ def summon_from_discard(game, old, into: Optional[str], player: str, ctx) -> Non
     game.check_state()
 
 
-PRIMITIVES = {"assign_spell": p_assign_spell, "cast_spell": p_cast_spell, "summon": p_summon}
+PRIMITIVES = {"assign_spell": p_assign_spell, "cast_spell": p_cast_spell, "summon": p_summon, "search": p_search}
 
 
 # ---------------------------------------------------------------- planning more spells

@@ -516,7 +516,8 @@ def p_search(game, call, ctx) -> None:
         return
     lib[name] -= 1
     ctx.extra.setdefault("found", []).append(name)
-    game.emit("rule", f"{player} takes {name} out of their spellbook")
+    game.emit("rule", f"{player} takes {name} out of their spellbook", secret_for=player,
+              public_text=f"{player} takes a card out of their spellbook")
 
 
 def summon_from_discard(game, old, into: Optional[str], player: str, ctx) -> None:

@@ -34,7 +34,7 @@ regain_life(what: obj, amount: num)              Alias kept for healing mages be
 place(what: obj, markers: traits, count?: num)   Place condition markers or tokens on an object.
 remove(what: obj, markers: traits, count?: num)  Remove condition markers or tokens from an object.
 remove_all(what: obj, kind?: any)                Remove every condition (or every marker of a kind) from an object.
-push(what: obj, distance?: num, direction?: any) Push an object into an adjacent zone (the pusher chooses unless stated).
+push(what: obj, distance?: num, direction?: any) Push an object into an adjacent zone (the pusher chooses unless stated: a compass direction, "random", "toward" the source, or "along": the way the object whose move the ability answers goes).
 move(what: obj, distance?: num, to?: obj, over?: obj) Move an object as a move action would (walls fitting over do not stop it; their passage attacks still come).
 teleport(what: obj, to: obj)                     Teleport an object to a zone; not a move, ignores walls.
 swap(first: obj, second: obj)                    Exchange the zones of two objects.
@@ -237,7 +237,7 @@ glyph_active(who: obj, school: name) -> bool     Whether an object's Glyph of a 
 used_this_round(what: obj, kind: any) -> bool    Whether the object has already used its attack or its defense ("attack", "defense") this round.
 able(what: obj, action: any, target?: obj) -> bool Whether the object could take that action now (against target, if given).
 could_attach(what: obj, to: obj) -> bool         Whether an object could now legally target or be placed on another object (e.g. after it gains Uncontainable).
-crossed_border_with(what: obj, kind: obj) -> bool Whether the object's last move crossed a border that holds an object matching the phrase (a wall with Passage Attacks...).
+crossed_border_with(what: obj, kind: obj) -> bool In an ability answering the object's move (leaves, moves): whether the border it crosses holds an object matching the phrase (a wall with Passage Attacks...).
 """
 
 # ---------------------------------------------------------------- events

@@ -764,6 +764,8 @@ class Game:
             sub.extra["rolled"] = info["rolled"]
         if "amount" in info:  # amount(): the damage, healing or mana of the event
             sub.extra["amount"] = info["amount"]
+        if "into" in info and ("zone" in info or "frm" in info):  # a move: crossed_border_with, push along
+            sub.extra["crossing"] = (info.get("zone", info.get("frm")), info["into"])
         for key in ("mana_event", "healing_event"):  # what is happening, for redirect_mana, modify_healing
             if key in info:
                 sub.extra[key] = info[key]

@@ -599,10 +599,41 @@ def p_teleport(game, call, ctx):
                 game.emit("rule", f"{o.label()} is not teleported: {e}")
 
 
+#: `push(..., direction: "along")`: the way the object whose move is being answered goes
+ALONG = "along"
+
+
+def _crossing(ctx, what: str) -> tuple:
+    """(zone left, zone entered) of the move an ability is answering (`leaves`, `moves`)."""
+    got = ctx.extra.get("crossing")
+    if got is None or None in got:
+        raise NotImplementedPrimitive(what, "outside an ability answering a move")
+    return got
+
+
+def _way(game, a: str, b: str) -> Optional[str]:
+    arena = game.state.arena
+    (r1, c1), (r2, c2) = arena.coords(a), arena.coords(b)
+    return next((w for w, (dr, dc) in movement.DIRECTIONS.items() if (r1 + dr, c1 + dc) == (r2, c2)), None)
+
+
+def v_crossed_border_with(game, call, ctx) -> bool:
+    """`crossed_border_with(WHO, PHRASE)` in an ability answering WHO's move: whether the border it
+    crosses holds a wall fitting the phrase."""
+    pos, _ = _args(call)
+    a, b = _crossing(ctx, "crossed_border_with")
+    return any(matches(game, w, pos[1], ctx) for w in movement.walls_on(game, a, b)) if len(pos) > 1 else False
+
+
 def p_push(game, call, ctx):
     pos, kw = _args(call)
     d = kw.get("direction")
     direction = d.value if isinstance(d, A.StringLit) else None
+    if direction == ALONG:  # the way the mover goes, from the zone it leaves into the next
+        a, b = _crossing(ctx, "push along")
+        direction = _way(game, a, b)
+        if direction is None:
+            raise NotImplementedPrimitive("push along", f"{a} and {b} are not side by side")
     if direction is None and ctx.attack is not None:
         direction = movement.bar_push_direction(ctx.attack)
     if direction is not None and direction not in movement.DIRECTIONS and direction not in ("random", movement.TOWARD):
@@ -1603,6 +1634,7 @@ VALUES: dict[str, Callable] = {
     "chosen": lambda g, c, x: x.chosen,
     "placer": lambda g, c, x: (lambda o, k: g.placer_of(o, k) if o is not None and k else [])(
         _one(g, _args(c)[0][0], x), (_args(c)[0][1].text if len(_args(c)[0]) > 1 else None)),
+    "crossed_border_with": v_crossed_border_with,
     "in_los": lambda g, c, x: movement.in_los(g, _one(g, _args(c)[0][0], x), _one(g, _args(c)[0][1], x)),
     "moves_taken": lambda g, c, x: (lambda o: o.moves_taken if o is not None else 0)(_one(g, _args(c)[0][0], x)),
     "half": lambda g, c, x: -(-_num(g, _args(c)[0][0], x) // 2),

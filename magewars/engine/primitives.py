@@ -922,11 +922,20 @@ def p_hinder(game, call, ctx):
 
 
 def p_attack_gains(game, call, ctx):
+    """The attack in hand gains traits: attack traits on the attack; others (Melee +2) on the attacker
+    until the attack ends, where the codex rules that read them look (as next_attack_gains does)."""
     atk = _attack_or_fail(ctx, "attack_gains")
     pos, _ = _args(call)
     if isinstance(pos[0], A.TraitGroup):
         for ref in pos[0].traits:
-            atk.gained.append(trait_from_ref(ref, game.codex))
+            entry = game.codex.get(ref.name.text)
+            if entry is None or "Attack" in entry.categories:
+                atk.gained.append(trait_from_ref(ref, game.codex))
+            else:
+                game.effects.temporary.append((game.state.next_timestamp(), _src(ctx), atk.attacker.id,
+                                               A.Gain(A.Phrase((A.Word("it", "word"),)), A.TraitGroup((ref,))),
+                                               game.attacks.duration_key(atk)))
+                game.state.touch()
             game.emit("modifier", f"the attack gains {ref.text} ({_src(ctx)})")
 
 

@@ -169,6 +169,8 @@ def x_from_card(game, caster, card, targets, zone: Optional[str] = None) -> Opti
     holds), or None when the card states none or its value cannot be known at declaration."""
     t = targets[0] if targets else None
     probe = P.probe(game, caster, card, game.state.zone_of(caster))
+    if t is not None and card.kind in ("enchantment", "equipment"):
+        probe.attached_to = t.id  # `enchanted`/`bearer` in its set_x is the object it will be attached to
     ctx = Ctx(this=probe, target=t, it=t)
     if zone is not None and "/" not in zone and target_kind(card) == "object_zone":
         ctx.extra["targets"] = [zone]

@@ -28,6 +28,7 @@ from .reveal import Reveals
 from .healtrade import give_up_healing
 from .unlimited import unlimited
 from . import round as round_
+from . import control
 from .state import LIGHT_READS, ROW_LETTERS, Arena, GameObject, GameState, LightList, LightSet
 
 _STEP_OF: dict[int, tuple] = {}
@@ -82,6 +83,7 @@ class Game:
         self.restrictions: list = []
         self.summon_later: list = []  # (player, card name, zone, source label): summoned at the end of the round
         self.lingering: list = []  # resolved spells whose abilities still listen (engine/lingering.py)
+        self.taken_control: dict = {}  # object id -> its controller before a gain_control static (control.py)
         self.placers: dict = {}  # (object id, condition) -> ids of the objects that placed its markers, in order
         self._checked_version = -1
         self._would_destroy: set = set()  # objects in their "would be destroyed" window
@@ -390,7 +392,7 @@ class Game:
         if self._checked_version == self.state.version:
             return
         for _ in range(10):
-            changed = False
+            changed = control.reconcile(self)  # who controls what, as `static gain_control` says
             for obj in list(self.state.in_play()):
                 for name in [m for m, c in obj.markers.items() if c and self.lowers_armor(m)]:
                     c = obj.markers[name]
@@ -977,7 +979,12 @@ class Game:
         Bash): the procedures that need one call this, so they need not import the attack engine."""
         self.attacks.run_action(AttackAction(source, adef, source, tuple(adef.traits), None), targets)
 
-    def move_attachment(self, obj, to):
+    def move_attachment(self, obj, to) -> bool:
+        if obj.attached_to is not None and not isinstance(to, str) and to is not None and to.id != obj.attached_to:
+            why = forbids(self, "be moved to another object", obj, to)
+            if why:
+                self.emit("rule", f"{obj.public_label()} stays on its object: {why}", target=obj.id, rule=why.rule)
+                return False
         if isinstance(to, str):
             self.state.attach(obj, None, zone=to)
         else:
@@ -985,6 +992,7 @@ class Game:
         self.emit("effect", f"{obj.public_label()} is moved to {to if isinstance(to, str) else to.label()} "
                             f"and takes a new timestamp t{obj.timestamp}", target=obj.id)
         self.check_state()
+        return True
 
 
     def end_action_phase(self, obj):

@@ -140,7 +140,8 @@ def _shell(defn, clause: Clause, codex: Optional[dict] = None) -> tuple[str, str
                 "the continuous-effects layer skips a static that is not a call, gain, lose or stat change")
     if isinstance(defn, CardDefinition) and defn.kind in R.SPENT_KINDS and (
             isinstance(ab, A.TimedAbility) or (isinstance(ab, A.TriggeredAbility)
-                                               and ab.event.name not in R.SPENT_EVENTS)):
+                                               and ab.event.name not in R.SPENT_EVENTS
+                                               and not R.lingers(defn))):
         return (R.SILENT, f"{'once per round ' if clause.once else ''}{_label(ab)}",
                 f"a {defn.kind} is discarded when it resolves, so an ability printed on it never hears "
                 f"this later event")

@@ -34,7 +34,7 @@ regain_life(what: obj, amount: num)              Alias kept for healing mages be
 place(what: obj, markers: traits, count?: num)   Place condition markers or tokens on an object.
 remove(what: obj, markers: traits, count?: num)  Remove condition markers or tokens from an object.
 remove_all(what: obj, kind?: any)                Remove every condition (or every marker of a kind) from an object.
-push(what: obj, distance?: num, direction?: any) Push an object into an adjacent zone (the pusher chooses unless stated).
+push(what: obj, distance?: num, direction?: any) Push an object into an adjacent zone (the pusher chooses unless stated: a compass direction, "random", "toward" the source, or "along": the way the object whose move the ability answers goes).
 move(what: obj, distance?: num, to?: obj, over?: obj) Move an object as a move action would (walls fitting over do not stop it; their passage attacks still come).
 teleport(what: obj, to: obj)                     Teleport an object to a zone; not a move, ignores walls.
 swap(first: obj, second: obj)                    Exchange the zones of two objects.
@@ -89,7 +89,7 @@ exhaust(what: obj)                               Flip an object's action or read
 take_action(what: obj, action?: any)             The object takes an extra action.
 guard(what: obj)                                 Place a guard marker.
 remove_guard(what: obj)                          Remove a guard marker.
-cast_spell(who: obj, what: obj, free?: any, on?: obj, within?: obj) The object (or your Mage) casts one of the spells it has that fits the phrase (given at Planning, planned, or bound), through the whole casting sequence; as part of an effect it spends no action (free: "action" says so); on: names its target; within: its target must be the zone of that object, an object in it or one of its borders.
+cast_spell(who: obj, what: obj, free?: any, on?: obj, within?: obj) The object (or your Mage) casts one of the spells it has that fits the phrase (given at Planning, planned, or bound), through the whole casting sequence; as part of an effect it spends no action (free: "action" says so); on: names its target; within: its target must be the zone of that object, an object in it or one of its borders. Your Mage may also cast a spell it did not plan: the card `target`/`it` names in a discard pile, or a card of your spellbook fitting a phrase ending in "card".
 copy_spell(what: obj)                            Copy a spell being cast.
 cannot(what: obj, action: any, detail?: any, target?: obj, except?: obj, by?: obj, during?: step, into?: obj, out_of?: obj, attack?: str, kind?: any) Restriction: the object cannot do something (move, attack, be attacked, guard, cast...): only aimed at target, not when except matches, only by a source, only during a step or phase, only into or out of a place, only with the named attack bar of this card, only by attacks of a kind (melee, ranged, zone).
 can(what: obj, action: any, detail?: any, target?: obj, by?: obj, during?: step, into?: obj, instead_of?: any, ignoring?: any, until?: any) Permission: the object may do something it otherwise could not (aimed at target, by a source, during a step, into a place, in place of another action, ignoring a rule such as range or LoS, until a stated time when granted by an effect).
@@ -122,7 +122,7 @@ grant_defense(what: obj, roll: num, uses: num, detail?: any, limit?: any, condit
 hinder(what: obj, until?: any)                   The object counts as hindered: it may take only one move action in its action phase (while the effect lasts, or until a stated time such as "end of round").
 lose_life(who: obj, amount: num)                 The object loses life outright; this is not damage and cannot be prevented.
 miss_attack()                                    The current attack misses: it fails to hit, as if the roll to miss had failed.
-modify_healing(amount: num)                      Change the amount of the healing being applied.
+modify_healing(amount: num)                      In a `when healed` ability: the healing just given heals this much more (no more than the damage left).
 enhance_attack(who: obj, attack: str, which?: any, until?: any) The object's matching attack takes on the damage type, effect roll and traits of an attack bar on this card.
 attack_gains(traits: traits)                     The attack being resolved gains traits until it ends.
 spend_action(who: obj, kind?: any)               Another object uses up its quick or full action to pay for this ability.
@@ -139,6 +139,7 @@ lose_until(what: obj, traits: traits, until: any) The object loses these traits 
 gain_until(what: obj, traits: traits, until: any) The object gains these traits (a trait or a condition's state) until a duration ends (round, attack...; "start_of_action_phase": the start of its own next Action Phase; "A or B": whichever comes first).
 redirect_mana(to: obj)                           Mana being lost, paid or transferred by the current event goes to this object instead.
 cannot_until(what: obj, action: any, until: any, detail?: any, target?: obj, except?: obj, by?: obj) A restriction like cannot() that lasts only until a stated time (end_of_round, start_of_action_phase...); only aimed at target, not when except matches.
+linger(until?: any, uses?: num)                   A spell's own triggered abilities keep listening after it resolves and leaves play (target: the object it was cast on), until a duration ends and/or until they have triggered this many times; without either, until the end of the round.
 follow_up_attack(what: obj, after: any, kind?: any) The next time this round the object ends a matching attack action, it may make one more attack of a kind within that action.
 redirect_spell(what: obj, to: obj)               A spell being cast gets a new target; its controller may remake its other choices, paying any cost increase or canceling it.
 remove_paying(what: obj, kind?: any, count?: num) Remove any number of condition markers (only of a kind, e.g. Poison, if given) from an object, paying each removal cost.
@@ -155,7 +156,7 @@ spend_only(who: obj, on: obj, cost?: any)        Mana in the object's own supply
 act_as_defender(who: obj, defense_of: obj)       The object uses its own Defense against the current attack as if it were the defender; the attack's target does not change.
 action_swap(what: obj, from: any, to: any, except?: any) Actions of one kind (quick or full) the object takes count as the other kind (except move actions, if said).
 glyph(who: obj, school: name, state: any)        Turn one of an object's school Glyphs "active" or "inactive".
-borrow_bars(who: obj, from: obj, until?: any)    The object may use the action and attack bars of another object (until a stated time, e.g. "end of action").
+borrow_bars(who: obj, from: obj, until?: any)    The object may use the action and attack bars of another object (until a stated time, e.g. "end of action_phase": its activation).
 modify_range(what: obj, amount: num)             The maximum range of a spell being cast changes by this much.
 cast_as(who: obj, action: any, max_range: num)   The object casts every spell as this kind of action and at a range of at most this many zones.
 one_way(what: obj)                               A wall works (its attacks, its Passage traits) only against objects crossing it from the side its front faces.
@@ -189,7 +190,7 @@ x() -> num                                       The value chosen for X.
 has(what: obj, traits: traits) -> bool           Whether an object has all these traits or conditions.
 is(what: obj, kind: obj) -> bool                 Whether an object matches a phrase.
 in_zone(what: obj, zone: obj) -> bool            Whether an object is in a zone.
-controls(who: obj, what: obj) -> bool            Whether a player controls an object.
+controls(who: obj, what: obj) -> bool            Whether a player controls an object, or a zone (a creature of theirs is in it and no opponent's is).
 attack_is(traits: traits) -> bool                Whether the current attack has these traits.
 attack_kind(kind: any) -> bool                   Whether the current attack is melee, ranged, zone...
 damaged() -> bool                                Whether the current attack dealt damage.
@@ -238,7 +239,7 @@ glyph_active(who: obj, school: name) -> bool     Whether an object's Glyph of a 
 used_this_round(what: obj, kind: any) -> bool    Whether the object has already used its attack or its defense ("attack", "defense") this round.
 able(what: obj, action: any, target?: obj) -> bool Whether the object could take that action now (against target, if given).
 could_attach(what: obj, to: obj) -> bool         Whether an object could now legally target or be placed on another object (e.g. after it gains Uncontainable).
-crossed_border_with(what: obj, kind: obj) -> bool Whether the object's last move crossed a border that holds an object matching the phrase (a wall with Passage Attacks...).
+crossed_border_with(what: obj, kind: obj) -> bool In an ability answering the object's move (leaves, moves): whether the border it crosses holds an object matching the phrase (a wall with Passage Attacks...).
 """
 
 # ---------------------------------------------------------------- events
@@ -261,7 +262,7 @@ enchanted(what?: obj)                            An enchantment is attached to a
 condition_placed(what?: obj, kind?: traits)      A condition marker is placed on an object.
 condition_removed(what?: obj, kind?: traits)     A condition marker is removed.
 token_removed(what?: obj, kind?: name)           A token is removed from an object.
-healed(what?: obj)                               An object is healed.
+healed(what?: obj)                               An object is healed (`source`: the object whose effect heals it; `amount()`: the damage healed).
 activated(what?: obj)                            An object is activated (its action phase starts).
 action_ends(what?: obj)                          An object's action phase ends.
 targeted(what?: obj, by?: any)                   An object becomes the target of a spell.

@@ -67,6 +67,10 @@ def action_ability_sources(game, creature) -> list:
     for att in game.state.attachments(creature):
         if att.controller == creature.controller and not att.hidden:
             out.append(att)
+    for oid in game.d(creature).borrowed:  # bars it borrows for a while (borrow_bars)
+        other = game.state.objects.get(oid)
+        if other is not None and other.in_play and other not in out:
+            out.append(other)
     return out
 
 

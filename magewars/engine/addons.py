@@ -11,5 +11,7 @@ from . import ability_costs  # noqa: F401  spend_action
 from . import reanimation  # noqa: F401  reanimate
 from . import removal  # noqa: F401  remove_condition, removal_cost
 from . import situation  # noqa: F401  action_kind, upkeep_paid
+from . import lingering  # noqa: F401  linger
+from . import glyphs  # noqa: F401  glyph, glyph_active, borrow_bars
 
-MODULES = (ability_costs, reanimation, removal, situation)
+MODULES = (ability_costs, reanimation, removal, situation, lingering, glyphs)

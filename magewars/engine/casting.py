@@ -171,6 +171,8 @@ def x_from_card(game, caster, card, targets, zone: Optional[str] = None) -> Opti
     holds), or None when the card states none or its value cannot be known at declaration."""
     t = targets[0] if targets else None
     probe = P.probe(game, caster, card, game.state.zone_of(caster))
+    if t is not None and card.kind in ("enchantment", "equipment"):
+        probe.attached_to = t.id  # `enchanted`/`bearer` in its set_x is the object it will be attached to
     ctx = Ctx(this=probe, target=t, it=t)
     if zone is not None and "/" not in zone and target_kind(card) == "object_zone":
         ctx.extra["targets"] = [zone]
@@ -228,6 +230,22 @@ def cast_range(game, caster, card: CardDefinition) -> Optional[tuple[int, int]]:
     return min(lo, got[1]), min(hi, got[1])
 
 
+#: the first words of a target line naming a card in a discard pile, not an object in the arena
+DISCARD_WORDS = frozenset({"destroyed", "discarded"})
+
+
+def discard_target(game, caster, card: CardDefinition, obj: GameObject, probe: GameObject) -> Optional[str]:
+    """Why `obj` is not a legal target of a spell that targets a card in a discard pile, or None: it must
+    be in a discard pile and fit the target phrase.  Such a card is in no zone: range and line of sight
+    do not apply to it."""
+    if obj not in game.state.graveyard:
+        return f"{obj.label()} is not in a discard pile"
+    phrases = card.target_phrases or ()
+    if phrases and not any(matches(game, obj, ph, Ctx(this=probe)) for ph in phrases):
+        return f"{obj.label()} is not a {' or '.join(card.targets)}"
+    return None
+
+
 def target_kind(card: CardDefinition) -> str:
     """How a spell names its target: 'zone', 'border', 'object', 'none' (arena), or 'unsupported'."""
     if not card.targets:
@@ -239,6 +257,8 @@ def target_kind(card: CardDefinition) -> str:
         return "border"
     if words == {"arena"}:
         return "none"
+    if all(w.split()[0] in DISCARD_WORDS for w in words if w):
+        return "discard"  # a card in a discard pile (Rules: a spell may target a destroyed creature's card)
     if card.target_join == "and" and len(words) == 2 and "zone" in words:
         return "object_zone"  # an object and a zone (Teleport): both in range and line of sight
     if any("zone" in w or w == "arena" for w in words) or card.target_join == "and":
@@ -320,6 +340,12 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         if tz is None:
             raise IllegalCast("target", f"{t.label()} is not in a zone of the arena")
         _check_zone(game, caster, tz, rng, t.label())
+    elif kind == "discard":
+        if zone is not None or len(targets) != 1:
+            raise IllegalCast("target", f"{card.name} needs one target ({' or '.join(card.targets)})")
+        why = discard_target(game, caster, card, targets[0], probe)
+        if why:
+            raise IllegalCast("target", f"illegal target: {why}")
     elif kind == "object_zone":
         if len(targets) != 1 or zone is None or "/" in zone:
             raise IllegalCast("target", f"{card.name} needs two targets: one {card.targets[0]} and one zone, "
@@ -483,6 +509,8 @@ def still_legal(game, c: Casting) -> Optional[str]:
     here = st.zone_of(c.caster)
     if not c.caster.in_play:
         return f"{c.caster.label()} left play"
+    if target_kind(c.card) == "discard":
+        return next((why for t in c.targets if (why := discard_target(game, c.caster, c.card, t, c.spell))), None)
     for t in c.targets:
         why = legal_target(game, c.caster, c.card, t, c.spell)
         if why:
@@ -590,6 +618,8 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
             if rng is None or rng[0] <= d <= rng[1] or R.summon_permission(
                     game, caster, P.probe(game, caster, card, here), z):
                 cands.append(((), z))
+    elif kind == "discard":
+        cands.extend(((o,), None) for o in st.graveyard)
     elif kind == "object_zone":
         zones = [z for z in st.arena.zones() if rng is None or rng[0] <= st.arena.distance(here, z) <= rng[1]]
         for o in st.in_play():

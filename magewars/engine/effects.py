@@ -102,6 +102,10 @@ class Mod:
         return s
 
 
+#: a temporary effect `borrow_bars(OBJECT id)` (engine/glyphs.py): the object may use the other's bars
+BORROW_BARS = "borrow_bars"
+
+
 @dataclass
 class Derived:
     traits: dict = field(default_factory=dict)  # key -> list[TraitInstance]
@@ -126,6 +130,7 @@ class Derived:
     barrier: Optional[tuple] = None  # (AttackDefinition, source obj id) — the one that functions
     extra_barriers: list = field(default_factory=list)
     carried: dict = field(default_factory=dict)  # event -> codex listeners it carries (Game._carried)
+    borrowed: list = field(default_factory=list)  # ids of objects whose bars it may use (borrow_bars)
 
     def has(self, key: str) -> bool:
         return key in self.traits
@@ -337,9 +342,10 @@ class Effects:
     IGNORED_STATIC = ()
     #: static calls read where their value is used, not applied here: `set_x` (Game.x_value),
     #: `action_swap` (engine/action_speed.py, asked by the Action Phase), `unlimited_per_round`
-    #: (engine/unlimited.py, asked by Game.run_trigger)
-    #: `upkeep_paid_in` (primitives.p_pay_upkeep)
-    READ_STATIC = ("set_x", "action_swap", "unlimited_per_round", "upkeep_paid_in")
+    #: (engine/unlimited.py, asked by Game.run_trigger), `upkeep_paid_in` (primitives.p_pay_upkeep),
+    #: `gain_control` (engine/control.py, by the state check), `upkeep_first` (engine/round.py, the order
+    #: of a player's upkeep effects)
+    READ_STATIC = ("set_x", "action_swap", "unlimited_per_round", "upkeep_paid_in", "gain_control", "upkeep_first")
 
     def _read_elsewhere(self, call: A.Call) -> bool:
         """Is this static call read where its value is used, not applied here?  (Per call node.)"""
@@ -909,6 +915,12 @@ class Effects:
                     for adef in src_obj.card.attacks:
                         if name is None or adef.name == name:
                             gained_attacks.append((ts, adef, src_obj.id))
+            elif isinstance(node, A.Call) and node.name == BORROW_BARS:  # engine/glyphs.py p_borrow_bars
+                other = st.objects.get(node.args[0].value.value) if node.args else None
+                if other is not None and other.in_play and other is not obj:
+                    d.borrowed.append(other.id)
+                    gained_attacks.extend((ts, adef, other.id) for adef in other.card.attacks)
+                    mods.append(Mod(label, ts, f"may use the action and attack bars of {other.label()}"))
             elif isinstance(node, A.Call) and node.name == "attacks_gain":
                 pos = [a.value for a in node.args if not a.key]
                 kw = {a.key: a.value for a in node.args if a.key}

@@ -29,6 +29,7 @@ from .reveal import Reveals
 from .healtrade import give_up_healing
 from .unlimited import unlimited
 from . import round as round_
+from . import control
 from .state import LIGHT_READS, ROW_LETTERS, Arena, GameObject, GameState, LightList, LightSet
 
 _STEP_OF: dict[int, tuple] = {}
@@ -82,6 +83,8 @@ class Game:
         self.pending_notes: list = []
         self.restrictions: list = []
         self.summon_later: list = []  # (player, card name, zone, source label): summoned at the end of the round
+        self.lingering: list = []  # resolved spells whose abilities still listen (engine/lingering.py)
+        self.taken_control: dict = {}  # object id -> its controller before a gain_control static (control.py)
         self.placers: dict = {}  # (object id, condition) -> ids of the objects that placed its markers, in order
         self._checked_version = -1
         self._would_destroy: set = set()  # objects in their "would be destroyed" window
@@ -257,7 +260,14 @@ class Game:
             self.state.set_damage(obj, obj.damage - n)
             self.emit("heal", f"{obj.label()} heals {n} damage from {source} (now {obj.damage} damage)",
                       target=obj.id, amount=n, source=source)
-            self.fire("healed", obj, Ctx(this=obj, it=obj))
+            event = {"more": 0}  # modify_healing(N) in a `when healed` ability adds to this healing
+            self.fire("healed", obj, Ctx(this=obj, it=obj), by_obj=by, amount=n, healing_event=event)
+            more = min(event["more"], obj.damage) if obj.in_play else 0
+            if more > 0:
+                self.state.set_damage(obj, obj.damage - more)
+                n += more
+                self.emit("heal", f"{obj.label()} heals {more} more damage from {source} (now {obj.damage} damage)",
+                          target=obj.id, amount=more, source=source)
             self.check_state()  # a state rule may hang on damage (engine/staterules.py)
         return n
 
@@ -384,7 +394,7 @@ class Game:
         if self._checked_version == self.state.version:
             return
         for _ in range(10):
-            changed = False
+            changed = control.reconcile(self)  # who controls what, as `static gain_control` says
             for obj in list(self.state.in_play()):
                 for name in [m for m, c in obj.markers.items() if c and self.lowers_armor(m)]:
                     c = obj.markers[name]
@@ -704,6 +714,8 @@ class Game:
                 pending.append((src, ab, inner, None, None))
             if entries and (src.in_play or src is subject):
                 rules.extend(self._carried(src, event, entries))
+        if self.lingering:  # spells that left play and still listen (`linger`)
+            pending.extend(addons.lingering.listeners(self, event))
         if cacheable and self._listening_version == self.state.version:
             self._listening_cache[event] = (tuple(rules), tuple(pending))
         return rules, pending
@@ -747,7 +759,10 @@ class Game:
         once_key = ("once", id(ab), self.state.round)
         if isinstance(ab, A.OncePerRound) and once_key in src.uses and not unlimited(self, src, self.rule_of(inner)):
             return False  # used this round (unless the object's card lifts the limit: unlimited_per_round)
-        sub = Ctx(this=src, attack=ctx.attack, it=subject, target=ctx.target)
+        target = ctx.target
+        if self.lingering and not src.in_play:  # a lingering spell's target is the one it was cast on
+            target = addons.lingering.target_of(self, src) or target
+        sub = Ctx(this=src, attack=ctx.attack, it=subject, target=target)
         sub.extra["ability"] = id(inner)
         if "would" in info:
             sub.extra["would"] = info["would"]
@@ -755,6 +770,13 @@ class Game:
             sub.extra["rolled"] = info["rolled"]
         if "amount" in info:  # amount(): the damage, healing or mana of the event
             sub.extra["amount"] = info["amount"]
+        if "into" in info and ("zone" in info or "frm" in info):  # a move: crossed_border_with, push along
+            sub.extra["crossing"] = (info.get("zone", info.get("frm")), info["into"])
+        for key in ("mana_event", "healing_event"):  # what is happening, for redirect_mana, modify_healing
+            if key in info:
+                sub.extra[key] = info[key]
+        if ctx.attack is None and info.get("by_obj") is not None:
+            sub.extra["event_source"] = info["by_obj"]  # `source`: the object whose effect it is (healing...)
         if "had" in info:  # had(...): the traits the object had just before the event
             sub.extra["had"] = info["had"]
         if x is not None:
@@ -790,6 +812,8 @@ class Game:
         self.run_effects(inner.effects, sub)
         if isinstance(ab, A.OncePerRound) and not sub.extra.get("deferred"):
             src.uses.add(once_key)
+        if self.lingering and not src.in_play:
+            addons.lingering.triggered(self, src)
         return True
 
     def record_use(self, src, ability, attack, subject) -> None:
@@ -876,6 +900,8 @@ class Game:
             for key, where in movement.event_places(call.name, pos, kw):
                 if not movement.zone_matches(self, where, info.get(key), src):
                     return False
+        if "source" in kw and not self._by_object(kw["source"], src, info.get("by_obj")):
+            return False  # loses_mana(..., source: WHO): the object whose effect takes the mana
         if "by" in kw:
             by = kw["by"]
             if atk is None:
@@ -960,7 +986,12 @@ class Game:
         action.holds_while = holds_while
         self.attacks.run_action(action, targets)
 
-    def move_attachment(self, obj, to):
+    def move_attachment(self, obj, to) -> bool:
+        if obj.attached_to is not None and not isinstance(to, str) and to is not None and to.id != obj.attached_to:
+            why = forbids(self, "be moved to another object", obj, to)
+            if why:
+                self.emit("rule", f"{obj.public_label()} stays on its object: {why}", target=obj.id, rule=why.rule)
+                return False
         if isinstance(to, str):
             self.state.attach(obj, None, zone=to)
         else:
@@ -968,6 +999,7 @@ class Game:
         self.emit("effect", f"{obj.public_label()} is moved to {to if isinstance(to, str) else to.label()} "
                             f"and takes a new timestamp t{obj.timestamp}", target=obj.id)
         self.check_state()
+        return True
 
 
     def end_action_phase(self, obj):

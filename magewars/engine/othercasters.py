@@ -23,12 +23,15 @@ from typing import Optional
 from ..dsl import ast as A
 from . import casting as C
 from . import placement as P
+from . import movement
 from .actions import CastChoice, PassChoice, options_of
 from .decisions import HiddenPick
 from .decisions import Option
 from .errors import EffectStopped
 from .cardindex import index as card_index
 from .phrases import Ctx, resolve
+from .targeting import choose_target, needs_choice
+from ..dsl import vocab as V
 from .spellstatics import EXTRA_PREPARED
 
 CASTING_CALLS = ("cast_spell", "summon")
@@ -68,6 +71,9 @@ def refused_shape(call: A.Call) -> Optional[str]:
         if free is not None and not (isinstance(free, A.StringLit) and free.value == "action"):
             return "a free cast other than a free action is not run yet"
         if _word0(pos[0] if pos else None) == "you" and isinstance(pos[1] if len(pos) > 1 else None, A.Phrase) \
+                and (_word0(pos[1]) in ("target", "it") or from_spellbook(pos[1])):
+            return None  # a card in a discard pile, or one of your spellbook (cast_unplanned)
+        if _word0(pos[0] if pos else None) == "you" and isinstance(pos[1] if len(pos) > 1 else None, A.Phrase) \
                 and _word0(pos[1]) not in ("a", "an", "your"):
             return "casting a spell that is not planned (from the spellbook or the discard pile) is not run yet"
         if _word0(pos[0] if pos else None) not in ("this", "you"):
@@ -80,13 +86,18 @@ def refused_shape(call: A.Call) -> Optional[str]:
         return None
     if call.name == "summon":
         what = pos[0] if pos else None
-        if not isinstance(what, A.Phrase) or _word0(what) in ("target", "it") or \
-                not any(w.text.lower() in ("creature", "creatures") for w in what.words):
-            return "summoning anything but a creature spell the summoner was given is not run yet"
+        to = kw.get("to")
+        if is_marker(what) or is_found(what):  # a marker into a zone; a card a search found
+            return None if to is None or isinstance(to, A.Phrase) else "the zone must be a phrase"
+        from_discard = isinstance(what, A.Phrase) and _word0(what) in ("target", "it")
+        if not from_discard and (not isinstance(what, A.Phrase) or
+                                 not any(w.text.lower() in ("creature", "creatures") for w in what.words)):
+            return "summoning anything but a creature spell the summoner was given, or a creature card " \
+                   "from a discard pile, is not run yet"
         to = kw.get("to")
         if to is not None and not (isinstance(to, A.Phrase) and to.text in ("this zone", "your zone")):
             return "summoning into a zone other than the summoner's or your Mage's is not run yet"
-        return None
+        return None  # from a discard pile: the target must be a creature card there (summon_from_discard)
     return None
 
 
@@ -300,6 +311,58 @@ def cast_one(game, caster, opts: list[CastChoice], prompt: str, ctx: Ctx, holder
     return True
 
 
+def from_spellbook(phrase) -> bool:
+    """`cast_spell(you, PHRASE card)`: a phrase ending in "card" names a card of your spellbook."""
+    return isinstance(phrase, A.Phrase) and bool(phrase.words) and phrase.words[-1].text.lower() in ("card", "cards")
+
+
+def cast_unplanned(game, caster, what, on, ctx) -> None:
+    """Your Mage casts a spell it did not plan, through the whole casting sequence: the card an effect
+    names in a discard pile (`target`, `it`: whoever's pile; the caster now controls it), or a card of
+    your spellbook fitting a phrase ending in "card" (you pick it; your spellbook holds one fewer).
+    `on:` limits its target (objects, or a zone)."""
+    st = game.state
+    if not from_spellbook(what):
+        cards = [o for o in resolve(game, what, ctx) if not isinstance(o, str) and o in st.graveyard]
+        if not cards:
+            game.emit("rule", f"{caster.label()}: no card in a discard pile to cast")
+            ctx.extra["succeeded"] = False
+            raise EffectStopped(caster.label())
+        names, took = [cards[0].card.name], cards[0]
+    else:
+        lib = _library(game, caster.controller)
+        names = [n for n, k in (lib or {}).items() if k > 0 and _fits(game, caster, game.card(n), what)]
+        took = None
+    opts = choices(game, caster, names)
+    if on is not None:
+        ids = {o.id for o in on if not isinstance(o, str)}
+        zones = {o for o in on if isinstance(o, str)}
+        opts = [c for c in opts if (c.target_ids and set(c.target_ids) <= ids) or (c.zone in zones and not c.target_ids)]
+    if not opts:
+        game.emit("rule", f"{caster.label()} has no such spell it can cast now", secret_for=caster.controller,
+                  public_text=f"{caster.public_label()} casts nothing")
+        ctx.extra["succeeded"] = False
+        raise EffectStopped(caster.label())
+    ch = game.decide("action", caster.controller, options_of(opts + [PassChoice(caster.id)], game),
+                     prompt=f"{caster.label()} casts a spell it did not plan", default=len(opts))
+    if isinstance(ch.value, PassChoice):
+        ctx.extra["succeeded"] = False
+        game.emit("rule", f"{caster.label()} casts nothing")
+        raise EffectStopped(caster.label())
+    c = ch.value
+    if took is not None:  # the card leaves the discard pile it was in
+        st.graveyard.remove(took)
+        del st.objects[took.id]
+        st.touch()
+        game.emit("rule", f"{caster.label()} casts {took.card.name} from {took.owner}'s discard pile")
+    else:
+        _library(game, caster.controller)[c.card_name] -= 1
+        game.emit("rule", f"{caster.label()} casts {c.card_name} from the spellbook")
+    C.cast_spell(game, caster, game.card(c.card_name), [st.objects[t] for t in c.target_ids], zone=c.zone,
+                 face_down=c.face_down)
+    ctx.extra["succeeded"] = True
+
+
 def _caster(game, v, ctx):
     got = [o for o in resolve(game, v, ctx) if not isinstance(o, str)]
     if not got:
@@ -334,6 +397,10 @@ def p_cast_spell(game, call, ctx) -> None:
         return
     what = pos[1]
     holder = None
+    if who == "you" and isinstance(what, A.Phrase) and (_word0(what) in ("target", "it") or from_spellbook(what)):
+        zone_on = [z for z in resolve(game, kw["on"], ctx) if isinstance(z, str)] if "on" in kw else []
+        cast_unplanned(game, caster, what, (on or []) + zone_on if "on" in kw else None, ctx)
+        return
     if isinstance(what, A.Call):  # a bound spell: it stays bound to the object named
         got = game.evaluate(what, ctx)
         names = [got] if isinstance(got, str) else []
@@ -364,13 +431,132 @@ def p_summon(game, call, ctx) -> None:
     if to is not None and to.text == "your zone":
         mage = game.state.mage_of(summoner.controller)
         into = game.state.zone_of(mage) if mage is not None else None
+    elif to is not None and to.text != "this zone":  # a zone the phrase names (the ability's target zone)
+        sel = needs_choice(game, to, ctx)
+        if sel is not None:
+            choose_target(game, sel, ctx)
+        zones = [z for z in resolve(game, to, ctx) if isinstance(z, str)]
+        if not zones:
+            raise Refused("summon", f"'{to.text}' names no zone")
+        into = zones[0]
     else:
         into = game.state.zone_of(summoner)
+    if is_marker(pos[0]):
+        summon_marker(game, pos[0], into, summoner.controller, ctx)
+        return
+    if is_found(pos[0]):
+        summon_found(game, pos[0], into, summoner, ctx)
+        return
+    if _word0(pos[0]) in ("target", "it"):
+        for o in [o for o in resolve(game, pos[0], ctx) if not isinstance(o, str)]:
+            summon_from_discard(game, o, into, summoner.controller, ctx)
+        return
     opts = choices(game, summoner, _available(game, summoner), pos[0], into)
     cast_one(game, summoner, opts, f"{summoner.label()} summons a creature", ctx)
 
 
-PRIMITIVES = {"assign_spell": p_assign_spell, "cast_spell": p_cast_spell, "summon": p_summon}
+def is_marker(phrase) -> bool:
+    """`summon(a vine marker, ...)`: a phrase with the word "marker" names a marker card (no cost, never
+    cast: the game's supply of markers of that kind)."""
+    return isinstance(phrase, A.Phrase) and any(w.text.lower() == "marker" for w in phrase.words)
+
+
+def is_found(phrase) -> bool:
+    """`summon(Talos, ...)` after `search(you, Talos)`: a phrase that is one card name."""
+    return isinstance(phrase, A.Phrase) and len(phrase.words) >= 1 and all(w.kind == "name" for w in phrase.words) \
+        and _word0(phrase) not in ("target", "it")
+
+
+def _new_id(game, stem: str) -> str:
+    n = 1
+    while f"{stem}{n}" in game.state.objects:
+        n += 1
+    return f"{stem}{n}"
+
+
+def summon_marker(game, phrase, into: Optional[str], player: str, ctx) -> None:
+    """A marker (a card of a kind no spell is cast as, such as a vine marker) is put into a zone under
+    the player's control: a new object, not cast, nothing paid for it."""
+    kinds = set()
+    for w in phrase.words:
+        low = w.text.lower()
+        if low in V.NOUN_MEANINGS:
+            dom, ks, _sub = V.noun_meaning(low)
+            if dom == "object":
+                kinds.update(ks)
+    cards = sorted((cd for cd in game.corpus.cards.values() if cd.kind in kinds and cd.cast_cost is None),
+                   key=lambda cd: cd.name)
+    if not cards or into is None:
+        raise Refused("summon", f"no marker card for '{phrase.text}', or no zone to put it in")
+    card = cards[0]
+    if len(cards) > 1:
+        card = game.decide("choose", player, [Option(cd.name, cd) for cd in cards],
+                           prompt=f"which {phrase.text}?", default=0).value
+    obj = game.create(card, _new_id(game, card.kind), player)
+    movement.enter_zone(game, obj, into, how="is placed")
+    game.check_state()
+
+
+def summon_found(game, phrase, into: Optional[str], summoner, ctx) -> None:
+    """The card a `search` of this effect found, fitting the phrase, is summoned into the zone: a new
+    object, not cast and paid nothing for, its action marker used if it is a creature."""
+    found = ctx.extra.get("found") or []
+    name = next((n for n in found if n.lower() == phrase.text.lower()), None)
+    if name is None or into is None:
+        game.emit("rule", f"{summoner.label()}: no {phrase.text} was found — nothing is summoned")
+        ctx.extra["succeeded"] = False
+        return
+    found.remove(name)
+    card = game.card(name)
+    obj = game.create(card, _new_id(game, "summoned"), summoner.controller)
+    if card.kind == "creature":
+        obj.action_marker = "used"
+    movement.enter_zone(game, obj, into, how="is summoned")
+    game.check_state()
+
+
+def p_search(game, call, ctx) -> None:
+    """`search(WHO, PHRASE)`: the player takes a card fitting the phrase (a card name) out of their
+    spellbook and sets it aside for what the effect does next (`summon(NAME, ...)`).  Nothing found,
+    nothing happens; the other cards of the spellbook stay unseen."""
+    pos, _ = _args(call)
+    who = [o for o in resolve(game, pos[0], ctx) if not isinstance(o, str)] if pos else []
+    player = who[0].controller if who else (ctx.this.controller if ctx.this else None)
+    lib = _library(game, player) if player else None
+    what = pos[1] if len(pos) > 1 else None
+    name = next((n for n, k in (lib or {}).items() if k > 0 and isinstance(what, A.Phrase)
+                 and n.lower() == what.text.lower()), None)
+    if name is None:
+        game.emit("rule", f"{player} finds no {getattr(what, 'text', '?')} in their spellbook")
+        ctx.extra["succeeded"] = False
+        return
+    lib[name] -= 1
+    ctx.extra.setdefault("found", []).append(name)
+    game.emit("rule", f"{player} takes {name} out of their spellbook", secret_for=player,
+              public_text=f"{player} takes a card out of their spellbook")
+
+
+def summon_from_discard(game, old, into: Optional[str], player: str, ctx) -> None:
+    """A creature card in a discard pile is summoned into a zone: it leaves the pile and comes into play
+    as a new object (nothing on it, a new timestamp, its action marker used: it first acts next round),
+    controlled by the summoning player, kept by its owner.  The effect's `target`/`it` name the new object
+    for what the effect does next (damage, markers)."""
+    st = game.state
+    if old.in_play or old not in st.graveyard or old.kind != "creature" or into is None:
+        raise Refused("summon", f"{old.label()} is not a creature card in a discard pile that can be summoned "
+                                f"into a zone")
+    st.graveyard.remove(old)
+    del st.objects[old.id]  # the card comes back as a new object under its old name
+    obj = game.create(old.card, old.id, player, owner=old.owner)
+    obj.action_marker = "used"
+    for key in ("target", "it"):
+        if getattr(ctx, key) is old:
+            setattr(ctx, key, obj)
+    movement.enter_zone(game, obj, into, how=f"is summoned from {old.owner}'s discard pile")
+    game.check_state()
+
+
+PRIMITIVES = {"assign_spell": p_assign_spell, "cast_spell": p_cast_spell, "summon": p_summon, "search": p_search}
 
 
 # ---------------------------------------------------------------- planning more spells

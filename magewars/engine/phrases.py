@@ -126,12 +126,19 @@ def pronoun(game: Game, word: str, ctx: Ctx) -> Any:
     if word in ("attacker",):
         return ctx.attack.attacker if ctx.attack is not None else None
     if word == "source":
-        return ctx.attack.source if ctx.attack is not None else this
+        if ctx.attack is not None:
+            return ctx.attack.source
+        # an ability answering an event an object's effect caused (healing, mana lost): that object
+        return ctx.extra.get("event_source", this)
     if word == "defender":
         return ctx.attack.target if ctx.attack is not None else None
     if word in ("it", "that", "its"):
         return ctx.it if ctx.it is not None else ctx.target
     if word == "target":
+        if ctx.target is None and this is not None and not getattr(this, "in_play", True) \
+                and getattr(game, "lingering", None):
+            # a spell that left play and still listens (engine/lingering.py): the object it was cast on
+            return next((lg.target for lg in game.lingering if lg.spell is this), None)
         return ctx.target
     if word in ("controller", "you", "your", "owner"):
         if this is None:

@@ -368,7 +368,7 @@ def _words_fit(game, src, words, kind: str, has, controller: str, level=None) ->
         if i == skip:
             continue
         low = w.text.lower()
-        if low in ("spell", "spells", "a", "an", "each", "object", "objects"):
+        if low in ("spell", "spells", "card", "cards", "a", "an", "each", "object", "objects"):
             continue
         if low in ("your", "friendly"):
             if controller != src.controller:

@@ -416,9 +416,12 @@ def p_pay_mana(game, call, ctx):
         raise Unpaid(p.name)
     for who in payers:
         p = game.state.players[who]
+        to = _mana_leaves(game, who, n, ctx)
         p.mana -= n
         game.state.touch()
         game.emit("mana", f"{p.name} pays {n} mana (now {p.mana})")
+        if to is not None:
+            _mana_to_object(game, to, n, who, _src(ctx))
         if n:
             _note_paid(ctx)
 
@@ -440,14 +443,59 @@ def _supplies(game, v, ctx) -> list:
     return out
 
 
-def _lose_mana(game, who: str, n: int, why: str) -> int:
+def _mana_leaves(game, who: str, n: int, ctx) -> Optional[Any]:
+    """A player is about to lose or pay `n` mana because of an effect: `when loses_mana(PLAYER, source:
+    WHO)` abilities hear it (the player's Mage; `source` fits the object whose effect it is, or the
+    attacker of the attack being resolved), and one may send the mana elsewhere (`redirect_mana(to:
+    OBJECT)`).  Returns the object the mana goes to instead, or None."""
+    mage = game.state.mage_of(who)
+    if not n or mage is None:
+        return None
+    atk = _atk(ctx)
+    cause = atk.attacker if atk is not None else ctx.this
+    event = {"to": None}
+    game.fire("loses_mana", mage, Ctx(it=mage, attack=ctx.attack), by_obj=cause, amount=n, mana_event=event)
+    return event["to"]
+
+
+def _mana_to_object(game, obj, n: int, who: str, why: str) -> None:
+    """Mana taken from a player's supply is placed on an object instead (as mana tokens: the codex
+    keyword whose markers are mana, `static mana_supply()`)."""
+    from .manasupply import supply_markers
+    keys = supply_markers(game)
+    if not keys:
+        raise NotImplementedPrimitive("mana placed on an object", "no codex marker is mana")
+    game.state.add_marker(obj, keys[0], n)
+    game.emit("mana", f"the {n} mana {who} loses goes onto {obj.label()} instead ({why})", player=who,
+              target=obj.id)
+
+
+def _lose_mana(game, who: str, n: int, why: str, ctx=None) -> int:
+    """The player loses up to n mana; returns what they lost to whoever takes it (0 when an ability
+    placed it on an object instead: a transfer then gives nothing)."""
     p = game.state.players[who]
     lost = max(0, min(n, p.mana))
+    to = _mana_leaves(game, who, lost, ctx) if ctx is not None else None
     if lost:
         p.mana -= lost
         game.state.touch()
     game.emit("mana", f"{who} loses {lost} mana ({why}; now {p.mana})", player=who, amount=-lost)
+    if to is not None:
+        _mana_to_object(game, to, lost, who, why)
+        return 0
     return lost
+
+
+def _lose_object_mana(game, obj, n: int, why: str) -> int:
+    """Up to n mana kept on an object (its mana markers) is taken off it."""
+    from .manasupply import supply_markers
+    took = 0
+    for k in supply_markers(game):
+        if took >= n:
+            break
+        took += game.state.remove_marker(obj, k, n - took)
+    game.emit("mana", f"{took} mana is taken off {obj.label()} ({why})", target=obj.id, amount=-took)
+    return took
 
 
 def p_drain_mana(game, call, ctx):
@@ -456,17 +504,22 @@ def p_drain_mana(game, call, ctx):
     n = _num(game, kw.get("amount", pos[1] if len(pos) > 1 else None), ctx)
     total = 0
     for who in _supplies(game, kw.get("who", pos[0] if pos else None), ctx):
-        total += _lose_mana(game, who, n, _src(ctx))
+        total += _lose_mana(game, who, n, _src(ctx), ctx)
     ctx.extra["last_amount"] = total
 
 
 def p_transfer_mana(game, call, ctx):
     """The first player loses up to N mana and the second gains exactly what was lost."""
     pos, kw = _args(call)
-    frm = _supplies(game, kw.get("from", pos[0] if pos else None), ctx)
+    src_v = kw.get("from", pos[0] if pos else None)
     to = _supplies(game, kw.get("to", pos[1] if len(pos) > 1 else None), ctx)
     n = _num(game, kw.get("amount", pos[2] if len(pos) > 2 else None), ctx)
-    lost = sum(_lose_mana(game, who, n, _src(ctx)) for who in frm)
+    holders = [o for o in _objs(game, src_v, ctx) if not isinstance(o, str)] if src_v is not None else []
+    from .manasupply import own_mana
+    if holders and all(own_mana(game, o) or game.state.mage_of(o.controller) is not o for o in holders):
+        lost = sum(_lose_object_mana(game, o, n, _src(ctx)) for o in holders)  # mana kept on objects
+    else:
+        lost = sum(_lose_mana(game, who, n, _src(ctx), ctx) for who in _supplies(game, src_v, ctx))
     for who in to[:1]:
         p = game.state.players[who]
         p.mana += lost
@@ -552,6 +605,25 @@ def p_pay_upkeep(game, call, ctx):
             game.destroy(o, why="upkeep not paid")
 
 
+def p_modify_healing(game, call, ctx):
+    """`modify_healing(N)` in a `when healed` ability: the healing just given heals N more (no more than
+    the damage left)."""
+    pos, _ = _args(call)
+    event = ctx.extra.get("healing_event")
+    if event is None:
+        raise NotImplementedPrimitive("modify_healing", "outside a healed ability")
+    event["more"] += _num(game, pos[0], ctx)
+
+
+def p_redirect_mana(game, call, ctx):
+    """`redirect_mana(to: OBJECT)` in a `when loses_mana` ability: the mana goes onto that object."""
+    pos, kw = _args(call)
+    event = ctx.extra.get("mana_event")
+    if event is None:
+        raise NotImplementedPrimitive("redirect_mana", "outside a loses_mana ability")
+    event["to"] = _one(game, kw.get("to", pos[0] if pos else None), ctx)
+
+
 def p_move_enchantment(game, call, ctx):
     pos, kw = _args(call)
     to = _one(game, kw.get("to", pos[1] if len(pos) > 1 else None), ctx)
@@ -586,10 +658,41 @@ def p_teleport(game, call, ctx):
                 game.emit("rule", f"{o.label()} is not teleported: {e}")
 
 
+#: `push(..., direction: "along")`: the way the object whose move is being answered goes
+ALONG = "along"
+
+
+def _crossing(ctx, what: str) -> tuple:
+    """(zone left, zone entered) of the move an ability is answering (`leaves`, `moves`)."""
+    got = ctx.extra.get("crossing")
+    if got is None or None in got:
+        raise NotImplementedPrimitive(what, "outside an ability answering a move")
+    return got
+
+
+def _way(game, a: str, b: str) -> Optional[str]:
+    arena = game.state.arena
+    (r1, c1), (r2, c2) = arena.coords(a), arena.coords(b)
+    return next((w for w, (dr, dc) in movement.DIRECTIONS.items() if (r1 + dr, c1 + dc) == (r2, c2)), None)
+
+
+def v_crossed_border_with(game, call, ctx) -> bool:
+    """`crossed_border_with(WHO, PHRASE)` in an ability answering WHO's move: whether the border it
+    crosses holds a wall fitting the phrase."""
+    pos, _ = _args(call)
+    a, b = _crossing(ctx, "crossed_border_with")
+    return any(matches(game, w, pos[1], ctx) for w in movement.walls_on(game, a, b)) if len(pos) > 1 else False
+
+
 def p_push(game, call, ctx):
     pos, kw = _args(call)
     d = kw.get("direction")
     direction = d.value if isinstance(d, A.StringLit) else None
+    if direction == ALONG:  # the way the mover goes, from the zone it leaves into the next
+        a, b = _crossing(ctx, "push along")
+        direction = _way(game, a, b)
+        if direction is None:
+            raise NotImplementedPrimitive("push along", f"{a} and {b} are not side by side")
     if direction is None and ctx.attack is not None:
         direction = movement.bar_push_direction(ctx.attack)
     if direction is not None and direction not in movement.DIRECTIONS and direction not in ("random", movement.TOWARD):
@@ -890,11 +993,20 @@ def p_hinder(game, call, ctx):
 
 
 def p_attack_gains(game, call, ctx):
+    """The attack in hand gains traits: attack traits on the attack; others (Melee +2) on the attacker
+    until the attack ends, where the codex rules that read them look (as next_attack_gains does)."""
     atk = _attack_or_fail(ctx, "attack_gains")
     pos, _ = _args(call)
     if isinstance(pos[0], A.TraitGroup):
         for ref in pos[0].traits:
-            atk.gained.append(trait_from_ref(ref, game.codex))
+            entry = game.codex.get(ref.name.text)
+            if entry is None or "Attack" in entry.categories:
+                atk.gained.append(trait_from_ref(ref, game.codex))
+            else:
+                game.effects.temporary.append((game.state.next_timestamp(), _src(ctx), atk.attacker.id,
+                                               A.Gain(A.Phrase((A.Word("it", "word"),)), A.TraitGroup((ref,))),
+                                               game.attacks.duration_key(atk)))
+                game.state.touch()
             game.emit("modifier", f"the attack gains {ref.text} ({_src(ctx)})")
 
 
@@ -1292,7 +1404,7 @@ PRIMITIVES: dict[str, Callable] = {
     "only_ones_count": p_only_ones_count, "pierce_armor": p_pierce_armor,
     "modify_dice": p_modify_dice, "modify_dice_per_action": p_modify_dice_per_action, "modify_effect_roll": p_modify_effect_roll, "modify_damage": p_modify_damage,
     "prevent_damage": p_prevent_damage, "reroll": p_reroll, "gain_mana": p_gain_mana, "pay_mana": p_pay_mana,
-    "drain_mana": p_drain_mana, "transfer_mana": p_transfer_mana, "pay_upkeep": p_pay_upkeep,
+    "drain_mana": p_drain_mana, "transfer_mana": p_transfer_mana, "redirect_mana": p_redirect_mana, "modify_healing": p_modify_healing, "pay_upkeep": p_pay_upkeep,
     "move_enchantment": p_move_enchantment, "attach": p_attach, "teleport": p_teleport, "guard": p_guard,
     "remove_guard": p_remove_guard, "ready": p_ready, "exhaust": p_exhaust, "note": p_note,
     "roll_effect_die": p_roll_effect_die, "roll_attack_dice": p_roll_attack_dice, "make_attack": p_make_attack,
@@ -1535,6 +1647,23 @@ def v_distance(game, call, ctx):
     return game.state.arena.distance(za, zb)
 
 
+def v_controls(game, call, ctx) -> bool:
+    """`controls(WHO, WHAT)`: the player controls the object; or, WHAT being a zone, controls the zone: a
+    creature they control is in it and none an opponent controls is (Codex glossary: Control)."""
+    pos, _ = _args(call)
+    who = _one(game, pos[0], ctx)
+    player = _player_of(game, who) if who is not None else None
+    if player is None or len(pos) < 2:
+        return False
+    what = pos[1]
+    zones = [z for z in resolve(game, what, ctx) if isinstance(z, str)] if isinstance(what, A.Phrase) else []
+    if zones:
+        holders = {o.controller for o in game.state.objects_in_zone(zones[0]) if game.is_creature(o)}
+        return player in holders and holders <= {player}
+    o = _one(game, what, ctx)
+    return o is not None and o.controller == player
+
+
 def _attack_traits(ctx):
     return ctx.attack.traits if ctx.attack is not None else {}
 
@@ -1591,8 +1720,7 @@ VALUES: dict[str, Callable] = {
     "in_zone": lambda g, c, x: (lambda o, z: o is not None and bool(z) and g.state.zone_of(o) in z)(
         _one(g, _args(c)[0][0], x), [q if isinstance(q, str) else g.state.zone_of(q)
                                      for q in _places(g, _args(c)[0][1], x)]),
-    "controls": lambda g, c, x: (lambda who, o: o is not None and who is not None and o.controller == _player_of(g, who))(
-        _one(g, _args(c)[0][0], x), _one(g, _args(c)[0][1], x)),
+    "controls": lambda g, c, x: v_controls(g, c, x),
     "owns": lambda g, c, x: (lambda who, o: o is not None and who is not None and o.owner == _player_of(g, who))(
         _one(g, _args(c)[0][0], x), _one(g, _args(c)[0][1], x)),
     "has_initiative": lambda g, c, x: (lambda who: who is not None and g.state.order and
@@ -1606,6 +1734,7 @@ VALUES: dict[str, Callable] = {
     "chosen": lambda g, c, x: x.chosen,
     "placer": lambda g, c, x: (lambda o, k: g.placer_of(o, k) if o is not None and k else [])(
         _one(g, _args(c)[0][0], x), (_args(c)[0][1].text if len(_args(c)[0]) > 1 else None)),
+    "crossed_border_with": v_crossed_border_with,
     "in_los": lambda g, c, x: movement.in_los(g, _one(g, _args(c)[0][0], x), _one(g, _args(c)[0][1], x)),
     "moves_taken": lambda g, c, x: (lambda o: o.moves_taken if o is not None else 0)(_one(g, _args(c)[0][0], x)),
     "half": lambda g, c, x: -(-_num(g, _args(c)[0][0], x) // 2),

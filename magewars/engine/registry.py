@@ -88,7 +88,7 @@ FIRED_EVENTS: tuple[str, ...] = (
     "action_ends", "activated", "attack_resolved", "attack_step", "attacked", "attacks", "avoided", "cast",
     "casting", "condition_damage", "condition_placed", "condition_removed", "counterstrike", "damaged",
     "deals_damage", "declares", "destroyed", "discarded", "enters", "guards", "healed", "hit", "intercepts",
-    "leaves", "moves", "pushes", "reveals", "rolls", "targeted", "token_removed", "would_be_destroyed",
+    "leaves", "loses_mana", "moves", "pushes", "reveals", "rolls", "targeted", "token_removed", "would_be_destroyed",
 )
 #: events the engine runs without `fire`: a `when revealed` ability resolves when its enchantment
 #: is revealed (engine/reveal.py, `Reveals.reveal`)
@@ -113,6 +113,9 @@ ONE_SHOT_KINDS: frozenset[str] = frozenset({"incantation", "enchantment"})
 #: (An attack spell is there while its attack runs, so its abilities hear the attack's events.)
 SPENT_KINDS: frozenset[str] = frozenset({"incantation"})
 SPENT_EVENTS: frozenset[str] = frozenset({"casting", "cast", "targeted"})
+#: ...unless its effect states `linger(...)`: its triggered abilities keep listening after it resolves
+#: (engine/lingering.py; Game._listening asks it), `target` naming the object it was cast on
+lingers = _addons.lingering.lingers
 #: static calls written inside an attack bar that the attack sequence reads
 #: (`AttackEngine.bar_mods(atk, "<name>")` in engine/attack.py); every other clause of an attack bar
 #: (its `effect:`, its triggers, other statics) is never looked at

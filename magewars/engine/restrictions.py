@@ -73,6 +73,7 @@ HOOKS: dict[str, str] = {
     "ready": "the Reset Phase flipping action markers (round.ready_marker), during: the phase",
     "push through": "a push across a wall (movement.push): by: the pushing object",
     "be pushed through": "a push across a wall (movement.push): the pushed object",
+    "be moved to another object": "moving an attachment to a new object (Game.move_attachment): the attachment",
 }
 #: codex statements whose action another reader rules on already (the continuous-effects layer's
 #: `cannot_do`, movement.restriction): this module leaves them to it so they are read once

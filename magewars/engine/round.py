@@ -29,6 +29,7 @@ from . import bound as BD
 from . import othercasters as OC
 from . import ability_costs as COSTS
 from . import forced_reveals as FORCED
+from .cardindex import index as card_index
 from .decisions import HiddenPick, Option
 from .phrases import Ctx, resolve
 from .restrictions import forbids
@@ -175,6 +176,10 @@ def run_timing(game, timing: str, subject=None, ordered: bool = False) -> int:
     return n
 
 
+#: `static upkeep_first(this)`: the card's upkeep effects come first among its controller's
+UPKEEP_FIRST = "upkeep_first"
+
+
 def _player_order(game, due: list, timing: str) -> list:
     """Upkeep-style ordering: the player with initiative resolves theirs first, in the order they
     choose, then the next player (the controller of the object carrying the effect decides)."""
@@ -185,6 +190,10 @@ def _player_order(game, due: list, timing: str) -> list:
     order = {p: i for i, p in enumerate(game.state.order)}
     for player in sorted(by_player, key=lambda p: order.get(p, 99)):
         group = sorted(by_player[player], key=lambda t: t[0].timestamp)
+        # a card stating `static upkeep_first(this)` has its effects resolved before the player's others
+        first = [it for it in group if UPKEEP_FIRST in card_index(it[0].card).static_calls]
+        out.extend(first)
+        group = [it for it in group if it not in first]
         while len(group) > 1:
             opts = [Option(f"{i + 1}. {it[4]}", i) for i, it in enumerate(group)]
             ch = game.decide("order", player, opts, prompt=f"which {timing} effect resolves first?", default=0)
@@ -591,6 +600,12 @@ def expire(game, duration: str) -> int:
         game.effects.temporary = keep
         game.state.touch()
         game.emit("effect", f"{n} effect(s) lasting until the end of the {duration.replace('_', ' ')} end")
+    gone = [lg for lg in game.lingering if ends_at(lg.until, duration)]  # spells still listening (`linger`)
+    if gone:
+        game.lingering = [lg for lg in game.lingering if lg not in gone]
+        game.state.touch()
+        for lg in gone:
+            game.emit("effect", f"{lg.source} stops listening (the {duration.replace('_', ' ')} ends)")
     return n
 
 

@@ -225,6 +225,21 @@ def _corpus_for(sc: Scenario, v: _V):
     return corpus
 
 
+def _book_file(sc, v, entry: str, where) -> Optional[str]:
+    """A player's `spellbook: NAME.book`: a file in the scenario's folder (or a --cards-root folder),
+    refused unread anywhere else, like a `cards:` path."""
+    from .sandbox import Sandbox
+    from ..limits import is_regular_file
+    box = Sandbox.for_scenario(sc.path, sc.cards_roots)
+    given = Path(entry)
+    found = next((c for c in ([given] if given.is_absolute() else [r / given for r in box.roots]) if c.exists()), None)
+    if found is None or not box.inside(found) or not is_regular_file(found):
+        v.err(where, "S009", f"spellbook file {entry!r} is not a file in the scenario's folder (or a --cards-root "
+                             f"folder): refused")
+        return None
+    return str(found)
+
+
 _EXTRA: dict = {}
 
 
@@ -350,6 +365,9 @@ def build(sc: Scenario, seed: Optional[int] = None) -> tuple[Game, dict]:
         if m is None:
             continue
         v.keys(m, {"name", "mana", "channeling", "spellbook", "planned"}, "a player")
+        book = m.get("spellbook")
+        if isinstance(book, str) and book.endswith(".book"):  # a book file: fenced like `cards:`
+            m["spellbook"] = _book_file(sc, v, book, _at(m, "spellbook"))
         if "name" not in m:
             v.err(m.where, "S002", "a player needs a `name`")
             continue

@@ -81,9 +81,14 @@ def test_casting_effects_the_engine_does_not_run_are_refused_with_a_reason(corpu
     assert seen[("Lair", "cast_spell", True)] is None
     assert seen[("Graveyard", "summon", True)] is None
     assert seen[("Sectarus, Dark Rune Sword", "cast_spell", True)] is None  # a free action, on: its target
-    assert "not planned" in seen[("Conquer", "cast_spell", False)]
-    assert "creature" in seen[("Vinewhip Staff", "summon", False)]
+    assert seen[("Conquer", "cast_spell", True)] is None  # a card from a discard pile or the spellbook
+    assert seen[("Animate Dead", "summon", True)] is None  # a creature card from a discard pile
+    assert seen[("Vinewhip Staff", "summon", True)] is None  # a vine marker into a target zone
     assert len(seen) >= 20
+    # a shape no card uses is still refused with a reason: summoning an enchantment the summoner holds
+    words = tuple(A.Word(t, "word") for t in ("an", "enchantment"))
+    odd = A.Call("summon", (A.Arg(None, A.Phrase(words)),))
+    assert "creature" in OC.refused_shape(odd)
 
 
 def test_a_payment_the_player_cannot_make_pays_nothing_and_stops_the_effect(corpus):

@@ -60,6 +60,7 @@ attack_zone()                                    Static on an attack trait: the 
 attack_unavoidable()                             Static on an attack trait: no defense can avoid the attack.
 counts_as_damage(amount: num)                    Static on a condition: each of its markers counts as this much damage that healing cannot remove.
 max_markers(count: num)                          Static on a condition: an object holds at most this many of its markers; more placed are discarded instead.
+outlasts_own_activation()                        Static on a condition: markers placed on an object during its own activation are set aside when that action phase ends, so they last through the end of its next one (as markers from a damage barrier or counterstrike do).
 innate(what: obj, unless?: traits)               Static on a trait: every object the phrase names (by kind: each creature, each conjuration) has the trait without printing it, unless it has one of the listed traits.
 no_armor(what: obj)                              Static on a trait: the object has no armor value; its armor is 0 and nothing raises it.
 healing_removes()                                Static on a condition: the object's controller may give up healing point for point, each point removing one of its markers instead of one damage (nothing to give up while it cannot heal).

@@ -30,6 +30,10 @@ from .unlimited import unlimited
 from . import round as round_
 from .state import LIGHT_READS, ROW_LETTERS, Arena, GameObject, GameState, LightList, LightSet
 
+#: a condition's `static outlasts_own_activation()`: its markers placed on an object during that object's own
+#: activation last through the end of its next action phase (set aside like a barrier's or counterstrike's)
+OUTLASTS_OWN_ACTIVATION = "outlasts_own_activation"
+
 _STEP_OF: dict[int, tuple] = {}
 
 
@@ -320,6 +324,11 @@ class Game:
             self.placers.setdefault((obj.id, name), []).extend([by.id] * placed)
         return placed
 
+    def activating(self, obj: GameObject) -> bool:
+        """Is this object the creature whose action phase is under way?"""
+        act = getattr(self.round_state, "activation", None) if self.round_state is not None else None
+        return act is not None and act.obj_id == obj.id
+
     def placer_of(self, obj: GameObject, name: str) -> list:
         """The objects that placed the markers of a condition now on an object (the latest ones, one per
         marker; markers placed by no object, such as a scenario's set-up, have none)."""
@@ -346,6 +355,8 @@ class Game:
                 count = room
             if count <= 0:
                 return 0
+        if not fresh and self.codex_statics(name, OUTLASTS_OWN_ACTIVATION) and self.activating(obj):
+            fresh = True  # received during its own activation: it lasts through its next one
         had = frozenset(self.effects.derived(obj).traits)
         placed = self._place_markers(obj, name, count, source, fresh)
         if placed and obj.in_play:

@@ -60,6 +60,8 @@ attack_zone()                                    Static on an attack trait: the 
 attack_unavoidable()                             Static on an attack trait: no defense can avoid the attack.
 counts_as_damage(amount: num)                    Static on a condition: each of its markers counts as this much damage that healing cannot remove.
 max_markers(count: num)                          Static on a condition: an object holds at most this many of its markers; more placed are discarded instead.
+shared_with_placer()                             Static on a condition: the marker pairs the object carrying it with the object that placed it: its statics and restrictions about `this` hold for both; it is not placed on the placer itself or on an object outside the placer's zone, and it comes off when the placer leaves play or that zone.
+max_placed(count: num)                           Static on a condition: an object keeps at most this many of these markers it placed on objects in play (`this` in the count is that object); one more it would place is not placed.
 outlasts_own_activation()                        Static on a condition: markers placed on an object during its own activation are set aside when that action phase ends, so they last through the end of its next one (as markers from a damage barrier or counterstrike do).
 innate(what: obj, unless?: traits)               Static on a trait: every object the phrase names (by kind: each creature, each conjuration) has the trait without printing it, unless it has one of the listed traits.
 no_armor(what: obj)                              Static on a trait: the object has no armor value; its armor is 0 and nothing raises it.
@@ -201,7 +203,8 @@ chosen() -> obj                                  The object chosen by the last c
 placer(of: obj, condition: name) -> obj           The objects that placed the markers of a condition now on an object.
 the_attack() -> obj                              The attack being resolved.
 attacker_of() -> obj                             The source of the attack being resolved.
-prey(of: obj) -> obj                             The creature an object holds with its Grapple.
+prey(of: obj) -> obj                             The objects another object holds: those carrying a shared condition (`shared_with_placer()`) it placed.
+bars_placing(what: obj, condition: name) -> num   How many of an object's attack bars place this condition with their effect die.
 strongest(among: obj) -> obj                     The objects of a set with the highest level (all those tied).
 inactive(what: obj) -> bool                      Whether a creature's action marker shows its inactive side.
 has_initiative(who: obj) -> bool                 Whether a player has the initiative this round.

@@ -31,7 +31,7 @@ from . import barclauses, defenses
 from .codex_rules import ignores_los_walls, ignores_minimum_range, melee_restriction
 from .movement import in_los
 from .phrases import Ctx, matches
-from .restrictions import attack_forbidden, forbidden, forbids
+from .restrictions import attack_forbidden, forbidden, forbids, permits
 from .state import LightList, ends_at
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -1203,7 +1203,7 @@ class AttackEngine:
             if not t.guard and at_declaration:  # guards are checked only when the attack is declared
                 guards = [o for o in g.state.objects_in_zone(zt) if o.guard and o.controller != a.controller
                           and "force attacks" not in g.d(o).cannot_do]
-                if guards and "ignore guards" not in g.d(a).can_do:
+                if guards and "ignore guards" not in g.d(a).can_do and not permits(g, "ignore guards", a, t):
                     return f"an enemy guard ({guards[0].label()}) protects the zone"
         return None
 

@@ -292,6 +292,20 @@ def gained_traits(game, atk) -> list:
     return out
 
 
+def _names(game, obj, phrase, ctx) -> bool:
+    """Does a phrase, or a value naming objects (`prey(this)`), name this object?"""
+    if isinstance(phrase, A.Call):
+        got = game.evaluate(phrase, ctx)
+        return any(o is obj for o in (got if isinstance(got, (list, tuple)) else [got]))
+    return matches(game, obj, phrase, ctx)
+
+
+def _text(node) -> str:
+    if isinstance(node, A.Call):
+        return f"{node.name}({', '.join(_text(a.value) for a in node.args)})"
+    return getattr(node, "text", None) or str(getattr(node, "value", node))
+
+
 def forbids(game, atk) -> Optional[str]:
     """Why the bar's own restrictions (`static [if C] cannot(this, "target"|"attack", except: P,
     target: P)`) forbid attacking this target, or None."""
@@ -306,11 +320,11 @@ def forbids(game, atk) -> Optional[str]:
         ctx = Ctx(this=action.bar_owner, attack=atk, it=atk.target, target=atk.target)
         if not _guard_holds(game, ab, ctx):
             continue
-        if "target" in kw and not matches(game, atk.target, kw["target"], ctx):
+        if "target" in kw and not _names(game, atk.target, kw["target"], ctx):
             continue
-        if "except" in kw and matches(game, atk.target, kw["except"], ctx):
+        if "except" in kw and _names(game, atk.target, kw["except"], ctx):
             continue
-        what = f" except {kw['except'].text}" if "except" in kw else ""
+        what = f" except {_text(kw['except'])}" if "except" in kw else ""
         return f"{action.definition.name} cannot attack {atk.target.label()} (it may attack nothing{what})" \
             if what else f"{action.definition.name} cannot attack {atk.target.label()}"
     return None

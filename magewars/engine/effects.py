@@ -313,6 +313,14 @@ class Effects:
                     ws = lower_words(ab.effect.subject)
                     if ws and ws[0] in ("this", "it"):
                         out.append((obj.timestamp, self.marker_label(name, n), ab.effect, n))
+        # a shared condition it placed on another object (`shared_with_placer()`): it carries that one too
+        for name, carrier, n in (self.game.held(obj) if self.game.placers else ()):
+            for ab in codex[name].abilities:
+                if isinstance(ab, A.StaticAbility) and getattr(ab.effect, "subject", None) is not None:
+                    ws = lower_words(ab.effect.subject)
+                    if ws and ws[0] in ("this", "it"):
+                        out.append((obj.timestamp, f"{self.marker_label(name, n)} shared with {carrier.label()}",
+                                    ab.effect, n))
         for (ts, label, target_id, node, _until) in self.temporary:
             if target_id == obj.id:
                 out.append((ts, label, node, 1))

@@ -30,6 +30,12 @@ from .unlimited import unlimited
 from . import round as round_
 from .state import LIGHT_READS, ROW_LETTERS, Arena, GameObject, GameState, LightList, LightSet
 
+#: a condition's `static shared_with_placer()`: the marker pairs the object carrying it with the object that
+#: placed it (both in play, in one zone); its statics and restrictions about `this` hold for both
+SHARED_WITH_PLACER = "shared_with_placer"
+#: a condition's `static max_placed(N)`: an object keeps at most N of these markers it placed (N read with
+#: `this` = that object); one more it would place is not placed
+MAX_PLACED = "max_placed"
 #: a condition's `static outlasts_own_activation()`: its markers placed on an object during that object's own
 #: activation last through the end of its next action phase (set aside like a barrier's or counterstrike's)
 OUTLASTS_OWN_ACTIVATION = "outlasts_own_activation"
@@ -86,6 +92,8 @@ class Game:
         self.restrictions: list = []
         self.summon_later: list = []  # (player, card name, zone, source label): summoned at the end of the round
         self.placers: dict = {}  # (object id, condition) -> ids of the objects that placed its markers, in order
+        self._shared: dict = {}  # condition -> does it state shared_with_placer() (Game.shared)
+        self._held: tuple = (-1, {})  # (state version, placer id -> the shared markers it placed) (Game.held)
         self._checked_version = -1
         self._would_destroy: set = set()  # objects in their "would be destroyed" window
         self._rule_names: Optional[dict] = None  # id of a codex ability -> its entry (rule_of)
@@ -318,11 +326,70 @@ class Game:
         """Place markers, honouring immunities; markers of a condition that lowers armor (Corrode) that
         would take armor below zero become direct damage of the condition's type instead.  The object
         placing them (`by`, else the attacker) is remembered for `placer(OBJ, NAME)`."""
-        placed = self._place_condition(obj, name, count, source, fresh, attack)
         by = by if by is not None else getattr(attack, "attacker", None)
-        if placed and by is not None and self.codex.get(name) is not None:
-            self.placers.setdefault((obj.id, name), []).extend([by.id] * placed)
-        return placed
+        return self._place_condition(obj, name, count, source, fresh, attack, by)
+
+    def shared(self, name: str) -> bool:
+        """Does the condition pair its carrier with the object that placed it (`shared_with_placer()`)?"""
+        got = self._shared.get(name)
+        if got is None:
+            got = self._shared[name] = bool(self.codex_statics(name, SHARED_WITH_PLACER))
+        return got
+
+    def held(self, obj: GameObject) -> list[tuple[str, GameObject, int]]:
+        """The shared conditions this object placed on other objects in play: (name, carrier, markers).
+        Worked out once per state version (placers are recorded with the markers they placed)."""
+        version = self.state.version
+        if self._held[0] != version:
+            table: dict = {}
+            for (oid, name), ids in self.placers.items():
+                if not self.shared(name):
+                    continue
+                carrier = self.state.objects.get(oid)
+                n = carrier.markers.get(name, 0) if carrier is not None and carrier.in_play else 0
+                for pid in dict.fromkeys(ids[-n:] if n else ()):
+                    table.setdefault(pid, []).append((name, carrier, ids[-n:].count(pid)))
+            self._held = (version, table)
+        return self._held[1].get(obj.id, [])
+
+    def _pairing_refused(self, obj: GameObject, name: str, by: Optional[GameObject]) -> Optional[str]:
+        """Why a shared condition (or one limited per placer) cannot pair `obj` with `by` now, or None."""
+        if by is None:
+            return None
+        if self.shared(name):
+            if by is obj:
+                return f"{obj.label()} cannot share {name} with itself"
+            if not by.in_play or self.state.zone_of(by) != self.state.zone_of(obj):
+                return f"{by.label()} and {obj.label()} are not in one zone"
+        for ab in self.codex_statics(name, MAX_PLACED):
+            cap = self.evaluate(ab.effect.args[0].value, Ctx(this=by, it=by)) if ab.effect.args else 1
+            have = sum(ids[-o.markers.get(k, 0):].count(by.id) if o.markers.get(k, 0) else 0
+                       for (oid, k), ids in self.placers.items() if k == name
+                       for o in [self.state.objects.get(oid)] if o is not None and o.in_play)
+            if have >= cap:
+                return f"{by.label()} already keeps {have} {name} (at most {cap})"
+        return None
+
+    def _pairs_broken(self) -> bool:
+        """A shared condition ends when the object that placed it left play or no longer shares the carrier's
+        zone (markers with no recorded placer, such as a scenario's set-up, stay).  True if any ended."""
+        changed = False
+        for (oid, name), ids in list(self.placers.items()):
+            carrier = self.state.objects.get(oid)
+            n = carrier.markers.get(name, 0) if carrier is not None and carrier.in_play else 0
+            if not n or not self.shared(name):
+                continue
+            live = ids[-n:]
+            keep = [i for i in live if (p := self.state.objects.get(i)) is not None and p.in_play
+                    and self.state.zone_of(p) == self.state.zone_of(carrier)]
+            if len(keep) < len(live):
+                gone = len(live) - len(keep)
+                self.placers[(oid, name)] = ids[:-n] + keep
+                self.state.remove_marker(carrier, name, gone)
+                self.emit("rule", f"{gone} {name} removed from {carrier.label()}: the object that placed it left "
+                                  f"play or its zone", target=carrier.id)
+                changed = True
+        return changed
 
     def activating(self, obj: GameObject) -> bool:
         """Is this object the creature whose action phase is under way?"""
@@ -337,7 +404,7 @@ class Game:
         return [self.state.objects[i] for i in dict.fromkeys(ids) if i in self.state.objects]
 
     def _place_condition(self, obj: GameObject, name: str, count: int, source: str,
-                         fresh: bool = False, attack=None) -> int:
+                         fresh: bool = False, attack=None, by: Optional[GameObject] = None) -> int:
         if count <= 0 or not obj.in_play:
             return 0
         if movement.outcome_effects(self, name):  # an effect named by the die (Push), not a marker
@@ -345,6 +412,10 @@ class Game:
         why = self.immune_to_condition(obj, name)
         if why:
             self.emit("immune", f"{obj.label()} {why}: no {name} from {source}")
+            return 0
+        why = self._pairing_refused(obj, name, by) if self.codex.get(name) is not None else None
+        if why:
+            self.emit("rule", f"no {name} from {source}: {why}", target=obj.id)
             return 0
         for ab in self.codex_statics(name, "max_markers"):  # an object holds at most N of these markers
             cap = self.evaluate(ab.effect.args[0].value, Ctx(this=obj, it=obj)) if ab.effect.args else 1
@@ -358,18 +429,23 @@ class Game:
         if not fresh and self.codex_statics(name, OUTLASTS_OWN_ACTIVATION) and self.activating(obj):
             fresh = True  # received during its own activation: it lasts through its next one
         had = frozenset(self.effects.derived(obj).traits)
-        placed = self._place_markers(obj, name, count, source, fresh)
+        placed = self._place_markers(obj, name, count, source, fresh, by)
         if placed and obj.in_play:
             # `when condition_placed(WHO, [Name])`; had(...) reads the traits it had just before
             self.fire("condition_placed", obj, Ctx(attack=attack, it=obj), kind=name, had=had)
         return placed
 
-    def _place_markers(self, obj: GameObject, name: str, count: int, source: str, fresh: bool) -> int:
+    def _place_markers(self, obj: GameObject, name: str, count: int, source: str, fresh: bool,
+                       by: Optional[GameObject] = None) -> int:
+        def remember(n: int) -> None:  # the placer is known before the markers are (placer(OBJ, NAME), held)
+            if by is not None and self.codex.get(name) is not None:
+                self.placers.setdefault((obj.id, name), []).extend([by.id] * n)
         if self.lowers_armor(name):
             room = self.armor(obj)
             placed = min(room, count)
             excess = count - placed
             if placed:
+                remember(placed)
                 self.state.add_marker(obj, name, placed, fresh)
                 self.emit("condition", f"{obj.label()} receives {placed} {name} from {source} "
                                        f"(armor now {self.armor(obj)})", target=obj.id, condition=name, count=placed)
@@ -380,6 +456,7 @@ class Game:
                                   f"{excess} direct {(dtype or '').lower()} damage instead (not dealt by the attack)")
                 self.deal_damage(obj, excess, f"excess {name}", dtype, direct=True)
             return placed
+        remember(count)
         self.state.add_marker(obj, name, count, fresh)
         self.emit("condition", f"{obj.label()} receives {count} {name} from {source}"
                                + (" (lasts through its next action phase)" if fresh else ""),
@@ -393,7 +470,7 @@ class Game:
         if self._checked_version == self.state.version:
             return
         for _ in range(10):
-            changed = False
+            changed = self._pairs_broken() if self.placers else False
             for obj in list(self.state.in_play()):
                 for name in [m for m, c in obj.markers.items() if c and self.lowers_armor(m)]:
                     c = obj.markers[name]
@@ -905,7 +982,10 @@ class Game:
                             and any(a is atk.action.definition for a in o.card.attacks) for o in got):
                         return False
         if "target" in kw and atk is not None:
-            got = resolve(self, kw["target"], Ctx(this=src, attack=atk))
+            here = Ctx(this=src, attack=atk)
+            got = self.evaluate(kw["target"], here) if isinstance(kw["target"], A.Call) \
+                else resolve(self, kw["target"], here)  # a value naming objects: `target: prey(this)`
+            got = got if isinstance(got, (list, tuple)) else [got]
             if atk.target not in got:
                 return False
         return True

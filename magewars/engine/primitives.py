@@ -1513,6 +1513,12 @@ VALUES: dict[str, Callable] = {
     "inactive": lambda g, c, x: (lambda o: bool(o and o.action_marker != "ready"))(_one(g, _args(c)[0][0], x)),
     "guarding": lambda g, c, x: (lambda o: bool(o and o.guard))(_one(g, _args(c)[0][0], x)),
     "chosen": lambda g, c, x: x.chosen,
+    "prey": lambda g, c, x: (lambda o: [carrier for (_k, carrier, _n) in g.held(o)] if o is not None else [])(
+        _one(g, _args(c)[0][0], x)),
+    "bars_placing": lambda g, c, x: (lambda o, k: sum(
+        1 for (bar, _src) in g.d(o).attacks if any(name == k for row in bar.effect_die for (name, _n) in row.outcomes))
+        if o is not None and k else 0)(
+        _one(g, _args(c)[0][0], x), (_args(c)[0][1].text if len(_args(c)[0]) > 1 else None)),
     "placer": lambda g, c, x: (lambda o, k: g.placer_of(o, k) if o is not None and k else [])(
         _one(g, _args(c)[0][0], x), (_args(c)[0][1].text if len(_args(c)[0]) > 1 else None)),
     "in_los": lambda g, c, x: movement.in_los(g, _one(g, _args(c)[0][0], x), _one(g, _args(c)[0][1], x)),

@@ -175,6 +175,8 @@ def _carried(game, obj) -> list[str]:
     except Exception:  # noqa: BLE001 - an object the continuous-effects layer cannot derive: its card's
         names = [t.name for t in getattr(obj.card, "traits", ())]
     names.extend(k for k, n in obj.markers.items() if n and k not in names)
+    if getattr(game, "placers", None):  # shared conditions it placed on another object (Game.held)
+        names.extend(k for k, _c, _n in game.held(obj) if k not in names)
     return names
 
 
@@ -262,6 +264,10 @@ def _fits(game, obj, phrase, ctx: Ctx) -> bool:
             t.name == obj.name and not t.negated for t in sel.names)
     if isinstance(phrase, A.StringLit):
         return not isinstance(obj, str) and obj.card.name == phrase.value
+    if isinstance(phrase, A.Call):  # a value naming objects (`target: prey(this)`, `except: placer(this, X)`)
+        got = game.evaluate(phrase, ctx)
+        got = got if isinstance(got, (list, tuple)) else [got]
+        return any(o is obj for o in got)
     if isinstance(phrase, A.Phrase):
         if len(phrase.words) == 1 and phrase.words[0].text.lower() in PRONOUNS:
             return any(o is obj or o == obj for o in resolve(game, phrase, ctx))
@@ -540,6 +546,8 @@ def permits(game, action: str, actor, target=None, *, by=None, attack=None, into
 PERMISSION_HOOKS: dict[str, str] = {
     "summon": "casting's declaration and legal_casts: a creature spell may be cast into the zone `into:` names, "
               "out of its range (and out of line of sight with `ignoring:` naming LoS)",
+    "ignore guards": "attack declaration (AttackEngine.illegal_reason): a melee attack on a target in a zone an "
+                     "enemy guards, target: the target",
 }
 #: keywords of a `can(...)` this module reads
 PERMISSION_KEYWORDS: frozenset[str] = frozenset({"target", "by", "during", "into", "ignoring"})

@@ -23,7 +23,8 @@ A statement applies when WHO fits the actor, its condition holds, and each keywo
 `target:` what the action is aimed at (an object or a zone), `by:` the object doing it (a player
 phrase names that player's objects), `except:` the object doing it or what is aimed at (another
 object than the actor) or the codex rule doing it, `during:` the phase or step now (below),
-`into:` / `out_of:` the zone entered or left, `attack:` the attack bar used.  A statement with a
+`into:` / `out_of:` the zone entered or left, `attack:` the attack bar used, `speed:` (of a permission)
+the action the spell aimed at is cast with.  A statement with a
 keyword this module does not read is not applied here: `kind:` (the continuous-effects layer rules
 on it), `detail:` (free text: refused loudly).  Statements whose condition or phrase cannot be
 read are reported (an `unsupported` event) and not applied.
@@ -412,6 +413,11 @@ def _applies(game, src, ab, call, actor, target, *, by, attack, into, out_of, ru
         return False
     if "target" in kw and not _fits(game, target, kw["target"], ctx):
         return False
+    if "speed" in kw:  # `speed: "quick"`: the spell aimed at is cast with that action
+        want = kw["speed"].value if isinstance(kw["speed"], A.StringLit) else None
+        card = getattr(target, "card", None)
+        if card is None or (getattr(card, "action", None) or "full") != want:
+            return False
     if "attack" in kw:
         name = kw["attack"].value if isinstance(kw["attack"], A.StringLit) else None
         if attack is None or attack.action.definition.name != name:
@@ -548,9 +554,11 @@ PERMISSION_HOOKS: dict[str, str] = {
               "out of its range (and out of line of sight with `ignoring:` naming LoS)",
     "ignore guards": "attack declaration (AttackEngine.illegal_reason): a melee attack on a target in a zone an "
                      "enemy guards, target: the target",
+    "cast": "the Action Phase (activation.legal_actions): a creature that cannot take actions may still use its "
+            "action to cast a spell this permits, target: the spell",
 }
 #: keywords of a `can(...)` this module reads
-PERMISSION_KEYWORDS: frozenset[str] = frozenset({"target", "by", "during", "into", "ignoring"})
+PERMISSION_KEYWORDS: frozenset[str] = frozenset({"target", "by", "during", "into", "ignoring", "speed"})
 #: what `ignoring:` of a summoning permission may name
 SUMMON_IGNORING: frozenset[str] = frozenset({"range and LoS"})
 

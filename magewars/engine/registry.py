@@ -34,7 +34,7 @@ from . import defenses as _defenses
 from .casting import CAST_STEPS as _CAST_STEPS
 from . import movement as _movement
 from .codex_rules import LOS_WALLS, MINIMUM_RANGE
-from .effects import Effects
+from .effects import Effects, attached_subject as _attached_subject
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 from . import addons as _addons  # noqa: F401  adds its modules' effects and values to those tables
 from . import forced_reveals as _forced
@@ -161,6 +161,9 @@ STATS_CHANGED: frozenset[str] = frozenset({"armor", "life", "channeling"})
 #: - a codex entry's `at TIMING` abilities, for each object carrying it, when a phase runs that timing
 #:   (engine/round.py timed_abilities).
 CODEX_STATIC_SUBJECTS: frozenset[str] = frozenset({"this", "it"})
+#: a trait's `static each KIND attached to this gains [...]`: what is attached to the carrier gains those
+#: traits (Effects.collect, read when the attachment's derived values are worked out)
+codex_attached_gain = _attached_subject
 CODEX_MARKERS: frozenset[str] = frozenset({"condition", "token"})
 #: a codex entry that is no marker (`marker none`) and states an `effect:` is what an effect die naming
 #: it does (Push, Snatch): Game.place_condition runs it (movement.run_outcome) instead of placing markers

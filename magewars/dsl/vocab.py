@@ -57,6 +57,7 @@ all_damage_critical()                            Every point of damage of the cu
 ignore_normal_damage()                           The current attack's normal (non-critical) damage is ignored.
 only_ones_count()                                Only the 1s on the current attack's dice count (as critical damage); the attack places no effects.
 attack_zone()                                    Static on an attack trait: the attack is made against every object in a zone, one attack each.
+zone_attack_rolls_on()                           Static on a zone attack's bar: once its zone is attacked, the attacker's controller picks an orthogonal direction and the attack goes on into each next zone that way, to the arena's edge.
 attack_unavoidable()                             Static on an attack trait: no defense can avoid the attack.
 counts_as_damage(amount: num)                    Static on a condition: each of its markers counts as this much damage that healing cannot remove.
 max_markers(count: num)                          Static on a condition: an object holds at most this many of its markers; more placed are discarded instead.

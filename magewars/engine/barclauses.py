@@ -41,7 +41,10 @@ BAR_EVENTS: frozenset[str] = frozenset({"attack_step", "attacks", "declares", "a
                                         "attack_resolved"})
 #: `static CALL(...)` forms of an attack bar the attack sequence reads (besides the dice and
 #: effect-roll modifiers of AttackEngine.bar_mods)
-STATIC_CALLS: frozenset[str] = frozenset({"set_x", "attack_gains", "cast_limit"})
+STATIC_CALLS: frozenset[str] = frozenset({"set_x", "attack_gains", "cast_limit", "zone_attack_rolls_on"})
+#: `static zone_attack_rolls_on()`: once its zone is attacked, the zone attack goes on into each next zone in
+#: one orthogonal direction its attacker's controller picks, to the arena's edge (AttackEngine.roll_on)
+ROLLS_ON = "zone_attack_rolls_on"
 #: `static cannot(this, ACTION, ...)` actions of an attack bar read as restrictions on its targets
 CANNOT_ACTIONS: frozenset[str] = frozenset({"target", "attack"})
 #: keyword arguments of such a restriction that are read
@@ -64,6 +67,12 @@ def static_runs(ab) -> bool:
     if eff.name in STATIC_CALLS:
         return True
     return _bar_cannot(eff)
+
+
+def rolls_on(adef) -> bool:
+    """Does this attack bar state `static zone_attack_rolls_on()`?"""
+    return any(isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == ROLLS_ON
+               for ab in adef.abilities)
 
 
 def _subject_is_this(ph) -> bool:

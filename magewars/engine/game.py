@@ -3,6 +3,7 @@ rules that are not steps of a sequence (damage, healing, conditions, destruction
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import operator
 from typing import Any, Iterable, Optional, Union
@@ -36,6 +37,11 @@ SHARED_WITH_PLACER = "shared_with_placer"
 #: a condition's `static max_placed(N)`: an object keeps at most N of these markers it placed (N read with
 #: `this` = that object); one more it would place is not placed
 MAX_PLACED = "max_placed"
+#: a condition's `static loses_abilities()`: while its marker is on an object, the object's card is read without
+#: its attack bars and abilities (what sets X stays); its stats, defenses, traits and subtypes stay
+LOSES_ABILITIES = "loses_abilities"
+#: the abilities an object that loses its abilities keeps: the statics stating what X is
+KEPT_ABILITIES = ("set_x",)
 #: a condition's `static outlasts_own_activation()`: its markers placed on an object during that object's own
 #: activation last through the end of its next action phase (set aside like a barrier's or counterstrike's)
 OUTLASTS_OWN_ACTIVATION = "outlasts_own_activation"
@@ -93,6 +99,8 @@ class Game:
         self.summon_later: list = []  # (player, card name, zone, source label): summoned at the end of the round
         self.placers: dict = {}  # (object id, condition) -> ids of the objects that placed its markers, in order
         self._shared: dict = {}  # condition -> does it state shared_with_placer() (Game.shared)
+        self._loses: dict = {}  # condition -> does it state loses_abilities() (Game._sync_abilities)
+        self._stripped: dict = {}  # object id -> its own card, while it is read without its abilities
         self._held: tuple = (-1, {})  # (state version, placer id -> the shared markers it placed) (Game.held)
         self._checked_version = -1
         self._would_destroy: set = set()  # objects in their "would be destroyed" window
@@ -370,6 +378,38 @@ class Game:
                 return f"{by.label()} already keeps {have} {name} (at most {cap})"
         return None
 
+    def _sync_abilities(self) -> bool:
+        """An object carrying a condition that states `loses_abilities()` (Disable) is read, while the marker is
+        on it, as its card without attack bars or abilities (bar the statics that set X): every procedure
+        that reads the card then finds nothing to offer, fire or apply.  Its card comes back with the
+        last marker, or when it leaves play.  True if any object changed."""
+        changed = False
+        for obj in list(self.state.objects.values()):
+            why = None
+            if obj.in_play:
+                for k, n in obj.markers.items():
+                    if n:
+                        hit = self._loses.get(k)
+                        if hit is None:
+                            hit = self._loses[k] = bool(self.codex_statics(k, LOSES_ABILITIES))
+                        if hit:
+                            why = k
+                            break
+            own = self._stripped.get(obj.id)
+            if why is not None and own is None:
+                self._stripped[obj.id] = obj.card
+                obj.card = _without_abilities(obj.card)
+                self.emit("rule", f"{obj.label()} loses its attack bars and abilities ({why})", target=obj.id)
+            elif why is None and own is not None:
+                obj.card = self._stripped.pop(obj.id)
+                if obj.in_play:
+                    self.emit("rule", f"{obj.label()} has its attack bars and abilities again", target=obj.id)
+            else:
+                continue
+            self.state.touch()
+            changed = True
+        return changed
+
     def _pairs_broken(self) -> bool:
         """A shared condition ends when the object that placed it left play or no longer shares the carrier's
         zone (markers with no recorded placer, such as a scenario's set-up, stay).  True if any ended."""
@@ -471,6 +511,7 @@ class Game:
             return
         for _ in range(10):
             changed = self._pairs_broken() if self.placers else False
+            changed = self._sync_abilities() or changed
             for obj in list(self.state.in_play()):
                 for name in [m for m, c in obj.markers.items() if c and self.lowers_armor(m)]:
                     c = obj.markers[name]
@@ -1095,3 +1136,21 @@ class Game:
                     rec["traits"] = d.trait_names()
             out["objects"][o.id] = rec
         return out
+
+
+_WITHOUT_ABILITIES: dict = {}
+
+
+def _without_abilities(card: CardDefinition) -> CardDefinition:
+    """The card as an object that lost its abilities reads it: no attack bars, no abilities but the statics
+    that set X (KEPT_ABILITIES).  One copy per card definition."""
+    hit = _WITHOUT_ABILITIES.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    kept = tuple(ab for ab in card.abilities if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call)
+                 and ab.effect.name in KEPT_ABILITIES)
+    got = dataclasses.replace(card, abilities=kept, attacks=())
+    if len(_WITHOUT_ABILITIES) > 1000:
+        _WITHOUT_ABILITIES.clear()
+    _WITHOUT_ABILITIES[id(card)] = (card, got)
+    return got

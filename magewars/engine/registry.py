@@ -45,7 +45,7 @@ from .othercasters import refused_shape as _casting_refused
 from .placement import ONLY_READ as _COST_ONLY
 from .reveal import own_reveal_cost as _own_reveal_cost
 from .healtrade import HEALING_REMOVES as _HEALING_REMOVES
-from .game import MAX_PLACED as _MAX_PLACED, OUTLASTS_OWN_ACTIVATION as _OUTLASTS, SHARED_WITH_PLACER as _SHARED
+from .game import LOSES_ABILITIES as _LOSES, MAX_PLACED as _MAX_PLACED, OUTLASTS_OWN_ACTIVATION as _OUTLASTS, SHARED_WITH_PLACER as _SHARED
 from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
 from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, bar_restriction_runs, ignore_honoured, imposable, is_obligation, is_permission, is_restriction
 
@@ -155,7 +155,8 @@ STATS_CHANGED: frozenset[str] = frozenset({"armor", "life", "channeling"})
 #:   actions the engine consults (CODEX_CANNOT_READ, CODEX_CAN_READ);
 #: - a condition's `immune(PHRASE, [itself])`, `counts_as_damage(N)`, `armor_floor()`, `healing_removes()`,
 #:   `max_markers(N)`, `outlasts_own_activation()`, `shared_with_placer()` (Game.held: Effects.collect and the
-#:   restriction query read its statics for the placer too) and `max_placed(N)`
+#:   restriction query read its statics for the placer too), `max_placed(N)` and `loses_abilities()`
+#:   (Game._sync_abilities: the object is read as its card without attack bars and abilities)
 #:   (Game.immune_to_condition, Game.marker_damage, Game.lowers_armor), and an attack trait's shape
 #:   statics (AttackEngine.shape_one).
 #: - a codex entry's `at TIMING` abilities, for each object carrying it, when a phase runs that timing
@@ -196,7 +197,8 @@ CODEX_MUST_READ: frozenset[str] = frozenset({"melee_attack", "ranged_attack", "a
 CODEX_ATTACK_SHAPE: frozenset[str] = frozenset({"attack_strikes", "attack_targets", "attack_zone",
                                                 "attack_unavoidable", "attack_gains", "attack_usable_in"})
 CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune", "armor_floor", _HEALING_REMOVES,
-                                                   "max_markers", _OUTLASTS, _SHARED, _MAX_PLACED})  # Game.place_condition
+                                                   "max_markers", _OUTLASTS, _SHARED, _MAX_PLACED,
+                                                   _LOSES})  # Game.place_condition
 #: a trait's statics about objects in general, read by the continuous-effects layer: `innate(PHRASE,
 #: unless: [...])` (Effects.innate_rules: the names objects have by nature) and `no_armor(this)`
 #: (Effects._codex_call), `bash_attack(DICE, [TRAITS])` (Game.bash_definition)

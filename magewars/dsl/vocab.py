@@ -191,6 +191,7 @@ mana_of(who: obj) -> num                         A player's mana supply.
 distance(a: obj, b: obj) -> num                  Zones between two objects.
 x() -> num                                       The value chosen for X.
 has(what: obj, traits: traits) -> bool           Whether an object has all these traits or conditions.
+has_subtype(what: obj, name: name) -> bool       Whether an object has this subtype (printed, or given by a condition on it), not a trait of the same name.
 is(what: obj, kind: obj) -> bool                 Whether an object matches a phrase.
 in_zone(what: obj, zone: obj) -> bool            Whether an object is in a zone.
 controls(who: obj, what: obj) -> bool            Whether a player controls an object.

@@ -174,6 +174,8 @@ def _codex_static_runs(defn, ab) -> bool:
         return False
     eff = ab.effect
     marker = defn.marker in R.CODEX_MARKERS
+    if isinstance(eff, A.Gain) and not marker and R.codex_attached_gain(eff.subject):
+        return True  # what is attached to the carrier gains them (Effects.collect)
     if isinstance(eff, R.STATIC_NODES):
         if _subject_word(eff) not in R.CODEX_STATIC_SUBJECTS:
             return False

@@ -57,9 +57,14 @@ all_damage_critical()                            Every point of damage of the cu
 ignore_normal_damage()                           The current attack's normal (non-critical) damage is ignored.
 only_ones_count()                                Only the 1s on the current attack's dice count (as critical damage); the attack places no effects.
 attack_zone()                                    Static on an attack trait: the attack is made against every object in a zone, one attack each.
+zone_attack_rolls_on()                           Static on a zone attack's bar: once its zone is attacked, the attacker's controller picks an orthogonal direction and the attack goes on into each next zone that way, to the arena's edge.
 attack_unavoidable()                             Static on an attack trait: no defense can avoid the attack.
 counts_as_damage(amount: num)                    Static on a condition: each of its markers counts as this much damage that healing cannot remove.
 max_markers(count: num)                          Static on a condition: an object holds at most this many of its markers; more placed are discarded instead.
+shared_with_placer()                             Static on a condition: the marker pairs the object carrying it with the object that placed it: its statics and restrictions about `this` hold for both; it is not placed on the placer itself or on an object outside the placer's zone, and it comes off when the placer leaves play or that zone.
+max_placed(count: num)                           Static on a condition: an object keeps at most this many of these markers it placed on objects in play (`this` in the count is that object); one more it would place is not placed.
+loses_abilities()                                Static on a condition: while it is on an object, the object has no attack bars and none of its printed abilities (triggers, timed and action abilities, statics) but what sets X; its stats, defenses, traits and subtypes stay.
+outlasts_own_activation()                        Static on a condition: markers placed on an object during its own activation are set aside when that action phase ends, so they last through the end of its next one (as markers from a damage barrier or counterstrike do).
 innate(what: obj, unless?: traits)               Static on a trait: every object the phrase names (by kind: each creature, each conjuration) has the trait without printing it, unless it has one of the listed traits.
 no_armor(what: obj)                              Static on a trait: the object has no armor value; its armor is 0 and nothing raises it.
 healing_removes()                                Static on a condition: the object's controller may give up healing point for point, each point removing one of its markers instead of one damage (nothing to give up while it cannot heal).
@@ -92,7 +97,7 @@ remove_guard(what: obj)                          Remove a guard marker.
 cast_spell(who: obj, what: obj, free?: any, on?: obj, within?: obj) The object (or your Mage) casts one of the spells it has that fits the phrase (given at Planning, planned, or bound), through the whole casting sequence; as part of an effect it spends no action (free: "action" says so); on: names its target; within: its target must be the zone of that object, an object in it or one of its borders. Your Mage may also cast a spell it did not plan: the card `target`/`it` names in a discard pile, or a card of your spellbook fitting a phrase ending in "card".
 copy_spell(what: obj)                            Copy a spell being cast.
 cannot(what: obj, action: any, detail?: any, target?: obj, except?: obj, by?: obj, during?: step, into?: obj, out_of?: obj, attack?: str, kind?: any) Restriction: the object cannot do something (move, attack, be attacked, guard, cast...): only aimed at target, not when except matches, only by a source, only during a step or phase, only into or out of a place, only with the named attack bar of this card, only by attacks of a kind (melee, ranged, zone).
-can(what: obj, action: any, detail?: any, target?: obj, by?: obj, during?: step, into?: obj, instead_of?: any, ignoring?: any, until?: any) Permission: the object may do something it otherwise could not (aimed at target, by a source, during a step, into a place, in place of another action, ignoring a rule such as range or LoS, until a stated time when granted by an effect).
+can(what: obj, action: any, detail?: any, target?: obj, by?: obj, during?: step, into?: obj, instead_of?: any, ignoring?: any, until?: any, speed?: str) Permission: the object may do something it otherwise could not (aimed at target, by a source, during a step, into a place, in place of another action, ignoring a rule such as range or LoS, until a stated time when granted by an effect; a spell cast with the stated speed, "quick" or "full").
 must(what: obj, action: any, detail?: any, target?: obj, to?: any, during?: step, before?: any, toward?: obj, out_of?: obj, into?: obj, at?: obj) Obligation: the object must do something when able (aimed at target, for a purpose such as moving out of a zone, during a step, before another event, toward an object).
 costs(what: obj, amount: num, detail?: any, only?: any, minimum?: num, on?: obj, by?: obj, uses?: num, shared?: any, into?: obj, optional?: any) Casting-cost change for spells matching a phrase: only the casting or the reveal cost if only says so, never below a minimum, a spell cast with the change must be placed into a zone if into says so, the caster may decline it if optional, only when the spell targets on, only when cast by a caster matching by, at most uses times a round (shared with the other costs() lines naming the same shared key).
 immune(what: obj, to: any)                       The object is immune to a kind of effect or condition.
@@ -188,6 +193,7 @@ mana_of(who: obj) -> num                         A player's mana supply.
 distance(a: obj, b: obj) -> num                  Zones between two objects.
 x() -> num                                       The value chosen for X.
 has(what: obj, traits: traits) -> bool           Whether an object has all these traits or conditions.
+has_subtype(what: obj, name: name) -> bool       Whether an object has this subtype (printed, or given by a condition on it), not a trait of the same name.
 is(what: obj, kind: obj) -> bool                 Whether an object matches a phrase.
 in_zone(what: obj, zone: obj) -> bool            Whether an object is in a zone.
 controls(who: obj, what: obj) -> bool            Whether a player controls an object, or a zone (a creature of theirs is in it and no opponent's is).
@@ -202,7 +208,8 @@ chosen() -> obj                                  The object chosen by the last c
 placer(of: obj, condition: name) -> obj           The objects that placed the markers of a condition now on an object.
 the_attack() -> obj                              The attack being resolved.
 attacker_of() -> obj                             The source of the attack being resolved.
-prey(of: obj) -> obj                             The creature an object holds with its Grapple.
+prey(of: obj) -> obj                             The objects another object holds: those carrying a shared condition (`shared_with_placer()`) it placed.
+bars_placing(what: obj, condition: name) -> num   How many of an object's attack bars place this condition with their effect die.
 strongest(among: obj) -> obj                     The objects of a set with the highest level (all those tied).
 inactive(what: obj) -> bool                      Whether a creature's action marker shows its inactive side.
 has_initiative(who: obj) -> bool                 Whether a player has the initiative this round.

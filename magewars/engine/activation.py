@@ -244,6 +244,16 @@ def quickcast_attacks(game, creature) -> list[AttackChoice]:
             for c in attack_options(game, creature, ("quick",))]
 
 
+def permitted_casts(game, creature, spells: list[str], act: Activation) -> list[CastChoice]:
+    """Casts open to a creature that cannot take actions: those of spells a `can(WHO, "cast", target: SPELL)`
+    statement permits it (the restriction query, engine/restrictions.py; `target:` is the spell)."""
+    from .placement import probe
+    speeds = ("quick", "full") if act.moves == 0 and not creature.moves_taken else ("quick",)
+    here = game.state.zone_of(creature)
+    ok = [n for n in dict.fromkeys(spells) if permits(game, "cast", creature, probe(game, creature, game.card(n), here))]
+    return cast_options(game, creature, ok, speeds, False) if ok else []
+
+
 def legal_actions(game, creature, act: Activation, planned: list[str], quickcast_ready: bool) -> list:
     """The typed choices open to `creature` at this point of its activation."""
     d = game.d(creature)
@@ -255,6 +265,9 @@ def legal_actions(game, creature, act: Activation, planned: list[str], quickcast
         out += cast_options(game, creature, list(planned) + bound, ("quick",), True)
         out += quickcast_attacks(game, creature)
     if "take actions" in d.cannot_do:  # stated by the codex (Incapacitated, and what brings it)
+        if not act.acted:  # a spell a `can(WHO, "cast", target: SPELL)` still lets it cast with its action
+            spells = list(planned) if is_mage else OC.given(creature) if getattr(creature, "given_spells", None) else []
+            out += permitted_casts(game, creature, spells + bound, act)
         return out + [PassChoice(creature.id)]
     if not act.acted:
         speeds = ("quick", "full") if act.moves == 0 and not creature.moves_taken else ("quick",)

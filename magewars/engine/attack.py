@@ -32,7 +32,8 @@ from .codex_rules import ignores_los_walls, ignores_minimum_range, melee_restric
 from .movement import in_los
 from .phrases import Ctx, matches
 from .restrictions import attack_forbidden, forbidden, forbids, permits
-from .state import LightList, ends_at
+from . import movement
+from .state import ROW_LETTERS, LightList, ends_at
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
@@ -946,7 +947,9 @@ class AttackEngine:
                 self.untargeted(action)
                 return action
             if action.is_zone:
-                self.zone_sequence(action, zone or (g.state.zone_of(targets[0]) if targets else None))
+                first = zone or (g.state.zone_of(targets[0]) if targets else None)
+                self.zone_sequence(action, first)
+                self.roll_on(action, first)
             elif action.max_targets > 1 and len(targets) > 1:
                 seen = []
                 for t in targets[:action.max_targets]:
@@ -1120,6 +1123,34 @@ class AttackEngine:
         if f"be affected by {name}" in cant or (obj is action.attacker and f"be affected by its own {name}" in cant):
             return f"{obj.label()} is not affected by {name}"
         return None
+
+    def roll_on(self, action: AttackAction, zone: Optional[str]) -> None:
+        """A zone attack whose bar states `static zone_attack_rolls_on()` (a wave): once its zone is
+        attacked, its attacker's controller picks an orthogonal direction, and the attack goes on into
+        the next zone that way, then the next, to the arena's edge (one zone attack each; an object
+        pushed into a zone still ahead is attacked there again)."""
+        g = self.game
+        if action.canceled or not zone or not barclauses.rolls_on(action.definition):
+            return
+        arena = g.state.arena
+
+        def ahead(z: str, way: str) -> Optional[str]:
+            r, c = arena.coords(z)
+            dr, dc = movement.DIRECTIONS[way]
+            nr, nc = r + dr, c + dc
+            return f"{ROW_LETTERS[nr]}{nc + 1}" if 0 <= nr < arena.rows and 0 <= nc < arena.cols else None
+
+        ways = [w for w in movement.DIRECTIONS if ahead(zone, w) is not None]
+        if not ways:
+            return
+        way = ways[0] if len(ways) == 1 else g.decide(
+            "target", action.attacker.controller, [Option(f"{w} ({ahead(zone, w)})", w) for w in ways],
+            prompt=f"which way does {action.definition.name} roll on from {zone}?", default=0).value
+        nxt = ahead(zone, way)
+        while nxt is not None and not action.canceled:
+            g.emit("rule", f"{action.definition.name} rolls on {way} into zone {nxt}")
+            self.zone_sequence(action, nxt)
+            nxt = ahead(nxt, way)
 
     def run_sequence(self, seq: Sequence) -> None:
         """Walk the attack's column of the chart (STEP_ORDER): take each step that applies to the

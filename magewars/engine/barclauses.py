@@ -43,7 +43,10 @@ BAR_EVENTS: frozenset[str] = frozenset({"attack_step", "attacks", "declares", "a
                                         "attack_resolved"})
 #: `static CALL(...)` forms of an attack bar the attack sequence reads (besides the dice and
 #: effect-roll modifiers of AttackEngine.bar_mods)
-STATIC_CALLS: frozenset[str] = frozenset({"set_x", "attack_gains", "cast_limit"})
+STATIC_CALLS: frozenset[str] = frozenset({"set_x", "attack_gains", "cast_limit", "zone_attack_rolls_on"})
+#: `static zone_attack_rolls_on()`: once its zone is attacked, the zone attack goes on into each next zone in
+#: one orthogonal direction its attacker's controller picks, to the arena's edge (AttackEngine.roll_on)
+ROLLS_ON = "zone_attack_rolls_on"
 #: `static cannot(this, ACTION, ...)` actions of an attack bar read as restrictions on its targets
 CANNOT_ACTIONS: frozenset[str] = frozenset({"target", "attack"})
 #: keyword arguments of such a restriction that are read
@@ -66,6 +69,12 @@ def static_runs(ab) -> bool:
     if eff.name in STATIC_CALLS or _sets_attack_stat(eff):
         return True
     return _bar_cannot(eff)
+
+
+def rolls_on(adef) -> bool:
+    """Does this attack bar state `static zone_attack_rolls_on()`?"""
+    return any(isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == ROLLS_ON
+               for ab in adef.abilities)
 
 
 def _subject_is_this(ph) -> bool:
@@ -355,6 +364,20 @@ def gained_traits(game, atk) -> list:
     return out
 
 
+def _names(game, obj, phrase, ctx) -> bool:
+    """Does a phrase, or a value naming objects (`prey(this)`), name this object?"""
+    if isinstance(phrase, A.Call):
+        got = game.evaluate(phrase, ctx)
+        return any(o is obj for o in (got if isinstance(got, (list, tuple)) else [got]))
+    return matches(game, obj, phrase, ctx)
+
+
+def _text(node) -> str:
+    if isinstance(node, A.Call):
+        return f"{node.name}({', '.join(_text(a.value) for a in node.args)})"
+    return getattr(node, "text", None) or str(getattr(node, "value", node))
+
+
 def forbids(game, atk) -> Optional[str]:
     """Why the bar's own restrictions (`static [if C] cannot(this, "target"|"attack", except: P,
     target: P)`) forbid attacking this target, or None."""
@@ -369,11 +392,11 @@ def forbids(game, atk) -> Optional[str]:
         ctx = Ctx(this=action.bar_owner, attack=atk, it=atk.target, target=atk.target)
         if not _guard_holds(game, ab, ctx):
             continue
-        if "target" in kw and not matches(game, atk.target, kw["target"], ctx):
+        if "target" in kw and not _names(game, atk.target, kw["target"], ctx):
             continue
-        if "except" in kw and matches(game, atk.target, kw["except"], ctx):
+        if "except" in kw and _names(game, atk.target, kw["except"], ctx):
             continue
-        what = f" except {kw['except'].text}" if "except" in kw else ""
+        what = f" except {_text(kw['except'])}" if "except" in kw else ""
         return f"{action.definition.name} cannot attack {atk.target.label()} (it may attack nothing{what})" \
             if what else f"{action.definition.name} cannot attack {atk.target.label()}"
     return None

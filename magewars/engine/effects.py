@@ -157,6 +157,12 @@ def trait_from_ref(ref: A.TraitRef, codex: Optional[dict] = None) -> TraitInstan
     return TraitInstance(ref.name.text, val, None, (), ref.text)
 
 
+def attached_subject(subject) -> bool:
+    """A codex static's subject naming the objects attached to its carrier: `each KIND attached to this`."""
+    ws = lower_words(subject) if subject is not None else ()
+    return len(ws) >= 5 and ws[0] in ("each", "every", "all") and tuple(ws[-3:]) == ("attached", "to", "this")
+
+
 class Effects:
     def __init__(self, game: "Game"):
         self.game = game
@@ -332,6 +338,24 @@ class Effects:
                     ws = lower_words(ab.effect.subject)
                     if ws and ws[0] in ("this", "it"):
                         out.append((obj.timestamp, self.marker_label(name, n), ab.effect, n))
+        # a trait of the object it is attached to that states `static each KIND attached to this gains [...]`
+        # (Invisible: its enchantments and equipment are Invisible too), read with `this` = that host
+        host = st.objects.get(obj.attached_to) if obj.attached_to else None
+        if host is not None and host.in_play:
+            for key in self.derived(host).traits:
+                for ab in card_index(codex[key]).statics if key in codex else ():
+                    eff = ab.effect
+                    if isinstance(eff, A.Gain) and attached_subject(eff.subject) \
+                            and matches(self.game, obj, eff.subject, Ctx(this=host)):
+                        out.append((host.timestamp, f"{key} of {host.label()}", eff, 1))
+        # a shared condition it placed on another object (`shared_with_placer()`): it carries that one too
+        for name, carrier, n in (self.game.held(obj) if self.game.placers else ()):
+            for ab in codex[name].abilities:
+                if isinstance(ab, A.StaticAbility) and getattr(ab.effect, "subject", None) is not None:
+                    ws = lower_words(ab.effect.subject)
+                    if ws and ws[0] in ("this", "it"):
+                        out.append((obj.timestamp, f"{self.marker_label(name, n)} shared with {carrier.label()}",
+                                    ab.effect, n))
         for (ts, label, target_id, node, _until) in self.temporary:
             if target_id == obj.id:
                 out.append((ts, label, node, 1))

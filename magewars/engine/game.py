@@ -3,6 +3,7 @@ rules that are not steps of a sequence (damage, healing, conditions, destruction
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import operator
 from typing import Any, Iterable, Optional, Union
@@ -31,6 +32,21 @@ from .unlimited import unlimited
 from . import round as round_
 from . import control
 from .state import LIGHT_READS, ROW_LETTERS, Arena, GameObject, GameState, LightList, LightSet
+
+#: a condition's `static shared_with_placer()`: the marker pairs the object carrying it with the object that
+#: placed it (both in play, in one zone); its statics and restrictions about `this` hold for both
+SHARED_WITH_PLACER = "shared_with_placer"
+#: a condition's `static max_placed(N)`: an object keeps at most N of these markers it placed (N read with
+#: `this` = that object); one more it would place is not placed
+MAX_PLACED = "max_placed"
+#: a condition's `static loses_abilities()`: while its marker is on an object, the object's card is read without
+#: its attack bars and abilities (what sets X stays); its stats, defenses, traits and subtypes stay
+LOSES_ABILITIES = "loses_abilities"
+#: the abilities an object that loses its abilities keeps: the statics stating what X is
+KEPT_ABILITIES = ("set_x",)
+#: a condition's `static outlasts_own_activation()`: its markers placed on an object during that object's own
+#: activation last through the end of its next action phase (set aside like a barrier's or counterstrike's)
+OUTLASTS_OWN_ACTIVATION = "outlasts_own_activation"
 
 _STEP_OF: dict[int, tuple] = {}
 
@@ -86,6 +102,10 @@ class Game:
         self.lingering: list = []  # resolved spells whose abilities still listen (engine/lingering.py)
         self.taken_control: dict = {}  # object id -> its controller before a gain_control static (control.py)
         self.placers: dict = {}  # (object id, condition) -> ids of the objects that placed its markers, in order
+        self._shared: dict = {}  # condition -> does it state shared_with_placer() (Game.shared)
+        self._loses: dict = {}  # condition -> does it state loses_abilities() (Game._sync_abilities)
+        self._stripped: dict = {}  # object id -> its own card, while it is read without its abilities
+        self._held: tuple = (-1, {})  # (state version, placer id -> the shared markers it placed) (Game.held)
         self._checked_version = -1
         self._would_destroy: set = set()  # objects in their "would be destroyed" window
         self._rule_names: Optional[dict] = None  # id of a codex ability -> its entry (rule_of)
@@ -326,11 +346,107 @@ class Game:
         """Place markers, honouring immunities; markers of a condition that lowers armor (Corrode) that
         would take armor below zero become direct damage of the condition's type instead.  The object
         placing them (`by`, else the attacker) is remembered for `placer(OBJ, NAME)`."""
-        placed = self._place_condition(obj, name, count, source, fresh, attack)
         by = by if by is not None else getattr(attack, "attacker", None)
-        if placed and by is not None and self.codex.get(name) is not None:
-            self.placers.setdefault((obj.id, name), []).extend([by.id] * placed)
-        return placed
+        return self._place_condition(obj, name, count, source, fresh, attack, by)
+
+    def shared(self, name: str) -> bool:
+        """Does the condition pair its carrier with the object that placed it (`shared_with_placer()`)?"""
+        got = self._shared.get(name)
+        if got is None:
+            got = self._shared[name] = bool(self.codex_statics(name, SHARED_WITH_PLACER))
+        return got
+
+    def held(self, obj: GameObject) -> list[tuple[str, GameObject, int]]:
+        """The shared conditions this object placed on other objects in play: (name, carrier, markers).
+        Worked out once per state version (placers are recorded with the markers they placed)."""
+        version = self.state.version
+        if self._held[0] != version:
+            table: dict = {}
+            for (oid, name), ids in self.placers.items():
+                if not self.shared(name):
+                    continue
+                carrier = self.state.objects.get(oid)
+                n = carrier.markers.get(name, 0) if carrier is not None and carrier.in_play else 0
+                for pid in dict.fromkeys(ids[-n:] if n else ()):
+                    table.setdefault(pid, []).append((name, carrier, ids[-n:].count(pid)))
+            self._held = (version, table)
+        return self._held[1].get(obj.id, [])
+
+    def _pairing_refused(self, obj: GameObject, name: str, by: Optional[GameObject]) -> Optional[str]:
+        """Why a shared condition (or one limited per placer) cannot pair `obj` with `by` now, or None."""
+        if by is None:
+            return None
+        if self.shared(name):
+            if by is obj:
+                return f"{obj.label()} cannot share {name} with itself"
+            if not by.in_play or self.state.zone_of(by) != self.state.zone_of(obj):
+                return f"{by.label()} and {obj.label()} are not in one zone"
+        for ab in self.codex_statics(name, MAX_PLACED):
+            cap = self.evaluate(ab.effect.args[0].value, Ctx(this=by, it=by)) if ab.effect.args else 1
+            have = sum(ids[-o.markers.get(k, 0):].count(by.id) if o.markers.get(k, 0) else 0
+                       for (oid, k), ids in self.placers.items() if k == name
+                       for o in [self.state.objects.get(oid)] if o is not None and o.in_play)
+            if have >= cap:
+                return f"{by.label()} already keeps {have} {name} (at most {cap})"
+        return None
+
+    def _sync_abilities(self) -> bool:
+        """An object carrying a condition that states `loses_abilities()` (Disable) is read, while the marker is
+        on it, as its card without attack bars or abilities (bar the statics that set X): every procedure
+        that reads the card then finds nothing to offer, fire or apply.  Its card comes back with the
+        last marker, or when it leaves play.  True if any object changed."""
+        changed = False
+        for obj in list(self.state.objects.values()):
+            why = None
+            if obj.in_play:
+                for k, n in obj.markers.items():
+                    if n:
+                        hit = self._loses.get(k)
+                        if hit is None:
+                            hit = self._loses[k] = bool(self.codex_statics(k, LOSES_ABILITIES))
+                        if hit:
+                            why = k
+                            break
+            own = self._stripped.get(obj.id)
+            if why is not None and own is None:
+                self._stripped[obj.id] = obj.card
+                obj.card = _without_abilities(obj.card)
+                self.emit("rule", f"{obj.label()} loses its attack bars and abilities ({why})", target=obj.id)
+            elif why is None and own is not None:
+                obj.card = self._stripped.pop(obj.id)
+                if obj.in_play:
+                    self.emit("rule", f"{obj.label()} has its attack bars and abilities again", target=obj.id)
+            else:
+                continue
+            self.state.touch()
+            changed = True
+        return changed
+
+    def _pairs_broken(self) -> bool:
+        """A shared condition ends when the object that placed it left play or no longer shares the carrier's
+        zone (markers with no recorded placer, such as a scenario's set-up, stay).  True if any ended."""
+        changed = False
+        for (oid, name), ids in list(self.placers.items()):
+            carrier = self.state.objects.get(oid)
+            n = carrier.markers.get(name, 0) if carrier is not None and carrier.in_play else 0
+            if not n or not self.shared(name):
+                continue
+            live = ids[-n:]
+            keep = [i for i in live if (p := self.state.objects.get(i)) is not None and p.in_play
+                    and self.state.zone_of(p) == self.state.zone_of(carrier)]
+            if len(keep) < len(live):
+                gone = len(live) - len(keep)
+                self.placers[(oid, name)] = ids[:-n] + keep
+                self.state.remove_marker(carrier, name, gone)
+                self.emit("rule", f"{gone} {name} removed from {carrier.label()}: the object that placed it left "
+                                  f"play or its zone", target=carrier.id)
+                changed = True
+        return changed
+
+    def activating(self, obj: GameObject) -> bool:
+        """Is this object the creature whose action phase is under way?"""
+        act = getattr(self.round_state, "activation", None) if self.round_state is not None else None
+        return act is not None and act.obj_id == obj.id
 
     def placer_of(self, obj: GameObject, name: str) -> list:
         """The objects that placed the markers of a condition now on an object (the latest ones, one per
@@ -340,7 +456,7 @@ class Game:
         return [self.state.objects[i] for i in dict.fromkeys(ids) if i in self.state.objects]
 
     def _place_condition(self, obj: GameObject, name: str, count: int, source: str,
-                         fresh: bool = False, attack=None) -> int:
+                         fresh: bool = False, attack=None, by: Optional[GameObject] = None) -> int:
         if count <= 0 or not obj.in_play:
             return 0
         if movement.outcome_effects(self, name):  # an effect named by the die (Push), not a marker
@@ -348,6 +464,10 @@ class Game:
         why = self.immune_to_condition(obj, name)
         if why:
             self.emit("immune", f"{obj.label()} {why}: no {name} from {source}")
+            return 0
+        why = self._pairing_refused(obj, name, by) if self.codex.get(name) is not None else None
+        if why:
+            self.emit("rule", f"no {name} from {source}: {why}", target=obj.id)
             return 0
         for ab in self.codex_statics(name, "max_markers"):  # an object holds at most N of these markers
             cap = self.evaluate(ab.effect.args[0].value, Ctx(this=obj, it=obj)) if ab.effect.args else 1
@@ -358,19 +478,26 @@ class Game:
                 count = room
             if count <= 0:
                 return 0
+        if not fresh and self.codex_statics(name, OUTLASTS_OWN_ACTIVATION) and self.activating(obj):
+            fresh = True  # received during its own activation: it lasts through its next one
         had = frozenset(self.effects.derived(obj).traits)
-        placed = self._place_markers(obj, name, count, source, fresh)
+        placed = self._place_markers(obj, name, count, source, fresh, by)
         if placed and obj.in_play:
             # `when condition_placed(WHO, [Name])`; had(...) reads the traits it had just before
             self.fire("condition_placed", obj, Ctx(attack=attack, it=obj), kind=name, had=had)
         return placed
 
-    def _place_markers(self, obj: GameObject, name: str, count: int, source: str, fresh: bool) -> int:
+    def _place_markers(self, obj: GameObject, name: str, count: int, source: str, fresh: bool,
+                       by: Optional[GameObject] = None) -> int:
+        def remember(n: int) -> None:  # the placer is known before the markers are (placer(OBJ, NAME), held)
+            if by is not None and self.codex.get(name) is not None:
+                self.placers.setdefault((obj.id, name), []).extend([by.id] * n)
         if self.lowers_armor(name):
             room = self.armor(obj)
             placed = min(room, count)
             excess = count - placed
             if placed:
+                remember(placed)
                 self.state.add_marker(obj, name, placed, fresh)
                 self.emit("condition", f"{obj.label()} receives {placed} {name} from {source} "
                                        f"(armor now {self.armor(obj)})", target=obj.id, condition=name, count=placed)
@@ -381,6 +508,7 @@ class Game:
                                   f"{excess} direct {(dtype or '').lower()} damage instead (not dealt by the attack)")
                 self.deal_damage(obj, excess, f"excess {name}", dtype, direct=True)
             return placed
+        remember(count)
         self.state.add_marker(obj, name, count, fresh)
         self.emit("condition", f"{obj.label()} receives {count} {name} from {source}"
                                + (" (lasts through its next action phase)" if fresh else ""),
@@ -395,6 +523,9 @@ class Game:
             return
         for _ in range(10):
             changed = control.reconcile(self)  # who controls what, as `static gain_control` says
+            if self.placers:
+                changed = self._pairs_broken() or changed
+            changed = self._sync_abilities() or changed
             for obj in list(self.state.in_play()):
                 for name in [m for m, c in obj.markers.items() if c and self.lowers_armor(m)]:
                     c = obj.markers[name]
@@ -924,7 +1055,10 @@ class Game:
                             and any(a is atk.action.definition for a in o.card.attacks) for o in got):
                         return False
         if "target" in kw and atk is not None:
-            got = resolve(self, kw["target"], Ctx(this=src, attack=atk))
+            here = Ctx(this=src, attack=atk)
+            got = self.evaluate(kw["target"], here) if isinstance(kw["target"], A.Call) \
+                else resolve(self, kw["target"], here)  # a value naming objects: `target: prey(this)`
+            got = got if isinstance(got, (list, tuple)) else [got]
             if atk.target not in got:
                 return False
         return True
@@ -1043,3 +1177,21 @@ class Game:
                     rec["traits"] = d.trait_names()
             out["objects"][o.id] = rec
         return out
+
+
+_WITHOUT_ABILITIES: dict = {}
+
+
+def _without_abilities(card: CardDefinition) -> CardDefinition:
+    """The card as an object that lost its abilities reads it: no attack bars, no abilities but the statics
+    that set X (KEPT_ABILITIES).  One copy per card definition."""
+    hit = _WITHOUT_ABILITIES.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    kept = tuple(ab for ab in card.abilities if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call)
+                 and ab.effect.name in KEPT_ABILITIES)
+    got = dataclasses.replace(card, abilities=kept, attacks=())
+    if len(_WITHOUT_ABILITIES) > 1000:
+        _WITHOUT_ABILITIES.clear()
+    _WITHOUT_ABILITIES[id(card)] = (card, got)
+    return got

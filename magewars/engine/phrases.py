@@ -221,6 +221,14 @@ def _printed_names(card) -> frozenset:
 GAIN_SUBTYPES = "gain_subtypes"
 
 
+def has_subtype(game: Game, obj, name: str) -> bool:
+    """Does the object have this subtype (printed, or given by a condition on it), as opposed to a trait of
+    the same name (the Frost subtype of an Ice Golem, not the Frost -3 trait of a Grizzly)?"""
+    n = name.lower()
+    return any(s.lower() == n for s in obj.card.subtypes) or any(
+        c and n in _gained_subtypes(game, k) for k, c in obj.markers.items())
+
+
 def _gained_subtypes(game: Game, entry: str) -> frozenset:
     """Lower-case subtypes the codex entry `entry` gives what carries its marker (cached per game)."""
     cache = game.__dict__.setdefault("_gained_subtypes", {})

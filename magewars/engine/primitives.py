@@ -22,7 +22,7 @@ from .attackeffects import EFFECTS as ATTACK_EFFECTS, VALUES as ATTACK_VALUES
 from .decisions import Option
 from .effects import trait_from_ref
 from .errors import EffectStopped
-from .phrases import Ctx, PhraseError, has_name, matches, resolve, resolve_one, selector_of
+from .phrases import Ctx, PhraseError, has_name, has_subtype, matches, resolve, resolve_one, selector_of
 from .restrictions import Marker, action_of, forbids, grant, impose
 from .state import UNTIL_EITHER, start_of_action_phase
 from .targeting import choose_target, needs_choice
@@ -1732,6 +1732,15 @@ VALUES: dict[str, Callable] = {
     "inactive": lambda g, c, x: (lambda o: bool(o and o.action_marker != "ready"))(_one(g, _args(c)[0][0], x)),
     "guarding": lambda g, c, x: (lambda o: bool(o and o.guard))(_one(g, _args(c)[0][0], x)),
     "chosen": lambda g, c, x: x.chosen,
+    "has_subtype": lambda g, c, x: (lambda o, n: o is not None and n is not None and has_subtype(g, o, n))(
+        _one(g, _args(c)[0][0], x), (_args(c)[0][1].text if len(_args(c)[0]) > 1
+                                     and isinstance(_args(c)[0][1], A.Phrase) else None)),
+    "prey": lambda g, c, x: (lambda o: [carrier for (_k, carrier, _n) in g.held(o)] if o is not None else [])(
+        _one(g, _args(c)[0][0], x)),
+    "bars_placing": lambda g, c, x: (lambda o, k: sum(
+        1 for (bar, _src) in g.d(o).attacks if any(name == k for row in bar.effect_die for (name, _n) in row.outcomes))
+        if o is not None and k else 0)(
+        _one(g, _args(c)[0][0], x), (_args(c)[0][1].text if len(_args(c)[0]) > 1 else None)),
     "placer": lambda g, c, x: (lambda o, k: g.placer_of(o, k) if o is not None and k else [])(
         _one(g, _args(c)[0][0], x), (_args(c)[0][1].text if len(_args(c)[0]) > 1 else None)),
     "crossed_border_with": v_crossed_border_with,

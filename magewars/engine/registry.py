@@ -34,7 +34,7 @@ from . import defenses as _defenses
 from .casting import CAST_STEPS as _CAST_STEPS
 from . import movement as _movement
 from .codex_rules import LOS_WALLS, MINIMUM_RANGE
-from .effects import Effects
+from .effects import Effects, attached_subject as _attached_subject
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 from . import addons as _addons  # noqa: F401  adds its modules' effects and values to those tables
 from . import forced_reveals as _forced
@@ -46,6 +46,7 @@ from .othercasters import refused_shape as _casting_refused
 from .placement import ONLY_READ as _COST_ONLY
 from .reveal import own_reveal_cost as _own_reveal_cost
 from .healtrade import HEALING_REMOVES as _HEALING_REMOVES
+from .game import LOSES_ABILITIES as _LOSES, MAX_PLACED as _MAX_PLACED, OUTLASTS_OWN_ACTIVATION as _OUTLASTS, SHARED_WITH_PLACER as _SHARED
 from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
 from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, bar_restriction_runs, grantable, ignore_honoured, \
     imposable, in_foreach_runs, is_obligation, is_permission, is_restriction
@@ -157,12 +158,18 @@ STATS_CHANGED: frozenset[str] = frozenset({"armor", "life", "channeling"})
 #:   `static for each <Name> token on this: ...` (Effects._codex_static, until nothing new comes);
 #: - a trait's `static immune(this, ...)`, `cannot(this, "ACTION")`, `can(this, "ACTION")` for the
 #:   actions the engine consults (CODEX_CANNOT_READ, CODEX_CAN_READ);
-#: - a condition's `immune(PHRASE, [itself])`, `counts_as_damage(N)`, `armor_floor()` and `healing_removes()`
+#: - a condition's `immune(PHRASE, [itself])`, `counts_as_damage(N)`, `armor_floor()`, `healing_removes()`,
+#:   `max_markers(N)`, `outlasts_own_activation()`, `shared_with_placer()` (Game.held: Effects.collect and the
+#:   restriction query read its statics for the placer too), `max_placed(N)` and `loses_abilities()`
+#:   (Game._sync_abilities: the object is read as its card without attack bars and abilities)
 #:   (Game.immune_to_condition, Game.marker_damage, Game.lowers_armor), and an attack trait's shape
 #:   statics (AttackEngine.shape_one).
 #: - a codex entry's `at TIMING` abilities, for each object carrying it, when a phase runs that timing
 #:   (engine/round.py timed_abilities).
 CODEX_STATIC_SUBJECTS: frozenset[str] = frozenset({"this", "it"})
+#: a trait's `static each KIND attached to this gains [...]`: what is attached to the carrier gains those
+#: traits (Effects.collect, read when the attachment's derived values are worked out)
+codex_attached_gain = _attached_subject
 CODEX_MARKERS: frozenset[str] = frozenset({"condition", "token"})
 #: a codex entry that is no marker (`marker none`) and states an `effect:` is what an effect die naming
 #: it does (Push, Snatch): Game.place_condition runs it (movement.run_outcome) instead of placing markers
@@ -196,7 +203,8 @@ CODEX_MUST_READ: frozenset[str] = frozenset({"melee_attack", "ranged_attack", "a
 CODEX_ATTACK_SHAPE: frozenset[str] = frozenset({"attack_strikes", "attack_targets", "attack_zone",
                                                 "attack_unavoidable", "attack_gains", "attack_usable_in"})
 CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune", "armor_floor", _HEALING_REMOVES,
-                                                   "max_markers"})  # max_markers: Game.place_condition
+                                                   "max_markers", _OUTLASTS, _SHARED, _MAX_PLACED,
+                                                   _LOSES})  # Game.place_condition
 #: a trait's statics about objects in general, read by the continuous-effects layer: `innate(PHRASE,
 #: unless: [...])` (Effects.innate_rules: the names objects have by nature) and `no_armor(this)`
 #: (Effects._codex_call), `bash_attack(DICE, [TRAITS])` (Game.bash_definition)

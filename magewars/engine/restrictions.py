@@ -23,7 +23,8 @@ A statement applies when WHO fits the actor, its condition holds, and each keywo
 `target:` what the action is aimed at (an object or a zone), `by:` the object doing it (a player
 phrase names that player's objects), `except:` the object doing it or what is aimed at (another
 object than the actor) or the codex rule doing it, `during:` the phase or step now (below),
-`into:` / `out_of:` the zone entered or left, `attack:` the attack bar used.  A statement with a
+`into:` / `out_of:` the zone entered or left, `attack:` the attack bar used, `speed:` (of a permission)
+the action the spell aimed at is cast with.  A statement with a
 keyword this module does not read is not applied here: `kind:` (the continuous-effects layer rules
 on it), `detail:` (free text: refused loudly).  Statements whose condition or phrase cannot be
 read are reported (an `unsupported` event) and not applied.
@@ -209,6 +210,8 @@ def _carried(game, obj) -> list[str]:
     except Exception:  # noqa: BLE001 - an object the continuous-effects layer cannot derive: its card's
         names = [t.name for t in getattr(obj.card, "traits", ())]
     names.extend(k for k, n in obj.markers.items() if n and k not in names)
+    if getattr(game, "placers", None):  # shared conditions it placed on another object (Game.held)
+        names.extend(k for k, _c, _n in game.held(obj) if k not in names)
     return names
 
 
@@ -393,6 +396,10 @@ def _fits(game, obj, phrase, ctx: Ctx) -> bool:
             t.name == obj.name and not t.negated for t in sel.names)
     if isinstance(phrase, A.StringLit):
         return not isinstance(obj, str) and obj.card.name == phrase.value
+    if isinstance(phrase, A.Call):  # a value naming objects (`target: prey(this)`, `except: placer(this, X)`)
+        got = game.evaluate(phrase, ctx)
+        got = got if isinstance(got, (list, tuple)) else [got]
+        return any(o is obj for o in got)
     if isinstance(phrase, A.Phrase):
         if len(phrase.words) == 1 and phrase.words[0].text.lower() in PRONOUNS:
             return any(o is obj or o == obj for o in resolve(game, phrase, ctx))
@@ -596,6 +603,11 @@ def _applies(game, src, ab, call, actor, target, *, by, attack, into, out_of, ru
         return False
     if "target" in kw and not _fits(game, target, kw["target"], ctx):
         return False
+    if "speed" in kw:  # `speed: "quick"`: the spell aimed at is cast with that action
+        want = kw["speed"].value if isinstance(kw["speed"], A.StringLit) else None
+        card = getattr(target, "card", None)
+        if card is None or (getattr(card, "action", None) or "full") != want:
+            return False
     if "attack" in kw:
         name = kw["attack"].value if isinstance(kw["attack"], A.StringLit) else None
         if attack is None or attack.action.definition.name != name:
@@ -773,7 +785,9 @@ def permits(game, action: str, actor, target=None, *, by=None, attack=None, into
 #: `can(...)` actions permitted through this module (the hook that asks for the permission)
 PERMISSION_HOOKS: dict[str, str] = {
     "cast": "casting's declaration (placement.restrictions): a spell restricted to another kind of Mage (`X Only`) "
-            "may be cast by a caster a permission names (target: the spell)",
+            "may be cast by a caster a permission names (target: the spell); and the Action Phase "
+            "(activation.legal_actions): a creature that cannot take actions may still use its action to cast a "
+            "spell a permission names (target: the spell)",
     "teleport": "a creature's move actions (movement.teleport_moves, offered by activation.move_options): a "
                 "permission `instead_of: \"move\"` lets a move action be a teleport into a zone `into:` names",
     "attack": "the quickcast marker (activation.quickcast_attacks, in the Mage's action phase and the quickcast "
@@ -793,7 +807,8 @@ PAY_WITH = "pay with "
 #: the quickcast marker would be used for it)
 PERMISSION_NEEDS: dict[str, tuple[str, str]] = {"attack": ("during", "quickcast"), "teleport": ("instead_of", "move")}
 #: keywords of a `can(...)` this module reads
-PERMISSION_KEYWORDS: frozenset[str] = frozenset({"target", "by", "during", "into", "ignoring", "instead_of"})
+PERMISSION_KEYWORDS: frozenset[str] = frozenset({"target", "by", "during", "into", "ignoring", "instead_of",
+                                                 "speed"})
 #: what `ignoring:` of a permission may name: a summoning's range and line of sight; line of sight of a
 #: teleport (which never asks it: engine/movement.py teleport)
 SUMMON_IGNORING: frozenset[str] = frozenset({"range and LoS", "LoS"})

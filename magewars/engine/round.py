@@ -564,13 +564,15 @@ def use_ability(game, choice: ACT.AbilityChoice) -> None:
 def end_action_phase(game, obj) -> None:
     """The end of a creature's action phase: its `at end_of_action_phase(this)` abilities run
     (conditions that wear off are stated so in the codex).  Markers it received this activation from
-    a damage barrier or a counterstrike are set aside meanwhile: they last through its next one."""
+    a damage barrier or a counterstrike, or of a condition stating `outlasts_own_activation()`
+    (Game.place_condition), are set aside meanwhile: they last through its next one."""
     game.emit("step", f"end of {obj.label()}'s action phase")
     kept = Counter({k: min(n, obj.markers.get(k, 0)) for k, n in obj.fresh.items() if n})
     for k, n in kept.items():
         if n:
             game.state.remove_marker(obj, k, n)
-            game.emit("rule", f"{n} {k} received from a damage barrier or counterstrike stays through "
+            game.emit("rule", f"{n} {k} received during this action phase (a damage barrier, a counterstrike, "
+                              f"or a condition that outlasts its carrier's own activation) stays through "
                               f"{obj.label()}'s next action phase")
     try:
         run_timing(game, "end_of_action_phase", obj)

@@ -679,7 +679,10 @@ class Game:
         triggered abilities.  Unless the event is a destruction (the destroyed object still hears
         it) or objects are excluded, the answer depends only on the state, so it is kept until the
         state changes (an attack fires one event many times between two changes)."""
-        cacheable = not exclude and event != "destroyed"
+        # a destroyed subject: what was attached to it left play with it, and still hears what
+        # happens to it in the same moment (its destruction, the hit that destroyed it...)
+        gone = subject is not None and not isinstance(subject, str) and not subject.in_play
+        cacheable = not exclude and event != "destroyed" and not gone
         if cacheable:
             if self._listening_version != self.state.version:
                 self._listening_cache.clear()
@@ -692,9 +695,8 @@ class Game:
         for src in list(self.state.objects.values()):
             if src.hidden or src in exclude:
                 continue
-            if not src.in_play and not (event == "destroyed" and (
-                    src is subject or (subject is not None and src.attached_to == subject.id
-                                       and src.left_to is not None and not src.hidden))):
+            if not src.in_play and not (event == "destroyed" and src is subject) and not (
+                    gone and src.attached_to == subject.id and src.left_to is not None and not src.hidden):
                 continue  # a destroyed object, and what was attached to it, still hear its destruction
             for (ab, inner) in card_index(src.card).triggers.get(event, ()):
                 pending.append((src, ab, inner, None, None))

@@ -150,13 +150,16 @@ def p_damage(game, call, ctx, direct=False):
     t = kw.get("type", pos[2] if len(pos) > 2 else None)
     if isinstance(t, A.Phrase):
         dtype = t.text
+    dealt = 0
     for o in _objs(game, pos[0], ctx):
         n = amount
         kind = condition_damage.condition_of(game, ctx, o)
         if kind is not None and n > 0:  # a condition damaging its carrier: announced first (may be prevented)
             n = condition_damage.announce(game, o, kind, n)
         if n:
-            game.deal_damage(o, n, _src(ctx), dtype, direct=direct)
+            room = game.remaining_health(o)  # damage beyond what destroys it is not dealt (last_amount)
+            dealt += min(game.deal_damage(o, n, _src(ctx), dtype, direct=direct), room)
+    ctx.extra["last_amount"] = dealt
 
 
 def p_direct_damage(game, call, ctx):
@@ -166,8 +169,10 @@ def p_direct_damage(game, call, ctx):
 def p_heal(game, call, ctx):
     pos, kw = _args(call)
     amount = _num(game, pos[1], ctx)
+    healed = 0
     for o in _objs(game, pos[0], ctx):  # what cannot heal (Finite Life...) says so in Game.heal
-        game.heal(o, amount, _src(ctx), by=ctx.this)
+        healed += game.heal(o, amount, _src(ctx), by=ctx.this)
+    ctx.extra["last_amount"] = healed
 
 
 def p_regenerate(game, call, ctx):
@@ -195,9 +200,13 @@ def p_reconstruct(game, call, ctx):
 def p_place(game, call, ctx):
     pos, kw = _args(call)
     count = _num(game, kw["count"], ctx) if "count" in kw else (_num(game, pos[2], ctx) if len(pos) > 2 else 1)
-    for o in _objs(game, pos[0], ctx):
+    targets, placed = _objs(game, pos[0], ctx), 0
+    for o in targets:
         for name, n in _traits(pos[1]):
-            game.place_condition(o, name, count if "count" in kw or len(pos) > 2 else n, _src(ctx), by=ctx.this)
+            placed += game.place_condition(o, name, count if "count" in kw or len(pos) > 2 else n, _src(ctx),
+                                           by=ctx.this)
+    if targets:  # `if succeeded()`: some marker went on (an immunity may stop them all)
+        ctx.extra["succeeded"] = placed > 0
 
 
 def p_remove(game, call, ctx):

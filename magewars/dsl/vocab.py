@@ -245,7 +245,7 @@ cast(what?: obj)                                 A spell is cast (after it resol
 casting(what?: obj)                              A spell is being cast (Counter Spell window).
 revealed()                                       This enchantment is revealed.
 enters(what?: obj, zone?: obj)                   An object comes into play.
-destroyed(what?: obj, by?: any)                  An object is destroyed.
+destroyed(what?: obj, by?: any)                  An object is destroyed (`by: damage`: by damage; `by: "attack"`: by an attack's damage, which `attacker` then names).
 discarded(what?: obj)                            An object is discarded.
 attacked(what?: obj, by?: any)                   An object is declared as the target of an attack.
 attacks(what?: obj, target?: obj)                An object declares an attack.

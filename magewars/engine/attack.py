@@ -79,7 +79,7 @@ STEP_ORDER = {
     "ranged": Column(_without("damage_barrier", "counterstrike"), again="roll_to_miss"),
     "zone": Column(_without("additional_strikes", "damage_barrier", "counterstrike"), again="avoid_attack"),
     "damage barrier": Column(_without("avoid_attack", "additional_strikes", "damage_barrier", "counterstrike")),
-    "other": Column(_without("additional_strikes", "damage_barrier", "counterstrike")),
+    "other": Column(_without("damage_barrier", "counterstrike"), again="roll_to_miss"),
 }
 
 END = "end"  # a step's `then`: the sequence stops here (not even Attack Ends follows)
@@ -717,6 +717,11 @@ class AdditionalStrikes(Step):
             if atk.target.id in a.illegal or not atk.target.in_play:
                 g.emit("rule", f"strike {s}: the target is no longer legal: canceled")
             elif atk.attacker.in_play and not a.canceled:
+                why = eng.illegal_reason(Attack(a, a.attacker, seq.source or a.source, seq.target, s),
+                                         at_declaration=False, los=False)
+                if why:  # e.g. the attacker became barred from attacking that target during the strike
+                    g.emit("rule", f"strike {s}: {why}: no further strikes")
+                    return seq.settle(eng)
                 nxt = eng._new(a, seq.target, s, seq.source)
                 nxt.declared = True
                 nxt.engaged = True
@@ -1042,6 +1047,13 @@ class AttackEngine:
         """The attacks of an action against one target: its column of the chart, once per strike."""
         if action.canceled:
             return
+        n = barclauses.strikes(self.game, Attack(action, action.attacker, source or action.source, target))
+        if n is not None:  # the bar sets its strikes against this defender (Wall of Thorns: level - 1)
+            if n < 1:
+                self.game.emit("rule", f"{action.definition.name} makes no strike against {target.label()} "
+                                       f"(its own rule): no attack")
+                return
+            action.strikes = n
         atk = self._new(action, target, 1, source)
         self.run_sequence(Sequence(action, atk, target, source, attacks=[atk]))
 
@@ -1229,7 +1241,10 @@ class AttackEngine:
 
     def redirect(self, atk: Attack, to, why: str, new_source=None) -> None:
         g = self.game
-        if atk.action.unavoidable:
+        intercepting = to is not None and to is new_source and to is not atk.target
+        if atk.action.unavoidable and not intercepting:
+            # an object taking the attack over itself (Intercept) changes its target, which an
+            # Unavoidable attack allows; only avoiding it and sending it elsewhere is stopped
             g.emit("rule", f"{why}: the attack is unavoidable — it cannot be redirected")
             return
         if to is None:
@@ -1418,9 +1433,12 @@ class AttackEngine:
             if p["round"] != g.state.round:
                 self.pending_follow.remove(p)
                 continue
-            if p["who"] != who.id or p["kind"] not in kinds or (action.is_counterstrike and not p["counterstrike"]):
+            if p["who"] != who.id or p["kind"] not in kinds:
                 continue
             self.pending_follow.remove(p)
+            if action.is_counterstrike and not p["counterstrike"]:  # the next such attack was a counterstrike:
+                g.emit("rule", f"{p['src']} is used up: the next {p['kind']} attack was a counterstrike")
+                return  # the effect is spent without a follow-up (supplement: Battle Fury)
             if not who.in_play:
                 return
             opts = []

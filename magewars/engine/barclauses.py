@@ -257,6 +257,20 @@ def set_x(game, action, target) -> None:
         game.emit("rule", f"X = {got} for {adef.name} ({adef.name}'s own rule)")
 
 
+def strikes(game, atk) -> Optional[int]:
+    """`static set_stat(the_attack(), "strikes", VALUE)` of the bar: how many strikes the attack makes
+    against this defender (worked out before its first strike; fewer than 1: it is not attacked)."""
+    adef = atk.action.definition
+    for ab in _statics(adef) if adef.abilities else ():
+        call = ab.effect
+        if isinstance(call, A.Call) and call.name == "set_stat" and len(call.args) > 2 \
+                and isinstance(call.args[1].value, A.StringLit) and call.args[1].value.value == "strikes":
+            ctx = Ctx(this=atk.action.bar_owner, attack=atk, target=atk.target, it=atk.target)
+            if _guard_holds(game, ab, ctx):
+                return int(game.evaluate(call.args[2].value, ctx))
+    return None
+
+
 def _trait(ref: A.TraitRef, x: int) -> TraitInstance:
     val = ref.param.signed_value() if ref.param else None
     text = ref.text

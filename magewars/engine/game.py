@@ -72,6 +72,7 @@ class Game:
         self.log = EventLog()
         self.effects = Effects(self)
         self.current_attack = None
+        self.spared_from: dict = {}  # spell object id -> ids of objects its effect no longer reaches
         self.x_values: dict[str, int] = {}
         self.end_of_round_hooks: list = []  # delayed effects the End Phase runs (a reanimated creature returns)
         self.unsupported: list[str] = []
@@ -448,7 +449,9 @@ class Game:
         for att in list(st.attachments(obj)):
             self.destroy(att, why=f"attached to {obj.public_label()}")
         self._drop_attachments(obj)
-        self.fire("destroyed", obj, Ctx(this=obj, it=obj))
+        # destroyed by an attack's damage: `destroyed(..., by: "attack")`, `attacker` and the attack's
+        # phrases read that attack
+        self.fire("destroyed", obj, Ctx(this=obj, it=obj, attack=self.current_attack if by_damage else None))
         self.check_state()  # an effect that left with it may leave another object over its life
 
     def source_immunities(self, card: CardDefinition) -> list:
@@ -874,12 +877,16 @@ class Game:
             for key, where in movement.event_places(call.name, pos, kw):
                 if not movement.zone_matches(self, where, info.get(key), src):
                     return False
+        if call.name == "loses_mana" and "source" in kw and not self._by_object(kw["source"], src, info.get("by_obj")):
+            return False  # `loses_mana(you, source: opponent)`: whose effect takes the mana
         if "by" in kw:
             by = kw["by"]
+            if call.name == "destroyed" and isinstance(by, A.Phrase) and by.text.lower() == "damage":
+                return bool(getattr(subject, "destroyed_by_damage", False))  # `destroyed(X, by: damage)`
             if atk is None:
                 return self._by_object(by, src, info.get("by_obj"))
             if isinstance(by, A.StringLit):
-                if by.value.lower() != atk.action.definition.name.lower():
+                if by.value.lower() != "attack" and by.value.lower() != atk.action.definition.name.lower():
                     return False
             elif isinstance(by, A.Phrase):
                 kinds = atk.kinds()

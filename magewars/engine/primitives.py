@@ -57,6 +57,9 @@ def _objs(game, v, ctx) -> list:
         if sel is not None:
             choose_target(game, sel, ctx)
         got = [o for o in resolve(game, v, ctx) if not isinstance(o, str)]
+        spared = game.spared_from.get(ctx.this.id) if ctx.this is not None else None
+        if spared:  # objects a counterspell took out of this spell's effect (p_counter_spell)
+            got = [o for o in got if o.id not in spared]
         if ctx.this is not None and v.words and v.words[0].text.lower() not in _ACTING \
                 and game.source_immunities(ctx.this.card):
             keep = []
@@ -135,6 +138,15 @@ def p_destroy(game, call, ctx):
                          rule=ctx.extra.get("rule"))
             done = not o.in_play
     ctx.extra["succeeded"] = done
+
+
+MAGE_LEVEL = 6  # a Mage counts as level 6 where an effect reads a creature's level (supplement)
+
+
+def _level(o) -> int:
+    if o is None or isinstance(o, str):
+        return 0
+    return MAGE_LEVEL if o.kind in ("mage", "magestats") else (o.card.level or 0)
 
 
 def p_discard(game, call, ctx):
@@ -436,13 +448,42 @@ def _supplies(game, v, ctx) -> list:
     return out
 
 
-def _lose_mana(game, who: str, n: int, why: str) -> int:
+def mana_goes_elsewhere(game, who: str, n: int, by) -> Optional[object]:
+    """A player pays or loses N mana because of an object's effect: `when loses_mana(...)` abilities may
+    send it to an object instead (`redirect_mana(to: OBJ)`); the mana is placed there as Mana tokens
+    and the object is returned (a transfer then gives the other player nothing)."""
+    mage = game.state.mage_of(who)
+    if n <= 0 or mage is None:
+        return None
+    would = {"redirect": None}
+    game.fire("loses_mana", mage, Ctx(this=mage, it=mage), would=would, by_obj=by, amount=n)
+    to = would["redirect"]
+    if to is not None and to.in_play:
+        game.state.add_marker(to, "Mana", n)
+        game.emit("token", f"the {n} mana goes onto {to.label()} instead", target=to.id, amount=n)
+        return to
+    return None
+
+
+def p_redirect_mana(game, call, ctx):
+    pos, kw = _args(call)
+    to = _one(game, kw.get("to", pos[0] if pos else None), ctx)
+    would = ctx.extra.get("would")
+    if would is None or "redirect" not in would:
+        game.emit("rule", f"{_src(ctx)}: no mana is being lost or paid — no effect")
+        return
+    would["redirect"] = to
+
+
+def _lose_mana(game, who: str, n: int, why: str, by=None) -> int:
     p = game.state.players[who]
     lost = max(0, min(n, p.mana))
     if lost:
         p.mana -= lost
         game.state.touch()
     game.emit("mana", f"{who} loses {lost} mana ({why}; now {p.mana})", player=who, amount=-lost)
+    if lost and by is not None and by.controller != who and mana_goes_elsewhere(game, who, lost, by) is not None:
+        return 0  # nobody else gains it
     return lost
 
 
@@ -452,7 +493,7 @@ def p_drain_mana(game, call, ctx):
     n = _num(game, kw.get("amount", pos[1] if len(pos) > 1 else None), ctx)
     total = 0
     for who in _supplies(game, kw.get("who", pos[0] if pos else None), ctx):
-        total += _lose_mana(game, who, n, _src(ctx))
+        total += _lose_mana(game, who, n, _src(ctx), by=ctx.this)
     ctx.extra["last_amount"] = total
 
 
@@ -462,7 +503,7 @@ def p_transfer_mana(game, call, ctx):
     frm = _supplies(game, kw.get("from", pos[0] if pos else None), ctx)
     to = _supplies(game, kw.get("to", pos[1] if len(pos) > 1 else None), ctx)
     n = _num(game, kw.get("amount", pos[2] if len(pos) > 2 else None), ctx)
-    lost = sum(_lose_mana(game, who, n, _src(ctx)) for who in frm)
+    lost = sum(_lose_mana(game, who, n, _src(ctx), by=ctx.this) for who in frm)
     for who in to[:1]:
         p = game.state.players[who]
         p.mana += lost
@@ -1023,6 +1064,8 @@ def p_prevent_unless_paid(game, call, ctx):
         p.mana -= amount
         game.state.touch()
         game.emit("mana", f"{player} pays {amount} mana for {_src(ctx)} (now {p.mana})")
+        if ctx.this is not None and ctx.this.controller != player:  # a cost an opponent's card imposes
+            mana_goes_elsewhere(game, player, amount, ctx.this)
         ctx.extra["succeeded"] = True
     else:
         ctx.extra["succeeded"] = False
@@ -1108,6 +1151,15 @@ def p_counter_spell(game, call, ctx):
     if isinstance(what, A.Phrase) and [w.text.lower() for w in what.words][:1] not in (["that"], ["it"], ["this"]) \
             and not matches(game, c.spell, what, ctx):
         game.emit("rule", f"{_src(ctx)} counters only {what.text}: {c.card.name} is not one")
+        return
+    host = game.state.host(ctx.this) if ctx.this is not None and ctx.this.attached_to else None
+    if host is not None and c.zone and "/" not in c.zone and host not in c.targets and host is not c.caster \
+            and c.spell is not None and game.state.zone_of(host) == c.zone:
+        # a spell aimed at a zone, countered by what a creature in it carries: only its effect on that
+        # creature is canceled; it resolves for the others (`spared_from`, read by _objs)
+        game.spared_from.setdefault(c.spell.id, set()).add(host.id)
+        game.emit("countered", f"{c.card.name} has no effect on {host.label()} ({_src(ctx)}); it still "
+                               f"resolves for the rest", spell=c.card.name)
         return
     c.cancel(f"countered by {_src(ctx)}", "countered")
     game.emit("countered", f"{c.card.name} is countered by {_src(ctx)}: it has no effect", spell=c.card.name)
@@ -1244,7 +1296,7 @@ PRIMITIVES: dict[str, Callable] = {
     "attack_with": p_attack_with, "convert_critical": p_convert_critical, "regain_life": p_heal,
     "sacrifice": p_destroy, "lose_until": p_lose_until, "gain_control": p_gain_control,
     "attacks_gain": p_attacks_gain, "transfer_damage": p_transfer_damage, "summon_later": p_summon_later,
-    "next_attack_gains": p_next_attack_gains,
+    "next_attack_gains": p_next_attack_gains, "redirect_mana": p_redirect_mana,
     "defense_bonus": p_defense_bonus, "grant_defense": p_grant_defense,
 }
 PRIMITIVES.update(ATTACK_EFFECTS)  # effects about the attack in hand that attack bars state
@@ -1483,7 +1535,7 @@ PRIMITIVES.update({name: _refusing(fn) for name, fn in _BD.PRIMITIVES.items()}) 
 
 
 VALUES: dict[str, Callable] = {
-    "level": lambda g, c, x: (lambda o: o.card.level if o else 0)(_one(g, _args(c)[0][0], x)),
+    "level": lambda g, c, x: _level(_one(g, _args(c)[0][0], x)),
     "life": lambda g, c, x: (lambda o: g.life(o) or 0 if o else 0)(_one(g, _args(c)[0][0], x)),
     "damage_on": lambda g, c, x: (lambda o: o.damage if o else 0)(_one(g, _args(c)[0][0], x)),
     "armor": lambda g, c, x: (lambda o: g.armor(o) if o else 0)(_one(g, _args(c)[0][0], x)),

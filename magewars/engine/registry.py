@@ -86,7 +86,7 @@ FIRED_EVENTS: tuple[str, ...] = (
     "action_ends", "activated", "attack_resolved", "attack_step", "attacked", "attacks", "avoided", "cast",
     "casting", "condition_damage", "condition_placed", "condition_removed", "counterstrike", "damaged",
     "deals_damage", "declares", "destroyed", "discarded", "enters", "guards", "healed", "hit", "intercepts",
-    "leaves", "moves", "pushes", "reveals", "rolls", "targeted", "token_removed", "would_be_destroyed",
+    "leaves", "loses_mana", "moves", "pushes", "reveals", "rolls", "targeted", "token_removed", "would_be_destroyed",
 )
 #: events the engine runs without `fire`: a `when revealed` ability resolves when its enchantment
 #: is revealed (engine/reveal.py, `Reveals.reveal`)

@@ -138,7 +138,7 @@ cancel_action()                                  The action being declared or ta
 lose_until(what: obj, traits: traits, until: any) The object loses these traits until the end of a duration (round, attack...).
 gain_until(what: obj, traits: traits, until: any) The object gains these traits (a trait or a condition's state) until a duration ends (round, attack...; "start_of_action_phase": the start of its own next Action Phase; "A or B": whichever comes first).
 redirect_mana(to: obj)                           Mana being lost, paid or transferred by the current event goes to this object instead.
-cannot_until(what: obj, action: any, until: any, detail?: any, target?: obj, except?: obj, by?: obj) A restriction like cannot() that lasts only until a stated time (end_of_round, start_of_action_phase...); only aimed at target, not when except matches.
+cannot_until(what: obj, action: any, until: any, detail?: any, target?: obj, except?: obj, by?: obj) A restriction like cannot() that lasts only until a stated time (end_of_round, start_of_action_phase...); only aimed at target, not when except matches; `"be_targeted", by: "Name"`: not by spells of that name.
 follow_up_attack(what: obj, after: any, kind?: any) The next time this round the object ends a matching attack action, it may make one more attack of a kind within that action.
 redirect_spell(what: obj, to: obj)               A spell being cast gets a new target; its controller may remake its other choices, paying any cost increase or canceling it.
 remove_paying(what: obj, kind?: any, count?: num) Remove any number of condition markers (only of a kind, e.g. Poison, if given) from an object, paying each removal cost.

@@ -99,6 +99,9 @@ class AttackAction:
     bonus_used: Counter = field(default_factory=Counter)
     attacks: list = field(default_factory=list)
     illegal: set = field(default_factory=set)  # target ids no longer legal for this action
+    # defender ids whose Damage Barrier / Counterstrike steps this attack action already took (an extra
+    # attack within the same action at the same defender triggers neither again: Battle Fury)
+    answered: set = field(default_factory=set)
     first_done: bool = False
     zone: Optional[str] = None
     first_strike: set = field(default_factory=set)  # defender ids whose counterstrike comes after Pay Costs
@@ -743,6 +746,10 @@ class DamageBarrier(Step):
         a = atk.action
         attempts = [x for x in a.attacks if (x.defender or x.target) is (atk.defender or atk.target)]
         hit = any(x.status == "hit" and not x.redirected for x in attempts)
+        if ("barrier", (atk.defender or atk.target).id) in a.answered:
+            g.emit("info", "this attack action already met that defender's damage barrier step")
+            return
+        a.answered.add(("barrier", (atk.defender or atk.target).id))
         if eng.is_self_attack(atk):
             g.emit("info", "an attack on oneself does not trigger one's own damage barrier")
             return
@@ -779,6 +786,10 @@ class Counterstrike(Step):
             if a.is_counterstrike:
                 g.emit("rule", "a counterstrike never answers a counterstrike")
                 return
+            if ("counterstrike", defender.id) in a.answered:
+                g.emit("info", "this attack action already had that defender's counterstrike step")
+                return
+            a.answered.add(("counterstrike", defender.id))
             if eng.is_self_attack(atk):
                 g.emit("info", "an attack on oneself gets no counterstrike from oneself")
                 return
@@ -1062,8 +1073,13 @@ class AttackEngine:
         g = self.game
         action.zone = zone
         g.emit("info", f"zone attack against zone {zone}")
-        objs = [o for o in g.state.objects_in_zone(zone)
-                if o.kind in ("creature", "mage", "magestats", "conjuration", "terrain", "vine") and o.card.life is not None]
+        objs = []
+        for o in g.state.objects_in_zone(zone):
+            if o.kind in ("creature", "mage", "magestats", "conjuration", "terrain", "vine") and o.card.life is not None:
+                objs.append(o)
+                # a conjuration attached to an object in the zone is in the zone too (Tanglevine)
+                objs.extend(a for a in g.state.attachments(o)
+                            if a.kind in ("conjuration", "vine") and a.card.life is not None and a.in_play)
         for o in list(objs):  # objects immune to the attacking card, or that it cannot attack, are not attacked
             why = g.immune_to_source(o, action.spell or action.source) or forbidden(
                 g, o, ("be_attacked",), target=o, attack=Attack(action, action.attacker, action.source, o),
@@ -1179,7 +1195,8 @@ class AttackEngine:
                 return why
         for (detail, label) in g.d(t).cannot_be_attacked:
             words = detail.lower().split()
-            if not words or action.kind in words or ("zone" in words and action.is_zone):
+            # a zone attack targets no object: only a restriction naming zone attacks stops it
+            if not words or (action.kind in words and not action.is_zone) or ("zone" in words and action.is_zone):
                 return f"{t.label()} cannot be attacked{(' by ' + detail) if detail else ''} ({label})"
         if g.is_creature(a) and a.in_play and "attack" in g.d(a).cannot_do and not action.spell:
             return f"{a.label()} cannot attack"
@@ -1464,6 +1481,8 @@ class AttackEngine:
             extra = AttackAction(who, adef, who, tuple(adef.traits), adef.kind)
             extra.owner = g.state.objects.get(src_id)
             extra.first_done = True  # not the first attack of the attack action
+            extra.bonus_used = action.bonus_used  # the same attack action: Melee +X was its first attack's
+            extra.answered = action.answered  # no second barrier or counterstrike from the same defender
             self.run_action(extra, [t])
             return
 

@@ -850,6 +850,8 @@ def p_cannot_until(game, call, ctx):
     if "target" in kw:  # aimed at one object: recorded by its id (AttackEngine.illegal_reason reads it)
         aimed = _one(game, kw["target"], ctx)
         detail = f"target={aimed.id}" if aimed is not None else detail
+    elif isinstance(kw.get("by"), A.StringLit):  # `cannot_until(X, "be_targeted", ..., by: "Spell Name")`
+        detail = f"by={kw['by'].value}"  # read by casting.legal_target
     if what is not None:
         game.restrictions.append((what.id, action, detail, ctx.this.id if ctx.this else None, game.state.round))
         game.emit("rule", f"{what.label()} cannot {action} ({detail}) until the end of the round ({_src(ctx)})")

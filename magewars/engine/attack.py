@@ -85,6 +85,11 @@ STEP_ORDER = {
 END = "end"  # a step's `then`: the sequence stops here (not even Attack Ends follows)
 
 
+def name_shared(attacks, name: Optional[str]) -> bool:
+    """Whether several attack bars of an object bear this name (one aimed at a zone, one at an object)."""
+    return name is not None and sum(1 for (a, _s) in attacks if a.name.lower() == name.lower()) > 1
+
+
 @dataclass
 class AttackAction:
     """One attack action: may hold several individual attacks (strikes, Sweeping, zone)."""
@@ -866,11 +871,18 @@ class AttackEngine:
         self.current_step: Optional[str] = None
 
     # ------------------------------------------------------------ public
-    def find_attack(self, obj: "GameObject", name: Optional[str]) -> tuple[AttackDefinition, "GameObject"]:
+    def find_attack(self, obj: "GameObject", name: Optional[str],
+                    zone: Optional[bool] = None) -> tuple[AttackDefinition, "GameObject"]:
+        """The attack bar of that name; `zone`: of two bars sharing a name (one a zone attack, one not),
+        the one aimed at a zone (True) or at an object (False)."""
         d = self.game.d(obj)
-        for (a, src_id) in d.attacks:
-            if name is None or a.name.lower() == name.lower():
-                return a, self.game.state.objects[src_id]
+        named = [(a, src_id) for (a, src_id) in d.attacks if name is None or a.name.lower() == name.lower()]
+        if zone is not None:
+            fitting = [(a, s) for (a, s) in named if a.is_zone == zone]
+            named = fitting or named
+        if named:
+            a, src_id = named[0]
+            return a, self.game.state.objects[src_id]
         raise KeyError(f"{obj.label()} has no attack named {name!r}")
 
     def make_attack(self, attacker, attack_name, targets, *, zone=None, alternative=None,
@@ -887,7 +899,8 @@ class AttackEngine:
             adef = spell_obj.card.attacks[0]
             is_spell = True
         else:
-            adef, src_obj = self.find_attack(attacker, attack_name)
+            adef, src_obj = self.find_attack(attacker, attack_name, zone=zone is not None if name_shared(
+                self.game.d(attacker).attacks, attack_name) else None)
             is_spell = False
         traits = tuple(adef.traits)
         if adef.alternatives:
@@ -947,6 +960,8 @@ class AttackEngine:
                         continue
                     seen.append(t)
                     self.target_sequence(action, t)
+            elif not targets:
+                g.emit("rule", f"{action.definition.name} has no target: no attack is made")
             else:
                 for t in targets[:1]:
                     self.target_sequence(action, t)
@@ -1080,6 +1095,13 @@ class AttackEngine:
                 # a conjuration attached to an object in the zone is in the zone too (Tanglevine)
                 objs.extend(a for a in g.state.attachments(o)
                             if a.kind in ("conjuration", "vine") and a.card.life is not None and a.in_play)
+        for o in objs:  # an attacker barred from attacking an object there may not aim a zone attack at it (Charm)
+            why = forbidden(g, action.attacker, ("attack",), target=o,
+                            attack=Attack(action, action.attacker, action.source, o))
+            if why:
+                g.emit("canceled", f"{action.attacker.label()} may not declare a zone attack against zone {zone}: "
+                                   f"{why}", why=why)
+                return
         for o in list(objs):  # objects immune to the attacking card, or that it cannot attack, are not attacked
             why = g.immune_to_source(o, action.spell or action.source) or forbidden(
                 g, o, ("be_attacked",), target=o, attack=Attack(action, action.attacker, action.source, o),

@@ -1057,6 +1057,10 @@ def p_prevent_unless_paid(game, call, ctx):
     if player is None or player not in game.state.players:
         raise NotImplementedPrimitive("prevent_unless_paid", "cannot tell who pays")
     p = game.state.players[player]
+    would = ctx.extra.get("would")
+    if would is not None and would.get("prevented"):  # already prevented by another unpaid cost: no more asked
+        ctx.extra["succeeded"] = False
+        return
     opts = [Option(f"pay {amount} mana", True), Option("do not pay", False)]
     if p.mana < amount:
         opts = opts[1:]

@@ -577,22 +577,40 @@ def p_teleport(game, call, ctx):
                 game.emit("rule", f"{o.label()} is not teleported: {e}")
 
 
+SAME_WAY = "the same direction for all"  # push(EACH ..., direction: SAME_WAY): one way, pushes in order
+
+
 def p_push(game, call, ctx):
     pos, kw = _args(call)
     d = kw.get("direction")
     direction = d.value if isinstance(d, A.StringLit) else None
     if direction is None and ctx.attack is not None:
         direction = movement.bar_push_direction(ctx.attack)
-    if direction is not None and direction not in movement.DIRECTIONS and direction not in ("random", movement.TOWARD):
+    if direction is not None and direction not in movement.DIRECTIONS and direction not in (
+            "random", movement.TOWARD, SAME_WAY):
         raise NotImplementedPrimitive(f"push direction {direction!r}")
     src = ctx.attack.source if ctx.attack is not None else ctx.this
     source_zone = game.state.zone_of(src) if src is not None else None
     pusher = ctx.attack.attacker if ctx.attack is not None else ctx.this  # the pusher picks the way
     chooser = pusher.controller if pusher is not None else game.state.order[0]
-    for o in _objs(game, pos[0], ctx):
-        if movement.push(game, o, source_zone, chooser, direction, _src(ctx), by=src) and pusher is not None:
-            # `when pushes(WHO, target: PHRASE)`: `target` is the object pushed
-            game.fire("pushes", pusher, Ctx(this=pusher, attack=ctx.attack, it=pusher, target=o), pushed=o)
+    objs = _objs(game, pos[0], ctx)
+    if direction == SAME_WAY:  # one direction, chosen once; the pusher's controller orders the pushes
+        ch = game.decide("target", chooser, [Option(w, w) for w in movement.DIRECTIONS],
+                         prompt=f"push them all which way ({_src(ctx)})?", default=0)
+        direction, rest, objs = ch.value, list(objs), []
+        while len(rest) > 1:
+            nxt = game.decide("order", chooser, [Option(o.label(), o) for o in rest],
+                              prompt=f"which is pushed next ({_src(ctx)})?", default=0).value
+            objs.append(nxt)
+            rest = [o for o in rest if o is not nxt]
+        objs += rest
+    moved = False
+    for o in objs:
+        if movement.push(game, o, source_zone, chooser, direction, _src(ctx), by=src):
+            moved = True
+            if pusher is not None:  # `when pushes(WHO, target: PHRASE)`: `target` is the object pushed
+                game.fire("pushes", pusher, Ctx(this=pusher, attack=ctx.attack, it=pusher, target=o), pushed=o)
+    ctx.extra["succeeded"] = moved  # `if succeeded()`: the push moved something (not stopped, not Bashed)
 
 
 def p_cannot(game, call, ctx):

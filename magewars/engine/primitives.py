@@ -1097,7 +1097,7 @@ def p_prevent_unless_paid(game, call, ctx):
         if would is not None:  # a "would be destroyed" window: the destruction does not happen
             would["prevented"] = f"{player} does not pay {amount} mana for {_src(ctx)}"
         elif atk is not None:
-            before = game.attacks.current_step == "declare_attack"
+            before = game.attacks.current_step in ("declare_attack", "pay_costs")  # an unpaid cost: never declared
             game.attacks.cancel(atk, f"{player} does not pay {amount} mana for {_src(ctx)}", before_declared=before)
         else:
             raise NotImplementedPrimitive("prevent_unless_paid", "outside an attack")
@@ -1136,6 +1136,13 @@ def p_return_to_hand(game, call, ctx):
                 game.destroy(att, why=f"attached to {o.label()}, which returns to its owner's spellbook")
             game.state.remove_from_play(o, "spellbook")
             game.emit("discarded", f"{o.label()} returns to its owner's spellbook ({_src(ctx)})")
+        elif o.left_to == "discard":  # from the discard pile (Curseweaving: a curse destroyed with its host)
+            if o in game.state.graveyard:
+                game.state.graveyard.remove(o)
+            o.left_to = "spellbook"
+            game.state.touch()
+            game.emit("discarded", f"{o.label()} returns from the discard pile to its owner's spellbook "
+                                   f"({_src(ctx)})")
 
 
 def _cost_of(game, o) -> int:

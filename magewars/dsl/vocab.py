@@ -34,7 +34,7 @@ regain_life(what: obj, amount: num)              Alias kept for healing mages be
 place(what: obj, markers: traits, count?: num)   Place condition markers or tokens on an object.
 remove(what: obj, markers: traits, count?: num)  Remove condition markers or tokens from an object.
 remove_all(what: obj, kind?: any)                Remove every condition (or every marker of a kind) from an object.
-push(what: obj, distance?: num, direction?: any) Push an object into an adjacent zone (the pusher chooses unless stated: a compass direction, "random", "toward" the source, or "along": the way the object whose move the ability answers goes).
+push(what: obj, distance?: num, direction?: any) Push an object into an adjacent zone (the pusher chooses unless stated: a compass direction, "random" (the effect die), "toward" the source, "along": the way the object whose move the ability answers goes, or "the same direction for all": one way chosen once, the pusher ordering the pushes).
 move(what: obj, distance?: num, to?: obj, over?: obj) Move an object as a move action would (walls fitting over do not stop it; their passage attacks still come).
 teleport(what: obj, to: obj)                     Teleport an object to a zone; not a move, ignores walls.
 swap(first: obj, second: obj)                    Exchange the zones of two objects.
@@ -255,7 +255,7 @@ cast(what?: obj)                                 A spell is cast (after it resol
 casting(what?: obj)                              A spell is being cast (Counter Spell window).
 revealed()                                       This enchantment is revealed.
 enters(what?: obj, zone?: obj)                   An object comes into play.
-destroyed(what?: obj, by?: any)                  An object is destroyed.
+destroyed(what?: obj, by?: any)                  An object is destroyed (`by: damage`: by damage; `by: "attack"`: by an attack's damage, which `attacker` then names).
 discarded(what?: obj)                            An object is discarded.
 attacked(what?: obj, by?: any)                   An object is declared as the target of an attack.
 attacks(what?: obj, target?: obj)                An object declares an attack.

@@ -80,7 +80,7 @@ STEP_ORDER = {
     "ranged": Column(_without("damage_barrier", "counterstrike"), again="roll_to_miss"),
     "zone": Column(_without("additional_strikes", "damage_barrier", "counterstrike"), again="avoid_attack"),
     "damage barrier": Column(_without("avoid_attack", "additional_strikes", "damage_barrier", "counterstrike")),
-    "other": Column(_without("additional_strikes", "damage_barrier", "counterstrike")),
+    "other": Column(_without("damage_barrier", "counterstrike"), again="roll_to_miss"),
 }
 
 END = "end"  # a step's `then`: the sequence stops here (not even Attack Ends follows)
@@ -100,6 +100,9 @@ class AttackAction:
     bonus_used: Counter = field(default_factory=Counter)
     attacks: list = field(default_factory=list)
     illegal: set = field(default_factory=set)  # target ids no longer legal for this action
+    # defender ids whose Damage Barrier / Counterstrike steps this attack action already took (an extra
+    # attack within the same action at the same defender triggers neither again: Battle Fury)
+    answered: set = field(default_factory=set)
     first_done: bool = False
     zone: Optional[str] = None
     first_strike: set = field(default_factory=set)  # defender ids whose counterstrike comes after Pay Costs
@@ -733,6 +736,11 @@ class AdditionalStrikes(Step):
             if atk.target.id in a.illegal or not atk.target.in_play:
                 g.emit("rule", f"strike {s}: the target is no longer legal: canceled")
             elif atk.attacker.in_play and not a.canceled:
+                why = eng.illegal_reason(Attack(a, a.attacker, seq.source or a.source, seq.target, s),
+                                         at_declaration=False, los=False)
+                if why:  # e.g. the attacker became barred from attacking that target during the strike
+                    g.emit("rule", f"strike {s}: {why}: no further strikes")
+                    return seq.settle(eng)
                 nxt = eng._new(a, seq.target, s, seq.source)
                 nxt.declared = True
                 nxt.engaged = True
@@ -754,6 +762,10 @@ class DamageBarrier(Step):
         a = atk.action
         attempts = [x for x in a.attacks if (x.defender or x.target) is (atk.defender or atk.target)]
         hit = any(x.status == "hit" and not x.redirected for x in attempts)
+        if ("barrier", (atk.defender or atk.target).id) in a.answered:
+            g.emit("info", "this attack action already met that defender's damage barrier step")
+            return
+        a.answered.add(("barrier", (atk.defender or atk.target).id))
         if eng.is_self_attack(atk):
             g.emit("info", "an attack on oneself does not trigger one's own damage barrier")
             return
@@ -790,6 +802,10 @@ class Counterstrike(Step):
             if a.is_counterstrike:
                 g.emit("rule", "a counterstrike never answers a counterstrike")
                 return
+            if ("counterstrike", defender.id) in a.answered:
+                g.emit("info", "this attack action already had that defender's counterstrike step")
+                return
+            a.answered.add(("counterstrike", defender.id))
             if eng.is_self_attack(atk):
                 g.emit("info", "an attack on oneself gets no counterstrike from oneself")
                 return
@@ -958,6 +974,8 @@ class AttackEngine:
                         continue
                     seen.append(t)
                     self.target_sequence(action, t)
+            elif not targets:
+                g.emit("rule", f"{action.definition.name} has no target: no attack is made")
             else:
                 for t in targets[:1]:
                     self.target_sequence(action, t)
@@ -1101,8 +1119,20 @@ class AttackEngine:
         g = self.game
         action.zone = zone
         g.emit("info", f"zone attack against zone {zone}")
-        objs = [o for o in g.state.objects_in_zone(zone)
-                if o.kind in ("creature", "mage", "magestats", "conjuration", "terrain", "vine") and o.card.life is not None]
+        objs = []
+        for o in g.state.objects_in_zone(zone):
+            if o.kind in ("creature", "mage", "magestats", "conjuration", "terrain", "vine") and o.card.life is not None:
+                objs.append(o)
+                # a conjuration attached to an object in the zone is in the zone too (Tanglevine)
+                objs.extend(a for a in g.state.attachments(o)
+                            if a.kind in ("conjuration", "vine") and a.card.life is not None and a.in_play)
+        for o in objs:  # an attacker barred from attacking an object there may not aim a zone attack at it (Charm)
+            why = forbidden(g, action.attacker, ("attack",), target=o,
+                            attack=Attack(action, action.attacker, action.source, o))
+            if why:
+                g.emit("canceled", f"{action.attacker.label()} may not declare a zone attack against zone {zone}: "
+                                   f"{why}", why=why)
+                return
         for o in list(objs):  # objects immune to the attacking card, or that it cannot attack, are not attacked
             why = g.immune_to_source(o, action.spell or action.source) or forbidden(
                 g, o, ("be_attacked",), target=o, attack=Attack(action, action.attacker, action.source, o),
@@ -1260,7 +1290,8 @@ class AttackEngine:
                 return why
         for (detail, label) in g.d(t).cannot_be_attacked:
             words = detail.lower().split()
-            if not words or action.kind in words or ("zone" in words and action.is_zone):
+            # a zone attack targets no object: only a restriction naming zone attacks stops it
+            if not words or (action.kind in words and not action.is_zone) or ("zone" in words and action.is_zone):
                 return f"{t.label()} cannot be attacked{(' by ' + detail) if detail else ''} ({label})"
         if g.is_creature(a) and a.in_play and "attack" in g.d(a).cannot_do and not action.spell:
             return f"{a.label()} cannot attack"
@@ -1326,7 +1357,10 @@ class AttackEngine:
 
     def redirect(self, atk: Attack, to, why: str, new_source=None) -> None:
         g = self.game
-        if atk.action.unavoidable:
+        intercepting = to is not None and to is new_source and to is not atk.target
+        if atk.action.unavoidable and not intercepting:
+            # an object taking the attack over itself (Intercept) changes its target, which an
+            # Unavoidable attack allows; only avoiding it and sending it elsewhere is stopped
             g.emit("rule", f"{why}: the attack is unavoidable — it cannot be redirected")
             return
         if to is None:
@@ -1515,9 +1549,12 @@ class AttackEngine:
             if p["round"] != g.state.round:
                 self.pending_follow.remove(p)
                 continue
-            if p["who"] != who.id or p["kind"] not in kinds or (action.is_counterstrike and not p["counterstrike"]):
+            if p["who"] != who.id or p["kind"] not in kinds:
                 continue
             self.pending_follow.remove(p)
+            if action.is_counterstrike and not p["counterstrike"]:  # the next such attack was a counterstrike:
+                g.emit("rule", f"{p['src']} is used up: the next {p['kind']} attack was a counterstrike")
+                return  # the effect is spent without a follow-up (supplement: Battle Fury)
             if not who.in_play:
                 return
             opts = []
@@ -1543,6 +1580,8 @@ class AttackEngine:
             extra = AttackAction(who, adef, who, tuple(adef.traits), adef.kind)
             extra.owner = g.state.objects.get(src_id)
             extra.first_done = True  # not the first attack of the attack action
+            extra.bonus_used = action.bonus_used  # the same attack action: Melee +X was its first attack's
+            extra.answered = action.answered  # no second barrier or counterstrike from the same defender
             self.run_action(extra, [t])
             return
 

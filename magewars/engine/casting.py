@@ -292,6 +292,12 @@ def legal_target(game, caster, card: CardDefinition, obj: GameObject, probe: Gam
     if phrases and not any(matches(game, obj, ph, ctx) for ph in phrases):
         return f"{obj.label()} is not a {' or '.join(card.targets)}"
     why = R.forbids(game, "be targeted", obj, by=caster, spell=probe)  # Invisible, Obscured, Warded...
+    for (oid, what, detail, src_id, rnd) in game.restrictions:  # cannot_until(X, "be_targeted", by: "Name")
+        if oid == obj.id and what.replace("_", " ") == "be targeted" and rnd == game.state.round \
+                and detail in ("", f"by={card.name}"):
+            src = game.state.objects.get(src_id)
+            return f"{obj.label()} cannot be targeted by {card.name} again this round " \
+                   f"({src.label() if src is not None else 'an effect'})"
     return why or None
 
 

@@ -981,8 +981,8 @@ class Effects:
             elif isinstance(node, A.StatChange):
                 for sm in node.mods:
                     amt = sm.amount.as_int()
-                    if not isinstance(amt, int):
-                        amt = self.game.x_value(obj)
+                    if not isinstance(amt, int):  # X, 2X...: the coefficient and the sign count too
+                        amt = self.game.x_value(obj) * amt.coef * (-1 if sm.amount.sign == "-" else 1)
                     amt *= n
                     if sm.stat == "armor":
                         if d.no_armor and amt > 0:

@@ -90,6 +90,7 @@ class Game:
         self.log = EventLog()
         self.effects = Effects(self)
         self.current_attack = None
+        self.spared_from: dict = {}  # spell object id -> ids of objects its effect no longer reaches
         self.x_values: dict[str, int] = {}
         self.end_of_round_hooks: list = []  # delayed effects the End Phase runs (a reanimated creature returns)
         self.unsupported: list[str] = []
@@ -593,7 +594,9 @@ class Game:
         for att in list(st.attachments(obj)):
             self.destroy(att, why=f"attached to {obj.public_label()}")
         self._drop_attachments(obj)
-        self.fire("destroyed", obj, Ctx(this=obj, it=obj))
+        # destroyed by an attack's damage: `destroyed(..., by: "attack")`, `attacker` and the attack's
+        # phrases read that attack
+        self.fire("destroyed", obj, Ctx(this=obj, it=obj, attack=self.current_attack if by_damage else None))
         self.check_state()  # an effect that left with it may leave another object over its life
 
     def source_immunities(self, card: CardDefinition) -> list:
@@ -824,7 +827,10 @@ class Game:
         triggered abilities.  Unless the event is a destruction (the destroyed object still hears
         it) or objects are excluded, the answer depends only on the state, so it is kept until the
         state changes (an attack fires one event many times between two changes)."""
-        cacheable = not exclude and event != "destroyed"
+        # a destroyed subject: what was attached to it left play with it, and still hears what
+        # happens to it in the same moment (its destruction, the hit that destroyed it...)
+        gone = subject is not None and not isinstance(subject, str) and not subject.in_play
+        cacheable = not exclude and event != "destroyed" and not gone
         if cacheable:
             if self._listening_version != self.state.version:
                 self._listening_cache.clear()
@@ -837,9 +843,8 @@ class Game:
         for src in list(self.state.objects.values()):
             if src.hidden or src in exclude:
                 continue
-            if not src.in_play and not (event == "destroyed" and (
-                    src is subject or (subject is not None and src.attached_to == subject.id
-                                       and src.left_to is not None and not src.hidden))):
+            if not src.in_play and not (event == "destroyed" and src is subject) and not (
+                    gone and src.attached_to == subject.id and src.left_to is not None and not src.hidden):
                 continue  # a destroyed object, and what was attached to it, still hear its destruction
             for (ab, inner) in card_index(src.card).triggers.get(event, ()):
                 pending.append((src, ab, inner, None, None))
@@ -1035,10 +1040,12 @@ class Game:
             return False  # loses_mana(..., source: WHO): the object whose effect takes the mana
         if "by" in kw:
             by = kw["by"]
+            if call.name == "destroyed" and isinstance(by, A.Phrase) and by.text.lower() == "damage":
+                return bool(getattr(subject, "destroyed_by_damage", False))  # `destroyed(X, by: damage)`
             if atk is None:
                 return self._by_object(by, src, info.get("by_obj"))
             if isinstance(by, A.StringLit):
-                if by.value.lower() != atk.action.definition.name.lower():
+                if by.value.lower() != "attack" and by.value.lower() != atk.action.definition.name.lower():
                     return False
             elif isinstance(by, A.Phrase):
                 kinds = atk.kinds()

@@ -870,8 +870,14 @@ def _place(game: Game, x) -> Optional[tuple]:
     if isinstance(x, str):
         rc = st.arena.coords(x)
         return (Fraction(2 * rc[0] + 1, 2), Fraction(2 * rc[1] + 1, 2)) if rc else None
-    if x is None or not getattr(x, "in_play", True):
+    if x is None:
         return None
+    if not getattr(x, "in_play", True):
+        # an object destroyed by the attack in hand still marks where it stood for the rest of that
+        # attack (a chaining attack whose just-destroyed target is the next link's source)
+        atk = game.current_attack
+        if atk is None or x not in (atk.target, atk.defender, atk.source) or x.left_to != "discard":
+            return None
     border = getattr(x, "border", None)
     if border:
         a, b = sorted(border)

@@ -430,8 +430,8 @@ def resolve(game, c) -> Optional[GameObject]:
         ctx = Ctx(this=spell, target=t, it=t)
         if c.zone and "/" not in c.zone:
             ctx.extra["zone"] = c.zone
-            if t is not None:  # a spell with an object and a zone for targets (Teleport)
-                ctx.extra["targets"] = [c.zone]
+            # its target zone (`target zone`): beside an object target (Teleport), or alone (Mass Sleep)
+            ctx.extra["targets"] = [c.zone]
         for ab in card.abilities:
             if isinstance(ab, A.OneShotAbility):
                 game.run_effects(ab.effects, ctx)

@@ -65,6 +65,9 @@ def _objs(game, v, ctx) -> list:
         if sel is not None:
             choose_target(game, sel, ctx)
         got = [o for o in resolve(game, v, ctx) if not isinstance(o, str)]
+        spared = game.spared_from.get(ctx.this.id) if ctx.this is not None else None
+        if spared:  # objects a counterspell took out of this spell's effect (p_counter_spell)
+            got = [o for o in got if o.id not in spared]
         if ctx.this is not None and v.words and v.words[0].text.lower() not in _ACTING \
                 and game.source_immunities(ctx.this.card):
             keep = []
@@ -145,6 +148,15 @@ def p_destroy(game, call, ctx):
     ctx.extra["succeeded"] = done
 
 
+MAGE_LEVEL = 6  # a Mage counts as level 6 where an effect reads a creature's level (supplement)
+
+
+def _level(o) -> int:
+    if o is None or isinstance(o, str):
+        return 0
+    return MAGE_LEVEL if o.kind in ("mage", "magestats") else (o.card.level or 0)
+
+
 def p_discard(game, call, ctx):
     pos, kw = _args(call)
     for o in _objs(game, pos[0], ctx):
@@ -208,9 +220,13 @@ def p_reconstruct(game, call, ctx):
 def p_place(game, call, ctx):
     pos, kw = _args(call)
     count = _num(game, kw["count"], ctx) if "count" in kw else (_num(game, pos[2], ctx) if len(pos) > 2 else 1)
-    for o in _objs(game, pos[0], ctx):
+    targets, placed = _objs(game, pos[0], ctx), 0
+    for o in targets:
         for name, n in _traits(pos[1]):
-            game.place_condition(o, name, count if "count" in kw or len(pos) > 2 else n, _src(ctx), by=ctx.this)
+            placed += game.place_condition(o, name, count if "count" in kw or len(pos) > 2 else n, _src(ctx),
+                                           by=ctx.this)
+    if targets:  # `if succeeded()`: some marker went on (an immunity may stop them all)
+        ctx.extra["succeeded"] = placed > 0
 
 
 def p_remove(game, call, ctx):
@@ -684,6 +700,9 @@ def v_crossed_border_with(game, call, ctx) -> bool:
     return any(matches(game, w, pos[1], ctx) for w in movement.walls_on(game, a, b)) if len(pos) > 1 else False
 
 
+SAME_WAY = "the same direction for all"  # push(EACH ..., direction: SAME_WAY): one way, pushes in order
+
+
 def p_push(game, call, ctx):
     pos, kw = _args(call)
     d = kw.get("direction")
@@ -695,16 +714,31 @@ def p_push(game, call, ctx):
             raise NotImplementedPrimitive("push along", f"{a} and {b} are not side by side")
     if direction is None and ctx.attack is not None:
         direction = movement.bar_push_direction(ctx.attack)
-    if direction is not None and direction not in movement.DIRECTIONS and direction not in ("random", movement.TOWARD):
+    if direction is not None and direction not in movement.DIRECTIONS and direction not in (
+            "random", movement.TOWARD, SAME_WAY):
         raise NotImplementedPrimitive(f"push direction {direction!r}")
     src = ctx.attack.source if ctx.attack is not None else ctx.this
     source_zone = game.state.zone_of(src) if src is not None else None
     pusher = ctx.attack.attacker if ctx.attack is not None else ctx.this  # the pusher picks the way
     chooser = pusher.controller if pusher is not None else game.state.order[0]
-    for o in _objs(game, pos[0], ctx):
-        if movement.push(game, o, source_zone, chooser, direction, _src(ctx), by=src) and pusher is not None:
-            # `when pushes(WHO, target: PHRASE)`: `target` is the object pushed
-            game.fire("pushes", pusher, Ctx(this=pusher, attack=ctx.attack, it=pusher, target=o), pushed=o)
+    objs = _objs(game, pos[0], ctx)
+    if direction == SAME_WAY:  # one direction, chosen once; the pusher's controller orders the pushes
+        ch = game.decide("target", chooser, [Option(w, w) for w in movement.DIRECTIONS],
+                         prompt=f"push them all which way ({_src(ctx)})?", default=0)
+        direction, rest, objs = ch.value, list(objs), []
+        while len(rest) > 1:
+            nxt = game.decide("order", chooser, [Option(o.label(), o) for o in rest],
+                              prompt=f"which is pushed next ({_src(ctx)})?", default=0).value
+            objs.append(nxt)
+            rest = [o for o in rest if o is not nxt]
+        objs += rest
+    moved = False
+    for o in objs:
+        if movement.push(game, o, source_zone, chooser, direction, _src(ctx), by=src):
+            moved = True
+            if pusher is not None:  # `when pushes(WHO, target: PHRASE)`: `target` is the object pushed
+                game.fire("pushes", pusher, Ctx(this=pusher, attack=ctx.attack, it=pusher, target=o), pushed=o)
+    ctx.extra["succeeded"] = moved  # `if succeeded()`: the push moved something (not stopped, not Bashed)
 
 
 def p_cannot(game, call, ctx):
@@ -974,6 +1008,8 @@ def p_cannot_until(game, call, ctx):
     if "target" in kw:  # aimed at one object: recorded by its id (AttackEngine.illegal_reason reads it)
         aimed = _one(game, kw["target"], ctx)
         detail = f"target={aimed.id}" if aimed is not None else detail
+    elif isinstance(kw.get("by"), A.StringLit):  # `cannot_until(X, "be_targeted", ..., by: "Spell Name")`
+        detail = f"by={kw['by'].value}"  # read by casting.legal_target
     if what is not None:
         game.restrictions.append((what.id, action, detail, ctx.this.id if ctx.this else None, game.state.round))
         game.emit("rule", f"{what.label()} cannot {action} ({detail}) until the end of the round ({_src(ctx)})")
@@ -1188,6 +1224,10 @@ def p_prevent_unless_paid(game, call, ctx):
     if player is None or player not in game.state.players:
         raise NotImplementedPrimitive("prevent_unless_paid", "cannot tell who pays")
     p = game.state.players[player]
+    would = ctx.extra.get("would")
+    if would is not None and would.get("prevented"):  # already prevented by another unpaid cost: no more asked
+        ctx.extra["succeeded"] = False
+        return
     opts = [Option(f"pay {amount} mana", True), Option("do not pay", False)]
     if p.mana < amount:
         opts = opts[1:]
@@ -1197,6 +1237,9 @@ def p_prevent_unless_paid(game, call, ctx):
         p.mana -= amount
         game.state.touch()
         game.emit("mana", f"{player} pays {amount} mana for {_src(ctx)} (now {p.mana})")
+        to = _mana_leaves(game, player, amount, ctx)  # `when loses_mana` abilities hear a payment too
+        if to is not None:
+            _mana_to_object(game, to, amount, player, _src(ctx))
         ctx.extra["succeeded"] = True
     else:
         ctx.extra["succeeded"] = False
@@ -1204,7 +1247,7 @@ def p_prevent_unless_paid(game, call, ctx):
         if would is not None:  # a "would be destroyed" window: the destruction does not happen
             would["prevented"] = f"{player} does not pay {amount} mana for {_src(ctx)}"
         elif atk is not None:
-            before = game.attacks.current_step == "declare_attack"
+            before = game.attacks.current_step in ("declare_attack", "pay_costs")  # an unpaid cost: never declared
             game.attacks.cancel(atk, f"{player} does not pay {amount} mana for {_src(ctx)}", before_declared=before)
         else:
             raise NotImplementedPrimitive("prevent_unless_paid", "outside an attack")
@@ -1243,6 +1286,13 @@ def p_return_to_hand(game, call, ctx):
                 game.destroy(att, why=f"attached to {o.label()}, which returns to its owner's spellbook")
             game.state.remove_from_play(o, "spellbook")
             game.emit("discarded", f"{o.label()} returns to its owner's spellbook ({_src(ctx)})")
+        elif o.left_to == "discard":  # from the discard pile (Curseweaving: a curse destroyed with its host)
+            if o in game.state.graveyard:
+                game.state.graveyard.remove(o)
+            o.left_to = "spellbook"
+            game.state.touch()
+            game.emit("discarded", f"{o.label()} returns from the discard pile to its owner's spellbook "
+                                   f"({_src(ctx)})")
 
 
 def _cost_of(game, o) -> int:
@@ -1282,6 +1332,15 @@ def p_counter_spell(game, call, ctx):
     if isinstance(what, A.Phrase) and [w.text.lower() for w in what.words][:1] not in (["that"], ["it"], ["this"]) \
             and not matches(game, c.spell, what, ctx):
         game.emit("rule", f"{_src(ctx)} counters only {what.text}: {c.card.name} is not one")
+        return
+    host = game.state.host(ctx.this) if ctx.this is not None and ctx.this.attached_to else None
+    if host is not None and c.zone and "/" not in c.zone and host not in c.targets and host is not c.caster \
+            and c.spell is not None and game.state.zone_of(host) == c.zone:
+        # a spell aimed at a zone, countered by what a creature in it carries: only its effect on that
+        # creature is canceled; it resolves for the others (`spared_from`, read by _objs)
+        game.spared_from.setdefault(c.spell.id, set()).add(host.id)
+        game.emit("countered", f"{c.card.name} has no effect on {host.label()} ({_src(ctx)}); it still "
+                               f"resolves for the rest", spell=c.card.name)
         return
     c.cancel(f"countered by {_src(ctx)}", "countered")
     game.emit("countered", f"{c.card.name} is countered by {_src(ctx)}: it has no effect", spell=c.card.name)
@@ -1694,7 +1753,7 @@ PRIMITIVES.update({name: _refusing(fn) for name, fn in _BD.PRIMITIVES.items()}) 
 
 
 VALUES: dict[str, Callable] = {
-    "level": lambda g, c, x: (lambda o: o.card.level if o else 0)(_one(g, _args(c)[0][0], x)),
+    "level": lambda g, c, x: _level(_one(g, _args(c)[0][0], x)),
     "life": lambda g, c, x: (lambda o: g.life(o) or 0 if o else 0)(_one(g, _args(c)[0][0], x)),
     "damage_on": lambda g, c, x: (lambda o: o.damage if o else 0)(_one(g, _args(c)[0][0], x)),
     "armor": lambda g, c, x: (lambda o: g.armor(o) if o else 0)(_one(g, _args(c)[0][0], x)),

@@ -25,6 +25,11 @@ def needs_choice(game, phrase, ctx: Ctx) -> Optional[S.Described]:
     sel = selector_of(game, phrase)
     if isinstance(sel, S.Described) and sel.quantifier == "target" and sel.domain in ("object", "zone"):
         return sel
+    if isinstance(sel, S.Described):  # `each ... in target zone`: the zone is the ability's target
+        for rel in sel.relations:
+            inner = getattr(rel, "zone", None)
+            if isinstance(inner, S.Described) and inner.quantifier == "target" and inner.domain == "zone":
+                return inner
     return None
 
 

@@ -304,6 +304,8 @@ def bar_immunity(call: A.Call, card) -> bool:
     if call.name != "immune" or len(call.args) != 2 or any(a.key for a in call.args):
         return False
     who, what = call.args[0].value, call.args[1].value
+    if isinstance(who, A.Phrase) and who.text.strip().lower() == "this":
+        return False  # the card itself unaffected by its own bar: `be affected by BAR` (AttackEngine)
     return isinstance(who, A.Phrase) and isinstance(what, A.StringLit) and \
         any(adef.name == what.value for adef in getattr(card, "attacks", ()))
 

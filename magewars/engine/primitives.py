@@ -459,7 +459,7 @@ def _supplies(game, v, ctx) -> list:
     return out
 
 
-def _mana_leaves(game, who: str, n: int, ctx) -> Optional[Any]:
+def _mana_leaves(game, who: str, n: int, ctx, by=None) -> Optional[Any]:
     """A player is about to lose or pay `n` mana because of an effect: `when loses_mana(PLAYER, source:
     WHO)` abilities hear it (the player's Mage; `source` fits the object whose effect it is, or the
     attacker of the attack being resolved), and one may send the mana elsewhere (`redirect_mana(to:
@@ -468,7 +468,7 @@ def _mana_leaves(game, who: str, n: int, ctx) -> Optional[Any]:
     if not n or mage is None:
         return None
     atk = _atk(ctx)
-    cause = atk.attacker if atk is not None else ctx.this
+    cause = by if by is not None else atk.attacker if atk is not None else ctx.this
     event = {"to": None}
     game.fire("loses_mana", mage, Ctx(it=mage, attack=ctx.attack), by_obj=cause, amount=n, mana_event=event)
     return event["to"]
@@ -1237,7 +1237,9 @@ def p_prevent_unless_paid(game, call, ctx):
         p.mana -= amount
         game.state.touch()
         game.emit("mana", f"{player} pays {amount} mana for {_src(ctx)} (now {p.mana})")
-        to = _mana_leaves(game, player, amount, ctx)  # `when loses_mana` abilities hear a payment too
+        # `when loses_mana` abilities hear a payment too; its source is the card whose cost it is (Pacify),
+        # not the attacker whose attack is being resolved
+        to = _mana_leaves(game, player, amount, ctx, by=ctx.this)
         if to is not None:
             _mana_to_object(game, to, amount, player, _src(ctx))
         ctx.extra["succeeded"] = True

@@ -255,10 +255,22 @@ def p_remove_all(game, call, ctx):
     game.check_state()
 
 
+#: why tokens are not placed on a zone (the state keeps markers on objects only); registry.effect_refused
+#: reports the same shape at lint time
+TOKENS_ON_ZONE = "tokens on a zone: the engine keeps markers on objects only"
+
+
+def names_zone(v) -> bool:
+    """Does this phrase name zones rather than objects ("target zone", "each zone adjacent to ...")?"""
+    return isinstance(v, A.Phrase) and bool(v.words) and v.words[-1].text.lower() in ("zone", "zones")
+
+
 def p_place_tokens(game, call, ctx):
     pos, kw = _args(call)
     count = _num(game, kw.get("count", pos[2] if len(pos) > 2 else 1), ctx)
     name = pos[1].text if isinstance(pos[1], A.Phrase) else str(pos[1])
+    if names_zone(pos[0]):
+        raise NotImplementedPrimitive("place_tokens", TOKENS_ON_ZONE)
     for o in _objs(game, pos[0], ctx):
         game.state.add_marker(o, name, count)
         game.emit("token", f"{count} {name} token(s) placed on {o.label()} ({_src(ctx)})")
@@ -277,6 +289,8 @@ def p_remove_tokens(game, call, ctx):
     pos, kw = _args(call)
     count = _num(game, kw.get("count", pos[2] if len(pos) > 2 else 1), ctx)
     name = pos[1].text if isinstance(pos[1], A.Phrase) else str(pos[1])
+    if names_zone(pos[0]):
+        raise NotImplementedPrimitive("remove_tokens", TOKENS_ON_ZONE)
     for o in _objs(game, pos[0], ctx):
         n = game.state.remove_marker(o, name, count)
         if n:

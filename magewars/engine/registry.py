@@ -35,7 +35,7 @@ from .casting import CAST_STEPS as _CAST_STEPS
 from . import movement as _movement
 from .codex_rules import LOS_WALLS, MINIMUM_RANGE
 from .effects import Effects, attached_subject as _attached_subject
-from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
+from .primitives import PRIMITIVES, TOKENS_ON_ZONE as _TOKENS_ON_ZONE, VALUES as _VALUE_TABLE, names_zone as _names_zone
 from . import addons as _addons  # noqa: F401  adds its modules' effects and values to those tables
 from . import forced_reveals as _forced
 from . import phrases as _phrases
@@ -196,10 +196,6 @@ BAR_STATICS_READ_BY_EFFECTS: tuple[str, ...] = _movement.BAR_STATIC_CALLS
 #: static calls of an attack bar read when the attack is offered (engine/castlimit.py: a per-round
 #: limit on a spell attack, checked by activation.attack_options)
 BAR_STATICS_READ_BY_ACTIONS: tuple[str, ...] = (_CAST_LIMIT,)
-#: mandatory actions (`static must(this, "ACTION", target: PHRASE)` of a trait or condition) the
-#: action phase obeys (engine/activation.py obligations and obeys: an attack on a target, or a move
-#: into a target's zone); one naming no target is refused loudly
-CODEX_MUST_READ: frozenset[str] = frozenset({"melee_attack", "ranged_attack", "attack", "move"})
 CODEX_ATTACK_SHAPE: frozenset[str] = frozenset({"attack_strikes", "attack_targets", "attack_zone",
                                                 "attack_unavoidable", "attack_gains", "attack_usable_in"})
 CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune", "armor_floor", _HEALING_REMOVES,
@@ -253,6 +249,8 @@ def effect_status(name: str) -> str:
 def effect_refused(call: A.Call) -> Optional[str]:
     """Why an effect the engine implements is refused loudly as written (a casting effect in a shape
     engine/othercasters.py does not run: a free cast, a summon of something not given), or None."""
+    if call.name in ("place_tokens", "remove_tokens") and call.args and _names_zone(call.args[0].value):
+        return _TOKENS_ON_ZONE
     return _casting_refused(call) if call.name in ("cast_spell", "summon") else None
 
 
@@ -267,9 +265,7 @@ def event_status(name: str) -> str:
 
 def must_status(call: A.Call) -> str:
     """A codex entry's `static must(this, "ACTION", target: PHRASE)`."""
-    act = call.args[1].value if len(call.args) > 1 else None
-    has_target = any(a.key == "target" for a in call.args)
-    return RUNS if has_target and isinstance(act, A.StringLit) and act.value in CODEX_MUST_READ else LOUD
+    return RUNS if is_obligation(call) else LOUD  # read by engine/restrictions.py obligations_on
 #: events a `reveal must on EVENT(...)` rule is checked for during the move sequence (movement.entering_zone)
 MOVEMENT_REVEAL_EVENTS: tuple[str, ...] = _movement.REVEAL_ON + _forced.EVENTS  # and engine/forced_reveals.py
 

@@ -13,5 +13,6 @@ from . import removal  # noqa: F401  remove_condition, removal_cost
 from . import situation  # noqa: F401  action_kind, upkeep_paid
 from . import lingering  # noqa: F401  linger
 from . import glyphs  # noqa: F401  glyph, glyph_active, borrow_bars
+from . import outofarena  # noqa: F401  remove_from_arena
 
-MODULES = (ability_costs, reanimation, removal, situation, lingering, glyphs)
+MODULES = (ability_costs, reanimation, removal, situation, lingering, glyphs, outofarena)

@@ -71,6 +71,7 @@ class Casting:
     why: str = ""
     events: set = field(default_factory=set)
     result: object = None
+    redirected: bool = False  # its target was changed as it was cast (redirect): range no longer applies
 
     # --- the attack-shaped view the reveal windows and event matching read
     @property
@@ -508,6 +509,51 @@ STEPS = {"declare_spell": _Declare(), "pay_spell_costs": _PayCosts(), "counter_s
          "resolve_spell": _Resolve()}
 
 
+def redirect(game, c: Casting, frm, to) -> None:
+    """A spell being cast aims at `to` instead of `frm` (or of its first target): the new target must
+    fit its target line when it resolves; the range and line of sight of the declaration no longer
+    apply (Spells: Reverse Magic sends the spell back to its caster, wherever they are)."""
+    old = list(c.targets)
+    i = old.index(frm) if frm in old else 0
+    if old:
+        old[i] = to
+    else:
+        old = [to]
+    c.targets = tuple(old)
+    c.redirected = True
+    c.events.add(("targeted", to.id))
+    game.emit("rule", f"{c.card.name} is redirected to {to.public_label()}", target=to.id)
+
+
+def take_over(game, c: Casting, player: str) -> None:
+    """A player takes control of a spell being cast: their Mage becomes its caster, and its cost is
+    worked out again for them (new targets, new caster).  A higher cost: they pay the difference, or
+    the spell is canceled (their choice; canceled when they cannot pay).  A lower one refunds nothing."""
+    from .decisions import Option
+    mage = game.state.mage_of(player)
+    if mage is None or c.spell is None:
+        return
+    c.caster = mage
+    c.spell.controller = player
+    game.state.touch()
+    game.emit("control", f"{player} takes control of {c.card.name} and becomes its caster", target=c.spell.id)
+    new, _ = casting_cost(game, mage, c.card, c.targets, c.x, c.spell)
+    diff = new - c.paid
+    if diff <= 0:
+        return
+    pay = False
+    if diff <= MS.available(game, mage):
+        pay = bool(game.decide("optional", player, [Option("yes", True), Option("no", False)],
+                               prompt=f"pay {diff} more mana for {c.card.name}, or cancel it?", default=0).value)
+    if not pay:
+        c.cancel(f"{player} does not pay the {diff} mana more it now costs")
+        game.emit("rule", f"{c.card.name} is canceled: {c.why}")
+        return
+    MS.pay(game, mage, diff)
+    c.paid += diff
+    game.emit("mana", f"{player} pays {diff} mana more for {c.card.name}", player=player, amount=diff)
+
+
 def still_legal(game, c: Casting) -> Optional[str]:
     """Why the spell lost its target since it was declared (canceled, costs lost), or None."""
     st = game.state
@@ -521,6 +567,8 @@ def still_legal(game, c: Casting) -> Optional[str]:
         why = legal_target(game, c.caster, c.card, t, c.spell)
         if why:
             return why
+        if c.redirected:
+            continue  # sent to its new target by an effect: range and line of sight do not apply
         tz = st.zone_of(t)
         if tz is None or here is None:
             return f"{t.label()} is no longer in the arena"

@@ -93,6 +93,7 @@ class Game:
         self.spared_from: dict = {}  # spell object id -> ids of objects its effect no longer reaches
         self.x_values: dict[str, int] = {}
         self.end_of_round_hooks: list = []  # delayed effects the End Phase runs (a reanimated creature returns)
+        self.upkeep_hooks: list = []  # procedures the Upkeep Phase runs after its effects (outofarena.py)
         self.unsupported: list[str] = []
         self.uses: list[tuple] = LightList()  # (source id, ability id, round, attack action, objects)
         self.transients: list = []

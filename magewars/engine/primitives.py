@@ -635,6 +635,23 @@ def p_pay_upkeep(game, call, ctx):
             game.destroy(o, why="upkeep not paid")
 
 
+def p_redirect_spell(game, call, ctx):
+    """`redirect_spell(SPELL, to: OBJECT)`: the spell being cast aims at the object instead of the one
+    this card is attached to (or its first target) (engine/casting.py redirect)."""
+    from .casting import redirect
+    pos, kw = _args(call)
+    cur = ctx.attack
+    spell = _one(game, pos[0], ctx) if pos else None
+    if not getattr(cur, "is_casting", False) or spell is None or cur.spell is not spell:
+        raise NotImplementedPrimitive("redirect_spell", "no spell being cast to redirect")
+    to = _one(game, kw.get("to", pos[1] if len(pos) > 1 else None), ctx)
+    if to is None:
+        game.emit("rule", f"{_src(ctx)}: nothing to redirect the spell to — no effect")
+        return
+    host = game.state.objects.get(ctx.this.attached_to) if ctx.this is not None and ctx.this.attached_to else None
+    redirect(game, cur, host, to)
+
+
 def p_modify_healing(game, call, ctx):
     """`modify_healing(N)` in a `when healed` ability: the healing just given heals N more (no more than
     the damage left)."""
@@ -1382,6 +1399,12 @@ def p_gain_control(game, call, ctx):
         if why:
             game.emit("rule", f"{player} cannot take control of {o.label()}: {why}", target=o.id)
             continue
+        cur = ctx.attack
+        if getattr(cur, "is_casting", False) and cur.spell is o:  # the spell being cast: its caster changes
+            from .casting import take_over
+            take_over(game, cur, player)
+            done = True
+            continue
         old = o.controller
         o.controller = player
         game.state.touch()
@@ -1479,7 +1502,7 @@ PRIMITIVES: dict[str, Callable] = {
     "only_ones_count": p_only_ones_count, "pierce_armor": p_pierce_armor,
     "modify_dice": p_modify_dice, "modify_dice_per_action": p_modify_dice_per_action, "modify_effect_roll": p_modify_effect_roll, "modify_damage": p_modify_damage,
     "prevent_damage": p_prevent_damage, "reroll": p_reroll, "gain_mana": p_gain_mana, "pay_mana": p_pay_mana,
-    "drain_mana": p_drain_mana, "transfer_mana": p_transfer_mana, "redirect_mana": p_redirect_mana, "modify_healing": p_modify_healing, "pay_upkeep": p_pay_upkeep,
+    "drain_mana": p_drain_mana, "transfer_mana": p_transfer_mana, "redirect_mana": p_redirect_mana, "modify_healing": p_modify_healing, "redirect_spell": p_redirect_spell, "pay_upkeep": p_pay_upkeep,
     "move_enchantment": p_move_enchantment, "attach": p_attach, "teleport": p_teleport, "guard": p_guard,
     "remove_guard": p_remove_guard, "ready": p_ready, "exhaust": p_exhaust, "note": p_note,
     "roll_effect_die": p_roll_effect_die, "roll_attack_dice": p_roll_attack_dice, "make_attack": p_make_attack,

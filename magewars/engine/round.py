@@ -312,6 +312,8 @@ def upkeep_phase(game) -> None:
     """Upkeep effects and costs (burning, bleeding, regeneration, Upkeep +X...), each player ordering
     their own, the player with initiative first."""
     run_timing(game, "upkeep", ordered=True)
+    for hook in list(game.upkeep_hooks):  # countdowns kept by procedures (an object out of the arena)
+        hook(game)
 
 
 def planning_phase(game) -> None:

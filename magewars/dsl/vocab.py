@@ -81,7 +81,7 @@ pay_mana(who: obj, amount: num)                  A player pays mana from their s
 drain_mana(who: obj, amount: num)                Remove mana from a player's supply (and optionally give it to another).
 transfer_mana(from: obj, to: obj, amount: num)   Move mana between supplies or objects.
 place_tokens(what: obj, token: name, count?: num) Place tokens (mana, charge, rage, dissipate...) on an object.
-remove_tokens(what: obj, token: name, count?: num) Remove tokens from an object.
+remove_tokens(what: obj, token: name, count?: num) Remove tokens from an object; as the first step of an optional effect (may { ... }) it is that effect's payment: the effect is offered only while the object holds that many.
 counter_spell(what?: obj)                        Counter a spell being cast; it has no effect.
 return_to_hand(what: obj)                        Return an object to its owner's spellbook.
 return_from_discard(what: obj, to?: obj)         Return a card from a discard pile to the spellbook or into play.

@@ -1535,6 +1535,27 @@ def run_effect(game: "Game", eff, ctx: Ctx) -> None:
         game.emit("unsupported", f"NOT IMPLEMENTED: {e} — effect of {_src(ctx)} not applied", primitive="phrase")
 
 
+def _token_payment_short(game, body, ctx) -> Optional[str]:
+    """An optional effect that starts by removing N tokens pays with them: why it cannot be paid now
+    (the object holds fewer), or None.  A holder still to be targeted is not checked here."""
+    first = body[0] if body else None
+    if not (isinstance(first, A.Call) and first.name == "remove_tokens"):
+        return None
+    pos, kw = _args(first)
+    count = kw.get("count", pos[2] if len(pos) > 2 else None)
+    if count is None or len(pos) < 2 or (isinstance(pos[0], A.Phrase) and _word0_of(pos[0]) == "target"):
+        return None
+    n = _num(game, count, ctx)
+    name = pos[1].text if isinstance(pos[1], A.Phrase) else str(pos[1])
+    holders = _objs(game, pos[0], ctx)
+    have = sum(o.markers.get(name, 0) for o in holders)
+    return f"{n} {name} to pay, {have} held" if have < n else None
+
+
+def _word0_of(p: A.Phrase) -> Optional[str]:
+    return p.words[0].text.lower() if p.words else None
+
+
 def _run(game, eff, ctx):
     if isinstance(eff, A.Call):
         fn = PRIMITIVES.get(eff.name)
@@ -1561,6 +1582,10 @@ def _run(game, eff, ctx):
             for e in eff.otherwise:
                 _run(game, e, ctx)
     elif isinstance(eff, A.OptionalEffect):
+        short = _token_payment_short(game, eff.body, ctx)
+        if short:
+            game.emit("rule", f"{_src(ctx)}: {short}: the optional effect cannot be paid for")
+            return
         player = _decider(game, eff.body, ctx)
         ch = game.decide("optional", player, [Option("yes", True), Option("no", False)],
                          prompt=f"optional effect of {_src(ctx)}", default=1)

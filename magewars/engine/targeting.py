@@ -3,7 +3,7 @@
 A spell's target is declared when it is cast (engine/casting.py); an `action` ability, a triggered
 ability or a timed one that names `target ...` in its effects has no declared target.  When such an
 effect runs and nothing has been chosen yet, the controller of the ability's source chooses one
-object (or zone) among those the phrase describes, as a `target` decision; the choice is kept in the
+object (or zone) in its line of sight among those the phrase describes, as a `target` decision; the choice is kept in the
 ability's context, so later effects of the same ability (`heal(target, 1)`) mean the same object.
 No candidate: the effect finds nothing to act on (and says so).
 """
@@ -35,11 +35,22 @@ def needs_choice(game, phrase, ctx: Ctx) -> Optional[S.Described]:
     return None
 
 
+def _in_sight(game, src, target) -> bool:
+    """Rules (Targeting): whatever targets must have line of sight to the target.  The source's own
+    place is the point of view (an attachment sees from its host's zone); an ability of an object no
+    longer in play (a destroyed creature's last word) is not checked."""
+    if src is None or not getattr(src, "in_play", False) or game.state.zone_of(src) is None:
+        return True
+    from .movement import in_los
+    return in_los(game, src, target)
+
+
 def choose_target(game, sel: S.Described, ctx: Ctx):
     """Ask the ability's controller for its target among what the description fits; None if nothing does."""
-    pool = [o for o in resolve(game, replace(sel, quantifier="each"), ctx)
-            if isinstance(o, str) or (getattr(o, "in_play", False) and not getattr(o, "hidden", False))]
     src = ctx.this
+    pool = [o for o in resolve(game, replace(sel, quantifier="each"), ctx)
+            if (isinstance(o, str) or (getattr(o, "in_play", False) and not getattr(o, "hidden", False)))
+            and _in_sight(game, src, o)]
     if not pool:
         game.emit("rule", f"no legal target for '{sel.text}'" + (f" ({src.label()})" if src is not None else ""))
         return None

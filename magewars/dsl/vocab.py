@@ -119,6 +119,7 @@ summon_later(who: obj, card: str, where: obj)    At the end of the round, a card
 set_x(value: num)                                X for this card or ability equals this value (worked out when it is used).
 push_direction(direction: any)                   Pushes this object or attack causes go this way (random, toward...) instead of the pusher's choice.
 prevent_unless_paid(who: obj, amount: num)       The pending event does not happen unless that player pays this much extra mana.
+prevent_destruction()                            In a would-be-destroyed window: the object is not destroyed.
 bind_spell(what: obj, to: obj, action?: any)     Bind a spell card from the spellbook to an object, replacing any spell bound to it (only a spell cast with this action, e.g. "quick", if given).
 modify_defense_roll(amount: num)                 Add to the roll of a defense.
 defense_bonus(what: obj, amount: num, until?: any) The object adds this much to each of its defense rolls (until a stated time, e.g. "end of round").

@@ -625,16 +625,17 @@ def p_make_attack(game, call, ctx):
     tphrase = kw.get("target", pos[1] if len(pos) > 1 else None)
     cands = _objs(game, tphrase, ctx)
     target = cands[0] if cands else None
+    name = kw.get("attack", pos[2] if len(pos) > 2 else None)
+    aname = name.value if isinstance(name, A.StringLit) else ctx.extra.get("attack_bar")  # a bar's trait: that bar
     if isinstance(tphrase, A.Phrase) and len(cands) > 1 and attacker is not None:
-        legal = [c for c in cands if game.attacks.could_attack(attacker, c, ctx.attack)]
+        legal = [c for c in cands if game.attacks.could_attack(attacker, c, ctx.attack,
+                                                                aname if ctx.attack is None else None)]
         if not legal:
             game.emit("rule", f"{_src(ctx)}: no legal target for the attack — no effect")
             return
         ch = game.decide("target", attacker.controller, [Option(c.label(), c) for c in legal],
                          prompt=f"target of the attack ({_src(ctx)})", default=0)
         target = ch.value
-    name = kw.get("attack", pos[2] if len(pos) > 2 else None)
-    aname = name.value if isinstance(name, A.StringLit) else ctx.extra.get("attack_bar")  # a bar's trait: that bar
     if target is None and ctx.chosen is not None and len(pos) > 1:
         target = ctx.chosen
     if attacker is None or target is None:

@@ -64,6 +64,7 @@ max_markers(count: num)                          Static on a condition: an objec
 shared_with_placer()                             Static on a condition: the marker pairs the object carrying it with the object that placed it: its statics and restrictions about `this` hold for both; it is not placed on the placer itself or on an object outside the placer's zone, and it comes off when the placer leaves play or that zone.
 max_placed(count: num)                           Static on a condition: an object keeps at most this many of these markers it placed on objects in play (`this` in the count is that object); one more it would place is not placed.
 loses_abilities()                                Static on a condition: while it is on an object, the object has no attack bars and none of its printed abilities (triggers, timed and action abilities, statics) but what sets X; its stats, defenses, traits and subtypes stay.
+attacks_unanswered()                             Static on a trait: an attack made by an object with it triggers no counterstrike or damage barrier and removes no guard marker.
 outlasts_own_activation()                        Static on a condition: markers placed on an object during its own activation are set aside when that action phase ends, so they last through the end of its next one (as markers from a damage barrier or counterstrike do).
 innate(what: obj, unless?: traits)               Static on a trait: every object the phrase names (by kind: each creature, each conjuration) has the trait without printing it, unless it has one of the listed traits.
 no_armor(what: obj)                              Static on a trait: the object has no armor value; its armor is 0 and nothing raises it.
@@ -119,6 +120,7 @@ summon_later(who: obj, card: str, where: obj)    At the end of the round, a card
 set_x(value: num)                                X for this card or ability equals this value (worked out when it is used).
 push_direction(direction: any)                   Pushes this object or attack causes go this way (random, toward...) instead of the pusher's choice.
 prevent_unless_paid(who: obj, amount: num)       The pending event does not happen unless that player pays this much extra mana.
+prevent_destruction()                            In a would-be-destroyed window: the object is not destroyed.
 bind_spell(what: obj, to: obj, action?: any)     Bind a spell card from the spellbook to an object, replacing any spell bound to it (only a spell cast with this action, e.g. "quick", if given).
 modify_defense_roll(amount: num)                 Add to the roll of a defense.
 defense_bonus(what: obj, amount: num, until?: any) The object adds this much to each of its defense rolls (until a stated time, e.g. "end of round").

@@ -35,6 +35,10 @@ from .restrictions import attack_forbidden, forbidden, forbids, permits
 from . import movement
 from .state import ROW_LETTERS, LightList, ends_at
 
+#: a trait's `static attacks_unanswered()`: the attacks of an object with it trigger no counterstrike or damage
+#: barrier and remove no guard marker (AttackEngine.unanswered)
+ATTACKS_UNANSWERED = "attacks_unanswered"
+
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
 
@@ -778,6 +782,10 @@ class DamageBarrier(Step):
             return
         bdef, src_id = barrier
         src = g.state.objects[src_id]
+        why = eng.unanswered(atk)
+        if why:
+            g.emit("rule", f"the attacker is {why}: no damage barrier attack")
+            return
         if not atk.attacker.in_play:
             g.emit("info", "the attacker is gone: the damage barrier has no one to attack")
             return
@@ -816,6 +824,10 @@ class Counterstrike(Step):
                 return
             if "counterstrike" in g.d(defender).cannot_do:
                 g.emit("rule", f"{defender.label()} cannot counterstrike")
+                return
+            why = eng.unanswered(atk)
+            if why:
+                g.emit("rule", f"the attacker is {why}: no counterstrike")
                 return
             if not atk.attacker.in_play or g.state.zone_of(atk.attacker) != g.state.zone_of(defender):
                 g.emit("info", "the attacker is not in the defender's zone: no counterstrike")
@@ -1378,8 +1390,20 @@ class AttackEngine:
         if to is new_source and to is not old:  # it took over an attack aimed at another: it intercepts
             g.fire("intercepts", to, Ctx(attack=atk, it=to))
 
+    def unanswered(self, atk: Attack) -> Optional[str]:
+        """The trait of the attacking object stating `static attacks_unanswered()` (Autonomous): its attacks
+        trigger no counterstrike or damage barrier and remove no guard marker (None: they do)."""
+        a = atk.attacker
+        if a is None or not a.in_play:
+            return None
+        return next((k for k in self.game.d(a).traits if self.game.codex_statics(k, ATTACKS_UNANSWERED)), None)
+
     def remove_guard(self, atk: Attack) -> None:
         t = atk.defender or atk.target
+        why = self.unanswered(atk)
+        if t.guard and why:
+            self.game.emit("rule", f"{t.label()} keeps its guard marker: the attacker is {why}")
+            return
         if t.guard:
             t.guard = False
             self.game.state.touch()
@@ -1491,10 +1515,18 @@ class AttackEngine:
                 used = True
         return used
 
-    def could_attack(self, attacker, target, current=None) -> bool:
-        """Would `target` be a legal target of the current attack (used to offer choices)?"""
+    def could_attack(self, attacker, target, current=None, attack_name: Optional[str] = None) -> bool:
+        """Would `target` be a legal target of the current attack, or (outside an attack) of an attack the
+        attacker could make with that bar (its first without a name)?  Used to offer choices."""
         if current is None:
-            return target is not attacker
+            if target is attacker:
+                return False
+            try:
+                adef, src = self.find_attack(attacker, attack_name)
+            except KeyError:
+                return True  # no bar to probe with: the attack's own declaration says whether it is legal
+            action = AttackAction(attacker, adef, src, tuple(adef.traits), adef.kind)
+            return self.illegal_reason(Attack(action, attacker, src, target)) is None
         probe = Attack(current.action, attacker, current.source, target)
         return target is not current.target and self.illegal_reason(probe) is None
 

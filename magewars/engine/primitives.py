@@ -864,16 +864,17 @@ def p_make_attack(game, call, ctx):
     tphrase = kw.get("target", pos[1] if len(pos) > 1 else None)
     cands = _objs(game, tphrase, ctx)
     target = cands[0] if cands else None
+    name = kw.get("attack", pos[2] if len(pos) > 2 else None)
+    aname = name.value if isinstance(name, A.StringLit) else ctx.extra.get("attack_bar")  # a bar's trait: that bar
     if isinstance(tphrase, A.Phrase) and len(cands) > 1 and attacker is not None:
-        legal = [c for c in cands if game.attacks.could_attack(attacker, c, ctx.attack)]
+        legal = [c for c in cands if game.attacks.could_attack(attacker, c, ctx.attack,
+                                                                aname if ctx.attack is None else None)]
         if not legal:
             game.emit("rule", f"{_src(ctx)}: no legal target for the attack — no effect")
             return
         ch = game.decide("target", attacker.controller, [Option(c.label(), c) for c in legal],
                          prompt=f"target of the attack ({_src(ctx)})", default=0)
         target = ch.value
-    name = kw.get("attack", pos[2] if len(pos) > 2 else None)
-    aname = name.value if isinstance(name, A.StringLit) else ctx.extra.get("attack_bar")  # a bar's trait: that bar
     if target is None and ctx.chosen is not None and len(pos) > 1:
         target = ctx.chosen
     if attacker is None or target is None:
@@ -1286,6 +1287,14 @@ def p_prevent_unless_paid(game, call, ctx):
             raise NotImplementedPrimitive("prevent_unless_paid", "outside an attack")
 
 
+def p_prevent_destruction(game, call, ctx):
+    """`prevent_destruction()`: in a "would be destroyed" window, the destruction does not happen."""
+    would = ctx.extra.get("would")
+    if not isinstance(would, dict) or "prevented" not in would:
+        raise NotImplementedPrimitive("prevent_destruction", "outside a would-be-destroyed window")
+    would["prevented"] = f"{_src(ctx)} prevents it"
+
+
 def _temp(game, ctx, target, node, label=None):
     ts = game.state.next_timestamp()
     game.effects.temporary.append((ts, label or _src(ctx), target.id, node, None))
@@ -1510,7 +1519,8 @@ PRIMITIVES: dict[str, Callable] = {
     "share_damage_and_effects": p_share_damage_and_effects, "set_x": p_set_x, "choose": p_choose,
     "reorder_step": p_reorder_step, "cancel_action": p_cancel_action, "cannot_until": p_cannot_until, "cannot": p_cannot, "can": p_can,
     "attack_gains": p_attack_gains, "miss_attack": p_miss_attack, "modify_defense_roll": p_modify_defense_roll,
-    "gain_attack": p_gain_attack, "prevent_unless_paid": p_prevent_unless_paid, "push": p_push, "hinder": p_hinder,
+    "gain_attack": p_gain_attack, "prevent_unless_paid": p_prevent_unless_paid,
+    "prevent_destruction": p_prevent_destruction, "push": p_push, "hinder": p_hinder,
     "gain_until": p_gain_until, "lose_life": p_lose_life, "obliterate": p_obliterate,
     "return_to_hand": p_return_to_hand, "counter_spell": p_counter_spell, "gain_control": p_gain_control, "reveal": p_reveal, "move": p_move, "swap": p_swap,
     "attack_with": p_attack_with, "convert_critical": p_convert_critical, "regain_life": p_heal,

@@ -35,6 +35,7 @@ from .casting import CAST_STEPS as _CAST_STEPS
 from . import movement as _movement
 from .codex_rules import LOS_WALLS, MINIMUM_RANGE
 from .effects import Effects, attached_subject as _attached_subject
+from .attack import ATTACKS_UNANSWERED as _ATTACKS_UNANSWERED
 from .primitives import PRIMITIVES, TOKENS_ON_ZONE as _TOKENS_ON_ZONE, VALUES as _VALUE_TABLE, names_zone as _names_zone
 from . import addons as _addons  # noqa: F401  adds its modules' effects and values to those tables
 from . import forced_reveals as _forced
@@ -204,7 +205,10 @@ CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune",
 #: a trait's statics about objects in general, read by the continuous-effects layer: `innate(PHRASE,
 #: unless: [...])` (Effects.innate_rules: the names objects have by nature) and `no_armor(this)`
 #: (Effects._codex_call), `bash_attack(DICE, [TRAITS])` (Game.bash_definition)
-CODEX_TRAIT_CALLS: frozenset[str] = frozenset({"innate", "no_armor", "bash_attack", "remove_guard"})
+CODEX_TRAIT_CALLS: frozenset[str] = frozenset({"innate", "no_armor", "bash_attack", "remove_guard",
+                                               _ATTACKS_UNANSWERED})
+#: (`attacks_unanswered()`: the object's attacks meet no counterstrike or damage barrier and remove no guard
+#: marker, AttackEngine.unanswered)
 #: (`remove_guard(this)`: a creature with the trait loses its guard marker, Game.check_state)
 #: attack legality a trait states with `target:` (engine/codex_rules.py): `cannot(SUBJECT, "melee_attack",
 #: target: PHRASE)` on an object's trait, `can(attacker, "melee_attack", target: PHRASE)` on an attack

@@ -255,8 +255,8 @@ def p_remove_all(game, call, ctx):
     game.check_state()
 
 
-#: why tokens are not placed on a zone (the state keeps markers on objects only); coverage reads
-#: reports the same shape at lint time
+#: why tokens are not placed on a zone (the state keeps markers on objects only); coverage reports the
+#: same shape at lint time
 TOKENS_ON_ZONE = "tokens on a zone: the engine keeps markers on objects only"
 
 

@@ -398,6 +398,39 @@ def _fits(game: Game, obj, sel: S.Described, ctx: Ctx) -> bool:
     return True
 
 
+#: `static not_counted(this, NAME, "adjacency")`: the card's object is not counted as a NAME when a phrase
+#: asks what is adjacent to a NAME ("zone adjacent to another friendly Outpost")
+NOT_COUNTED = "not_counted"
+ADJACENCY = "adjacency"
+NOT_COUNTED_FOR: frozenset[str] = frozenset({ADJACENCY})
+
+
+def not_counted_runs(call) -> bool:
+    """Is this `static not_counted(this, NAME, "adjacency")`, the form read here?"""
+    if not (isinstance(call, A.Call) and call.name == NOT_COUNTED and len(call.args) == 3) or \
+            any(a.key for a in call.args):
+        return False
+    who, name, what = (a.value for a in call.args)
+    return isinstance(who, A.Phrase) and [w.text.lower() for w in who.words] == ["this"] and \
+        isinstance(name, A.Phrase) and len(name.words) == 1 and isinstance(what, A.StringLit) and \
+        what.value in NOT_COUNTED_FOR
+
+
+def not_counted(obj, sel, what: str) -> bool:
+    """Is `obj` not counted, for `what`, as one of the names the selector asks for?"""
+    if isinstance(obj, str) or obj is None:
+        return False
+    names = {t.name for t in getattr(sel, "names", ()) or () if not getattr(t, "negated", False)}
+    if not names:
+        return False
+    for ab in obj.card.abilities:
+        call = getattr(ab, "effect", None)
+        if isinstance(ab, A.StaticAbility) and not_counted_runs(call) and call.args[2].value.value == what \
+                and call.args[1].value.words[0].text in names:
+            return True
+    return False
+
+
 def _zone_fits(game: Game, z: str, sel: S.Described, ctx: Ctx) -> bool:
     st = game.state
     here = _zone(game, ctx.this) if ctx.this is not None else None
@@ -423,7 +456,9 @@ def _zone_fits(game: Game, z: str, sel: S.Described, ctx: Ctx) -> bool:
             if z not in zones:
                 return False
         elif isinstance(r, (S.Within, S.AdjacentTo)):
-            bases = [b for b in (_zone(game, x) for x in _eval(game, r.of, ctx)) if b is not None]
+            bases = [b for b in (_zone(game, x) for x in _eval(game, r.of, ctx)
+                                 if not (isinstance(r, S.AdjacentTo) and not_counted(x, r.of, ADJACENCY)))
+                     if b is not None]
             if isinstance(r, S.Within):
                 if not any(st.arena.distance(z, b) <= r.distance for b in bases):
                     return False
@@ -451,7 +486,8 @@ def _relation(game: Game, obj, r: S.Relation, sel: S.Described, ctx: Ctx) -> boo
         return zone is not None and any(st.arena.distance(zone, b) <= r.distance for b in bases)
     if isinstance(r, S.AdjacentTo):
         zone = st.zone_of(obj)
-        bases = [b for b in (_zone(game, x) for x in _eval(game, r.of, ctx)) if b is not None]
+        bases = [b for b in (_zone(game, x) for x in _eval(game, r.of, ctx) if not not_counted(x, r.of, ADJACENCY))
+                 if b is not None]
         return zone is not None and any(st.arena.distance(zone, b) == 1 for b in bases)
     if isinstance(r, S.AttachedTo):
         for host in _eval(game, r.host, ctx):

@@ -307,6 +307,8 @@ def static_call_status(call: A.Call, codex: Optional[dict] = None, card=None) ->
     bars, for `immune(PHRASE, "BAR")`)."""
     if card is not None and _bar.bar_immunity(call, card):
         return RUNS, ""  # objects immune to one of the card's attack bars (barclauses.immune_to_bar)
+    if _phrases.not_counted_runs(call):
+        return RUNS, ""  # read by the phrase layer's adjacency (phrases.not_counted)
     if _movement.reads_static(call) or _defenses.static_runs(call) or restriction_runs(call) \
             or (codex is not None and ignore_honoured(call, codex)):  # defenses: read in Avoid Attack
         return RUNS, ""

@@ -420,35 +420,42 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True, over=
     return hindered(game, obj, here, to_zone)
 
 
+def _tunnels(game: Game) -> list:
+    """(card, ability) of each face-up `static tunnel(...)` in play (kept per state version)."""
+    st = game.state
+    key = (id(st), st.version)
+    got = getattr(game, "_tunnel_cache", None)
+    if got is not None and got[0] == key:
+        return got[1]
+    out = [(src, ab) for src in st.in_play() if not src.hidden for ab in src.card.abilities
+           if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == TUNNEL
+           and len(ab.effect.args) == 4]
+    game._tunnel_cache = (key, out)
+    return out
+
+
 def tunnel_of(game: Game, obj, here: str, to_zone: str):
     """The card in play whose `static tunnel(WHO, FROM, TO, N)` lets a move action of `obj` go straight from
     `here` to `to_zone` (one fits FROM, the other TO, at most N zones apart), or None."""
     st = game.state
     if here == to_zone:
         return None
-    for src in st.in_play():
-        if src.hidden:
-            continue
-        for ab in src.card.abilities:
-            call = getattr(ab, "effect", None)
-            if not (isinstance(ab, A.StaticAbility) and isinstance(call, A.Call) and call.name == TUNNEL
-                    and len(call.args) == 4):
+    for src, ab in _tunnels(game):
+        who, frm, to, most = (a.value for a in ab.effect.args)
+        ctx = Ctx(this=src)
+        try:
+            if ab.guard is not None and not game.evaluate(ab.guard, ctx):
                 continue
-            who, frm, to, most = (a.value for a in call.args)
-            ctx = Ctx(this=src)
-            try:
-                if ab.guard is not None and not game.evaluate(ab.guard, ctx):
-                    continue
-                n = game.evaluate(most, ctx)
-                if not isinstance(n, int) or st.arena.distance(here, to_zone) > n:
-                    continue
-                if not matches(game, obj, who, ctx):
-                    continue
-                if (matches(game, here, frm, ctx) and matches(game, to_zone, to, ctx)) or \
-                        (matches(game, here, to, ctx) and matches(game, to_zone, frm, ctx)):
-                    return src
-            except (PhraseError, Exception) as e:  # noqa: BLE001 - reported, never guessed
-                game.note_unsupported(f"static tunnel of {src.card.name}", f"cannot read it: {e}")
+            n = game.evaluate(most, ctx)
+            if not isinstance(n, int) or st.arena.distance(here, to_zone) > n:
+                continue
+            if not matches(game, obj, who, ctx):
+                continue
+            if (matches(game, here, frm, ctx) and matches(game, to_zone, to, ctx)) or \
+                    (matches(game, here, to, ctx) and matches(game, to_zone, frm, ctx)):
+                return src
+        except Exception as e:  # noqa: BLE001 - reported, never guessed
+            game.note_unsupported(f"static tunnel of {src.card.name}", f"cannot read it: {e}")
     return None
 
 

@@ -328,7 +328,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     for why in P.placement_problems(game, caster, card, targets, zone):
         raise IllegalCast(why[0], why[1])
     cost, _ = casting_cost(game, caster, card, targets, x, probe, zone)
-    have = MS.available(game, caster)
+    have = MS.available(game, caster, probe)
     if cost > have:
         own = have - player.mana
         raise IllegalCast("mana", f"not enough mana (needs {cost}, has {player.mana}"
@@ -397,7 +397,7 @@ class _PayCosts:
     def run(self, game, c: Casting) -> None:
         player = game.state.players[c.caster.controller]
         cost, why = casting_cost(game, c.caster, c.card, c.targets, c.x, c.spell, c.zone)
-        have = MS.available(game, c.caster)
+        have = MS.available(game, c.caster, c.spell)
         if cost > have:  # something revealed since the declaration raised the cost
             c.cancel(f"cannot pay {cost} mana (has {have})")
             game.emit("rule", f"{c.card.name} is canceled: {c.why}")
@@ -406,7 +406,7 @@ class _PayCosts:
         if extra:
             why.append(f"+{extra} optional extra cost")
             cost += extra
-        from_obj, _ = MS.pay(game, c.caster, cost)  # mana kept on the caster first
+        from_obj, _ = MS.pay(game, c.caster, cost, c.spell)  # mana kept on the caster first
         c.paid = cost
         P.use_cost_changes(game, c.caster, c.spell, c.targets, "casting",
                            into=c.zone if c.zone is not None and "/" not in c.zone else None)
@@ -573,7 +573,8 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     else:
         cands.append(((), None))
     out = []
-    cheap_fail = base > MS.available(game, caster) and not P.has_cost_changes(game)
+    cheap_fail = base > MS.available(game, caster, P.probe(game, caster, card, here)) \
+        and not P.has_cost_changes(game)
     if cheap_fail or next(P.restrictions(game, caster, card), None) is not None:
         return []  # too dear whatever the target, or a restriction on the caster and the spell
     for ts, z in cands:

@@ -40,6 +40,7 @@ from . import addons as _addons  # noqa: F401  adds its modules' effects and val
 from . import forced_reveals as _forced
 from . import phrases as _phrases
 from . import staterules as _staterules
+from . import manasupply as _mana
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
 from .spellstatics import CAST_LIMIT as _CAST_LIMIT, CAST_STATIC_CALLS as _CAST_STATICS, COSTS
 from .othercasters import refused_shape as _casting_refused
@@ -309,6 +310,8 @@ def static_call_status(call: A.Call, codex: Optional[dict] = None, card=None) ->
         return RUNS, ""  # objects immune to one of the card's attack bars (barclauses.immune_to_bar)
     if _phrases.not_counted_runs(call):
         return RUNS, ""  # read by the phrase layer's adjacency (phrases.not_counted)
+    if _mana.spend_only_runs(call):
+        return RUNS, ""  # what the mana kept on the object may pay for (manasupply.spendable)
     if _movement.reads_static(call) or _defenses.static_runs(call) or restriction_runs(call) \
             or (codex is not None and ignore_honoured(call, codex)):  # defenses: read in Avoid Attack
         return RUNS, ""

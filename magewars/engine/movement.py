@@ -357,8 +357,21 @@ def ignores_walls(game: Game, obj) -> Optional[str]:
     return ignores(game, obj, IGNORE_WALLS)
 
 
-def _passage_attacks(wall) -> list:
-    return [adef for adef in wall.card.attacks if "passage" in adef.special]
+#: `static one_way(this)` in a passage attack bar: the wall makes that attack only against a creature crossing
+#: from the zone the top of its card faces (GameObject.facing, chosen as the wall is placed)
+ONE_WAY = "one_way"
+PASSAGE_BAR_STATICS: tuple[str, ...] = (ONE_WAY,)
+
+
+def one_way(adef) -> bool:
+    return any(isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == ONE_WAY
+               for ab in getattr(adef, "abilities", ()) or ())
+
+
+def _passage_attacks(wall, here: Optional[str] = None) -> list:
+    """The passage attack bars of a wall that attack a creature crossing it from `here`."""
+    return [adef for adef in wall.card.attacks if "passage" in adef.special
+            and (here is None or not one_way(adef) or wall.facing == here)]
 
 
 # ---------------------------------------------------------------- the move action
@@ -481,8 +494,11 @@ def walls(game: Game, obj, here: str, to_zone: str, how: str) -> bool:
     if ignores_walls(game, obj):
         return True
     for wall in walls_on(game, here, to_zone):
-        bars = _passage_attacks(wall)
+        bars = _passage_attacks(wall, here)
         if not bars:
+            if _passage_attacks(wall):
+                game.emit("rule", f"{obj.label()} {how} through {wall.label()} from {here}, not from the side its "
+                                  f"top faces ({wall.facing}): no passage attack")
             continue
         before = _stoppers(game, obj, how)
         for adef in bars:

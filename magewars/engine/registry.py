@@ -184,6 +184,12 @@ MOVEMENT_STATIC_CALLS: frozenset[str] = _movement.STATIC_CALLS_READ
 MOVEMENT_CANNOT_ANY_SUBJECT: frozenset[str] = frozenset({_movement.CANNOT_MOVE_THROUGH})
 #: static calls of an attack bar read by the effects of its attack (a push's direction)
 BAR_STATICS_READ_BY_EFFECTS: tuple[str, ...] = _movement.BAR_STATIC_CALLS
+
+
+def passage_bar_static_runs(call: A.Call, adef) -> bool:
+    """A static of a passage attack bar read by the move sequence's Walls step (`one_way(this)`:
+    engine/movement.py walls); in any other bar it is read by nothing."""
+    return call.name in _movement.PASSAGE_BAR_STATICS and adef is not None and "passage" in adef.special
 #: static calls of an attack bar read when the attack is offered (engine/castlimit.py: a per-round
 #: limit on a spell attack, checked by activation.attack_options)
 BAR_STATICS_READ_BY_ACTIONS: tuple[str, ...] = (_CAST_LIMIT,)

@@ -189,6 +189,19 @@ def has_name(game: Game, obj: GameObject, name: str) -> bool:
     return game.effects.derived(obj).has(name)
 
 
+def has_subtype(game: Game, obj: GameObject, name: str) -> bool:
+    """Does the object have this subtype (printed, or given by a marker's `gain_subtypes`)?"""
+    n = name.lower()
+    if any(s.lower() == n for s in obj.card.subtypes):
+        return True
+    return any(count and n in _gained_subtypes(game, key) for key, count in obj.markers.items())
+
+
+def _has_test(game: Game, obj: GameObject, t) -> bool:
+    """A name test of a phrase: the name in any sense, or only the subtype (`Frost subtype`)."""
+    return has_subtype(game, obj, t.name) if getattr(t, "subtype", False) else has_name(game, obj, t.name)
+
+
 _PRINTED_NAMES: dict[int, tuple] = {}
 
 
@@ -371,7 +384,7 @@ def _fits(game: Game, obj, sel: S.Described, ctx: Ctx) -> bool:
             sel.subtype_noun and sel.subtype_noun in obj.card.subtypes):
         return False
     for t in sel.names:
-        if has_name(game, obj, t.name) == t.negated:
+        if _has_test(game, obj, t) == t.negated:
             return False
     if sel.controller is not None:
         if this is None:
@@ -442,7 +455,7 @@ def _zone_fits(game: Game, z: str, sel: S.Described, ctx: Ctx) -> bool:
         return False
     for r in sel.relations:
         if isinstance(r, S.HasNames):
-            if not any(all(has_name(game, o, t.name) != t.negated for t in r.names)
+            if not any(all(_has_test(game, o, t) != t.negated for t in r.names)
                        for o in st.objects_in_zone(z)):
                 return False
         elif isinstance(r, S.Damaged):
@@ -503,7 +516,7 @@ def _relation(game: Game, obj, r: S.Relation, sel: S.Described, ctx: Ctx) -> boo
         zones = {_zone(game, x) for x in _eval(game, r.zone, ctx)}
         return any(z in obj.border for z in zones)
     if isinstance(r, S.HasNames):
-        return all(has_name(game, obj, t.name) != t.negated for t in r.names)
+        return all(_has_test(game, obj, t) != t.negated for t in r.names)
     if isinstance(r, S.Damaged):
         return obj.damage > 0
     if isinstance(r, S.Holds):

@@ -86,6 +86,10 @@ def _shell(defn, clause: Clause, codex: Optional[dict] = None) -> tuple[str, str
     """Does the engine run this ability at all?  (status, construct, why)"""
     ab = clause.ability
     if clause.holder == "bar":
+        adef = next((a for a in getattr(defn, "attacks", ()) if a.name == clause.bar), None)
+        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and not clause.once \
+                and R.passage_bar_static_runs(ab.effect, adef):
+            return R.RUNS, "", ""
         if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and (ab.effect.name in R.BAR_STATIC_CALLS or ab.effect.name in R.BAR_STATICS_READ_BY_EFFECTS
                                                                              or ab.effect.name in R.BAR_STATICS_READ_BY_ACTIONS
                                                                              or R.bar_restriction_runs(ab.effect)) \

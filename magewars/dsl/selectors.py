@@ -29,6 +29,7 @@ class NameTest:
     name, card-type word), or must not have when negated (`Non-Flying`)."""
     name: str
     negated: bool = False
+    subtype: bool = False  # "Frost subtype": only the subtype of that name counts (not a trait named alike)
 
 
 @dataclass(frozen=True)
@@ -241,8 +242,12 @@ class _Parser:
                                                  did_you_mean(first, self.names)))
                     raise _Fail()
                 matched = 1
-            out.append(NameTest(" ".join(texts[:matched]), neg))
             self.i += matched
+            sub = self.i < len(self.words) and self.words[self.i].kind != "name" \
+                and self.words[self.i].text.lower() == "subtype"
+            if sub:  # "Non-Frost subtype creature": the subtype alone, not the Frost +X trait
+                self.i += 1
+            out.append(NameTest(" ".join(texts[:matched]), neg, sub))
         return out
 
     # -- phrases
@@ -307,7 +312,7 @@ class _Parser:
             if w.kind == "name":
                 run = self.names_run()
                 if negate_next and run:
-                    run[0] = NameTest(run[0].name, not run[0].negated)
+                    run[0] = NameTest(run[0].name, not run[0].negated, run[0].subtype)
                     negate_next = False
                 names.extend(run)
                 continue

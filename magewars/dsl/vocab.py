@@ -474,6 +474,7 @@ within       relation    "within N zones [of X]": at most N zones from X (this b
 on           relation    "on X": attached to X; "on a border of <zone>": a wall on that zone's border
 by           relation    "controlled by X"; "spell by X": cast by X
 from         reserved    only an argument name: transfer_mana(from: ...)
+subtype      adjective   after a Capitalised name: that subtype alone ("Non-Frost subtype creature": not the Frost +X trait)
 melee        attack      a melee attack
 ranged       attack      a ranged attack
 damage       attack      damage (a free word, or the damage() call); "with damage": an object with damage on it

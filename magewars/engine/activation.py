@@ -86,16 +86,16 @@ def obligations(game, creature) -> list[tuple[str, list, str]]:
     aim at or go toward, where it is stated).  A codex `must` in another form cannot be obeyed by the
     engine: it is reported, not skipped."""
     out = []
-    for action, key in DUTIES.items():
-        for src, call, kw, ctx, where, _rule in RS.obligations_on(game, action, creature):
-            tgt = kw[key]
-            try:
-                got = game.evaluate(tgt, ctx) if isinstance(tgt, A.Call) else resolve(game, tgt, ctx)
-            except Exception as e:  # noqa: BLE001 - reported, never guessed
-                game.note_unsupported(f"must of {where}", f"cannot read what it is aimed at: {e}")
-                continue
-            got = got if isinstance(got, list) else [got] if got is not None else []
-            out.append((action.replace(" ", "_"), [o for o in got if hasattr(o, "id") and o is not creature], where))
+    for src, call, kw, ctx, where, _rule in RS.obligations_on(game, tuple(DUTIES), creature):
+        action = RS.action_of_must(call)
+        tgt = kw[DUTIES[action]]
+        try:
+            got = game.evaluate(tgt, ctx) if isinstance(tgt, A.Call) else resolve(game, tgt, ctx)
+        except Exception as e:  # noqa: BLE001 - reported, never guessed
+            game.note_unsupported(f"must of {where}", f"cannot read what it is aimed at: {e}")
+            continue
+        got = got if isinstance(got, list) else [got] if got is not None else []
+        out.append((action.replace(" ", "_"), [o for o in got if hasattr(o, "id") and o is not creature], where))
     d = game.d(creature)
     names = list(d.traits) + [m for m, n in creature.markers.items() if n and m not in d.traits]
     for name in names:

@@ -393,7 +393,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     for why in P.placement_problems(game, caster, card, targets, zone):
         raise IllegalCast(why[0], why[1])
     cost, _ = casting_cost(game, caster, card, targets, x, probe, zone)
-    have = MS.available(game, caster, R.token_payments(game, caster, probe))
+    have = MS.available(game, caster, probe, tokens=R.token_payments(game, caster, probe))
     if cost > have:
         own = have - player.mana
         raise IllegalCast("mana", f"not enough mana (needs {cost}, has {player.mana}"
@@ -463,7 +463,7 @@ class _PayCosts:
         player = game.state.players[c.caster.controller]
         cost, why = casting_cost(game, c.caster, c.card, c.targets, c.x, c.spell, c.zone)
         tokens = R.token_payments(game, c.caster, c.spell)  # `can(WHO, "pay with TOKEN", ...)`
-        have = MS.available(game, c.caster, tokens)
+        have = MS.available(game, c.caster, c.spell, tokens=tokens)
         if cost > have:  # something revealed since the declaration raised the cost
             c.cancel(f"cannot pay {cost} mana (has {have})")
             game.emit("rule", f"{c.card.name} is canceled: {c.why}")
@@ -472,7 +472,7 @@ class _PayCosts:
         if extra:
             why.append(f"+{extra} optional extra cost")
             cost += extra
-        from_obj, _ = MS.pay(game, c.caster, cost, tokens)  # mana kept on the caster first
+        from_obj, _ = MS.pay(game, c.caster, cost, c.spell, tokens=tokens)  # mana kept on the caster first
         c.paid = cost
         P.use_cost_changes(game, c.caster, c.spell, c.targets, "casting",
                            into=c.zone if c.zone is not None and "/" not in c.zone else None)
@@ -690,8 +690,9 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     else:
         cands.append(((), None))
     out = []
-    cheap_fail = base > MS.available(game, caster, R.token_payments(
-        game, caster, P.probe(game, caster, card, st.zone_of(caster)))) and not P.has_cost_changes(game)
+    spell_probe = P.probe(game, caster, card, here)
+    cheap_fail = base > MS.available(game, caster, spell_probe, tokens=R.token_payments(game, caster, spell_probe)) \
+        and not P.has_cost_changes(game)
     if cheap_fail or next(P.restrictions(game, caster, card), None) is not None:
         return []  # too dear whatever the target, or a restriction on the caster and the spell
     for ts, z in cands:

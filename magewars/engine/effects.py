@@ -30,6 +30,8 @@ from ..dsl.vocab import noun_meaning
 from .phrases import Ctx, matches, words_of, pronoun
 from . import staterules
 from .barclauses import bar_immunity
+from .phrases import not_counted_runs
+from .manasupply import spend_only_runs
 from .restrictions import ignore_honoured, in_foreach_runs, is_ignore, is_obligation, is_permission, is_restriction
 from .defenses import STATIC_CALLS as DEFENSE_STATIC_CALLS, static_runs as defense_static_runs
 from .state import LIGHT_READS
@@ -378,7 +380,8 @@ class Effects:
             got = self._elsewhere[id(call)] = (call, call.name in self.IGNORED_STATIC or call.name in self.READ_STATIC
                                                or call.name in CAST_STATIC_CALLS or call.name in SPELLBOOK_RULE_CALLS
                                                or movement.reads_static(call) or call.name in DEFENSE_STATIC_CALLS
-                                               or defense_static_runs(call))
+                                               or defense_static_runs(call) or not_counted_runs(call)
+                                               or spend_only_runs(call))
         return got[1]
 
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:

@@ -25,31 +25,69 @@ def supply_markers(game) -> tuple[str, ...]:
     return got
 
 
-def own_mana(game, obj) -> int:
-    """The mana kept on an object (0 for a Mage: its mana is its controller's supply)."""
+#: `static spend_only(this, PHRASE[, cost: KIND])`: the mana kept on the object pays only for spells fitting
+#: the phrase (and only their `cost:` KIND, "cast" or "reveal"); any other payment comes from the supply
+SPEND_ONLY = "spend_only"
+SPEND_COSTS: frozenset[str] = frozenset({"cast", "reveal"})
+
+
+def spend_only_runs(call) -> bool:
+    """Is this `static spend_only(this, PHRASE[, cost: "cast"|"reveal"])`, the form read here?"""
+    if not (isinstance(call, A.Call) and call.name == SPEND_ONLY and len(call.args) >= 2):
+        return False
+    pos = [a.value for a in call.args if not a.key]
+    kw = {a.key: a.value for a in call.args if a.key}
+    return len(pos) == 2 and isinstance(pos[0], A.Phrase) and [w.text.lower() for w in pos[0].words] == ["this"] \
+        and isinstance(pos[1], A.Phrase) and set(kw) <= {"cost"} and (
+            "cost" not in kw or (isinstance(kw["cost"], A.StringLit) and kw["cost"].value in SPEND_COSTS))
+
+
+def spendable(game, obj, spell=None, cost: str = "cast") -> bool:
+    """May the mana kept on `obj` pay this cost of `spell`?  Always, unless its card limits it
+    (`spend_only`); then only for a spell it names (None: a spell not known is not one)."""
+    rules = [ab.effect for ab in obj.card.abilities
+             if isinstance(ab, A.StaticAbility) and spend_only_runs(ab.effect)]
+    if not rules:
+        return True
+    if spell is None:
+        return False
+    from .placement import _spell_fits  # the cost-change phrase reader ("enchantment spells")
+    for call in rules:
+        kw = {a.key: a.value for a in call.args if a.key}
+        if "cost" in kw and kw["cost"].value != cost:
+            continue
+        if _spell_fits(game, obj, spell, call.args[1].value):
+            return True
+    return False
+
+
+def own_mana(game, obj, spell=None, cost: str = "cast") -> int:
+    """The mana kept on an object that may pay this cost of `spell` (0 for a Mage: its mana is its
+    controller's supply)."""
     if obj is None or game.state.players.get(obj.controller) is None \
             or game.state.players[obj.controller].mage_id == obj.id:
         return 0
-    return sum(obj.markers.get(k, 0) for k in supply_markers(game))
+    n = sum(obj.markers.get(k, 0) for k in supply_markers(game))
+    return n if n and spendable(game, obj, spell, cost) else 0
 
 
-def available(game, caster, tokens=()) -> int:
-    """What the caster can pay: the mana on itself, then its controller's supply, then the tokens it
-    may spend as mana for this spell (`tokens`: (object, token name) pairs the casting sequence
-    found permitted: restrictions.token_payments)."""
+def available(game, caster, spell=None, cost: str = "cast", tokens=()) -> int:
+    """What the caster can pay: the mana on itself (that may pay for this spell), then its controller's
+    supply, then the tokens it may spend as mana for this spell (`tokens`: (object, token name) pairs the
+    casting sequence found permitted: restrictions.token_payments)."""
     p = game.state.players.get(caster.controller)
-    return own_mana(game, caster) + (p.mana if p is not None else 0) + \
+    return own_mana(game, caster, spell, cost) + (p.mana if p is not None else 0) + \
         sum(src.markers.get(name, 0) for src, name in tokens if src.in_play)
 
 
-def pay(game, caster, amount: int, tokens=()) -> tuple[int, int]:
-    """Take `amount` mana, from the caster's own mana first, then its controller's supply, then the
-    permitted tokens (`tokens`, as for `available`) for what is left; returns (from the object, from
-    the player).  The caller has checked that `available` covers it."""
+def pay(game, caster, amount: int, spell=None, cost: str = "cast", tokens=()) -> tuple[int, int]:
+    """Take `amount` mana, from the caster's own mana first (when it may pay for this spell), then its
+    controller's supply, then the permitted tokens (`tokens`, as for `available`) for what is left;
+    returns (from the object, from the player).  The caller has checked that `available` covers it."""
     p = game.state.players[caster.controller]
     from_obj = 0
     for k in supply_markers(game):
-        if from_obj >= amount or own_mana(game, caster) == 0:
+        if from_obj >= amount or own_mana(game, caster, spell, cost) == 0:
             break
         take = min(caster.markers.get(k, 0), amount - from_obj)
         if take:

@@ -198,6 +198,19 @@ def has_name(game: Game, obj: GameObject, name: str) -> bool:
     return game.effects.derived(obj).has(name)
 
 
+def has_subtype(game: Game, obj: GameObject, name: str) -> bool:
+    """Does the object have this subtype (printed, or given by a marker's `gain_subtypes`)?"""
+    n = name.lower()
+    if any(s.lower() == n for s in obj.card.subtypes):
+        return True
+    return any(count and n in _gained_subtypes(game, key) for key, count in obj.markers.items())
+
+
+def _has_test(game: Game, obj: GameObject, t) -> bool:
+    """A name test of a phrase: the name in any sense, or only the subtype (`Frost subtype`)."""
+    return has_subtype(game, obj, t.name) if getattr(t, "subtype", False) else has_name(game, obj, t.name)
+
+
 _PRINTED_NAMES: dict[int, tuple] = {}
 
 
@@ -390,7 +403,7 @@ def _fits(game: Game, obj, sel: S.Described, ctx: Ctx) -> bool:
             sel.subtype_noun and sel.subtype_noun in obj.card.subtypes):
         return False
     for t in sel.names:
-        if has_name(game, obj, t.name) == t.negated:
+        if _has_test(game, obj, t) == t.negated:
             return False
     if sel.controller is not None:
         if this is None:
@@ -417,6 +430,39 @@ def _fits(game: Game, obj, sel: S.Described, ctx: Ctx) -> bool:
     return True
 
 
+#: `static not_counted(this, NAME, "adjacency")`: the card's object is not counted as a NAME when a phrase
+#: asks what is adjacent to a NAME ("zone adjacent to another friendly Outpost")
+NOT_COUNTED = "not_counted"
+ADJACENCY = "adjacency"
+NOT_COUNTED_FOR: frozenset[str] = frozenset({ADJACENCY})
+
+
+def not_counted_runs(call) -> bool:
+    """Is this `static not_counted(this, NAME, "adjacency")`, the form read here?"""
+    if not (isinstance(call, A.Call) and call.name == NOT_COUNTED and len(call.args) == 3) or \
+            any(a.key for a in call.args):
+        return False
+    who, name, what = (a.value for a in call.args)
+    return isinstance(who, A.Phrase) and [w.text.lower() for w in who.words] == ["this"] and \
+        isinstance(name, A.Phrase) and len(name.words) == 1 and isinstance(what, A.StringLit) and \
+        what.value in NOT_COUNTED_FOR
+
+
+def not_counted(obj, sel, what: str) -> bool:
+    """Is `obj` not counted, for `what`, as one of the names the selector asks for?"""
+    if isinstance(obj, str) or obj is None:
+        return False
+    names = {t.name for t in getattr(sel, "names", ()) or () if not getattr(t, "negated", False)}
+    if not names:
+        return False
+    for ab in obj.card.abilities:
+        call = getattr(ab, "effect", None)
+        if isinstance(ab, A.StaticAbility) and not_counted_runs(call) and call.args[2].value.value == what \
+                and call.args[1].value.words[0].text in names:
+            return True
+    return False
+
+
 def _zone_fits(game: Game, z: str, sel: S.Described, ctx: Ctx) -> bool:
     st = game.state
     here = _zone(game, ctx.this) if ctx.this is not None else None
@@ -428,7 +474,7 @@ def _zone_fits(game: Game, z: str, sel: S.Described, ctx: Ctx) -> bool:
         return False
     for r in sel.relations:
         if isinstance(r, S.HasNames):
-            if not any(all(has_name(game, o, t.name) != t.negated for t in r.names)
+            if not any(all(_has_test(game, o, t) != t.negated for t in r.names)
                        for o in st.objects_in_zone(z)):
                 return False
         elif isinstance(r, S.Damaged):
@@ -442,7 +488,9 @@ def _zone_fits(game: Game, z: str, sel: S.Described, ctx: Ctx) -> bool:
             if z not in zones:
                 return False
         elif isinstance(r, (S.Within, S.AdjacentTo)):
-            bases = [b for b in (_zone(game, x) for x in _eval(game, r.of, ctx)) if b is not None]
+            bases = [b for b in (_zone(game, x) for x in _eval(game, r.of, ctx)
+                                 if not (isinstance(r, S.AdjacentTo) and not_counted(x, r.of, ADJACENCY)))
+                     if b is not None]
             if isinstance(r, S.Within):
                 if not any(st.arena.distance(z, b) <= r.distance for b in bases):
                     return False
@@ -470,7 +518,8 @@ def _relation(game: Game, obj, r: S.Relation, sel: S.Described, ctx: Ctx) -> boo
         return zone is not None and any(st.arena.distance(zone, b) <= r.distance for b in bases)
     if isinstance(r, S.AdjacentTo):
         zone = st.zone_of(obj)
-        bases = [b for b in (_zone(game, x) for x in _eval(game, r.of, ctx)) if b is not None]
+        bases = [b for b in (_zone(game, x) for x in _eval(game, r.of, ctx) if not not_counted(x, r.of, ADJACENCY))
+                 if b is not None]
         return zone is not None and any(st.arena.distance(zone, b) == 1 for b in bases)
     if isinstance(r, S.AttachedTo):
         for host in _eval(game, r.host, ctx):
@@ -486,7 +535,7 @@ def _relation(game: Game, obj, r: S.Relation, sel: S.Described, ctx: Ctx) -> boo
         zones = {_zone(game, x) for x in _eval(game, r.zone, ctx)}
         return any(z in obj.border for z in zones)
     if isinstance(r, S.HasNames):
-        return all(has_name(game, obj, t.name) != t.negated for t in r.names)
+        return all(_has_test(game, obj, t) != t.negated for t in r.names)
     if isinstance(r, S.Damaged):
         return obj.damage > 0
     if isinstance(r, S.Holds):

@@ -25,6 +25,8 @@ from .phrases import Ctx, has_name, matches
 from .spellstatics import CAST_ONLY, COPIES_IN_PLAY, COSTS, SPELLBOOK_ONLY, ZONE_LIMIT
 from .restrictions import forbids, permits
 from .state import ROW_LETTERS, GameObject
+from .decisions import Option
+from .movement import one_way as _one_way
 
 from ..dsl.vocab import CONJURATION_KINDS  # noqa: E402  (one vocabulary)
 ZONE_KINDS = ("creature",) + CONJURATION_KINDS
@@ -517,6 +519,11 @@ def _summon(game, c) -> GameObject:
         spell.zone = pair[0]
         spell.border = frozenset(pair)
         where = f"the border {pair[0]}/{pair[1]}"
+        if any(_one_way(adef) for adef in card.attacks):  # which way its top faces: its caster says
+            ch = game.decide("target", c.caster.controller, [Option(z, z) for z in pair],
+                             prompt=f"{card.name}: which zone does the top of the card face?", default=0)
+            spell.facing = ch.value
+            where += f", its top facing {spell.facing}"
     elif c.targets and card.kind != "creature":
         st.attach(spell, c.targets[0])
         where = c.targets[0].label()

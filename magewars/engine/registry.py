@@ -41,6 +41,7 @@ from . import addons as _addons  # noqa: F401  adds its modules' effects and val
 from . import forced_reveals as _forced
 from . import phrases as _phrases
 from . import staterules as _staterules
+from . import manasupply as _mana
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
 from .spellstatics import CAST_LIMIT as _CAST_LIMIT, CAST_STATIC_CALLS as _CAST_STATICS, COSTS
 from .othercasters import refused_shape as _casting_refused
@@ -194,6 +195,12 @@ MOVEMENT_STATIC_CALLS: frozenset[str] = _movement.STATIC_CALLS_READ
 MOVEMENT_CANNOT_ANY_SUBJECT: frozenset[str] = frozenset({_movement.CANNOT_MOVE_THROUGH})
 #: static calls of an attack bar read by the effects of its attack (a push's direction)
 BAR_STATICS_READ_BY_EFFECTS: tuple[str, ...] = _movement.BAR_STATIC_CALLS
+
+
+def passage_bar_static_runs(call: A.Call, adef) -> bool:
+    """A static of a passage attack bar read by the move sequence's Walls step (`one_way(this)`:
+    engine/movement.py walls); in any other bar it is read by nothing."""
+    return call.name in _movement.PASSAGE_BAR_STATICS and adef is not None and "passage" in adef.special
 #: static calls of an attack bar read when the attack is offered (engine/castlimit.py: a per-round
 #: limit on a spell attack, checked by activation.attack_options)
 BAR_STATICS_READ_BY_ACTIONS: tuple[str, ...] = (_CAST_LIMIT,)
@@ -319,6 +326,10 @@ def static_call_status(call: A.Call, codex: Optional[dict] = None, card=None) ->
     bars, for `immune(PHRASE, "BAR")`)."""
     if card is not None and _bar.bar_immunity(call, card):
         return RUNS, ""  # objects immune to one of the card's attack bars (barclauses.immune_to_bar)
+    if _phrases.not_counted_runs(call):
+        return RUNS, ""  # read by the phrase layer's adjacency (phrases.not_counted)
+    if _mana.spend_only_runs(call):
+        return RUNS, ""  # what the mana kept on the object may pay for (manasupply.spendable)
     if _movement.reads_static(call) or _defenses.static_runs(call) or restriction_runs(call) \
             or (codex is not None and ignore_honoured(call, codex)):  # defenses: read in Avoid Attack
         return RUNS, ""

@@ -469,12 +469,13 @@ def action_of_must(call: A.Call) -> Optional[str]:
     return _norm(act.value) if isinstance(act, A.StringLit) else None
 
 
-def obligations_on(game, action: str, actor, parties: Iterable = ()) -> Iterator[tuple]:
+def obligations_on(game, action, actor, parties: Iterable = ()) -> Iterator[tuple]:
     """(source, call, keywords, ctx, where, rule) of each obligation `must(WHO, ACTION, ...)` that binds
-    `actor` now: statements of the cards in play, and of the parties' own cards and codex entries."""
-    act = _norm(action)
+    `actor` now: statements of the cards in play, and of the parties' own cards and codex entries.
+    `action`: one action, or several (read in one pass)."""
+    acts = {_norm(action)} if isinstance(action, str) else {_norm(a) for a in action}
     for src, ab, call, entry in _statements(game, [actor, *parties]):
-        if not is_obligation(call) or action_of_must(call) != act:
+        if call.name != MUST or not is_obligation(call) or action_of_must(call) not in acts:
             continue
         _, kw = _args(call)
         ctx = Ctx(this=src, it=actor, target=actor)

@@ -30,6 +30,7 @@ from . import othercasters as OC
 from . import ability_costs as COSTS
 from . import forced_reveals as FORCED
 from .cardindex import index as card_index
+from . import manasupply as MS
 from .decisions import HiddenPick, Option
 from .phrases import Ctx, resolve
 from .restrictions import forbids
@@ -284,24 +285,35 @@ def ready_marker(game, o) -> None:
     o.action_marker = "ready"
 
 
-def _channeling_of(game, player: str) -> int:
-    total = 0
+def _channelers(game, player: str) -> list:
+    """(object, channeling) of what the player controls with a channeling value, after continuous effects."""
+    out = []
     for o in game.state.in_play():
         if o.controller == player and not o.hidden:
             c = game.d(o).channeling
             if c:
-                total += c
-    return total
+                out.append((o, c))
+    return out
 
 
 def channeling_phase(game) -> None:
-    """Each player gains mana equal to the channeling of what they control (the mage's stat, and
-    anything else with a channeling value, after continuous effects)."""
+    """Each player's Mage channels its channeling into the player's supply; any other object the player
+    controls with a channeling value (a familiar, a spawnpoint) collects its channeling as mana kept on
+    itself (the codex's mana-supply token: engine/manasupply.py), which it spends first when it casts."""
+    supply = MS.supply_markers(game)
     for p in players(game):
-        if living_mage(game, p) is None:
+        mage = living_mage(game, p)
+        if mage is None:
             continue
-        n = _channeling_of(game, p)
         pl = game.state.players[p]
+        n = 0
+        for o, c in _channelers(game, p):
+            if o is mage or o.id == pl.mage_id or not supply:
+                n += c
+                continue
+            game.state.add_marker(o, supply[0], c)
+            game.emit("mana", f"{o.label()} collects {c} mana on itself (now {o.markers.get(supply[0], 0)})",
+                      target=o.id, amount=c)
         pl.mana += n
         game.state.touch()
         game.emit("mana", f"{p} channels {n} mana (now {pl.mana})", player=p, amount=n)

@@ -83,6 +83,7 @@ class GameObject:
     attached_to: Optional[str] = None  # id of the object it is attached to
     attached_zone: Optional[str] = None  # zone an enchantment/conjuration is attached to
     border: Optional[frozenset] = None  # walls
+    facing: Optional[str] = None  # a wall: the zone of its border the top of the card faces
     hidden: bool = False  # enchantments: face down
     timestamp: int = 0
     damage: int = 0

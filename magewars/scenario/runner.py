@@ -30,7 +30,7 @@ ROUND_ACTIONS = ("phase", "round", "activate", "offered")  # scenario/rounds.py
 
 TOP_KEYS = {"name", "cite", "description", "cards", "arena", "players", "objects", "dice", "choices",
             "unscripted", "actions", "expect", "x", "seed", "initiative", "xfail"}
-OBJECT_KEYS = {"id", "card", "controller", "owner", "zone", "border", "damage", "markers", "guard", "attachments",
+OBJECT_KEYS = {"id", "card", "controller", "owner", "zone", "border", "facing", "damage", "markers", "guard", "attachments",
                "attached_to", "zone_attachment", "hidden", "x", "action_marker", "entered_this_round"}
 ACTIONS = {"attack", "reveal", "move", "teleport", "push", "cast", "resolve_spell", "move_enchantment", "destroy",
            "place", "damage", "end_action_phase", "end_round", "expect", "guard", "remove", "heal",
@@ -425,6 +425,15 @@ def build(sc: Scenario, seed: Optional[int] = None) -> tuple[Game, dict]:
             obj.display = str(m["card"])
         if border is not None:
             obj.border = frozenset(str(z) for z in border)
+            facing = m.get("facing")
+            if facing is not None:
+                if str(facing) not in obj.border:
+                    v.err(_at(m, "facing"), "S006", "`facing` is one of the wall's two zones")
+                    return
+                obj.facing = str(facing)
+        elif m.get("facing") is not None:
+            v.err(_at(m, "facing"), "S006", "`facing` is for a wall (an object with a `border`)")
+            return
         if att is not None:
             pending_attach.append((obj, str(att), _at(m, "attached_to") if not host_id else where))
         if "damage" in m:

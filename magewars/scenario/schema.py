@@ -58,6 +58,7 @@ class Obj(_M):
     owner: Optional[Name] = None
     zone: Optional[Zone] = None
     border: Optional[Annotated[list[Zone], Field(min_length=2, max_length=2)]] = None
+    facing: Optional[Zone] = None  # a wall: the zone of its border the top of its card faces
     damage: Amount = 0
     markers: Optional[dict[Name, Amount]] = None
     guard: StrictBool = False

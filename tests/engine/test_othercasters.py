@@ -186,3 +186,25 @@ def test_a_casting_ability_with_nothing_to_cast_is_not_offered(corpus):
     assert not [c for c in AV.ability_options(g, mage, ("quick", "full")) if c.obj_id == "mage"]
     R.state_of(g).planned["Alice"] = ["Timber Wolf", "Bitterwood Fox"]
     assert [c for c in AV.ability_options(g, mage, ("quick", "full")) if c.obj_id == "mage"]
+
+
+def test_a_familiars_own_mana_pays_only_what_its_card_allows(corpus):
+    # Fellella's spend_only(this, enchantment spells, cost: "cast"): her kept mana pays an enchantment's
+    # casting cost, never a creature's, never a reveal cost; a card without the rule spends it on anything
+    from magewars.engine import manasupply as MS
+    from magewars.engine import placement as P
+    g, _ = game_with(corpus, "beastmaster", "Beastmaster")
+    fel = g.create("Fellella, Pixie Familiar", "fel", "Alice", zone="B1")
+    imp = g.create("Sersiryx, Imp Familiar", "imp", "Alice", zone="B2")
+    for o in (fel, imp):
+        g.state.add_marker(o, "Mana", 2)
+    ench = P.probe(g, fel, g.card("Bear Strength"), "B1")
+    wolf = P.probe(g, fel, g.card("Timber Wolf"), "B1")
+    assert MS.own_mana(g, fel, ench, "cast") == 2
+    assert MS.own_mana(g, fel, ench, "reveal") == 0
+    assert MS.own_mana(g, fel, wolf, "cast") == 0
+    assert MS.own_mana(g, fel, None) == 0  # a spell not known is not one it names
+    assert MS.own_mana(g, imp, P.probe(g, imp, g.card("Timber Wolf"), "B2")) == 2
+    p = g.state.players["Alice"].mana
+    assert MS.pay(g, fel, 1, wolf) == (0, 1) and fel.markers["Mana"] == 2  # the supply pays it
+    assert g.state.players["Alice"].mana == p - 1

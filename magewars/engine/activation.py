@@ -101,6 +101,30 @@ def obeys(game, choice, duty: tuple[str, list, str]) -> bool:
         adef, _src = game.attacks.find_attack(game.state.objects[choice.obj_id], choice.attack_name,
                                               at_zone=choice.zone is not None)
         return bool(set(choice.target_ids) & ids) and (kind == "attack" or adef.kind == kind)
+    if action == APPROACH:
+        return approaches(game, choice, targets)
+    return False
+
+
+#: `must(this, "approach", target: X)`: with X in another zone, attack X with a ranged attack or move
+#: into X's zone, though never through a wall with a passage attack (Rules, Mandatory Actions: Thorg)
+APPROACH = "approach"
+
+
+def approaches(game, choice, targets) -> bool:
+    from . import movement
+    if isinstance(choice, AttackChoice):
+        creature = game.state.objects[choice.obj_id]
+        here = game.state.zone_of(creature)
+        adef, _src = game.attacks.find_attack(creature, choice.attack_name, at_zone=choice.zone is not None)
+        return adef.kind == "ranged" and any(t.id in choice.target_ids and game.state.zone_of(t) != here
+                                             for t in targets)
+    if isinstance(choice, MoveChoice):
+        creature = game.state.objects[choice.obj_id]
+        here = game.state.zone_of(creature)
+        if not any(game.state.zone_of(t) == choice.to_zone != here for t in targets):
+            return False
+        return not any(movement.passage_attacks(w) for w in movement.walls_on(game, here, choice.to_zone))
     return False
 
 
@@ -236,7 +260,7 @@ def legal_actions(game, creature, act: Activation, planned: list[str], quickcast
         moves = move_options(game, creature)  # legal_moves: move limits, hindering, walls, Restrained
         duties = obligations(game, creature)
         if duties:
-            obeying = [c for c in acts if any(obeys(game, c, du) for du in duties)]
+            obeying = [c for c in acts + moves if any(obeys(game, c, du) for du in duties)]
             if obeying:
                 names = ", ".join(sorted({du[2] for du in duties}))
                 game.emit("rule", f"{creature.label()} must obey {names}: only the actions that do are offered")

@@ -350,6 +350,9 @@ def _passage_attacks(wall) -> list:
     return [adef for adef in wall.card.attacks if "passage" in adef.special]
 
 
+passage_attacks = _passage_attacks  # the attacks a wall makes on what crosses it
+
+
 # ---------------------------------------------------------------- the move action
 def _zone_of(game: Game, obj) -> Optional[str]:
     return game.state.zone_of(obj)

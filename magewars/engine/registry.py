@@ -185,8 +185,10 @@ BAR_STATICS_READ_BY_EFFECTS: tuple[str, ...] = _movement.BAR_STATIC_CALLS
 #: limit on a spell attack, checked by activation.attack_options)
 BAR_STATICS_READ_BY_ACTIONS: tuple[str, ...] = (_CAST_LIMIT,)
 #: mandatory actions (`static must(this, "ACTION", target: PHRASE)` of a trait or condition) the
-#: action phase obeys (engine/actions.py obligations); one naming no target is refused loudly
-CODEX_MUST_READ: frozenset[str] = frozenset({"melee_attack", "ranged_attack", "attack"})
+#: action phase obeys (engine/actions.py obligations); one naming no target is refused loudly.
+#: "approach": the target being in another zone, a ranged attack on it or a move into its zone that
+#: crosses no wall with a passage attack (engine/activation.py approaches)
+CODEX_MUST_READ: frozenset[str] = frozenset({"melee_attack", "ranged_attack", "attack", "approach"})
 CODEX_ATTACK_SHAPE: frozenset[str] = frozenset({"attack_strikes", "attack_targets", "attack_zone",
                                                 "attack_unavoidable", "attack_gains", "attack_usable_in"})
 CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune", "armor_floor", _HEALING_REMOVES,

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..dsl import ast as A
+from .actions import MUST_ACTIONS
 from .actions import (AbilityChoice, Activation, AttackChoice, CastChoice, GuardChoice, MoveChoice, PassChoice,
                       options_of)
 from . import bound as BD
@@ -89,7 +90,51 @@ def obligations(game, creature) -> list[tuple[str, list, str]]:
             got = game.evaluate(tgt, ctx) if isinstance(tgt, A.Call) else resolve(game, tgt, ctx)
             got = got if isinstance(got, list) else [got] if got is not None else []
             out.append((action, [o for o in got if hasattr(o, "id")], name))
+    out += card_obligations(game, creature)
     return out
+
+
+def card_obligations(game, creature) -> list[tuple[str, list, str]]:
+    """Mandatory actions a card in play lays on other creatures: `static for each PHRASE: { [if COND
+    then] must(it, ACTION, target: X) }` with an ACTION the action phase obeys (registry.CODEX_MUST_READ)."""
+    from .phrases import matches
+    out = []
+    for src in game.state.in_play():
+        if src.hidden:
+            continue
+        for ab in src.card.abilities:
+            eff = getattr(ab, "effect", None)
+            if not (isinstance(ab, A.StaticAbility) and isinstance(eff, A.ForEach)) or eff.over is None:
+                continue
+            ctx = Ctx(this=src, it=creature)
+
+            def walk(body):
+                for node in body:
+                    if isinstance(node, A.IfEffect):
+                        walk(node.then if game.evaluate(node.condition, ctx) else (node.otherwise or ()))
+                    elif isinstance(node, A.Call) and node.name == "must" and len(node.args) > 1 \
+                            and isinstance(node.args[1].value, A.StringLit) \
+                            and node.args[1].value.value in MUST_ACTIONS:
+                        tgt = next((a.value for a in node.args if a.key == "target"), None)
+                        if tgt is None:
+                            continue
+                        got = game.evaluate(tgt, ctx) if isinstance(tgt, A.Call) else resolve(game, tgt, ctx)
+                        got = got if isinstance(got, list) else [got] if got is not None else []
+                        out.append((node.args[1].value.value, [o for o in got if hasattr(o, "id")],
+                                    src.card.name))
+            if any(isinstance(n, (A.IfEffect, A.Call)) for n in eff.body) and _calls_must(eff.body) \
+                    and matches(game, creature, eff.over, Ctx(this=src)):
+                walk(eff.body)
+    return out
+
+
+def _calls_must(body) -> bool:
+    for node in body:
+        if isinstance(node, A.IfEffect) and (_calls_must(node.then) or _calls_must(node.otherwise or ())):
+            return True
+        if isinstance(node, A.Call) and node.name == "must":
+            return True
+    return False
 
 
 def obeys(game, choice, duty: tuple[str, list, str]) -> bool:

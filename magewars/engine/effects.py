@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, Defense, TraitInstance, versus_entry
+from .actions import MUST_ACTIONS
 from .cardindex import index as card_index, lower_words
 from ..spellbook.rules import RULE_CALLS as SPELLBOOK_RULE_CALLS
 from .spellstatics import CAST_STATIC_CALLS
@@ -505,7 +506,7 @@ class Effects:
         walk(cond)
         return tuple(found)
 
-    def _foreach_leaves(self, src, body, it, leaves: list, marks: tuple = ()) -> None:
+    def _foreach_leaves(self, src, body, it, leaves: list, marks: tuple = ()) -> None:  # noqa: C901
         g = self.game
         ctx = Ctx(this=src, it=it)
         for node in body:
@@ -522,6 +523,9 @@ class Effects:
             elif isinstance(node, A.Call) and node.name in self.FOREACH_CALLS and node.args \
                     and isinstance(node.args[0].value, A.Phrase):
                 leaves.append((node, node.args[0].value, marks))
+            elif isinstance(node, A.Call) and node.name == "must" and len(node.args) > 1 \
+                    and isinstance(node.args[1].value, A.StringLit) and node.args[1].value.value in MUST_ACTIONS:
+                continue  # a mandatory action: read by the action phase (activation.card_obligations)
             else:
                 what = node.name if isinstance(node, A.Call) else type(node).__name__
                 self._refuse(src, f"static foreach {what}", f"{what} in a static for each is not applied")
@@ -1013,3 +1017,4 @@ class Effects:
             d.barrier = (barriers[0][1], barriers[0][2])
             d.extra_barriers = [(b[1], b[2]) for b in barriers[1:]]
         return d
+

@@ -37,6 +37,7 @@ from .codex_rules import LOS_WALLS, MINIMUM_RANGE
 from .effects import Effects
 from .primitives import PRIMITIVES, VALUES as _VALUE_TABLE
 from . import addons as _addons  # noqa: F401  adds its modules' effects and values to those tables
+from . import actions as _actions
 from . import forced_reveals as _forced
 from . import phrases as _phrases
 from .round import DURATIONS_ENDED, ROUND_PHASES, TIMINGS_RUN as _ROUND_TIMINGS
@@ -188,7 +189,7 @@ BAR_STATICS_READ_BY_ACTIONS: tuple[str, ...] = (_CAST_LIMIT,)
 #: action phase obeys (engine/actions.py obligations); one naming no target is refused loudly.
 #: "approach": the target being in another zone, a ranged attack on it or a move into its zone that
 #: crosses no wall with a passage attack (engine/activation.py approaches)
-CODEX_MUST_READ: frozenset[str] = frozenset({"melee_attack", "ranged_attack", "attack", "approach"})
+CODEX_MUST_READ: frozenset[str] = _actions.MUST_ACTIONS
 CODEX_ATTACK_SHAPE: frozenset[str] = frozenset({"attack_strikes", "attack_targets", "attack_zone",
                                                 "attack_unavoidable", "attack_gains", "attack_usable_in"})
 CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune", "armor_floor", _HEALING_REMOVES,

@@ -145,10 +145,44 @@ def obeys(game, choice, duty: tuple[str, list, str]) -> bool:
         kind = action.split("_")[0]
         adef, _src = game.attacks.find_attack(game.state.objects[choice.obj_id], choice.attack_name,
                                               at_zone=choice.zone is not None)
-        return bool(set(choice.target_ids) & ids) and (kind == "attack" or adef.kind == kind)
+        return bool(set(choice.target_ids) & ids) and (kind == "attack" or adef.kind == kind) \
+            and affordable(game, choice, adef)
     if action == APPROACH:
         return approaches(game, choice, targets)
     return False
+
+
+def affordable(game, choice, adef) -> bool:
+    """Can the attacker's controller pay what declaring this attack would cost: the mana a
+    `when attacked(...): prevent_unless_paid(PAYER, N)` of an object in play asks (Suppression Cloak)?
+    A mandatory action binds only when it is possible, costs included (Rules, Mandatory Actions)."""
+    from .attack import Attack, AttackAction
+    creature = game.state.objects[choice.obj_id]
+    action = AttackAction(creature, adef, creature, tuple(adef.traits), adef.kind)
+    toll = 0
+    for tid in choice.target_ids:
+        t = game.state.objects[tid]
+        probe = Attack(action, creature, creature, t)
+        for src in game.state.in_play():
+            if src.hidden:
+                continue
+            for ab in src.card.abilities:
+                if not (isinstance(ab, A.TriggeredAbility) and ab.event.name == "attacked"):
+                    continue
+                tolls = [e for e in ab.effects if isinstance(e, A.Call) and e.name == "prevent_unless_paid"
+                         and len(e.args) > 1]
+                if not tolls:
+                    continue
+                ctx = Ctx(this=src, it=t, attack=probe)
+                try:
+                    if not game.event_matches(ab.event, src, t, ctx) \
+                            or (ab.guard is not None and not game.evaluate(ab.guard, ctx)):
+                        continue
+                    n = game.evaluate(tolls[0].args[1].value, ctx)
+                except Exception:  # a toll the probe cannot read: the attack is taken as affordable
+                    continue
+                toll += n if isinstance(n, int) else 0
+    return toll <= game.state.players[creature.controller].mana
 
 
 #: `must(this, "approach", target: X)`: with X in another zone, attack X with a ranged attack or move

@@ -1064,8 +1064,8 @@ def p_return_to_hand(game, call, ctx):
         if o.in_play:
             for att in list(game.state.attachments(o)):
                 game.destroy(att, why=f"attached to {o.label()}, which returns to its owner's spellbook")
-            game.state.remove_from_play(o, "spellbook")
-            game.emit("discarded", f"{o.label()} returns to its owner's spellbook ({_src(ctx)})")
+            game.return_to_spellbook(o)
+            game.emit("discarded", f"{o.label()} returns to its owner's spellbook ({o.owner}'s; {_src(ctx)})")
 
 
 def _cost_of(game, o) -> int:

@@ -769,6 +769,7 @@ def p_choose(game, call, ctx):
         cands = [o for o in resolve(game, src_phrase, ctx) if o is not None]
     else:
         cands = [o for o in _objs(game, src_phrase, ctx) if o is not None]
+    cands = _fit_paid_x(game, ctx, cands)
     if not cands:
         game.emit("rule", f"{_src(ctx)}: nothing to choose")
         ctx.chosen = None
@@ -776,6 +777,31 @@ def p_choose(game, call, ctx):
     ch = game.decide("target", player, [Option(o if isinstance(o, str) else o.label(), o) for o in cands],
                      prompt=f"choose for {_src(ctx)}", default=0)
     ctx.chosen = ch.value
+
+
+def _fit_paid_x(game, ctx, cands: list) -> list:
+    """A spell whose X its `set_x(...)` works out from what it chooses (Dissolve: the cost of the
+    equipment) may choose only what fits the X paid for it: the printed cost of the object, whatever
+    a discount let its caster pay (Rules, Rings)."""
+    spell = ctx.this
+    if spell is None or spell.id not in game.x_values:
+        return cands
+    paid = game.x_values[spell.id]
+    rules = [ab.effect.args[0].value for ab in spell.card.abilities
+             if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "set_x"
+             and ab.effect.args and "chosen" in repr(ab.effect.args[0].value)]
+    if not rules:
+        return cands
+    fit = []
+    for o in cands:
+        sub = Ctx(this=spell, attack=ctx.attack, it=ctx.it, target=ctx.target, chosen=o)
+        v = evaluate(game, rules[0], sub)
+        if not isinstance(v, int) or v == paid:
+            fit.append(o)
+        else:
+            game.emit("rule", f"{_src(ctx)}: X is {paid}; {o if isinstance(o, str) else o.label()} "
+                              f"would need X = {v}: it cannot be chosen")
+    return fit
 
 
 def p_reorder_step(game, call, ctx):

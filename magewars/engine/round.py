@@ -441,6 +441,10 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
         mover = game.state.objects[choice.obj_id]
         as_quick = movement.move_uses_quick_action(game, mover)
         movement.move(game, mover, choice.to_zone)
+        if mover.in_play:
+            # the players may reveal after the move (Rules, Move Action): a Slow revealed now is
+            # in time to stop the creature's next action (Codex, Slow)
+            game.reveals.window("move_action")
         if act is not None:
             act.moves += 1
             if as_quick or movement.phase_ends_after_move(game, mover) or not mover.in_play:

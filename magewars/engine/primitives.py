@@ -1059,6 +1059,16 @@ def p_prevent_unless_paid(game, call, ctx):
             raise NotImplementedPrimitive("prevent_unless_paid", "outside an attack")
 
 
+def _would_damage(game, atk) -> bool:
+    """Would the attack's dice damage its target (armor and the preventions already set counted)?
+    Asked before the damage is dealt, so that a prevention that must be used only on a damaging attack
+    (the Wizard's Voltaric Shield) knows; a condition the attack places is not its damage."""
+    if atk is None or not atk.faces:
+        return False
+    ones = sum(1 for f in atk.faces if f.value == 1) if atk.only_ones else 0
+    return game.attacks.damage_from(atk, atk.normal, atk.crit, ones, game.armor(atk.target)) > 0
+
+
 def _temp(game, ctx, target, node, label=None):
     ts = game.state.next_timestamp()
     game.effects.temporary.append((ts, label or _src(ctx), target.id, node, None))
@@ -1522,6 +1532,7 @@ VALUES: dict[str, Callable] = {
     "attack_is": lambda g, c, x: _atk(x) is not None and all(_atk(x).has_trait(n) for n, _ in _traits(_args(c)[0][0])),
     "attack_kind": lambda g, c, x: _atk(x) is not None and _word(_args(c)[0][0]) in _atk(x).kinds(),
     "damaged": lambda g, c, x: _atk(x) is not None and _atk(x).damage > 0,
+    "would_damage": lambda g, c, x: _would_damage(g, _atk(x)),
     "hit": lambda g, c, x: _atk(x) is not None and _atk(x).hit,
     "critical": lambda g, c, x: _atk(x) is not None and _atk(x).crit > 0,
     "first_attack": lambda g, c, x: _atk(x) is not None and _atk(x).first,

@@ -20,6 +20,7 @@ obeying options (and the quickcast before the action) are offered.  Nothing here
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional
 
 from ..dsl import ast as A
@@ -319,6 +320,11 @@ def legal_actions(game, creature, act: Activation, planned: list[str], quickcast
     bound = [n for (_o, n) in BD.castable(game, creature)]  # spells bound to its objects (engine/bound.py)
     if quickcast_ready and is_mage:
         out += cast_options(game, creature, list(planned) + bound, ("quick",), True)
+        # the quick abilities printed on the Mage are quick spells (Rules, Actions: abilities that count
+        # as a quick spell): the quickcast marker may pay for one (Priestess's Restore, twice a round)
+        out += [dataclasses.replace(c, quickcast=True) for c in ability_options(game, creature, ("quick",))
+                if c.obj_id == creature.id and c.entry is None and c.actor_id is None
+                and speed_of_ability(creature.card.abilities[c.ability_index]) == "quick"]
     if "take actions" in d.cannot_do:  # stated by the codex (Incapacitated, and what brings it)
         return out + [PassChoice(creature.id)]
     if not act.acted:

@@ -490,6 +490,10 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
         src = game.state.objects[choice.obj_id]
         ab = (game.codex[choice.entry].abilities if choice.entry is not None
               else src.card.abilities)[choice.ability_index]
+        if choice.quickcast:  # paid for with the Mage's quickcast marker, not its action
+            state_of(game).quickcast_ready.discard(src.controller)
+            use_ability(game, choice)
+            return
         use_ability(game, choice)
         if act is not None:
             if COSTS.spends_move(ab):  # the ability takes the place of a move (engine/ability_costs.py)

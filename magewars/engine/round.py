@@ -454,7 +454,11 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
         targets = [game.state.objects[t] for t in choice.target_ids]
         if act is not None:
             act.acted = True
-        game.attacks.make_attack(attacker, choice.attack_name, targets, zone=choice.zone)
+        adef, _src = game.attacks.find_attack(attacker, choice.attack_name, at_zone=choice.zone is not None)
+        bound = [o for (duty, objs, _n) in AV.obligations(game, attacker)
+                 if duty in ("attack", "melee_attack", f"{adef.kind}_attack") for o in objs]
+        game.attacks.make_attack(attacker, choice.attack_name, targets, zone=choice.zone, choose_more=True,
+                                 bound_to=bound)
     elif isinstance(choice, ACT.CastChoice):
         from . import casting
         caster = game.state.objects[choice.caster_id]

@@ -173,6 +173,9 @@ def _codex_static_runs(defn, ab) -> bool:
         return False
     eff = ab.effect
     marker = defn.marker in R.CODEX_MARKERS
+    if isinstance(eff, (A.Gain, A.Lose)) and not marker and isinstance(eff.subject, A.Phrase) \
+            and [w.text.lower() for w in eff.subject.words][-3:] == ["attached", "to", "this"]:
+        return True  # a trait's effect on what is attached to its object (Effects.collect, the host's traits)
     if isinstance(eff, R.STATIC_NODES):
         if _subject_word(eff) not in R.CODEX_STATIC_SUBJECTS:
             return False

@@ -13,7 +13,7 @@ from typing import Optional
 from .decisions import Option
 
 #: mandatory actions (`must(SUBJECT, "ACTION", target: PHRASE)`) the action phase obeys
-#: (activation.obligations; registry.CODEX_MUST_READ).  "approach": the target being in another zone,
+#: (activation.obligations, and the coverage figures: CODEX_MUST_READ).  "approach": the target being in another zone,
 #: a ranged attack on it or a move into its zone that crosses no wall with a passage attack
 MUST_ACTIONS: frozenset[str] = frozenset({"melee_attack", "ranged_attack", "attack", "approach"})
 

@@ -97,7 +97,7 @@ def obligations(game, creature) -> list[tuple[str, list, str]]:
 
 def card_obligations(game, creature) -> list[tuple[str, list, str]]:
     """Mandatory actions a card in play lays on other creatures: `static for each PHRASE: { [if COND
-    then] must(it, ACTION, target: X) }` with an ACTION the action phase obeys (registry.CODEX_MUST_READ)."""
+    then] must(it, ACTION, target: X) }` with an ACTION the action phase obeys (actions.MUST_ACTIONS)."""
     from .phrases import matches
     out = []
     for src in game.state.in_play():

@@ -23,7 +23,7 @@ from .decisions import Option
 from .effects import trait_from_ref
 from .errors import EffectStopped
 from .phrases import Ctx, PhraseError, has_name, matches, resolve, resolve_one
-from .restrictions import Marker, action_of, forbids, impose
+from .restrictions import Marker, action_of, forbidden, forbids, impose
 from .state import UNTIL_EITHER, start_of_action_phase
 from .targeting import choose_target, needs_choice
 from . import condition_damage
@@ -1065,6 +1065,8 @@ def _would_damage(game, atk) -> bool:
     (the Wizard's Voltaric Shield) knows; a condition the attack places is not its damage."""
     if atk is None or not atk.faces:
         return False
+    if forbidden(game, atk.target, ("receive damage",)):
+        return False  # another effect keeps all the damage off: the player applies it first
     ones = sum(1 for f in atk.faces if f.value == 1) if atk.only_ones else 0
     return game.attacks.damage_from(atk, atk.normal, atk.crit, ones, game.armor(atk.target)) > 0
 

@@ -1102,8 +1102,10 @@ def p_return_to_hand(game, call, ctx):
         if o.in_play:
             for att in list(game.state.attachments(o)):
                 game.destroy(att, why=f"attached to {o.label()}, which returns to its owner's spellbook")
+            hidden = game._hidden_line(o, f"{o.public_label()} returns to its owner's spellbook ({o.owner}'s)")
             game.return_to_spellbook(o)
-            game.emit("discarded", f"{o.label()} returns to its owner's spellbook ({o.owner}'s; {_src(ctx)})")
+            game.emit("discarded", f"{o.label()} returns to its owner's spellbook ({o.owner}'s; {_src(ctx)})",
+                      **hidden)
 
 
 def _cost_of(game, o) -> int:

@@ -202,6 +202,7 @@ controls(who: obj, what: obj) -> bool            Whether a player controls an ob
 attack_is(traits: traits) -> bool                Whether the current attack has these traits.
 attack_kind(kind: any) -> bool                   Whether the current attack is melee, ranged, zone...
 damaged() -> bool                                Whether the current attack dealt damage.
+would_damage() -> bool                           Whether the current attack's dice would damage its target, after armor and the preventions already set.
 hit() -> bool                                    Whether the current attack reached Damage and Effects.
 critical() -> bool                               Whether the current attack dealt critical damage.
 first_attack() -> bool                           Whether this is the first attack of its attack action.

@@ -12,7 +12,6 @@ from typing import Optional
 
 from .decisions import Option
 
-
 # ---------------------------------------------------------------- the typed choices
 @dataclass(frozen=True)
 class MoveChoice:
@@ -76,6 +75,7 @@ class AbilityChoice:
     target_ids: tuple = ()
     actor_id: Optional[str] = None  # the activating creature, when it is not obj_id
     entry: Optional[str] = None  # the codex entry (a trait obj_id has) whose abilities are indexed, if not its card
+    quickcast: bool = False  # a Mage's own quick ability (a quick spell) used with its quickcast marker
 
     def label(self) -> str:
         by = f" (by {self.actor_id})" if self.actor_id and self.actor_id != self.obj_id else ""
@@ -129,7 +129,8 @@ def _label(game, c) -> str:
         if c.entry is not None:
             return f"{name(c.obj_id)}: {c.entry} action"
         return (f"{name(c.obj_id)}: action ability #{c.ability_index + 1}"
-                + (f" ({src.card.name})" if src is not None and c.actor_id else ""))
+                + (f" ({src.card.name})" if src is not None and c.actor_id else "")
+                + (" with the quickcast marker" if c.quickcast else ""))
     if isinstance(c, PassChoice):
         return f"{name(c.obj_id)} passes"
     return str(c)

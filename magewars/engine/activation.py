@@ -21,6 +21,7 @@ chooses its action, only the obeying options (and the quickcast before the actio
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional
 
 from ..dsl import ast as A
@@ -114,7 +115,8 @@ def obeys(game, choice, duty: tuple[str, list, str]) -> bool:
         kind = action.split("_")[0]
         adef, _src = game.attacks.find_attack(game.state.objects[choice.obj_id], choice.attack_name,
                                               at_zone=choice.zone is not None)
-        return bool(set(choice.target_ids) & ids) and (kind == "attack" or adef.kind == kind)
+        return bool(set(choice.target_ids) & ids) and (kind == "attack" or adef.kind == kind) \
+            and affordable(game, choice, adef)
     if isinstance(choice, MoveChoice) and action == "move":
         # a move that brings it closer to one of its targets; a mandatory move never goes through a
         # wall with passage attacks (supplement, Mandatory Actions)
@@ -129,6 +131,39 @@ def obeys(game, choice, duty: tuple[str, list, str]) -> bool:
         from . import movement
         return not any(movement.passage_attacks(w) for w in movement.walls_on(game, here, choice.to_zone))
     return False
+
+
+def affordable(game, choice, adef) -> bool:
+    """Can the attacker's controller pay what declaring this attack would cost: the mana a
+    `when attacked(...): prevent_unless_paid(PAYER, N)` of an object in play asks (Suppression Cloak)?
+    A mandatory action binds only when it is possible, costs included (Rules, Mandatory Actions)."""
+    from .attack import Attack, AttackAction
+    creature = game.state.objects[choice.obj_id]
+    action = AttackAction(creature, adef, creature, tuple(adef.traits), adef.kind)
+    toll = 0
+    for tid in choice.target_ids:
+        t = game.state.objects[tid]
+        probe = Attack(action, creature, creature, t)
+        for src in game.state.in_play():
+            if src.hidden:
+                continue
+            for ab in src.card.abilities:
+                if not (isinstance(ab, A.TriggeredAbility) and ab.event.name == "attacked"):
+                    continue
+                tolls = [e for e in ab.effects if isinstance(e, A.Call) and e.name == "prevent_unless_paid"
+                         and len(e.args) > 1]
+                if not tolls:
+                    continue
+                ctx = Ctx(this=src, it=t, attack=probe)
+                try:
+                    if not game.event_matches(ab.event, src, t, ctx) \
+                            or (ab.guard is not None and not game.evaluate(ab.guard, ctx)):
+                        continue
+                    n = game.evaluate(tolls[0].args[1].value, ctx)
+                except Exception:  # noqa: BLE001 - a toll the probe cannot read: the attack is taken as affordable
+                    continue
+                toll += n if isinstance(n, int) else 0
+    return toll <= game.state.players[creature.controller].mana
 
 
 # ---------------------------------------------------------------- legal options
@@ -264,6 +299,11 @@ def legal_actions(game, creature, act: Activation, planned: list[str], quickcast
     if quickcast_ready and is_mage:
         out += cast_options(game, creature, list(planned) + bound, ("quick",), True)
         out += quickcast_attacks(game, creature)
+        # the quick abilities printed on the Mage are quick spells (Rules, Actions: abilities that count
+        # as a quick spell): the quickcast marker may pay for one (Priestess's Restore, twice a round)
+        out += [dataclasses.replace(c, quickcast=True) for c in ability_options(game, creature, ("quick",))
+                if c.obj_id == creature.id and c.entry is None and c.actor_id is None
+                and speed_of_ability(creature.card.abilities[c.ability_index]) == "quick"]
     if "take actions" in d.cannot_do:  # stated by the codex (Incapacitated, and what brings it)
         if not act.acted:  # a spell a `can(WHO, "cast", target: SPELL)` still lets it cast with its action
             spells = list(planned) if is_mage else OC.given(creature) if getattr(creature, "given_spells", None) else []

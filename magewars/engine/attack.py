@@ -909,10 +909,16 @@ class AttackEngine:
         return a, self.game.state.objects[src_id]
 
     def make_attack(self, attacker, attack_name, targets, *, zone=None, alternative=None,
-                    counterstrike=False, source=None, spell=None, spell_card=None, quickcast=False):
+                    counterstrike=False, source=None, spell=None, spell_card=None, quickcast=False,
+                    choose_more=False, bound_to=()):
         """An attack action by `attacker` with its attack bar `attack_name`, or with the attack of
-        `spell` (the spell object being cast: engine.casting)."""
+        `spell` (the spell object being cast: engine.casting).  `choose_more`: the action was declared
+        at its first target only (an activation): an action that may attack several (Sweeping) asks
+        its controller for each next one; `bound_to`: the objects a mandatory action of the attacker
+        (Bloodthirsty) binds its attacks to, when it can."""
         g = self.game
+        self._choose_more = choose_more
+        self._bound_to = {o.id for o in bound_to}
         if spell_card is not None:  # a spell cast directly by its card
             from . import casting
             return casting.cast_attack_spell(g, attacker, spell_card, targets, zone=zone)
@@ -991,6 +997,9 @@ class AttackEngine:
             else:
                 for t in targets[:1]:
                     self.target_sequence(action, t)
+                if getattr(self, "_choose_more", False) and action.max_targets > 1 and targets:
+                    self._choose_more = False
+                    self.more_targets(action, list(targets[:1]))
             if action.attacks:
                 self.follow_up(action)
             if action.attacks:  # the attack action is over (`when attack_resolved` of its bar)
@@ -1001,6 +1010,36 @@ class AttackEngine:
             g.current_attack = prev
             g.log.depth -= 1
         return action
+
+    def more_targets(self, action: AttackAction, done: list) -> None:
+        """The next targets of an action that may attack several different ones (Sweeping), chosen
+        one at a time by the attacker's controller among the legal ones left; a mandatory action
+        (Bloodthirsty) still binds each choice when it can be obeyed (Rules, Mandatory Actions)."""
+        g = self.game
+        a = action.attacker
+        while len(done) < action.max_targets and a.in_play:
+            cands = []
+            for t in g.state.in_play():
+                if t in done or t is a or t.id in action.illegal or t.zone is None or g.life(t) is None \
+                        or t.controller == a.controller:
+                    continue
+                if self.illegal_reason(Attack(action, a, a, t)) is None:
+                    cands.append(t)
+            if not cands:
+                g.emit("rule", f"{a.label()}: no other legal target for the next attack of this action")
+                return
+            must = [t for t in cands if t.id in getattr(self, "_bound_to", ())]
+            opts = [Option(t.label(), t) for t in (must or cands)]
+            if not must:
+                opts.append(Option("no further attack", None))
+            else:
+                g.emit("rule", f"{a.label()} must obey its mandatory action with this attack too")
+            ch = g.decide("target", a.controller, opts, prompt=f"next target of {action.definition.name}",
+                          default=0)
+            if ch.value is None:
+                return
+            done.append(ch.value)
+            self.target_sequence(action, ch.value)
 
     def untargeted(self, action: AttackAction) -> None:
         """A bar that is neither melee nor ranged, used with no target, whose effect names what it

@@ -115,11 +115,15 @@ def p_bind_spell(game, call, ctx) -> None:
             ctx.extra["succeeded"] = False
             continue
         old = bound_to(obj)
-        if old is not None:
-            lib[old] += 1
-            game.emit("rule", f"{old} goes back to {obj.controller}'s spellbook from {obj.label()}")
+        if old is not None:  # to its owner's spellbook, even when another player controls the object now
+            owner = getattr(obj, "bound_owner", None) or obj.owner
+            back = _library(game, owner)
+            if back is not None:
+                back[old] += 1
+            game.emit("rule", f"{old} goes back to {owner}'s spellbook from {obj.label()}")
         lib[ch.value] -= 1
         obj.bound_spell = ch.value
+        obj.bound_owner = obj.controller  # the spell came out of this player's spellbook
         game.state.touch()
         game.emit("bound", f"{ch.value} is bound to {obj.label()}", target=obj.id)
 

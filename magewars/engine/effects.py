@@ -546,7 +546,7 @@ class Effects:
         walk(cond)
         return tuple(found)
 
-    def _foreach_leaves(self, src, body, it, leaves: list, marks: tuple = ()) -> None:
+    def _foreach_leaves(self, src, body, it, leaves: list, marks: tuple = ()) -> None:  # noqa: C901
         g = self.game
         ctx = Ctx(this=src, it=it)
         for node in body:
@@ -1062,3 +1062,4 @@ class Effects:
             d.barrier = (barriers[0][1], barriers[0][2])
             d.extra_barriers = [(b[1], b[2]) for b in barriers[1:]]
         return d
+

@@ -803,7 +803,10 @@ class Game:
         `info` carries event details matched against keyword arguments (step=..., by=...)."""
         rules, pending = self._listening(event, subject, exclude)
         if ctx.attack is not None:
-            rules.extend(self.attack_listeners(ctx.attack, event))
+            # an attack's own replacement of a destruction (Devour's Obliterate) comes before the
+            # object's (Cantrip): Obliterate removes even a Cantrip from the game (Codex, Cantrip)
+            extra = self.attack_listeners(ctx.attack, event)
+            rules = extra + rules if event == "would_be_destroyed" else rules + extra
         if event == "attack_step" and "step" in info:  # only the listeners of this step (event_matches would refuse the rest)
             step = info["step"]
             rules = [r for r in rules if _step_of(r[2]) in (None, step)]
@@ -822,6 +825,9 @@ class Game:
                 pending = self.order_triggers(pending, event)
         for (src, ab, inner, x, label) in pending:
             self.run_trigger(src, ab, inner, subject, ctx, info, x, label)
+
+    #: events about what becomes of a card as it would leave play: a face-down card's codex rules hear them
+    CARD_FATE_EVENTS = ("would_be_destroyed", "discarded")
 
     def _listening(self, event: str, subject, exclude) -> tuple[list, list]:
         """The abilities of objects listening for `event`: codex rules they carry, and printed
@@ -842,6 +848,12 @@ class Game:
         rules, pending = [], []
         entries = self._codex_index().get(event)  # codex entries listening for this event
         for src in list(self.state.objects.values()):
+            if src.hidden and src not in exclude and entries and event in self.CARD_FATE_EVENTS \
+                    and (src.in_play or src is subject):
+                # what becomes of the card itself when it would leave play holds face down too
+                # (Codex, Cantrip: "even hidden"); its other abilities wait until it is revealed
+                rules.extend(self._carried(src, event, entries))
+                continue
             if src.hidden or src in exclude:
                 continue
             if not src.in_play and not (event == "destroyed" and src is subject) and not (
@@ -1119,6 +1131,15 @@ class Game:
 
     def bash(self, obj, wall) -> None:
         movement.bash(self, obj, wall)
+
+    def return_to_spellbook(self, obj: GameObject) -> None:
+        """An object in play goes back to its owner's spellbook (Rules, Returning Spells to Your
+        Spellbook: the owner's, even when another player controlled it)."""
+        self.state.remove_from_play(obj, "spellbook")
+        rs = getattr(self, "round_state", None)
+        lib = rs.library.get(obj.owner) if rs is not None else None
+        if lib is not None:
+            lib[obj.card.name] += 1
 
     def run_attack(self, source, adef: AttackDefinition, targets: list, holds_while=None) -> None:
         """An attack made by an object outside an attack action it chose (a wall's passage attack, a

@@ -379,6 +379,9 @@ def passage_attacks(wall) -> list:
     return _passage_attacks(wall)
 
 
+passage_attacks = _passage_attacks  # the attacks a wall makes on what crosses it
+
+
 # ---------------------------------------------------------------- the move action
 def _zone_of(game: Game, obj) -> Optional[str]:
     return game.state.zone_of(obj)

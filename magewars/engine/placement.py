@@ -494,9 +494,9 @@ def _equip(game, c) -> Optional[GameObject]:
         game.destroy(spell, why="duplicate equipment cast by an enemy")
         return None
     for old in clash:
-        st.remove_from_play(old, "spellbook")
+        game.return_to_spellbook(old)
         game.emit("rule", f"{old.label()} shares its name or slot with {c.card.name}: it returns to its "
-                          f"owner's spellbook", target=old.id)
+                          f"owner's spellbook ({old.owner}'s)", target=old.id)
     if clash:  # between the two pieces: excess Corrode comes off (Rules, Replacing Equipment, step 2)
         game.check_state()
     if spell.controller != mage.controller:  # the Mage wearing equipment controls it (Rules, Equipment Control)

@@ -23,7 +23,7 @@ from .decisions import Option
 from .effects import trait_from_ref
 from .errors import EffectStopped
 from .phrases import Ctx, PhraseError, has_name, has_subtype, matches, resolve, resolve_one, selector_of
-from .restrictions import Marker, action_of, forbids, grant, impose
+from .restrictions import Marker, action_of, forbidden, forbids, grant, impose
 from .state import UNTIL_EITHER, start_of_action_phase
 from .targeting import choose_target, needs_choice
 from . import condition_damage
@@ -1003,6 +1003,7 @@ def p_choose(game, call, ctx):
         cands = [o for o in resolve(game, src_phrase, ctx) if o is not None]
     else:
         cands = [o for o in _objs(game, src_phrase, ctx) if o is not None]
+    cands = _fit_paid_x(game, ctx, cands)
     if not cands:
         game.emit("rule", f"{_src(ctx)}: nothing to choose")
         ctx.chosen = None
@@ -1010,6 +1011,31 @@ def p_choose(game, call, ctx):
     ch = game.decide("target", player, [Option(o if isinstance(o, str) else o.label(), o) for o in cands],
                      prompt=f"choose for {_src(ctx)}", default=0)
     ctx.chosen = ch.value
+
+
+def _fit_paid_x(game, ctx, cands: list) -> list:
+    """A spell whose X its `set_x(...)` works out from what it chooses (Dissolve: the cost of the
+    equipment) may choose only what fits the X paid for it: the printed cost of the object, whatever
+    a discount let its caster pay (Rules, Rings)."""
+    spell = ctx.this
+    if spell is None or spell.id not in game.x_values:
+        return cands
+    paid = game.x_values[spell.id]
+    rules = [ab.effect.args[0].value for ab in spell.card.abilities
+             if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "set_x"
+             and ab.effect.args and "chosen" in repr(ab.effect.args[0].value)]
+    if not rules:
+        return cands
+    fit = []
+    for o in cands:
+        sub = Ctx(this=spell, attack=ctx.attack, it=ctx.it, target=ctx.target, chosen=o)
+        v = evaluate(game, rules[0], sub)
+        if not isinstance(v, int) or v == paid:
+            fit.append(o)
+        else:
+            game.emit("rule", f"{_src(ctx)}: X is {paid}; {o if isinstance(o, str) else o.label()} "
+                              f"would need X = {v}: it cannot be chosen")
+    return fit
 
 
 def p_reorder_step(game, call, ctx):
@@ -1295,6 +1321,18 @@ def p_prevent_destruction(game, call, ctx):
     would["prevented"] = f"{_src(ctx)} prevents it"
 
 
+def _would_damage(game, atk) -> bool:
+    """Would the attack's dice damage its target (armor and the preventions already set counted)?
+    Asked before the damage is dealt, so that a prevention that must be used only on a damaging attack
+    (the Wizard's Voltaric Shield) knows; a condition the attack places is not its damage."""
+    if atk is None or not atk.faces:
+        return False
+    if forbidden(game, atk.target, ("receive damage",)):
+        return False  # another effect keeps all the damage off: the player applies it first
+    ones = sum(1 for f in atk.faces if f.value == 1) if atk.only_ones else 0
+    return game.attacks.damage_from(atk, atk.normal, atk.crit, ones, game.armor(atk.target)) > 0
+
+
 def _temp(game, ctx, target, node, label=None):
     ts = game.state.next_timestamp()
     game.effects.temporary.append((ts, label or _src(ctx), target.id, node, None))
@@ -1326,8 +1364,10 @@ def p_return_to_hand(game, call, ctx):
         if o.in_play:
             for att in list(game.state.attachments(o)):
                 game.destroy(att, why=f"attached to {o.label()}, which returns to its owner's spellbook")
-            game.state.remove_from_play(o, "spellbook")
-            game.emit("discarded", f"{o.label()} returns to its owner's spellbook ({_src(ctx)})")
+            hidden = game._hidden_line(o, f"{o.public_label()} returns to its owner's spellbook ({o.owner}'s)")
+            game.return_to_spellbook(o)
+            game.emit("discarded", f"{o.label()} returns to its owner's spellbook ({o.owner}'s; {_src(ctx)})",
+                      **hidden)
         elif o.left_to == "discard":  # from the discard pile (Curseweaving: a curse destroyed with its host)
             if o in game.state.graveyard:
                 game.state.graveyard.remove(o)
@@ -1843,6 +1883,7 @@ VALUES: dict[str, Callable] = {
     "attack_is": lambda g, c, x: _atk(x) is not None and all(_atk(x).has_trait(n) for n, _ in _traits(_args(c)[0][0])),
     "attack_kind": lambda g, c, x: _atk(x) is not None and _word(_args(c)[0][0]) in _atk(x).kinds(),
     "damaged": lambda g, c, x: _atk(x) is not None and _atk(x).damage > 0,
+    "would_damage": lambda g, c, x: _would_damage(g, _atk(x)),
     "hit": lambda g, c, x: _atk(x) is not None and _atk(x).hit,
     "critical": lambda g, c, x: _atk(x) is not None and _atk(x).crit > 0,
     "first_attack": lambda g, c, x: _atk(x) is not None and _atk(x).first,

@@ -484,6 +484,10 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
             movement.teleport_move(game, mover, choice.to_zone)
         else:
             movement.move(game, mover, choice.to_zone)
+        if mover.in_play:
+            # the players may reveal after the move (Rules, Move Action): a Slow revealed now is
+            # in time to stop the creature's next action (Codex, Slow)
+            game.reveals.window("move_action")
         if act is not None:
             act.moves += 1
             if as_quick or movement.phase_ends_after_move(game, mover) or not mover.in_play:
@@ -495,7 +499,11 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
             rs.quickcast_ready.discard(attacker.controller)
         elif act is not None:
             act.acted = True
-        game.attacks.make_attack(attacker, choice.attack_name, targets, zone=choice.zone, quickcast=choice.quickcast)
+        adef, _src = game.attacks.find_attack(attacker, choice.attack_name, at_zone=choice.zone is not None)
+        bound = [o for (duty, objs, _n) in AV.obligations(game, attacker)
+                 if duty in ("attack", "melee_attack", f"{adef.kind}_attack") for o in objs]
+        game.attacks.make_attack(attacker, choice.attack_name, targets, zone=choice.zone, quickcast=choice.quickcast,
+                                 choose_more=True, bound_to=bound)
     elif isinstance(choice, ACT.CastChoice):
         from . import casting
         caster = game.state.objects[choice.caster_id]
@@ -531,6 +539,10 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
         src = game.state.objects[choice.obj_id]
         ab = (game.codex[choice.entry].abilities if choice.entry is not None
               else src.card.abilities)[choice.ability_index]
+        if choice.quickcast:  # paid for with the Mage's quickcast marker, not its action
+            state_of(game).quickcast_ready.discard(src.controller)
+            use_ability(game, choice)
+            return
         use_ability(game, choice)
         if act is not None:
             if COSTS.spends_move(ab):  # the ability takes the place of a move (engine/ability_costs.py)

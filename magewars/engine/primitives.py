@@ -273,7 +273,8 @@ def p_place_tokens(game, call, ctx):
         raise NotImplementedPrimitive("place_tokens", TOKENS_ON_ZONE)
     for o in _objs(game, pos[0], ctx):
         game.state.add_marker(o, name, count)
-        game.emit("token", f"{count} {name} token(s) placed on {o.label()} ({_src(ctx)})")
+        game.emit("token", f"{count} {name} token(s) placed on {o.label()} ({_src(ctx)})",
+                  **game._hidden_line(o, f"{count} {name} token(s) placed on {o.public_label()}"))
 
 
 def _note_paid(ctx) -> None:
@@ -295,7 +296,8 @@ def p_remove_tokens(game, call, ctx):
         n = game.state.remove_marker(o, name, count)
         if n:
             _note_paid(ctx)
-        game.emit("token", f"{n} {name} token(s) removed from {o.label()} ({_src(ctx)})")
+        game.emit("token", f"{n} {name} token(s) removed from {o.label()} ({_src(ctx)})",
+                  **game._hidden_line(o, f"{n} {name} token(s) removed from {o.public_label()}"))
         game.fire("token_removed", o, Ctx(this=o, it=o))
 
 

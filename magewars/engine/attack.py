@@ -1315,13 +1315,16 @@ class AttackEngine:
         for ab in atk.action.definition.abilities:
             if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == fn:
                 ctx = Ctx(this=atk.action.spell or atk.attacker, attack=atk)
-                ctx.extra["x"] = atk.action.x
+                # the action's X; a bar of an object whose X is its own (Temple of Light): that X,
+                # as for its dice
+                ctx.extra["x"] = atk.action.x if atk.action.x or atk.action.spell else \
+                    self.game.x_value(atk.attacker)
                 if ab.guard is not None and not self.game.evaluate(ab.guard, ctx):
                     continue
                 arg = ab.effect.args[0].value if ab.effect.args else 0
                 n = self.game.evaluate(arg, ctx)
                 if n:
-                    out.append((f"{atk.action.definition.name}'s own rule (X={atk.action.x})", n))
+                    out.append((f"{atk.action.definition.name}'s own rule (X={ctx.extra['x']})", n))
         return out
 
     def damage_from(self, atk: Attack, normal: int, crit: int, ones: int, armor: int, emit=None) -> int:

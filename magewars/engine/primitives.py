@@ -557,6 +557,20 @@ def p_move_enchantment(game, call, ctx):
 
 
 def p_attach(game, call, ctx):
+    """`attach(WHAT, to: OBJ[, replacing: "return_to_hand"])`: moves an attachment; with `replacing`,
+    equipment already there sharing its name or slot first returns to its owner's spellbook."""
+    pos, kw = _args(call)
+    rep = kw.get("replacing")
+    to = _one(game, kw.get("to", pos[1] if len(pos) > 1 else None), ctx)
+    if isinstance(rep, A.StringLit) and rep.value == "return_to_hand" and to is not None:
+        from .placement import _slots
+        for o in _objs(game, pos[0], ctx):
+            mine = set(_slots(o.card))
+            for old in [a for a in game.state.attachments(to) if a.kind == "equipment" and a is not o
+                        and (a.name == o.name or (mine and mine & set(_slots(a.card))))]:
+                game.state.remove_from_play(old, "spellbook")
+                game.emit("rule", f"{old.label()} shares its name or slot with {o.label()}: it returns to its "
+                                  f"owner's spellbook first ({_src(ctx)})", target=old.id)
     p_move_enchantment(game, call, ctx)
 
 
@@ -687,6 +701,26 @@ def p_roll_attack_dice(game, call, ctx):
     game.emit("roll", f"{_src(ctx)} rolls {' '.join(map(str, faces))}", faces=[str(f) for f in faces])
 
 
+def _pick_attack_target(game, attacker, bar: str, ctx):
+    """The attacker's controller picks a legal target for one of its attack bars (an ability that makes
+    an attack without naming its target); None when there is none (said in the log)."""
+    from .attack import Attack, AttackAction
+    try:
+        adef, src = game.attacks.find_attack(attacker, bar)
+    except KeyError as e:
+        raise NotImplementedPrimitive("make_attack", str(e))
+    probe = AttackAction(attacker, adef, attacker, tuple(adef.traits), adef.kind)
+    probe.owner = src
+    legal = [t for t in game.state.in_play() if t is not attacker and not t.hidden and game.life(t) is not None
+             and game.state.zone_of(t) is not None
+             and game.attacks.illegal_reason(Attack(probe, attacker, attacker, t)) is None]
+    if not legal:
+        game.emit("rule", f"{_src(ctx)}: no legal target for {bar} — no attack")
+        return None
+    return game.decide("target", attacker.controller, [Option(t.label(), t) for t in legal],
+                       prompt=f"target of {bar} ({_src(ctx)})", default=0).value
+
+
 def p_make_attack(game, call, ctx):
     pos, kw = _args(call)
     attacker = _one(game, pos[0], ctx)
@@ -705,6 +739,10 @@ def p_make_attack(game, call, ctx):
     aname = name.value if isinstance(name, A.StringLit) else ctx.extra.get("attack_bar")  # a bar's trait: that bar
     if target is None and ctx.chosen is not None and len(pos) > 1:
         target = ctx.chosen
+    if target is None and tphrase is None and attacker is not None and isinstance(name, A.StringLit):
+        target = _pick_attack_target(game, attacker, name.value, ctx)  # `make_attack(this, attack: BAR)`
+        if target is None:
+            return
     if attacker is None or target is None:
         game.emit("rule", f"{_src(ctx)}: make_attack has no attacker or target — no effect")
         return

@@ -25,7 +25,7 @@ def needs_choice(game, phrase, ctx: Ctx) -> Optional[S.Described]:
     sel = selector_of(game, phrase)
     if isinstance(sel, S.Described) and sel.quantifier == "target" and sel.domain in ("object", "zone"):
         return sel
-    if isinstance(sel, S.Described):  # `each ... in target zone`: the zone is the ability's target
+    if isinstance(sel, S.Described) and not ctx.extra.get("targets"):  # `each ... in target zone` of an ability
         for rel in sel.relations:
             inner = getattr(rel, "zone", None)
             if isinstance(inner, S.Described) and inner.quantifier == "target" and inner.domain == "zone":

@@ -1288,6 +1288,14 @@ class AttackEngine:
             return
         if to is None:
             return
+        if to is atk.attacker and not g.is_creature(to) and not intercepting:
+            # turned back on an attacker that is not a creature (a Vine marker, an Autonomous weapon): it
+            # would attack itself, which has no effect: the attack is only avoided
+            if atk.status in ("declared",):
+                atk.status = "avoided"
+            g.emit("avoided", f"the attack is avoided ({why}); turned back on {to.label()}, which is not a "
+                              f"creature, it would attack itself: no effect")
+            return
         old = atk.target
         atk.status = "avoided"
         atk.redirected = True

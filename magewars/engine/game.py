@@ -51,6 +51,11 @@ def _step_of(inner) -> Optional[str]:
     return step
 
 
+#: events about an object that what was attached to it still hears when that object has just been
+#: destroyed by them (the hit or damage that destroyed it, its destruction); later steps, no
+LOOK_BACK_EVENTS = frozenset({"hit", "damaged", "destroyed"})
+
+
 class Game:
     @property
     def current_attack(self):
@@ -684,7 +689,8 @@ class Game:
         state changes (an attack fires one event many times between two changes)."""
         # a destroyed subject: what was attached to it left play with it, and still hears what
         # happens to it in the same moment (its destruction, the hit that destroyed it...)
-        gone = subject is not None and not isinstance(subject, str) and not subject.in_play
+        gone = subject is not None and not isinstance(subject, str) and not subject.in_play \
+            and event in LOOK_BACK_EVENTS
         cacheable = not exclude and event != "destroyed" and not gone
         if cacheable:
             if self._listening_version != self.state.version:

@@ -701,14 +701,24 @@ def p_roll_attack_dice(game, call, ctx):
     game.emit("roll", f"{_src(ctx)} rolls {' '.join(map(str, faces))}", faces=[str(f) for f in faces])
 
 
+def _bar_of(game, attacker, bar: str, ctx):
+    """The attack bar `bar` an object attacks with: one of its own, else one printed on the card whose
+    effect makes it attack (Burst of Thorns: the Vine marker attacks with the spell's bar)."""
+    try:
+        return game.attacks.find_attack(attacker, bar)
+    except KeyError as e:
+        own = next((a for a in (ctx.this.card.attacks if ctx.this is not None else ())
+                    if a.name.lower() == bar.lower()), None)
+        if own is None:
+            raise NotImplementedPrimitive("make_attack", str(e))
+        return own, ctx.this
+
+
 def _pick_attack_target(game, attacker, bar: str, ctx):
     """The attacker's controller picks a legal target for one of its attack bars (an ability that makes
     an attack without naming its target); None when there is none (said in the log)."""
     from .attack import Attack, AttackAction
-    try:
-        adef, src = game.attacks.find_attack(attacker, bar)
-    except KeyError as e:
-        raise NotImplementedPrimitive("make_attack", str(e))
+    adef, src = _bar_of(game, attacker, bar, ctx)
     probe = AttackAction(attacker, adef, attacker, tuple(adef.traits), adef.kind)
     probe.owner = src
     legal = [t for t in game.state.in_play() if t is not attacker and not t.hidden and game.life(t) is not None
@@ -755,6 +765,14 @@ def p_make_attack(game, call, ctx):
         # the same attack again, as part of the same attack action (a chain): the named object is its source
         game.attacks.chain(atk.action, attacker, target, ctx.extra.get("x_set", atk.action.x))
         return
+    if aname and ctx.this is not None and ctx.this is not attacker:
+        adef, src = _bar_of(game, attacker, aname, ctx)
+        if src is ctx.this and src is not attacker:  # the effect's own bar, made by the attacker named
+            from .attack import AttackAction
+            action = AttackAction(attacker, adef, attacker, tuple(adef.traits), adef.kind)
+            action.owner = src
+            game.attacks.run_action(action, [target])
+            return
     game.attacks.make_attack(attacker, aname, [target])
 
 

@@ -1443,6 +1443,7 @@ def _run(game, eff, ctx):
     elif isinstance(eff, A.ForEach):
         for o in _objs(game, eff.over, ctx):
             sub = Ctx(this=ctx.this, attack=ctx.attack, it=o, target=o, extra=ctx.extra)
+            sub.chosen = ctx.chosen  # what the effect chose before the loop (`chosen()`) stays chosen
             for e in eff.body:
                 _run(game, e, sub)
     elif isinstance(eff, A.Unsupported):

@@ -1198,6 +1198,9 @@ class AttackEngine:
             return f"{t.public_label()} has no life: only objects with life can be attacked"
         if t.id in action.illegal:
             return "no longer a legal target for this action"
+        for o in (t, a):  # in play but out of the arena (Banish): out of everyone's range and sight
+            if getattr(o, "outside", None) is not None:
+                return f"{o.label()} is outside the arena: out of range and line of sight"
         if action.is_barrier or action.is_counterstrike:
             return None
         immune = g.immune_to_source(t, action.spell or atk.source)

@@ -289,8 +289,9 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         if why:
             raise IllegalCast(getattr(why, "rule", "") or "target", f"illegal target: {why}")
         tz = st.zone_of(t)
-        if tz is None:
-            raise IllegalCast("target", f"{t.label()} is not in a zone of the arena")
+        if tz is None:  # in play but outside the arena (Banish): out of everyone's range and sight
+            raise IllegalCast("range", f"{t.label()} is not in a zone of the arena: out of range and line "
+                                       f"of sight")
         _check_zone(game, caster, tz, rng, t.label())
     elif kind == "object_zone":
         if len(targets) != 1 or zone is None or "/" in zone:

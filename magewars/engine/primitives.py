@@ -149,6 +149,51 @@ def _level(o) -> int:
     return MAGE_LEVEL if o.kind in ("mage", "magestats") else (o.card.level or 0)
 
 
+def p_remove_from_arena(game, call, ctx):
+    """`remove_from_arena(WHAT, tokens: NAME, count: N)`: the object leaves the arena but stays in play
+    (out of range and line of sight of everything); it goes as a teleport would, so what forbids
+    teleporting it out of its zone stops it.  Its tokens count down each Upkeep Phase
+    (return_from_outside, called by the round)."""
+    pos, kw = _args(call)
+    tok = kw.get("tokens")
+    token = tok.text if isinstance(tok, A.Phrase) else (tok.value if isinstance(tok, A.StringLit) else None)
+    n = _num(game, kw["count"], ctx) if "count" in kw else 0
+    for o in _objs(game, pos[0], ctx):
+        here = game.state.zone_of(o)
+        if not o.in_play or here is None or o.zone is None:
+            continue
+        who = movement.restriction(game, o, movement.CANNOT_TELEPORTED, here=here, dest=here)
+        if who:
+            game.emit("rule", f"{o.label()} cannot be teleported out of {here} ({who}): it stays "
+                              f"({_src(ctx)})", target=o.id)
+            continue
+        o.outside = (here, token)
+        o.zone = None
+        game.state.touch()
+        game.emit("moved", f"{o.label()} leaves the arena ({_src(ctx)}): still in play, out of range and line "
+                           f"of sight of everything", target=o.id)
+        if token and n:
+            game.state.add_marker(o, token, n)
+            game.emit("token", f"{n} {token} token(s) placed on {o.label()} ({_src(ctx)})")
+
+
+def return_from_outside(game) -> None:
+    """Upkeep Phase: each object out of the arena with a countdown token loses one; when the last goes
+    it returns to the zone it left (nothing there can stop it: it is no teleport)."""
+    for o in list(game.state.in_play()):
+        if o.outside is None or o.outside[1] is None:
+            continue
+        zone, token = o.outside
+        if o.markers.get(token, 0) > 0:
+            game.state.remove_marker(o, token, 1)
+            game.emit("token", f"1 {token} token removed from {o.label()} (now {o.markers.get(token, 0)})")
+        if o.markers.get(token, 0) <= 0:
+            o.outside = None
+            o.zone = zone
+            game.state.touch()
+            game.emit("moved", f"{o.label()} returns to the arena, in {zone}, the zone it left", target=o.id)
+
+
 def p_discard(game, call, ctx):
     pos, kw = _args(call)
     for o in _objs(game, pos[0], ctx):
@@ -1384,6 +1429,7 @@ PRIMITIVES: dict[str, Callable] = {
     "sacrifice": p_destroy, "lose_until": p_lose_until, "gain_control": p_gain_control,
     "attacks_gain": p_attacks_gain, "transfer_damage": p_transfer_damage, "summon_later": p_summon_later,
     "next_attack_gains": p_next_attack_gains, "redirect_mana": p_redirect_mana,
+    "remove_from_arena": p_remove_from_arena,
     "defense_bonus": p_defense_bonus, "grant_defense": p_grant_defense,
 }
 PRIMITIVES.update(ATTACK_EFFECTS)  # effects about the attack in hand that attack bars state

@@ -288,8 +288,11 @@ def channeling_phase(game) -> None:
 
 def upkeep_phase(game) -> None:
     """Upkeep effects and costs (burning, bleeding, regeneration, Upkeep +X...), each player ordering
-    their own, the player with initiative first."""
+    their own, the player with initiative first; then objects out of the arena count down and return
+    (primitives.return_from_outside)."""
     run_timing(game, "upkeep", ordered=True)
+    from .primitives import return_from_outside
+    return_from_outside(game)
 
 
 def planning_phase(game) -> None:

@@ -518,6 +518,10 @@ def move(game: Game, obj, to_zone: str, action: bool = True, over=None) -> bool:
             return False
     if action:
         pay_costs(game, obj, to_zone)
+        if not leaving_window(game, obj):  # step 3: revealed then, an enchantment may stop the move
+            obj.moves_taken += 1
+            game.state.touch()
+            return False
     here = _zone_of(game, obj)
     if not action:
         ok = change_zone(game, obj, to_zone, "moves")
@@ -534,6 +538,63 @@ def move(game: Game, obj, to_zone: str, action: bool = True, over=None) -> bool:
     if who:  # the round ends the Action Phase (round.perform asks phase_ends_after_move)
         game.emit("rule", f"{obj.label()} took a move action: its Action Phase ends ({who})")
     return arrived and obj.zone == to_zone and here != to_zone
+
+
+class MoveInProgress:
+    """A move action being made, shaped as an attack for the reveal process and `cancel_action`
+    (its `attacker` and `target` are the mover; its events say the mover is moving)."""
+    is_casting = False
+    spell = None
+    defender = None
+    traits = ()
+    gained = ()
+    engaged = False
+    kind = None
+
+    def __init__(self, mover):
+        self.attacker = self.target = self.source = mover
+        self.events = {("moves", mover.id)}
+        self.status = "declared"
+        self.canceled = False
+        self.action = self
+
+    def kinds(self) -> frozenset:
+        return frozenset({"move"})
+
+    def has_trait(self, key: str) -> bool:
+        return False
+
+
+def leaving_window(game: Game, obj) -> bool:
+    """Step 3 of a move action, Leaving Zone: the players may reveal face-down enchantments on the
+    mover (Stumble, Force Crush...), which may cancel the move (`cancel_action`) or stop the creature
+    (it can no longer move: Restrained).  Returns whether the move goes on."""
+    reveals = getattr(game, "reveals", None)
+    if reveals is None:
+        return True
+    from .restrictions import reveal_forbidden
+    mv = MoveInProgress(obj)
+    for player in game.state.order:
+        while True:
+            cands = [o for o in reveals.hidden_of(player) if game.state.host(o) is obj
+                     and reveals.reveal_cost(o) <= game.state.players[player].mana and not reveal_forbidden(game, o)]
+            if not cands:
+                break
+            ch = game.decide("reveal", player, [Option("pass")] + [Option(o.name, o) for o in cands],
+                             prompt=f"reveal as {obj.label()} leaves its zone?", default=0, step="leaving_zone")
+            if ch.value is None:
+                break
+            reveals.reveal(ch.value, mv)
+            if mv.canceled or mv.status == "canceled":
+                break
+    if mv.canceled or mv.status == "canceled":
+        game.emit("rule", f"the move of {obj.label()} is canceled: it stays in {_zone_of(game, obj)}")
+        return False
+    who = cannot_move(game, obj) if obj.in_play else "it left play"
+    if who:
+        game.emit("rule", f"{obj.label()} can no longer move ({who}): the move is canceled")
+        return False
+    return True
 
 
 def legal_moves(game: Game, obj, action: bool = True, over=None) -> list[str]:

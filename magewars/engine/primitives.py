@@ -957,6 +957,10 @@ def p_reorder_step(game, call, ctx):
 def p_cancel_action(game, call, ctx):
     atk = _attack_or_fail(ctx, "cancel_action")
     atk.action.canceled = True
+    if "move" in atk.kinds():  # a move action in progress (movement.MoveInProgress)
+        atk.status = "canceled"
+        game.emit("canceled", f"the move action is canceled by {_src(ctx)}")
+        return
     game.attacks.cancel(atk, f"the whole attack action is canceled by {_src(ctx)}")
 
 

@@ -346,6 +346,18 @@ def ignores_walls(game: Game, obj) -> Optional[str]:
     return ignores(game, obj, IGNORE_WALLS)
 
 
+def one_way(wall) -> bool:
+    """A wall whose attack bar states `static one_way(this)`: it works only from the side it faces."""
+    return any(isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "one_way"
+               for adef in wall.card.attacks for ab in (adef.abilities or ()))
+
+
+def faces(wall, here: Optional[str]) -> bool:
+    """Whether the wall works against an object crossing it from `here`: any wall does, a one-way wall
+    only from the zone its front faces (Wall of Pikes: its Passage Attacks count only from that side)."""
+    return not one_way(wall) or getattr(wall, "front", None) in (None, here)
+
+
 def _passage_attacks(wall) -> list:
     return [adef for adef in wall.card.attacks if "passage" in adef.special]
 
@@ -428,7 +440,7 @@ def walls(game: Game, obj, here: str, to_zone: str, how: str) -> bool:
         return True
     for wall in walls_on(game, here, to_zone):
         bars = _passage_attacks(wall)
-        if not bars:
+        if not bars or not faces(wall, here):
             continue
         before = _stoppers(game, obj, how)
         for adef in bars:
@@ -758,7 +770,7 @@ def _push_barred(game: Game, obj, here: str, way: str, by):
     dr, dc = DIRECTIONS[way]
     if not (0 <= r + dr < arena.rows and 0 <= c + dc < arena.cols):
         return None
-    walls = walls_on(game, here, f"{ROW_LETTERS[r + dr]}{c + dc + 1}")
+    walls = [w for w in walls_on(game, here, f"{ROW_LETTERS[r + dr]}{c + dc + 1}") if faces(w, here)]
     return push_through_forbidden(game, obj, by, walls) if walls else None
 
 

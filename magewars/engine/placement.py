@@ -497,6 +497,7 @@ def _summon(game, c) -> GameObject:
         pair = parse_border(st.arena, c.zone)
         spell.zone = pair[0]
         spell.border = frozenset(pair)
+        spell.front = pair[0]  # a one-way wall faces the first zone named
         where = f"the border {pair[0]}/{pair[1]}"
     elif c.targets and card.kind != "creature":
         st.attach(spell, c.targets[0])

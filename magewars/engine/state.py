@@ -102,6 +102,7 @@ class GameObject:
     entered_round: Optional[int] = None  # the round it came into play by a spell or effect (movement.enter_zone)
     # out of the arena but in play (remove_from_arena): the zone it left, and the token counting it down
     outside: Optional[tuple] = None  # (zone, token name or None)
+    front: Optional[str] = None  # a wall: the zone its front faces (the first zone of its border)
 
     @property
     def name(self) -> str:

@@ -407,6 +407,7 @@ def build(sc: Scenario, seed: Optional[int] = None) -> tuple[Game, dict]:
             obj.display = str(m["card"])
         if border is not None:
             obj.border = frozenset(str(z) for z in border)
+            obj.front = str(border[0])  # a one-way wall faces its first zone
         if att is not None:
             pending_attach.append((obj, str(att), _at(m, "attached_to") if not host_id else where))
         if "damage" in m:

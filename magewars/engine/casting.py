@@ -274,6 +274,9 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     rng = _range_of(card)
     kind = target_kind(card)
     targets = tuple(targets)
+    if kind == "unsupported" and card.target_join == "or" and "zone" in {t.lower() for t in card.targets} \
+            and len(card.targets) == 2:  # "zone or object" (Decoy): whichever the caster names
+        kind = "object" if targets else "zone"
     if kind == "unsupported":
         raise EngineError(f"NOT IMPLEMENTED: casting {card.name}: its target ({', '.join(card.targets)}) "
                           f"cannot be chosen by the engine yet")

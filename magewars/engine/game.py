@@ -51,6 +51,13 @@ def _step_of(inner) -> Optional[str]:
     return step
 
 
+def works_hidden(card) -> bool:
+    """A card stating `static works_hidden(this)`: its triggered abilities work while it is face down
+    (Decoy pays its mana when destroyed unrevealed)."""
+    return any(isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "works_hidden"
+               for ab in card.abilities)
+
+
 #: events about an object that what was attached to it still hears when that object has just been
 #: destroyed by them (the hit or damage that destroyed it, its destruction); later steps, no
 LOOK_BACK_EVENTS = frozenset({"hit", "damaged", "destroyed"})
@@ -702,8 +709,8 @@ class Game:
         rules, pending = [], []
         entries = self._codex_index().get(event)  # codex entries listening for this event
         for src in list(self.state.objects.values()):
-            if src.hidden or src in exclude:
-                continue
+            if src in exclude or (src.hidden and not works_hidden(src.card)):
+                continue  # a face-down card hears nothing, unless its card says it works hidden
             if not src.in_play and not (event == "destroyed" and src is subject) and not (
                     gone and src.attached_to == subject.id and src.left_to is not None and not src.hidden):
                 continue  # a destroyed object, and what was attached to it, still hear its destruction

@@ -470,6 +470,8 @@ class AvoidAttack(Step):
             src = g.state.objects[src_id]
             if df.uses is not None and src.defense_uses[key] >= df.uses:
                 continue
+            if src is not defender and forbids(g, "defend", src):  # e.g. it attacked this round (Dancing Scimitar)
+                continue
             usable.append((df, src, key))
         if not usable:
             g.emit("info", f"{defender.label()} has no defense it can use")
@@ -485,7 +487,7 @@ class AvoidAttack(Step):
         src.defense_uses[key] += 1
         g.state.touch()
         roll = g.dice.d12()
-        mods = defenses.roll_modifiers(g, atk, defender)
+        mods = defenses.roll_modifiers(g, atk, defender, source=src)
         total = roll + sum(m[1] for m in mods)
         ok = total >= df.roll
         g.emit("roll", f"defense {df.roll}+ of {src.label()}: rolls {roll}"

@@ -915,6 +915,17 @@ class Effects:
         # armor before the conditions that lower it (Corrode): their excess markers drop off
         d.base_armor = armor - marker_armor
         d.armor = max(0, armor)
+        if life is not None and "gain life" in d.cannot_do:
+            # it keeps the Life it had when it could no longer gain life: a bonus that grows later
+            # (Stranglevine's Life +2X as Crush tokens come) does not raise it
+            if obj.life_when_barred is None:
+                obj.life_when_barred = life
+            elif life > obj.life_when_barred:
+                d.mods.append(Mod(d.cannot_by.get("gain life", ""), obj.timestamp,
+                                  f"life held at {obj.life_when_barred}", False, f"{life} would be a gain"))
+                life = obj.life_when_barred
+        elif life is not None:
+            obj.life_when_barred = None  # it may gain life again: its Life follows its bonuses at once
         d.life = life
         d.channeling = channeling
 

@@ -103,6 +103,8 @@ class GameObject:
     # out of the arena but in play (remove_from_arena): the zone it left, and the token counting it down
     outside: Optional[tuple] = None  # (zone, token name or None)
     front: Optional[str] = None  # a wall: the zone its front faces (the first zone of its border)
+    # its Life when it came to be unable to gain life (Finite Life): a Life +X that grows later is held there
+    life_when_barred: Optional[int] = None
 
     @property
     def name(self) -> str:

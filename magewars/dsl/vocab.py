@@ -157,6 +157,7 @@ glyph(who: obj, school: name, state: any)        Turn one of an object's school 
 borrow_bars(who: obj, from: obj, until?: any)    The object may use the action and attack bars of another object (until a stated time, e.g. "end of action").
 modify_range(what: obj, amount: num)             The maximum range of a spell being cast changes by this much.
 cast_as(who: obj, action: any, max_range: num)   The object casts every spell as this kind of action and at a range of at most this many zones.
+roll_on(what: obj)                               A zone attack spell that, after its target zone, attacks each next zone along an orthogonal way its caster picks, to the arena's edge.
 rolls_alone(what: obj)                           The Defense it gives rolls on its own: the modifiers of the creature it is attached to do not apply (Autonomous equipment).
 works_hidden(what: obj)                          Its triggered abilities work even while it is face down (an enchantment that pays out when destroyed unrevealed).
 one_way(what: obj)                               A wall works (its attacks, its Passage traits) only against objects crossing it from the side its front faces.

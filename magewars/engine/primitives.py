@@ -626,6 +626,9 @@ def p_teleport(game, call, ctx):
         got = evaluate(game, to, ctx)
         zones = got if isinstance(got, list) else [got] if got is not None else []
     else:
+        sel = needs_choice(game, to, ctx) if isinstance(to, A.Phrase) else None
+        if sel is not None:  # `to: target zone ...` of an ability: its controller picks the zone
+            choose_target(game, sel, ctx)
         zones = resolve(game, to, ctx) if to is not None else []
     zone = next((z if isinstance(z, str) else game.state.zone_of(z) for z in zones), None)
     for o in _objs(game, pos[0], ctx):

@@ -420,6 +420,8 @@ def resolve(game, c) -> Optional[GameObject]:
             ctx.extra["zone"] = c.zone
             # its target zone (`target zone`): beside an object target (Teleport), or alone (Mass Sleep)
             ctx.extra["targets"] = [c.zone]
+        elif len(c.targets) > 1:  # its other targets (Shift Enchantment's new target)
+            ctx.extra["targets"] = list(c.targets[1:])
         for ab in card.abilities:
             if isinstance(ab, A.OneShotAbility):
                 game.run_effects(ab.effects, ctx)

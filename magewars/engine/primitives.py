@@ -493,6 +493,11 @@ def _supplies(game, v, ctx) -> list:
     return out
 
 
+def supply_markers(game) -> tuple:
+    from .manasupply import supply_markers as _sm
+    return _sm(game)
+
+
 def mana_goes_elsewhere(game, who: str, n: int, by) -> Optional[object]:
     """A player pays or loses N mana because of an object's effect: `when loses_mana(...)` abilities may
     send it to an object instead (`redirect_mana(to: OBJ)`); the mana is placed there as Mana tokens
@@ -503,8 +508,9 @@ def mana_goes_elsewhere(game, who: str, n: int, by) -> Optional[object]:
     would = {"redirect": None}
     game.fire("loses_mana", mage, Ctx(this=mage, it=mage), would=would, by_obj=by, amount=n)
     to = would["redirect"]
-    if to is not None and to.in_play:
-        game.state.add_marker(to, "Mana", n)
+    marker = next(iter(supply_markers(game)), None)  # the codex's mana-kept-on-an-object marker
+    if to is not None and to.in_play and marker is not None:
+        game.state.add_marker(to, marker, n)
         game.emit("token", f"the {n} mana goes onto {to.label()} instead", target=to.id, amount=n)
         return to
     return None

@@ -194,8 +194,10 @@ CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune",
 #: a trait's statics about objects in general, read by the continuous-effects layer: `innate(PHRASE,
 #: unless: [...])` (Effects.innate_rules: the names objects have by nature) and `no_armor(this)`
 #: (Effects._codex_call), `bash_attack(DICE, [TRAITS])` (Game.bash_definition)
-CODEX_TRAIT_CALLS: frozenset[str] = frozenset({"innate", "no_armor", "bash_attack", "remove_guard"})
-#: (`remove_guard(this)`: a creature with the trait loses its guard marker, Game.check_state)
+CODEX_TRAIT_CALLS: frozenset[str] = frozenset({"innate", "no_armor", "bash_attack", "remove_guard", "rolls_alone"})
+#: (`remove_guard(this)`: a creature with the trait loses its guard marker, Game.check_state;
+#: `rolls_alone(this)`: the Defense an object with the trait gives takes none of its bearer's roll
+#: modifiers, defenses.rolls_alone)
 #: attack legality a trait states with `target:` (engine/codex_rules.py): `cannot(SUBJECT, "melee_attack",
 #: target: PHRASE)` on an object's trait, `can(attacker, "melee_attack", target: PHRASE)` on an attack
 #: trait, `can(SUBJECT, "ranged_attack", target: PHRASE, ignoring: "minimum_range")` on either side

@@ -1095,6 +1095,26 @@ def p_attacks_gain(game, call, ctx):
                             f"(from {_src(ctx)}, t{ts}" + (f", until end of {until}" if until else "") + ")")
 
 
+def p_redirect_spell(game, call, ctx):
+    """`redirect_spell(SPELL, to: OBJ)`: the spell being cast gets OBJ for its target (Reverse Magic).
+    The choices its effect makes as it resolves are then made by its controller at that time, who pays
+    any extra mana they ask for (a cost fixed at casting is not recalculated: refused loudly)."""
+    stack = getattr(game, "casting_stack", None)
+    c = stack[-1] if stack else None
+    pos, kw = _args(call)
+    to = _one(game, kw.get("to", pos[1] if len(pos) > 1 else None), ctx)
+    if c is None or c.status != "declared" or to is None:
+        game.emit("rule", f"{_src(ctx)}: no spell being cast to redirect — no effect")
+        return
+    if c.x is not None and any(isinstance(getattr(ab, "effect", None), A.Call) and ab.effect.name == "set_x"
+                               for ab in c.card.abilities):
+        raise NotImplementedPrimitive("redirect_spell", f"{c.card.name}: an X fixed when it was cast is not "
+                                                        f"recalculated for its new target")
+    old = c.targets
+    c.targets = (to,) + tuple(old[1:])
+    game.emit("rule", f"{c.card.name} is redirected: its target is now {to.label()} ({_src(ctx)})")
+
+
 def p_gain_control(game, call, ctx):
     """A player (named by their Mage) takes control of objects."""
     pos, _ = _args(call)
@@ -1442,7 +1462,7 @@ PRIMITIVES: dict[str, Callable] = {
     "sacrifice": p_destroy, "lose_until": p_lose_until, "gain_control": p_gain_control,
     "attacks_gain": p_attacks_gain, "transfer_damage": p_transfer_damage, "summon_later": p_summon_later,
     "next_attack_gains": p_next_attack_gains, "redirect_mana": p_redirect_mana,
-    "remove_from_arena": p_remove_from_arena,
+    "remove_from_arena": p_remove_from_arena, "redirect_spell": p_redirect_spell,
     "defense_bonus": p_defense_bonus, "grant_defense": p_grant_defense,
 }
 PRIMITIVES.update(ATTACK_EFFECTS)  # effects about the attack in hand that attack bars state

@@ -948,6 +948,37 @@ def p_choose(game, call, ctx):
     ch = game.decide("target", player, [Option(o if isinstance(o, str) else o.label(), o) for o in cands],
                      prompt=f"choose for {_src(ctx)}", default=0)
     ctx.chosen = ch.value
+    _recost_redirected(game, ctx)
+
+
+def _recost_redirected(game, ctx) -> None:
+    """A redirected spell (redirect_spell) whose X its card works out from what is chosen: the new X
+    is computed; more than was paid, its controller pays the difference or the spell does nothing
+    more (Unpaid); less, nothing is refunded."""
+    stack = getattr(game, "casting_stack", None)
+    c = stack[-1] if stack else None
+    if c is None or not getattr(c, "redirected", False) or c.spell is not ctx.this or c.x is None:
+        return
+    sub = Ctx(this=ctx.this, target=ctx.target, it=ctx.it)
+    sub.chosen = ctx.chosen
+    new_x = game.static_x(c.card, sub)
+    if new_x is None or new_x <= c.x:
+        if new_x is not None:
+            game.emit("rule", f"{c.card.name}: X is now {new_x} (was {c.x}): nothing is refunded")
+        return
+    diff = new_x - c.x
+    who = c.spell.controller
+    p = game.state.players[who]
+    opts = [Option(f"pay {diff} mana", True)] if p.mana >= diff else []
+    ch = game.decide("optional", who, opts + [Option("cancel the spell", False)],
+                     prompt=f"{c.card.name}: X is now {new_x} (was {c.x}): pay the difference?", default=0)
+    if not ch.value:
+        game.emit("rule", f"{who} does not pay the {diff} mana: {c.card.name} is canceled")
+        raise Unpaid(who)
+    p.mana -= diff
+    c.x = new_x
+    game.state.touch()
+    game.emit("mana", f"{who} pays the {diff} mana difference for {c.card.name} (now {p.mana})", player=who)
 
 
 def p_reorder_step(game, call, ctx):
@@ -1106,10 +1137,7 @@ def p_redirect_spell(game, call, ctx):
     if c is None or c.status != "declared" or to is None:
         game.emit("rule", f"{_src(ctx)}: no spell being cast to redirect — no effect")
         return
-    if c.x is not None and any(isinstance(getattr(ab, "effect", None), A.Call) and ab.effect.name == "set_x"
-                               for ab in c.card.abilities):
-        raise NotImplementedPrimitive("redirect_spell", f"{c.card.name}: an X fixed when it was cast is not "
-                                                        f"recalculated for its new target")
+    c.redirected = True  # its X, if a choice as it resolves sets it, is worked out again (p_choose)
     old = c.targets
     c.targets = (to,) + tuple(old[1:])
     game.emit("rule", f"{c.card.name} is redirected: its target is now {to.label()} ({_src(ctx)})")

@@ -325,7 +325,8 @@ class Effects:
     #: `action_swap` (engine/action_speed.py, asked by the Action Phase), `unlimited_per_round`
     #: (engine/unlimited.py, asked by Game.run_trigger), `works_hidden` (Game._listening: its triggered
     #: abilities hear events while it is face down)
-    READ_STATIC = ("set_x", "action_swap", "unlimited_per_round", "works_hidden", "rolls_alone", "roll_on")
+    READ_STATIC = ("set_x", "action_swap", "unlimited_per_round", "works_hidden", "rolls_alone", "roll_on",
+                   "upkeep_first")
 
     def _read_elsewhere(self, call: A.Call) -> bool:
         """Is this static call read where its value is used, not applied here?  (Per call node.)"""

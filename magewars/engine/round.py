@@ -174,6 +174,11 @@ def run_timing(game, timing: str, subject=None, ordered: bool = False) -> int:
     return n
 
 
+def _upkeep_first(obj) -> bool:
+    return any(isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "upkeep_first"
+               for ab in obj.card.abilities)
+
+
 def _player_order(game, due: list, timing: str) -> list:
     """Upkeep-style ordering: the player with initiative resolves theirs first, in the order they
     choose, then the next player (the controller of the object carrying the effect decides)."""
@@ -184,6 +189,11 @@ def _player_order(game, due: list, timing: str) -> list:
     order = {p: i for i, p in enumerate(game.state.order)}
     for player in sorted(by_player, key=lambda p: order.get(p, 99)):
         group = sorted(by_player[player], key=lambda t: t[0].timestamp)
+        # an object stating `static upkeep_first(this)` (Mind Control) has its upkeep resolved before
+        # the player orders the rest
+        first = [it for it in group if _upkeep_first(it[0])] if timing == "upkeep" else []
+        out.extend(first)
+        group = [it for it in group if it not in first]
         while len(group) > 1:
             opts = [Option(f"{i + 1}. {it[4]}", i) for i, it in enumerate(group)]
             ch = game.decide("order", player, opts, prompt=f"which {timing} effect resolves first?", default=0)

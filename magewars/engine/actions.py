@@ -18,6 +18,7 @@ from .decisions import Option
 class MoveChoice:
     obj_id: str
     to_zone: str
+    teleport: bool = False  # a move action made as a teleport (a `can(this, "teleport", instead_of: "move")`)
 
     def label(self) -> str:
         return f"move {self.obj_id} to {self.to_zone}"
@@ -110,6 +111,8 @@ def _label(game, c) -> str:
         o = objs.get(oid)
         return o.public_label() if o is not None else oid
     if isinstance(c, MoveChoice):
+        if c.teleport:
+            return f"{name(c.obj_id)} teleports to {c.to_zone}"
         return f"move {name(c.obj_id)} to {c.to_zone}"
     if isinstance(c, AttackChoice):
         at = c.zone if c.zone else ", ".join(name(t) for t in c.target_ids)

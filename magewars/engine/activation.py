@@ -171,7 +171,8 @@ def move_options(game, creature) -> list[MoveChoice]:
     if legal is None:
         game.note_unsupported("move actions", "the move procedure is not available")
         return []
-    return [MoveChoice(creature.id, z) for z in legal(game, creature)]
+    return [MoveChoice(creature.id, z) for z in legal(game, creature)] + \
+        [MoveChoice(creature.id, z, teleport=True) for z in movement.teleport_moves(game, creature)]
 
 
 def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:

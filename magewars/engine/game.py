@@ -85,6 +85,7 @@ class Game:
         self.effects = Effects(self)
         self.current_attack = None
         self.spared_from: dict = {}  # spell object id -> ids of objects its effect no longer reaches
+        self.permissions: list = []  # (object id, permission, detail, source id, round): can(...) as an effect
         self.x_values: dict[str, int] = {}
         self.end_of_round_hooks: list = []  # delayed effects the End Phase runs (a reanimated creature returns)
         self.unsupported: list[str] = []

@@ -1004,6 +1004,21 @@ def p_cancel_action(game, call, ctx):
     game.attacks.cancel(atk, f"the whole attack action is canceled by {_src(ctx)}")
 
 
+def p_can(game, call, ctx):
+    """`can(WHO, "teleport", into: PHRASE, instead_of: "move", until: "end of round")` as an effect: this
+    round each move action of WHO may be a teleport into a zone fitting PHRASE (movement.teleport_moves).
+    Any other permission given as an effect is refused loudly."""
+    pos, kw = _args(call)
+    act = pos[1].value if len(pos) > 1 and isinstance(pos[1], A.StringLit) else None
+    inst = kw.get("instead_of")
+    if act != "teleport" or not (isinstance(inst, A.StringLit) and inst.value == "move") or "into" not in kw:
+        raise NotImplementedPrimitive("can", f"{act!r} as an effect")
+    for o in _objs(game, pos[0], ctx):
+        game.permissions.append((o.id, movement.TELEPORT_MOVE, kw["into"], ctx.this.id if ctx.this else None,
+                                 game.state.round))
+        game.emit("rule", f"{o.label()}: this round each of its move actions may be a teleport ({_src(ctx)})")
+
+
 def p_cannot_until(game, call, ctx):
     pos, kw = _args(call)
     what = _one(game, pos[0], ctx)
@@ -1490,7 +1505,7 @@ PRIMITIVES: dict[str, Callable] = {
     "sacrifice": p_destroy, "lose_until": p_lose_until, "gain_control": p_gain_control,
     "attacks_gain": p_attacks_gain, "transfer_damage": p_transfer_damage, "summon_later": p_summon_later,
     "next_attack_gains": p_next_attack_gains, "redirect_mana": p_redirect_mana,
-    "remove_from_arena": p_remove_from_arena, "redirect_spell": p_redirect_spell,
+    "remove_from_arena": p_remove_from_arena, "redirect_spell": p_redirect_spell, "can": p_can,
     "defense_bonus": p_defense_bonus, "grant_defense": p_grant_defense,
 }
 PRIMITIVES.update(ATTACK_EFFECTS)  # effects about the attack in hand that attack bars state

@@ -453,7 +453,12 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
     if isinstance(choice, ACT.MoveChoice):
         mover = game.state.objects[choice.obj_id]
         as_quick = movement.move_uses_quick_action(game, mover)
-        movement.move(game, mover, choice.to_zone)
+        if choice.teleport:  # a move action made as a teleport (movement.teleport_moves)
+            mover.moves_taken += 1
+            game.state.touch()
+            movement.teleport(game, mover, choice.to_zone, "a teleport in place of a move action")
+        else:
+            movement.move(game, mover, choice.to_zone)
         if act is not None:
             act.moves += 1
             if as_quick or movement.phase_ends_after_move(game, mover) or not mover.in_play:

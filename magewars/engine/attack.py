@@ -117,6 +117,7 @@ class AttackAction:
     strikes: int = 1  # strikes against each target (codex statics of its traits: attack_strikes)
     max_targets: int = 1  # different targets one action may attack (attack_targets)
     owner: Optional["GameObject"] = None  # the object whose attack bar it is (an equipment's, a spell's)
+    first_target_strikes: bool = False  # additional strikes only against its first target
 
     @property
     def bar_owner(self) -> "GameObject":
@@ -716,13 +717,22 @@ class AdditionalStrikes(Step):
     key = "additional_strikes"
     after_cancel = True
 
+    @staticmethod
+    def strikes(seq) -> int:
+        """Strikes against this sequence's target: the action's, or one for a target after the first when
+        the action keeps its extra strikes for its first target (next_attack_targets)."""
+        a = seq.action
+        if a.first_target_strikes and a.attacks and (a.attacks[0].defender or a.attacks[0].target) is not seq.target:
+            return 1
+        return a.strikes
+
     def applies(self, eng, seq):
-        return seq.strike < seq.action.strikes
+        return seq.strike < self.strikes(seq)
 
     def then(self, eng, seq):
         """Another strike against the same defender goes back to Roll to Miss, if it still can be made."""
         g, a, atk = eng.game, seq.action, seq.atk
-        if seq.strike < a.strikes:
+        if seq.strike < self.strikes(seq):
             s = seq.strike + 1
             if atk.target.id in a.illegal or not atk.target.in_play:
                 g.emit("rule", f"strike {s}: the target is no longer legal: canceled")
@@ -870,6 +880,7 @@ class AttackEngine:
         self.pending_next: list[dict] = []  # next_attack_gains(...) waiting for the object's next attack
         self.pending_enhance: list[dict] = []  # enhance_attack(...) waiting for the object's next attack
         self.pending_follow: list[dict] = []  # follow_up_attack(...) waiting for the end of an attack action
+        self.pending_targets: list[dict] = []  # next_attack_targets(...) waiting for a quick melee full action
         self.current_step: Optional[str] = None
 
     # ------------------------------------------------------------ public
@@ -930,7 +941,27 @@ class AttackEngine:
         if attacker.id in g.just_moved and not counterstrike:
             action.charged = True
             g.just_moved.discard(attacker.id)
+        self.widen(action)
         return self.run_action(action, targets, zone=zone)
+
+    def widen(self, action: AttackAction) -> None:
+        """`next_attack_targets(...)` waiting for this attacker: its quick melee attack made as its full
+        action (no move before it this Action Phase) may go against that many different objects, one
+        after the other as with Sweeping; its extra strikes stay with the first target."""
+        g, who = self.game, action.attacker
+        for p in list(self.pending_targets):
+            if p["round"] != g.state.round:
+                self.pending_targets.remove(p)
+                continue
+            if p["who"] != who.id or action.kind != "melee" or action.is_counterstrike \
+                    or action.definition.action != "quick" or who.moves_taken:
+                continue
+            self.pending_targets.remove(p)
+            action.max_targets = max(action.max_targets, p["count"])
+            action.first_target_strikes = True
+            g.emit("rule", f"{who.label()}'s quick melee attack, made as its full action, may go against up to "
+                           f"{p['count']} different objects ({p['src']})")
+            return
 
     def attack_each(self, attacker, attack_name: Optional[str], targets: list) -> AttackAction:
         """One attack action of `attacker` with its attack bar `attack_name` made against each target

@@ -554,7 +554,8 @@ def move(game: Game, obj, to_zone: str, action: bool = True, over=None) -> bool:
 
 class MoveInProgress:
     """A move action being made, shaped as an attack for the reveal process and `cancel_action`
-    (its `attacker` and `target` are the mover; its events say the mover is moving)."""
+    (its `attacker` and `target` are the mover; its events say the mover is moving).  It has none of an
+    attack's other features: an effect that asks for one (avoid_attack...) finds it empty."""
     is_casting = False
     spell = None
     defender = None
@@ -562,6 +563,9 @@ class MoveInProgress:
     gained = ()
     engaged = False
     kind = None
+    unavoidable = False
+    is_counterstrike = is_barrier = is_zone = redirected = False
+    definition = None
 
     def __init__(self, mover):
         self.attacker = self.target = self.source = mover
@@ -573,8 +577,20 @@ class MoveInProgress:
     def kinds(self) -> frozenset:
         return frozenset({"move"})
 
+    def __getattr__(self, name):  # any other attack feature: a move has none
+        return None
+
     def has_trait(self, key: str) -> bool:
         return False
+
+
+def _revealed_on_moves(ench) -> bool:
+    """An enchantment a move's reveal window offers: one revealed on a move (`reveal ... on moves(...)`),
+    or one with no reveal rule tying it to another event or step (Force Crush, Force Hold); not one
+    made for an attack or a spell being cast (Block, Bull Endurance, Nullify...)."""
+    rules = [ab for ab in ench.card.abilities if isinstance(ab, A.RevealRule)]
+    return not rules or any(any(ev.name == "moves" for ev in r.on) or (not r.on and r.step is None)
+                            for r in rules)
 
 
 def leaving_window(game: Game, obj) -> bool:
@@ -588,7 +604,7 @@ def leaving_window(game: Game, obj) -> bool:
     mv = MoveInProgress(obj)
     for player in game.state.order:
         while True:
-            cands = [o for o in reveals.hidden_of(player) if game.state.host(o) is obj
+            cands = [o for o in reveals.hidden_of(player) if game.state.host(o) is obj and _revealed_on_moves(o)
                      and reveals.reveal_cost(o) <= game.state.players[player].mana and not reveal_forbidden(game, o)]
             if not cands:
                 break

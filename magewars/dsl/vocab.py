@@ -156,6 +156,7 @@ unlimited_per_round(what: obj, rule: traits)    A trait that normally works once
 cast_limit(what: obj, per_round: num, by?: obj)  Casting restriction: a spell (or the spells matching the phrase) may be cast at most this many times a round (by one caster, if given).
 upkeep_paid_in(what: obj, token: name, from?: obj) The object's Upkeep is paid with tokens of this name taken from an object (its controller's mage unless stated) instead of mana; short of tokens, it is destroyed.
 cannot_reveal(what: obj, during: step)           The enchantment cannot be revealed during a phase or step (or during any action, with "action").
+next_attack_targets(what: obj, count: num)       Once this round, the object's quick melee attack made as its full action (no move before it) may be made against up to count different objects in its zone, one after the other as with Sweeping; its additional strikes stay with the first target.
 next_attack_gains(who: obj, traits: traits, kind?: any, dice?: num, against?: obj, provided?: bool, counterstrike?: any) The next attack (of a kind: melee or ranged; a counterstrike counts only if counterstrike says so) the object makes this round gains traits (and extra dice) until that attack ends; only an attack against a matching object, and only if the provided condition holds when it is declared.
 tunnel(what: obj, between: obj, other: obj, distance: num) One move action of the objects may carry them straight from one place to another matching place up to this many zones away, ignoring walls and zones in between.
 not_counted(what: obj, as: name, rule: any)      The object does not count as a kind of object for a rule (e.g. adjacency between outposts).
@@ -166,6 +167,8 @@ glyph(who: obj, school: name, state: any)        Turn one of an object's school 
 borrow_bars(who: obj, from: obj, until?: any)    The object may use the action and attack bars of another object (until a stated time, e.g. "end of action_phase": its activation).
 modify_range(what: obj, amount: num)             The maximum range of a spell being cast changes by this much.
 cast_as(who: obj, action: any, max_range: num)   The object casts every spell as this kind of action and at a range of at most this many zones.
+rolls_alone(what: obj)                           The Defense it gives rolls on its own: the modifiers of the creature it is attached to do not apply (Autonomous equipment).
+works_hidden(what: obj)                          Its triggered abilities work even while it is face down (an enchantment that pays out when destroyed unrevealed).
 one_way(what: obj)                               A wall works (its attacks, its Passage traits) only against objects crossing it from the side its front faces.
 upkeep_first(what: obj)                          This object's upkeep is paid before any other upkeep on the object it is attached to.
 extra_prepared(who: obj, count: num)             In the Planning Phase the object prepares this many spells more than usual.

@@ -122,6 +122,7 @@ class AttackAction:
     # the attack if it has not hit yet (Rules, Walls: Force Hold revealed during the wall's attack)
     holds_while: Optional[Callable[[], Optional[str]]] = None
     owner: Optional["GameObject"] = None  # the object whose attack bar it is (an equipment's, a spell's)
+    first_target_strikes: bool = False  # additional strikes only against its first target
 
     @property
     def bar_owner(self) -> "GameObject":
@@ -475,6 +476,8 @@ class AvoidAttack(Step):
             src = g.state.objects[src_id]
             if df.uses is not None and src.defense_uses[key] >= df.uses:
                 continue
+            if src is not defender and forbids(g, "defend", src):  # e.g. it attacked this round (Dancing Scimitar)
+                continue
             cost = sum(n for _c, n in defenses.use_costs(g, src))
             if cost > g.state.players[src.controller].mana:
                 g.emit("info", f"{src.label()}'s defense {df.roll}+ costs {cost} mana to use: its controller "
@@ -500,7 +503,7 @@ class AvoidAttack(Step):
         src.defense_uses[key] += 1
         g.state.touch()
         roll = g.dice.d12()
-        mods = defenses.roll_modifiers(g, atk, defender)
+        mods = defenses.roll_modifiers(g, atk, defender, source=src)
         total = roll + sum(m[1] for m in mods)
         ok = total >= df.roll
         g.emit("roll", f"defense {df.roll}+ of {src.label()}: rolls {roll}"
@@ -729,13 +732,22 @@ class AdditionalStrikes(Step):
     key = "additional_strikes"
     after_cancel = True
 
+    @staticmethod
+    def strikes(seq) -> int:
+        """Strikes against this sequence's target: the action's, or one for a target after the first when
+        the action keeps its extra strikes for its first target (next_attack_targets)."""
+        a = seq.action
+        if a.first_target_strikes and a.attacks and (a.attacks[0].defender or a.attacks[0].target) is not seq.target:
+            return 1
+        return a.strikes
+
     def applies(self, eng, seq):
-        return seq.strike < seq.action.strikes
+        return seq.strike < self.strikes(seq)
 
     def then(self, eng, seq):
         """Another strike against the same defender goes back to Roll to Miss, if it still can be made."""
         g, a, atk = eng.game, seq.action, seq.atk
-        if seq.strike < a.strikes:
+        if seq.strike < self.strikes(seq):
             s = seq.strike + 1
             if atk.target.id in a.illegal or not atk.target.in_play:
                 g.emit("rule", f"strike {s}: the target is no longer legal: canceled")
@@ -891,6 +903,7 @@ class AttackEngine:
         self.pending_next: list[dict] = []  # next_attack_gains(...) waiting for the object's next attack
         self.pending_enhance: list[dict] = []  # enhance_attack(...) waiting for the object's next attack
         self.pending_follow: list[dict] = []  # follow_up_attack(...) waiting for the end of an attack action
+        self.pending_targets: list[dict] = []  # next_attack_targets(...) waiting for a quick melee full action
         self.current_step: Optional[str] = None
 
     # ------------------------------------------------------------ public
@@ -958,7 +971,27 @@ class AttackEngine:
         if attacker.id in g.just_moved and not counterstrike:
             action.charged = True
             g.just_moved.discard(attacker.id)
+        self.widen(action)
         return self.run_action(action, targets, zone=zone)
+
+    def widen(self, action: AttackAction) -> None:
+        """`next_attack_targets(...)` waiting for this attacker: its quick melee attack made as its full
+        action (no move before it this Action Phase) may go against that many different objects, one
+        after the other as with Sweeping; its extra strikes stay with the first target."""
+        g, who = self.game, action.attacker
+        for p in list(self.pending_targets):
+            if p["round"] != g.state.round:
+                self.pending_targets.remove(p)
+                continue
+            if p["who"] != who.id or action.kind != "melee" or action.is_counterstrike \
+                    or action.definition.action != "quick" or who.moves_taken:
+                continue
+            self.pending_targets.remove(p)
+            action.max_targets = max(action.max_targets, p["count"])
+            action.first_target_strikes = True
+            g.emit("rule", f"{who.label()}'s quick melee attack, made as its full action, may go against up to "
+                           f"{p['count']} different objects ({p['src']})")
+            return
 
     def attack_each(self, attacker, attack_name: Optional[str], targets: list) -> AttackAction:
         """One attack action of `attacker` with its attack bar `attack_name` made against each target
@@ -1322,6 +1355,9 @@ class AttackEngine:
             return f"{t.public_label()} has no life: only objects with life can be attacked"
         if t.id in action.illegal:
             return "no longer a legal target for this action"
+        for o in (t, a):  # in play but out of the arena (Banish): out of everyone's range and sight
+            if getattr(o, "outside", None) is not None:
+                return f"{o.label()} is outside the arena: out of range and line of sight"
         if action.is_barrier or action.is_counterstrike:
             return None
         immune = g.immune_to_source(t, action.spell or atk.source) or barclauses.immune_to_bar(g, atk)
@@ -1416,6 +1452,14 @@ class AttackEngine:
             return
         if to is None:
             return
+        if to is atk.attacker and not g.is_creature(to) and not intercepting:
+            # turned back on an attacker that is not a creature (a Vine marker, an Autonomous weapon): it
+            # would attack itself, which has no effect: the attack is only avoided
+            if atk.status in ("declared",):
+                atk.status = "avoided"
+            g.emit("avoided", f"the attack is avoided ({why}); turned back on {to.label()}, which is not a "
+                              f"creature, it would attack itself: no effect")
+            return
         old = atk.target
         atk.status = "avoided"
         atk.redirected = True
@@ -1455,13 +1499,16 @@ class AttackEngine:
         for ab in atk.action.definition.abilities:
             if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == fn:
                 ctx = Ctx(this=atk.action.spell or atk.attacker, attack=atk)
-                ctx.extra["x"] = atk.action.x
+                # the action's X; a bar of an object whose X is its own (Temple of Light): that X,
+                # as for its dice
+                ctx.extra["x"] = atk.action.x if atk.action.x or atk.action.spell else \
+                    self.game.x_value(atk.attacker)
                 if ab.guard is not None and not self.game.evaluate(ab.guard, ctx):
                     continue
                 arg = ab.effect.args[0].value if ab.effect.args else 0
                 n = self.game.evaluate(arg, ctx)
                 if n:
-                    out.append((f"{atk.action.definition.name}'s own rule (X={atk.action.x})", n))
+                    out.append((f"{atk.action.definition.name}'s own rule (X={ctx.extra['x']})", n))
         return out
 
     def damage_from(self, atk: Attack, normal: int, crit: int, ones: int, armor: int, emit=None) -> int:

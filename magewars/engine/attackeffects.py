@@ -165,7 +165,22 @@ def e_follow_up_attack(game, call, ctx) -> None:
     game.emit("effect", f"{who.label()}: after its {after} it may make one more {kind} attack ({_label(ctx)})")
 
 
-EFFECTS = {"convert_to_critical": e_convert_to_critical, "look_at": e_look_at, "enhance_attack": e_enhance_attack,
+def e_next_attack_targets(game, call, ctx) -> None:
+    """`next_attack_targets(WHO, N)`: once this round, WHO's quick melee attack made as its full action
+    may be made against up to N different objects in its zone (AttackEngine.widen)."""
+    pos = [a.value for a in call.args if not a.key]
+    who = _one(game, pos[0], ctx) if pos else None
+    n = game.evaluate(pos[1], ctx) if len(pos) > 1 else 1
+    if who is None:
+        game.emit("rule", f"{_label(ctx)}: no object — no effect")
+        return
+    game.attacks.pending_targets.append({"who": who.id, "count": int(n), "round": game.state.round,
+                                         "src": _label(ctx)})
+    game.emit("effect", f"{who.label()}: its next quick melee attack made as a full action this round may go "
+                        f"against up to {n} objects ({_label(ctx)})")
+
+
+EFFECTS = {"convert_to_critical": e_convert_to_critical, "next_attack_targets": e_next_attack_targets, "look_at": e_look_at, "enhance_attack": e_enhance_attack,
            "follow_up_attack": e_follow_up_attack,
            "act_as_defender": e_act_as_defender, "attack_each": e_attack_each}
 

@@ -262,6 +262,9 @@ def target_kind(card: CardDefinition) -> str:
         return "discard"  # a card in a discard pile (Rules: a spell may target a destroyed creature's card)
     if card.target_join == "and" and len(words) == 2 and "zone" in words:
         return "object_zone"  # an object and a zone (Teleport): both in range and line of sight
+    if card.target_join == "and" and len(words) == 2 and any(w.endswith("enchantment") for w in words) \
+            and any(w == "new target" for w in words):
+        return "attachment_move"  # an enchantment and a new target for it (Shift Enchantment)
     if any("zone" in w or w == "arena" for w in words) or card.target_join == "and":
         return "unsupported"
     return "object"
@@ -329,6 +332,9 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     rng = cast_range(game, caster, card)
     kind = target_kind(card)
     targets = tuple(targets)
+    if kind == "unsupported" and card.target_join == "or" and "zone" in {t.lower() for t in card.targets} \
+            and len(card.targets) == 2:  # "zone or object" (Decoy): whichever the caster names
+        kind = "object" if targets else "zone"
     if kind == "unsupported":
         raise EngineError(f"NOT IMPLEMENTED: casting {card.name}: its target ({', '.join(card.targets)}) "
                           f"cannot be chosen by the engine yet")
@@ -344,8 +350,9 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         if why:
             raise IllegalCast(getattr(why, "rule", "") or "target", f"illegal target: {why}")
         tz = st.zone_of(t)
-        if tz is None:
-            raise IllegalCast("target", f"{t.label()} is not in a zone of the arena")
+        if tz is None:  # in play but outside the arena (Banish): out of everyone's range and sight
+            raise IllegalCast("range", f"{t.label()} is not in a zone of the arena: out of range and line "
+                                       f"of sight")
         _check_zone(game, caster, tz, rng, t.label())
     elif kind == "discard":
         if zone is not None or len(targets) != 1:
@@ -366,6 +373,27 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
             raise IllegalCast("target", f"{t.label()} is not in a zone of the arena")
         _check_zone(game, caster, tz, rng, t.label())
         _check_zone(game, caster, zone, rng, f"zone {zone}")
+    elif kind == "attachment_move":
+        if len(targets) != 2 or zone is not None:
+            raise IllegalCast("target", f"{card.name} needs two targets: an enchantment and a new target for it")
+        ench, new = targets
+        phrases = card.target_phrases or ()
+        if phrases and not matches(game, ench, phrases[0], Ctx(this=probe)):
+            raise IllegalCast("target", f"illegal target: {ench.public_label()} is not a {card.targets[0]}")
+        why = R.forbids(game, "be moved to another object", ench)  # Mind Control
+        if why:
+            raise IllegalCast("target", f"illegal target: {ench.public_label()} cannot be moved ({why})")
+        host = st.host(ench)
+        if new is host:
+            pass  # the same target again is allowed (Steal Enchantment re-targets; Shift moves to a new one)
+        why = legal_target(game, ench.controller and st.mage_of(ench.controller) or caster, ench.card, new, ench)
+        if why:
+            raise IllegalCast("target", f"illegal new target: {why}")
+        for t in targets:
+            tz = st.zone_of(t)
+            if tz is None:
+                raise IllegalCast("range", f"{t.public_label()} is not in a zone of the arena")
+            _check_zone(game, caster, tz, rng, t.public_label())
     elif kind == "zone":
         if targets or zone is None:
             raise IllegalCast("target", f"{card.name} targets a zone: give a zone, not objects")

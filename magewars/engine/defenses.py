@@ -44,9 +44,18 @@ def _static_body(eff):
     return eff
 
 
-def roll_modifiers(game, atk, defender) -> list:
-    """(label, amount) for every modifier of a defense roll made by `defender` against `atk`."""
+def rolls_alone(game, source) -> bool:
+    """A defense given by an object carrying a trait whose codex entry states `static rolls_alone(this)`
+    (Autonomous equipment): its rolls are its own, untouched by the modifiers of the creature's cards."""
+    return source is not None and any(game.codex_statics(t, "rolls_alone") for t in game.d(source).traits)
+
+
+def roll_modifiers(game, atk, defender, source=None) -> list:
+    """(label, amount) for every modifier of a defense roll made by `defender` against `atk` (with the
+    defense of `source`: one that rolls alone takes only the attack's own modifiers)."""
     mods = list(atk.defense_mods)
+    if source is not None and source is not defender and rolls_alone(game, source):
+        return mods
     for (_ts, label, oid, node, _until) in game.effects.temporary:
         if oid == defender.id and isinstance(node, A.Call) and node.name in TEMPORARY_CALLS:
             args = [a.value for a in node.args if not a.key]

@@ -370,8 +370,10 @@ class Effects:
     #: `action_swap` (engine/action_speed.py, asked by the Action Phase), `unlimited_per_round`
     #: (engine/unlimited.py, asked by Game.run_trigger), `upkeep_paid_in` (primitives.p_pay_upkeep),
     #: `gain_control` (engine/control.py, by the state check), `upkeep_first` (engine/round.py, the order
-    #: of a player's upkeep effects)
-    READ_STATIC = ("set_x", "action_swap", "unlimited_per_round", "upkeep_paid_in", "gain_control", "upkeep_first")
+    #: of a player's upkeep effects), `works_hidden` (Game._listening: its triggered abilities hear events
+    #: while it is face down), `rolls_alone` (engine/defenses.py)
+    READ_STATIC = ("set_x", "action_swap", "unlimited_per_round", "upkeep_paid_in", "gain_control", "upkeep_first",
+                   "works_hidden", "rolls_alone")
 
     def _read_elsewhere(self, call: A.Call) -> bool:
         """Is this static call read where its value is used, not applied here?  (Per call node.)"""
@@ -1025,6 +1027,17 @@ class Effects:
         # armor before the conditions that lower it (Corrode): their excess markers drop off
         d.base_armor = armor - marker_armor
         d.armor = max(0, armor)
+        if life is not None and "gain life" in d.cannot_do:
+            # it keeps the Life it had when it could no longer gain life: a bonus that grows later
+            # (Stranglevine's Life +2X as Crush tokens come) does not raise it
+            if obj.life_when_barred is None:
+                obj.life_when_barred = life
+            elif life > obj.life_when_barred:
+                d.mods.append(Mod(d.cannot_by.get("gain life", ""), obj.timestamp,
+                                  f"life held at {obj.life_when_barred}", False, f"{life} would be a gain"))
+                life = obj.life_when_barred
+        elif life is not None:
+            obj.life_when_barred = None  # it may gain life again: its Life follows its bonuses at once
         d.life = life
         d.channeling = channeling
 

@@ -69,6 +69,18 @@ def _step_of(inner) -> Optional[str]:
     return step
 
 
+def works_hidden(card) -> bool:
+    """A card stating `static works_hidden(this)`: its triggered abilities work while it is face down
+    (Decoy pays its mana when destroyed unrevealed)."""
+    return any(isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "works_hidden"
+               for ab in card.abilities)
+
+
+#: events about an object that what was attached to it still hears when that object has just been
+#: destroyed by them (the hit or damage that destroyed it, its destruction); later steps, no
+LOOK_BACK_EVENTS = frozenset({"hit", "damaged", "destroyed"})
+
+
 class Game:
     @property
     def current_attack(self):
@@ -91,6 +103,7 @@ class Game:
         self.effects = Effects(self)
         self.current_attack = None
         self.spared_from: dict = {}  # spell object id -> ids of objects its effect no longer reaches
+        self.permissions: list = []  # (object id, permission, detail, source id, round): can(...) as an effect
         self.x_values: dict[str, int] = {}
         self.end_of_round_hooks: list = []  # delayed effects the End Phase runs (a reanimated creature returns)
         self.upkeep_hooks: list = []  # procedures the Upkeep Phase runs after its effects (outofarena.py)
@@ -836,7 +849,8 @@ class Game:
         state changes (an attack fires one event many times between two changes)."""
         # a destroyed subject: what was attached to it left play with it, and still hears what
         # happens to it in the same moment (its destruction, the hit that destroyed it...)
-        gone = subject is not None and not isinstance(subject, str) and not subject.in_play
+        gone = subject is not None and not isinstance(subject, str) and not subject.in_play \
+            and event in LOOK_BACK_EVENTS
         cacheable = not exclude and event != "destroyed" and not gone
         if cacheable:
             if self._listening_version != self.state.version:
@@ -848,14 +862,14 @@ class Game:
         rules, pending = [], []
         entries = self._codex_index().get(event)  # codex entries listening for this event
         for src in list(self.state.objects.values()):
-            if src.hidden and src not in exclude and entries and event in self.CARD_FATE_EVENTS \
-                    and (src.in_play or src is subject):
-                # what becomes of the card itself when it would leave play holds face down too
-                # (Codex, Cantrip: "even hidden"); its other abilities wait until it is revealed
-                rules.extend(self._carried(src, event, entries))
+            if src in exclude:
                 continue
-            if src.hidden or src in exclude:
-                continue
+            if src.hidden and not works_hidden(src.card):
+                if entries and event in self.CARD_FATE_EVENTS and (src.in_play or src is subject):
+                    # what becomes of the card itself when it would leave play holds face down too
+                    # (Codex, Cantrip: "even hidden"); its other abilities wait until it is revealed
+                    rules.extend(self._carried(src, event, entries))
+                continue  # a face-down card hears nothing else, unless its card says it works hidden
             if not src.in_play and not (event == "destroyed" and src is subject) and not (
                     gone and src.attached_to == subject.id and src.left_to is not None and not src.hidden):
                 continue  # a destroyed object, and what was attached to it, still hear its destruction

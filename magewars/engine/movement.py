@@ -610,6 +610,10 @@ def move(game: Game, obj, to_zone: str, action: bool = True, over=None) -> bool:
             return False
     if action:
         pay_costs(game, obj, to_zone)
+        if not leaving_window(game, obj):  # step 3: revealed then, an enchantment may stop the move
+            obj.moves_taken += 1
+            game.state.touch()
+            return False
     here = _zone_of(game, obj)
     if not action:
         ok = change_zone(game, obj, to_zone, "moves")
@@ -630,6 +634,104 @@ def move(game: Game, obj, to_zone: str, action: bool = True, over=None) -> bool:
     if who:  # the round ends the Action Phase (round.perform asks phase_ends_after_move)
         game.emit("rule", f"{obj.label()} took a move action: its Action Phase ends ({who})")
     return arrived and obj.zone == to_zone and here != to_zone
+
+
+class MoveInProgress:
+    """A move action being made, shaped as an attack for the reveal process and `cancel_action`
+    (its `attacker` and `target` are the mover; its events say the mover is moving).  It has none of an
+    attack's other features: an effect that asks for one (avoid_attack...) finds it empty."""
+    is_casting = False
+    spell = None
+    defender = None
+    traits = ()
+    gained = ()
+    engaged = False
+    kind = None
+    unavoidable = False
+    is_counterstrike = is_barrier = is_zone = redirected = False
+    definition = None
+
+    def __init__(self, mover):
+        self.attacker = self.target = self.source = mover
+        self.events = {("moves", mover.id)}
+        self.status = "declared"
+        self.canceled = False
+        self.action = self
+
+    def kinds(self) -> frozenset:
+        return frozenset({"move"})
+
+    def __getattr__(self, name):  # any other attack feature: a move has none
+        return None
+
+    def has_trait(self, key: str) -> bool:
+        return False
+
+
+def _revealed_on_moves(ench) -> bool:
+    """An enchantment a move's reveal window offers: one revealed on a move (`reveal ... on moves(...)`),
+    or one with no reveal rule tying it to another event or step (Force Crush, Force Hold); not one
+    made for an attack or a spell being cast (Block, Bull Endurance, Nullify...)."""
+    rules = [ab for ab in ench.card.abilities if isinstance(ab, A.RevealRule)]
+    return not rules or any(any(ev.name == "moves" for ev in r.on) or (not r.on and r.step is None)
+                            for r in rules)
+
+
+def leaving_window(game: Game, obj) -> bool:
+    """Step 3 of a move action, Leaving Zone: the players may reveal face-down enchantments on the
+    mover (Stumble, Force Crush...), which may cancel the move (`cancel_action`) or stop the creature
+    (it can no longer move: Restrained).  Returns whether the move goes on."""
+    reveals = getattr(game, "reveals", None)
+    if reveals is None:
+        return True
+    from .restrictions import reveal_forbidden
+    mv = MoveInProgress(obj)
+    for player in game.state.order:
+        while True:
+            cands = [o for o in reveals.hidden_of(player) if game.state.host(o) is obj and _revealed_on_moves(o)
+                     and reveals.reveal_cost(o) <= game.state.players[player].mana and not reveal_forbidden(game, o)]
+            if not cands:
+                break
+            ch = game.decide("reveal", player, [Option("pass")] + [Option(o.name, o) for o in cands],
+                             prompt=f"reveal as {obj.label()} leaves its zone?", default=0, step="leaving_zone")
+            if ch.value is None:
+                break
+            reveals.reveal(ch.value, mv)
+            if mv.canceled or mv.status == "canceled":
+                break
+    if mv.canceled or mv.status == "canceled":
+        game.emit("rule", f"the move of {obj.label()} is canceled: it stays in {_zone_of(game, obj)}")
+        return False
+    who = cannot_move(game, obj) if obj.in_play else "it left play"
+    if who:
+        game.emit("rule", f"{obj.label()} can no longer move ({who}): the move is canceled")
+        return False
+    return True
+
+
+TELEPORT_MOVE = "teleport instead of move"  # game.permissions: each move action may be a teleport
+
+
+def teleport_moves(game: Game, obj) -> list[str]:
+    """Zones a move action of `obj` may reach as a teleport this round (an effect's `can(this,
+    "teleport", into: PHRASE, instead_of: "move")`): hindering, walls, Restrained and Unmovable do not
+    matter, only what forbids teleporting; it still needs a move action left."""
+    here = _zone_of(game, obj)
+    grants = [(phrase, sid) for (oid, act, phrase, sid, rnd) in getattr(game, "permissions", ())
+              if oid == obj.id and act == TELEPORT_MOVE and rnd == game.state.round]
+    if not grants or here is None or not obj.in_play or obj.action_marker != "ready" \
+            or obj.moves_taken >= max_moves(game, obj):
+        return []
+    out = []
+    for z in game.state.arena.zones():
+        if z == here:
+            continue
+        if not any(z in resolve(game, phrase, Ctx(this=obj, it=obj)) for phrase, _s in grants):
+            continue
+        if restriction(game, obj, CANNOT_TELEPORTED, here=here, dest=z):
+            continue
+        out.append(z)
+    return out
 
 
 def legal_moves(game: Game, obj, action: bool = True, over=None) -> list[str]:
@@ -818,7 +920,10 @@ def _push_barred(game: Game, obj, here: str, way: str, by):
     dr, dc = DIRECTIONS[way]
     if not (0 <= r + dr < arena.rows and 0 <= c + dc < arena.cols):
         return None
-    walls = walls_on(game, here, f"{ROW_LETTERS[r + dr]}{c + dc + 1}")
+    # a one-way wall crossed from behind makes no passage attack, so a ban on pushes through such walls
+    # does not hold there (Wall of Pikes)
+    walls = [w for w in walls_on(game, here, f"{ROW_LETTERS[r + dr]}{c + dc + 1}")
+             if _passage_attacks(w, here) or not _passage_attacks(w)]
     return push_through_forbidden(game, obj, by, walls) if walls else None
 
 

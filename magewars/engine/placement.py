@@ -20,6 +20,7 @@ from typing import Iterator, Optional
 from ..dsl import ast as A
 from . import castlimit as CL
 from .cardindex import index as card_index
+from .decisions import Option
 from .errors import EngineError
 from .phrases import Ctx, has_name, matches
 from .spellstatics import CAST_ONLY, COPIES_IN_PLAY, COSTS, SPELLBOOK_ONLY, ZONE_LIMIT
@@ -424,8 +425,11 @@ def resolve(game, c) -> Optional[GameObject]:
     kind = card.kind
     if kind == "attack" or (kind == "incantation" and card.attacks and not _one_shots(card)):
         game.emit("info", f"{c.caster.label()} casts {card.name}: its attack enters the attack sequence")
-        game.attacks.make_attack(c.caster, None, list(c.targets), zone=c.zone if c.zone and "/" not in c.zone
-                                 else None, spell=spell)
+        zone = c.zone if c.zone and "/" not in c.zone else None
+        way = _roll_way(game, c, zone) if zone is not None and _rolls_on(card) else None
+        game.attacks.make_attack(c.caster, None, list(c.targets), zone=zone, spell=spell)
+        if way is not None:
+            _roll_on(game, c, zone, way)
         return None
     if kind == "incantation":
         t = c.targets[0] if c.targets else None
@@ -434,6 +438,8 @@ def resolve(game, c) -> Optional[GameObject]:
             ctx.extra["zone"] = c.zone
             # its target zone (`target zone`): beside an object target (Teleport), or alone (Mass Sleep)
             ctx.extra["targets"] = [c.zone]
+        elif len(c.targets) > 1:  # its other targets (Shift Enchantment's new target)
+            ctx.extra["targets"] = list(c.targets[1:])
         for ab in card.abilities:
             if isinstance(ab, A.OneShotAbility):
                 game.run_effects(ab.effects, ctx)
@@ -445,6 +451,43 @@ def resolve(game, c) -> Optional[GameObject]:
     if kind in ZONE_KINDS:
         return _summon(game, c)
     raise EngineError(f"NOT IMPLEMENTED: resolving a {kind} spell")
+
+
+def _rolls_on(card) -> bool:
+    """A zone attack spell stating `static roll_on(this)`: it attacks zone after zone along one way."""
+    return any(isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "roll_on"
+               for ab in card.abilities)
+
+
+def _next_zone(game, z: str, way: str) -> Optional[str]:
+    from .movement import DIRECTIONS
+    arena = game.state.arena
+    r, col = arena.coords(z)
+    dr, dc = DIRECTIONS[way]
+    if 0 <= r + dr < arena.rows and 0 <= col + dc < arena.cols:
+        return f"{ROW_LETTERS[r + dr]}{col + dc + 1}"
+    return None
+
+
+def _roll_way(game, c, zone: str) -> Optional[str]:
+    """`roll_on`: as the spell resolves its caster picks an orthogonal way (one with a zone beyond)."""
+    from .movement import DIRECTIONS
+    ways = [w for w in DIRECTIONS if _next_zone(game, zone, w) is not None]
+    if not ways:
+        return None
+    return game.decide("target", c.caster.controller, [Option(w, w) for w in ways],
+                       prompt=f"{c.card.name} rolls on which way?", default=0).value
+
+
+def _roll_on(game, c, zone: str, way: str) -> None:
+    """The same attack against each next zone that way, to the arena's edge (a creature pushed ahead
+    of it is attacked again)."""
+    step = lambda z, w: _next_zone(game, z, w)  # noqa: E731
+    nxt = step(zone, way)
+    while nxt is not None and c.spell is not None:
+        game.emit("rule", f"{c.card.name} rolls on {way} into {nxt}")
+        game.attacks.make_attack(c.caster, None, [], zone=nxt, spell=c.spell)
+        nxt = step(nxt, way)
 
 
 def _one_shots(card) -> bool:
@@ -518,6 +561,7 @@ def _summon(game, c) -> GameObject:
         pair = parse_border(st.arena, c.zone)
         spell.zone = pair[0]
         spell.border = frozenset(pair)
+        spell.front = pair[0]  # a one-way wall faces the first zone named
         where = f"the border {pair[0]}/{pair[1]}"
         if any(_one_way(adef) for adef in card.attacks):  # which way its top faces: its caster says
             ch = game.decide("target", c.caster.controller, [Option(z, z) for z in pair],

@@ -681,6 +681,20 @@ def p_move_enchantment(game, call, ctx):
 
 
 def p_attach(game, call, ctx):
+    """`attach(WHAT, to: OBJ[, replacing: "return_to_hand"])`: moves an attachment; with `replacing`,
+    equipment already there sharing its name or slot first returns to its owner's spellbook."""
+    pos, kw = _args(call)
+    rep = kw.get("replacing")
+    to = _one(game, kw.get("to", pos[1] if len(pos) > 1 else None), ctx)
+    if isinstance(rep, A.StringLit) and rep.value == "return_to_hand" and to is not None:
+        from .placement import _slots
+        for o in _objs(game, pos[0], ctx):
+            mine = set(_slots(o.card))
+            for old in [a for a in game.state.attachments(to) if a.kind == "equipment" and a is not o
+                        and (a.name == o.name or (mine and mine & set(_slots(a.card))))]:
+                game.state.remove_from_play(old, "spellbook")
+                game.emit("rule", f"{old.label()} shares its name or slot with {o.label()}: it returns to its "
+                                  f"owner's spellbook first ({_src(ctx)})", target=old.id)
     p_move_enchantment(game, call, ctx)
 
 
@@ -691,6 +705,9 @@ def p_teleport(game, call, ctx):
         got = evaluate(game, to, ctx)
         zones = got if isinstance(got, list) else [got] if got is not None else []
     else:
+        sel = needs_choice(game, to, ctx) if isinstance(to, A.Phrase) else None
+        if sel is not None:  # `to: target zone ...` of an ability: its controller picks the zone
+            choose_target(game, sel, ctx)
         zones = resolve(game, to, ctx) if to is not None else []
     zones = list(dict.fromkeys(z if isinstance(z, str) else game.state.zone_of(z) for z in zones))
     zones = [z for z in zones if z]
@@ -860,6 +877,36 @@ def p_roll_attack_dice(game, call, ctx):
     game.emit("roll", f"{_src(ctx)} rolls {' '.join(map(str, faces))}", faces=[str(f) for f in faces])
 
 
+def _bar_of(game, attacker, bar: str, ctx):
+    """The attack bar `bar` an object attacks with: one of its own, else one printed on the card whose
+    effect makes it attack (Burst of Thorns: the Vine marker attacks with the spell's bar)."""
+    try:
+        return game.attacks.find_attack(attacker, bar)
+    except KeyError as e:
+        own = next((a for a in (ctx.this.card.attacks if ctx.this is not None else ())
+                    if a.name.lower() == bar.lower()), None)
+        if own is None:
+            raise NotImplementedPrimitive("make_attack", str(e))
+        return own, ctx.this
+
+
+def _pick_attack_target(game, attacker, bar: str, ctx):
+    """The attacker's controller picks a legal target for one of its attack bars (an ability that makes
+    an attack without naming its target); None when there is none (said in the log)."""
+    from .attack import Attack, AttackAction
+    adef, src = _bar_of(game, attacker, bar, ctx)
+    probe = AttackAction(attacker, adef, attacker, tuple(adef.traits), adef.kind)
+    probe.owner = src
+    legal = [t for t in game.state.in_play() if t is not attacker and not t.hidden and game.life(t) is not None
+             and game.state.zone_of(t) is not None
+             and game.attacks.illegal_reason(Attack(probe, attacker, attacker, t)) is None]
+    if not legal:
+        game.emit("rule", f"{_src(ctx)}: no legal target for {bar} — no attack")
+        return None
+    return game.decide("target", attacker.controller, [Option(t.label(), t) for t in legal],
+                       prompt=f"target of {bar} ({_src(ctx)})", default=0).value
+
+
 def p_make_attack(game, call, ctx):
     pos, kw = _args(call)
     attacker = _one(game, pos[0], ctx)
@@ -879,6 +926,10 @@ def p_make_attack(game, call, ctx):
         target = ch.value
     if target is None and ctx.chosen is not None and len(pos) > 1:
         target = ctx.chosen
+    if target is None and tphrase is None and attacker is not None and isinstance(name, A.StringLit):
+        target = _pick_attack_target(game, attacker, name.value, ctx)  # `make_attack(this, attack: BAR)`
+        if target is None:
+            return
     if attacker is None or target is None:
         game.emit("rule", f"{_src(ctx)}: make_attack has no attacker or target — no effect")
         return
@@ -891,6 +942,14 @@ def p_make_attack(game, call, ctx):
         # the same attack again, as part of the same attack action (a chain): the named object is its source
         game.attacks.chain(atk.action, attacker, target, ctx.extra.get("x_set", atk.action.x))
         return
+    if aname and ctx.this is not None and ctx.this is not attacker:
+        adef, src = _bar_of(game, attacker, aname, ctx)
+        if src is ctx.this and src is not attacker:  # the effect's own bar, made by the attacker named
+            from .attack import AttackAction
+            action = AttackAction(attacker, adef, attacker, tuple(adef.traits), adef.kind)
+            action.owner = src
+            game.attacks.run_action(action, [target])
+            return
     game.attacks.make_attack(attacker, aname, [target])
 
 
@@ -1013,6 +1072,37 @@ def p_choose(game, call, ctx):
     ch = game.decide("target", player, [Option(o if isinstance(o, str) else o.label(), o) for o in cands],
                      prompt=f"choose for {_src(ctx)}", default=0)
     ctx.chosen = ch.value
+    _recost_redirected(game, ctx)
+
+
+def _recost_redirected(game, ctx) -> None:
+    """A redirected spell (redirect_spell) whose X its card works out from what is chosen: the new X
+    is computed; more than was paid, its controller pays the difference or the spell does nothing
+    more (Unpaid); less, nothing is refunded."""
+    stack = getattr(game, "casting_stack", None)
+    c = stack[-1] if stack else None
+    if c is None or not getattr(c, "redirected", False) or c.spell is not ctx.this or c.x is None:
+        return
+    sub = Ctx(this=ctx.this, target=ctx.target, it=ctx.it)
+    sub.chosen = ctx.chosen
+    new_x = game.static_x(c.card, sub)
+    if new_x is None or new_x <= c.x:
+        if new_x is not None:
+            game.emit("rule", f"{c.card.name}: X is now {new_x} (was {c.x}): nothing is refunded")
+        return
+    diff = new_x - c.x
+    who = c.spell.controller
+    p = game.state.players[who]
+    opts = [Option(f"pay {diff} mana", True)] if p.mana >= diff else []
+    ch = game.decide("optional", who, opts + [Option("cancel the spell", False)],
+                     prompt=f"{c.card.name}: X is now {new_x} (was {c.x}): pay the difference?", default=0)
+    if not ch.value:
+        game.emit("rule", f"{who} does not pay the {diff} mana: {c.card.name} is canceled")
+        raise Unpaid(who)
+    p.mana -= diff
+    c.x = new_x
+    game.state.touch()
+    game.emit("mana", f"{who} pays the {diff} mana difference for {c.card.name} (now {p.mana})", player=who)
 
 
 def _fit_paid_x(game, ctx, cands: list) -> list:
@@ -1056,6 +1146,10 @@ def p_reorder_step(game, call, ctx):
 def p_cancel_action(game, call, ctx):
     atk = _attack_or_fail(ctx, "cancel_action")
     atk.action.canceled = True
+    if "move" in atk.kinds():  # a move action in progress (movement.MoveInProgress)
+        atk.status = "canceled"
+        game.emit("canceled", f"the move action is canceled by {_src(ctx)}")
+        return
     game.attacks.cancel(atk, f"the whole attack action is canceled by {_src(ctx)}")
 
 
@@ -1653,6 +1747,7 @@ def _run(game, eff, ctx):
     elif isinstance(eff, A.ForEach):
         for o in _objs(game, eff.over, ctx):
             sub = Ctx(this=ctx.this, attack=ctx.attack, it=o, target=o, extra=ctx.extra)
+            sub.chosen = ctx.chosen  # what the effect chose before the loop (`chosen()`) stays chosen
             for e in eff.body:
                 _run(game, e, sub)
     elif isinstance(eff, A.Unsupported):

@@ -213,10 +213,12 @@ CODEX_CONDITION_CALLS: frozenset[str] = frozenset({"counts_as_damage", "immune",
 #: unless: [...])` (Effects.innate_rules: the names objects have by nature) and `no_armor(this)`
 #: (Effects._codex_call), `bash_attack(DICE, [TRAITS])` (Game.bash_definition)
 CODEX_TRAIT_CALLS: frozenset[str] = frozenset({"innate", "no_armor", "bash_attack", "remove_guard",
-                                               _ATTACKS_UNANSWERED})
+                                               _ATTACKS_UNANSWERED, "rolls_alone"})
 #: (`attacks_unanswered()`: the object's attacks meet no counterstrike or damage barrier and remove no guard
 #: marker, AttackEngine.unanswered)
-#: (`remove_guard(this)`: a creature with the trait loses its guard marker, Game.check_state)
+#: (`remove_guard(this)`: a creature with the trait loses its guard marker, Game.check_state;
+#: `rolls_alone(this)`: the Defense an object with the trait gives takes none of its bearer's roll
+#: modifiers, defenses.rolls_alone)
 #: attack legality a trait states with `target:` (engine/codex_rules.py): `cannot(SUBJECT, "melee_attack",
 #: target: PHRASE)` on an object's trait, `can(attacker, "melee_attack", target: PHRASE)` on an attack
 #: trait, `can(SUBJECT, "ranged_attack", target: PHRASE, ignoring: "minimum_range")` on either side

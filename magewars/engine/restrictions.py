@@ -66,6 +66,8 @@ HOOKS: dict[str, str] = {
     "receive damage": "Game.deal_damage",
     "guard": "the guard action (engine/activation.py) and keeping a guard marker",
     "use_defense": "the avoid-attack step (a defense offered)",
+    "defend": "the avoid-attack step: the object giving a defense may not give it now (target: none)",
+    "be moved to another object": "casting's declaration: an enchantment a spell would move to a new target",
     "heal": "Game.heal (by: the object healing it, for an `ignore(this, [ENTRY])` of a healing spell)",
     "regenerate": "the regenerate effect (primitives.p_regenerate: a Regenerate trait at upkeep)",
     "remove condition": "removing a condition marker (primitives.p_remove: Burn going out at upkeep...), "

@@ -322,7 +322,8 @@ def channeling_phase(game) -> None:
 
 def upkeep_phase(game) -> None:
     """Upkeep effects and costs (burning, bleeding, regeneration, Upkeep +X...), each player ordering
-    their own, the player with initiative first."""
+    their own, the player with initiative first; then the countdowns procedures keep (an object out of
+    the arena: engine/outofarena.py) run."""
     run_timing(game, "upkeep", ordered=True)
     for hook in list(game.upkeep_hooks):  # countdowns kept by procedures (an object out of the arena)
         hook(game)

@@ -104,6 +104,11 @@ class GameObject:
     left_to: Optional[str] = None  # where it went when it left play: discard | obliterated | spellbook
     display: Optional[str] = None  # shown instead of the card name (a mage shown by its name, not its stats card)
     entered_round: Optional[int] = None  # the round it came into play by a spell or effect (movement.enter_zone)
+    # out of the arena but in play (remove_from_arena): the zone it left, and the token counting it down
+    outside: Optional[tuple] = None  # (zone, token name or None)
+    front: Optional[str] = None  # a wall: the zone its front faces (the first zone of its border)
+    # its Life when it came to be unable to gain life (Finite Life): a Life +X that grows later is held there
+    life_when_barred: Optional[int] = None
 
     @property
     def name(self) -> str:

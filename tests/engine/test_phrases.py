@@ -103,7 +103,7 @@ def test_markers_resolve_to_their_carrier_once_per_marker(g):
 
 
 def test_zones(g):
-    assert set(resolve(g, shipped(g, "a zone adjacent to this"), ctx(g))) == {"A2", "B1"}
+    assert set(resolve(g, shipped(g, "zone adjacent to this"), ctx(g))) == {"A2", "B1"}
     assert set(resolve(g, shipped(g, "a zone with an enemy creature"), ctx(g))) == {"A1", "A3", "A4", "C4"}
     assert resolve(g, shipped(g, "the zone of your Mage"), ctx(g, "wolf")) == ["A1"]
     assert set(resolve(g, shipped(g, "up to 2 adjacent zones"), ctx(g, "steam"))) == {"A2", "A4", "B3"}

@@ -5,6 +5,7 @@ line of sight to it, no attack or spell can reach it, zone effects pass it by, a
 (the Action Phase activates only creatures in a zone; its action marker stays as it was).  What is
 attached to it, its markers and its own traits and abilities still apply to it.
 
+Leaving the arena is a teleport: an object that cannot be teleported out of its zone stays.
 With `tokens:`, N tokens of that name are placed on it; at each Upkeep Phase (after the upkeep effects)
 one is removed, and when the last goes it comes back into the zone it left (it enters that zone; it
 does not move there).  The game keeps who is out and where from (`game.out_of_arena`).  The module adds
@@ -32,6 +33,12 @@ def p_remove_from_arena(game, call, ctx) -> None:
         zone = game.state.zone_of(o)
         if not o.in_play or zone is None or o.zone is None:
             game.emit("rule", f"{o.label()} is not in a zone of the arena: it cannot be removed from it")
+            continue
+        # it goes as a teleport would: what forbids teleporting it out of its zone keeps it there
+        who = movement.restriction(game, o, movement.CANNOT_TELEPORTED, here=zone, dest=zone)
+        if who:
+            game.emit("rule", f"{o.label()} cannot be teleported out of {zone} ({who}): it stays ({_src(ctx)})",
+                      target=o.id)
             continue
         _out(game)[o.id] = (zone, token)
         o.zone = None

@@ -181,26 +181,32 @@ def run_timing(game, timing: str, subject=None, ordered: bool = False) -> int:
 UPKEEP_FIRST = "upkeep_first"
 
 
-def _player_order(game, due: list, timing: str) -> list:
+def _player_order(game, due: list, timing: str):
     """Upkeep-style ordering: the player with initiative resolves theirs first, in the order they
-    choose, then the next player (the controller of the object carrying the effect decides)."""
-    out = []
-    by_player: dict = {}
-    for item in due:
-        by_player.setdefault(item[0].controller, []).append(item)
+    choose, then the next player (the controller of the object carrying the effect decides).  Yields
+    one effect at a time: who controls an object is read again before each, so an object whose
+    control changed (its Mind Control unpaid and destroyed) has its other effects decided by its new
+    controller, in that player's turn."""
+    pending = list(due)
     order = {p: i for i, p in enumerate(game.state.order)}
-    for player in sorted(by_player, key=lambda p: order.get(p, 99)):
+    while pending:
+        by_player: dict = {}
+        for item in pending:
+            by_player.setdefault(item[0].controller, []).append(item)
+        player = min(by_player, key=lambda p: order.get(p, 99))
         group = sorted(by_player[player], key=lambda t: t[0].timestamp)
         # a card stating `static upkeep_first(this)` has its effects resolved before the player's others
         first = [it for it in group if UPKEEP_FIRST in card_index(it[0].card).static_calls]
-        out.extend(first)
-        group = [it for it in group if it not in first]
-        while len(group) > 1:
+        if first:
+            item = first[0]
+        elif len(group) > 1:
             opts = [Option(f"{i + 1}. {it[4]}", i) for i, it in enumerate(group)]
             ch = game.decide("order", player, opts, prompt=f"which {timing} effect resolves first?", default=0)
-            out.append(group.pop(ch.value))
-        out.extend(group)
-    return out
+            item = group[ch.value]
+        else:
+            item = group[0]
+        pending.remove(item)
+        yield item
 
 
 # ---------------------------------------------------------------- victory

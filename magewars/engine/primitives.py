@@ -707,7 +707,7 @@ def p_teleport(game, call, ctx):
     else:
         sel = needs_choice(game, to, ctx) if isinstance(to, A.Phrase) else None
         if sel is not None:  # `to: target zone ...` of an ability: its controller picks the zone
-            choose_target(game, sel, ctx)
+            choose_target(game, sel, ctx, sight=False)  # a teleport needs no line of sight (Rules, Teleporting)
         zones = resolve(game, to, ctx) if to is not None else []
     zones = list(dict.fromkeys(z if isinstance(z, str) else game.state.zone_of(z) for z in zones))
     zones = [z for z in zones if z]

@@ -45,12 +45,13 @@ def _in_sight(game, src, target) -> bool:
     return in_los(game, src, target)
 
 
-def choose_target(game, sel: S.Described, ctx: Ctx):
-    """Ask the ability's controller for its target among what the description fits; None if nothing does."""
+def choose_target(game, sel: S.Described, ctx: Ctx, sight: bool = True):
+    """Ask the ability's controller for its target among what the description fits; None if nothing does.
+    `sight=False`: a target that needs no line of sight (the zone a teleport goes to)."""
     src = ctx.this
     pool = [o for o in resolve(game, replace(sel, quantifier="each"), ctx)
             if (isinstance(o, str) or (getattr(o, "in_play", False) and not getattr(o, "hidden", False)))
-            and _in_sight(game, src, o)]
+            and (not sight or _in_sight(game, src, o))]
     if not pool:
         game.emit("rule", f"no legal target for '{sel.text}'" + (f" ({src.label()})" if src is not None else ""))
         return None

@@ -564,7 +564,10 @@ def take_over(game, c: Casting, player: str) -> None:
     c.caster = mage
     c.spell.controller = player
     game.state.touch()
-    game.emit("control", f"{player} takes control of {c.card.name} and becomes its caster", target=c.spell.id)
+    game.emit("control", f"{player} takes control of {c.card.name} and becomes its caster", target=c.spell.id,
+              secret_for=player if c.face_down else None,
+              public_text=f"{player} takes control of a face-down spell and becomes its caster" if c.face_down
+              else None)
     new, _ = casting_cost(game, mage, c.card, c.targets, c.x, c.spell)
     diff = new - c.paid
     if diff <= 0:

@@ -58,14 +58,16 @@ def reconcile(game) -> bool:
             taken.setdefault(oid, obj.controller)
             obj.controller = player
             changed = True
-            game.emit("effect", f"{player} takes control of {obj.label()} ({src.label()})", target=oid)
+            game.emit("effect", f"{player} takes control of {obj.label()} ({src.label()})", target=oid,
+                      **game._hidden_line(obj, f"{player} takes control of {obj.public_label()}"))
     for oid in [i for i in taken if i not in want]:
         before = taken.pop(oid)
         obj = game.state.objects.get(oid)
         if obj is not None and obj.in_play and obj.controller != before:
             obj.controller = before
             changed = True
-            game.emit("effect", f"{before} controls {obj.label()} again", target=oid)
+            game.emit("effect", f"{before} controls {obj.label()} again", target=oid,
+                      **game._hidden_line(obj, f"{before} controls {obj.public_label()} again"))
     if changed:
         game.state.touch()
     return changed

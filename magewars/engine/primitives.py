@@ -1295,7 +1295,8 @@ def p_gain_control(game, call, ctx):
         if o.controller != player:
             o.controller = player
             game.state.touch()
-            game.emit("effect", f"{player} takes control of {o.label()} ({_src(ctx)})", target=o.id)
+            game.emit("effect", f"{player} takes control of {o.label()} ({_src(ctx)})", target=o.id,
+                      **game._hidden_line(o, f"{player} takes control of {o.public_label()}"))
 
 
 def p_next_attack_gains(game, call, ctx):
@@ -1553,7 +1554,8 @@ def p_gain_control(game, call, ctx):
         old = o.controller
         o.controller = player
         game.state.touch()
-        game.emit("control", f"{player} takes control of {o.label()} from {old} ({_src(ctx)})", target=o.id)
+        game.emit("control", f"{player} takes control of {o.label()} from {old} ({_src(ctx)})", target=o.id,
+                  **game._hidden_line(o, f"{player} takes control of {o.public_label()} from {old}"))
         done = True
     ctx.extra["succeeded"] = done
     game.check_state()

@@ -43,12 +43,20 @@ def test_every_hooked_action_is_asked_by_some_procedure():
 
 
 def test_a_statement_about_an_unasked_action_is_not_read(corpus):
-    # Dancing Scimitar's `cannot(this, "defend")`: no procedure asks "defend" yet, so the query must
-    # not claim it (the continuous-effects layer refuses it loudly instead)
-    card = corpus.cards["Dancing Scimitar"]
-    calls = [ab.effect for ab in card.abilities if getattr(getattr(ab, "effect", None), "name", "") == "cannot"
-             and R.action_of(ab.effect) == "defend"]
-    assert calls and not any(R.is_restriction(c) for c in calls)
+    # a homebrew card's `cannot(this, "juggle")`: no procedure asks "juggle", so the query must not claim
+    # the statement (the continuous-effects layer refuses it loudly instead).  Every shipped card's
+    # cannot(...) is now about an action some procedure asks (Dancing Scimitar's "defend" was the last).
+    from magewars.dsl import compile_sources
+    from magewars.resources import data_dir
+    base = sorted(data_dir("codex").rglob("*.mw"))
+    text = 'creature "Juggling Imp" {\n  armor 0 life 3\n  static cannot(this, "juggle")\n}\n'
+    brew, diags = compile_sources([("imp.mw", text)], base=base)
+    assert not [d for d in diags if d.severity == "error"], diags
+    calls = [ab.effect for ab in brew.cards["Juggling Imp"].abilities
+             if getattr(getattr(ab, "effect", None), "name", "") == "cannot"]
+    assert calls and R.action_of(calls[0]) == "juggle" and not R.is_restriction(calls[0])
+    assert R.is_restriction(next(ab.effect for ab in corpus.cards["Dancing Scimitar"].abilities
+                                 if getattr(getattr(ab, "effect", None), "name", "") == "cannot"))
 
 
 def board(corpus):

@@ -84,7 +84,10 @@ class Checker:
                     self.fail(ev, "one place", f"{o.label()} is in {len(places)} places: {places}")
                 # attachments leave with their host once rules settle (not in the middle of the cascade of
                 # leave-play events for its attachments, one by one)
-                if o.attached_to is not None and checked and ev.kind not in ("destroyed", "discarded", "obliterated", "trigger"):
+                # (nor while a "would be destroyed" window is open: what answers it, a Fermata for a song on
+                # the host, runs in the middle of that cascade)
+                if o.attached_to is not None and checked and not g._would_destroy \
+                        and ev.kind not in ("destroyed", "discarded", "obliterated", "trigger"):
                     host = st.objects.get(o.attached_to)
                     if host is None or not host.in_play:
                         self.fail(ev, "one place", f"{o.label()} is attached to {o.attached_to}, not in play")

@@ -105,7 +105,15 @@ ACTIONS: frozenset[str] = frozenset(HOOKS)
 
 
 def _norm(action: str) -> str:
-    return action.replace("_", " ").strip().lower()
+    got = _NORMED.get(action)
+    if got is None:
+        got = action.replace("_", " ").strip().lower()
+        if len(_NORMED) < 4096:
+            _NORMED[action] = got
+    return got
+
+
+_NORMED: dict[str, str] = {}  # action words as procedures and statements spell them -> normalized
 
 
 _HOOKED = {_norm(a): a for a in HOOKS}
@@ -238,22 +246,22 @@ def _entry_statements(game, name: str) -> tuple:
 
 def _statements(game, parties: Iterable) -> list:
     """Every statement the cards in play and these parties state (cached per state version and
-    parties: what an object carries changes only with the state)."""
-    ps = tuple(p for p in parties if not (p is None or isinstance(p, (str, Marker))))
+    parties, as given: what an object carries changes only with the state)."""
+    parties = tuple(parties)
     st = game.state
     key = (id(st), st.version)
     cache = getattr(game, "_statements_cache", None)
     if cache is None or cache[0] != key:
         cache = game._statements_cache = (key, {})
-    ids = tuple(map(id, ps))
+    ids = tuple(map(id, parties))
     hit = cache[1].get(ids)
-    if hit is not None and all(map(operator.is_, hit[0], ps)):
+    if hit is not None and all(map(operator.is_, hit[0], parties)):
         return hit[1]
-    out = _gather(game, ps)
+    out = _gather(game, tuple(p for p in parties if not (p is None or isinstance(p, (str, Marker)))))
     # kept unless the state changed meanwhile or a derived value was being worked out (a party's traits
     # would be what is known of it so far)
     if st.version == key[1] and not game.effects._computing:
-        cache[1][ids] = (ps, out)
+        cache[1][ids] = (parties, out)
     return out
 
 

@@ -90,6 +90,7 @@ class Game:
         self._listeners: Optional[dict] = None  # codex triggers by event and entry (_codex_index)
         self._listening_cache: dict = {}  # event -> listeners, as of state version _listening_version
         self._listening_version = -1
+        self._attack_listening: tuple = (None, None, {})  # attack_listeners of the attack in hand, by event
         self._lowers_armor: dict[str, bool] = {}  # codex entry -> lowers armor (lowers_armor)
         self.just_moved: set = LightSet()  # creatures whose last action was a move (Charge)  # (object id, action, detail, source id, round)
         self.attacks = AttackEngine(self)
@@ -613,6 +614,22 @@ class Game:
         `this` is the attacker; X is the trait's value."""
         if atk is None:
             return []
+        # kept per attack while its traits stay the same (an attack fires a dozen events, most
+        # of them several times)
+        if getattr(atk, "is_casting", False):  # a spell being cast stands in for an attack: no bar, no traits
+            return []
+        kept = self._attack_listening
+        action = atk.action
+        # what the answer is worked out from (items compared by identity first)
+        key = (action.traits, len(atk.gained), action.definition, action.bar_owner, atk.attacker, action.x)
+        if kept[0] is not atk or kept[1] != key:
+            kept = self._attack_listening = (atk, key, {})
+        got = kept[2].get(event)
+        if got is None:
+            got = kept[2][event] = self._attack_listeners(atk, event)
+        return got
+
+    def _attack_listeners(self, atk, event: str) -> list:
         casting = getattr(atk, "is_casting", False)  # a spell being cast stands in for an attack
         out = [] if casting else bar_listeners(self, atk, event)  # the triggers of the attack's own bar
         entries = self._codex_index().get(event)
@@ -652,9 +669,11 @@ class Game:
         the traits of the attack being resolved.
 
         `info` carries event details matched against keyword arguments (step=..., by=...)."""
-        rules, pending = self._listening(event, subject, exclude)
+        rules, pending = self._listening(event, subject, exclude)  # kept lists: read, never changed here
         if ctx.attack is not None:
-            rules.extend(self.attack_listeners(ctx.attack, event))
+            more = self.attack_listeners(ctx.attack, event)
+            if more:
+                rules = [*rules, *more]
         if event == "attack_step" and "step" in info:  # only the listeners of this step (event_matches would refuse the rest)
             step = info["step"]
             rules = [r for r in rules if _step_of(r[2]) in (None, step)]
@@ -686,7 +705,7 @@ class Game:
                 self._listening_version = self.state.version
             hit = self._listening_cache.get(event)
             if hit is not None:
-                return list(hit[0]), list(hit[1])
+                return hit  # (rules, pending): callers read them, never change them
         rules, pending = [], []
         entries = self._codex_index().get(event)  # codex entries listening for this event
         for src in list(self.state.objects.values()):
@@ -701,7 +720,7 @@ class Game:
             if entries and (src.in_play or src is subject):
                 rules.extend(self._carried(src, event, entries))
         if cacheable and self._listening_version == self.state.version:
-            self._listening_cache[event] = (tuple(rules), tuple(pending))
+            self._listening_cache[event] = (rules, pending)
         return rules, pending
 
     def _event_ok(self, src, inner, subject, ctx, info) -> bool:

@@ -90,6 +90,7 @@ class Reveals:
         self._hidden_version = -1
         self._cost_key: tuple = ()  # what the kept reveal costs were worked out from (reveal_cost)
         self._cost_attack = None  # ... and the attack under way then
+        self._cost_status = None  # ... and its status
         self._cost_light = False  # whether working them out read a light field (state.LIGHT_READS)
         self._cost_version = -1  # the state version they were last asked at
         self._costs: dict = {}  # object id -> its reveal cost, as of _cost_key
@@ -127,20 +128,24 @@ class Reveals:
 
         Every reveal window asks it of every face-down enchantment, so the answer is kept while
         what it is worked out from stays the same: the state (its shape version, and its version
-        when working it out read a light field such as damage), the round, the attack
-        under way (values read no step: the windows of one attack share the answer), the values of
-        X and the uses of limited cost changes."""
+        when working it out read a light field such as damage), the round, the values of X and
+        the uses of limited cost changes; and the attack under way and its status when working it
+        out read a light field (values read no step: the windows of one attack share the answer).
+        The attack is read only through `Game.current_attack`, whose reads are counted (the values
+        a reveal cost evaluates get no attack in their context): a cost worked out reading no light
+        field did not read the attack, and stays valid when the attack or its status changes."""
         c = obj.card.reveal_cost
         if c is None:
             return 0
         g = self.game
         st = g.state
         atk = g.current_attack
-        key = (st.shape_version, st.round, getattr(atk, "status", None), tuple(g.x_values.items()),
-               tuple(getattr(g, "cost_uses", {}).items()))
-        if key != self._cost_key or atk is not self._cost_attack \
-                or (self._cost_light and st.version != self._cost_version):
-            self._cost_key, self._cost_attack, self._costs, self._cost_light = key, atk, {}, False
+        key = (st.shape_version, st.round, tuple(g.x_values.items()), tuple(getattr(g, "cost_uses", {}).items()))
+        status = getattr(atk, "status", None)
+        if key != self._cost_key or (self._cost_light and (
+                st.version != self._cost_version or atk is not self._cost_attack or status != self._cost_status)):
+            self._cost_key, self._costs, self._cost_light = key, {}, False
+        self._cost_attack, self._cost_status = atk, status
         self._cost_version = st.version
         got = self._costs.get(obj.id)
         if got is None:

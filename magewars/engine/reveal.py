@@ -88,6 +88,7 @@ class Reveals:
         self.countering: list = []  # enchantments whose reveal is being countered (innermost last)
         self._hidden: dict = {}  # controller -> hidden enchantments, as of state version _hidden_version
         self._hidden_version = -1
+        self._must_any, self._must_version = False, -1  # _any_must_reveal, as of that state version
         self._cost_key: tuple = ()  # what the kept reveal costs were worked out from (reveal_cost)
         self._cost_attack = None  # ... and the attack under way then
         self._cost_status = None  # ... and its status
@@ -228,8 +229,20 @@ class Reveals:
         return False
 
     # ------------------------------------------------------------ windows
+    def _any_must_reveal(self) -> bool:
+        """Does any face-down enchantment in play have a `must` reveal rule (per state version: what is
+        hidden and in play changes only with the version)?"""
+        st = self.game.state
+        if self._must_version != st.version:
+            self._must_any = any(index(o.card).must_reveal for o in st.objects.values()
+                                 if o.hidden and o.in_play and o.card.kind == "enchantment")
+            self._must_version = st.version
+        return self._must_any
+
     def mandatory(self, rel: str, step: str, atk) -> None:
         g = self.game
+        if not self._any_must_reveal():  # no face-down card has a rule saying when it must be revealed
+            return
         for player in g.state.order:
             for obj in self.hidden_of(player):
                 for rule in index(obj.card).must_reveal:

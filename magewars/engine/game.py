@@ -129,6 +129,7 @@ class Game:
         self._listeners: Optional[dict] = None  # codex triggers by event and entry (_codex_index)
         self._listening_cache: dict = {}  # event -> listeners, as of state version _listening_version
         self._listening_version = -1
+        self._attack_listening: tuple = (None, None, {})  # attack_listeners of the attack in hand, by event
         self._lowers_armor: dict[str, bool] = {}  # codex entry -> lowers armor (lowers_armor)
         self.just_moved: set = LightSet()  # creatures whose last action was a move (Charge)  # (object id, action, detail, source id, round)
         self.attacks = AttackEngine(self)
@@ -775,6 +776,22 @@ class Game:
         `this` is the attacker; X is the trait's value."""
         if atk is None:
             return []
+        # kept per attack while its traits stay the same (an attack fires a dozen events, most
+        # of them several times)
+        if getattr(atk, "is_casting", False):  # a spell being cast stands in for an attack: no bar, no traits
+            return []
+        kept = self._attack_listening
+        action = atk.action
+        # what the answer is worked out from (items compared by identity first)
+        key = (action.traits, len(atk.gained), action.definition, action.bar_owner, atk.attacker, action.x)
+        if kept[0] is not atk or kept[1] != key:
+            kept = self._attack_listening = (atk, key, {})
+        got = kept[2].get(event)
+        if got is None:
+            got = kept[2][event] = self._attack_listeners(atk, event)
+        return got
+
+    def _attack_listeners(self, atk, event: str) -> list:
         casting = getattr(atk, "is_casting", False)  # a spell being cast stands in for an attack
         out = [] if casting else bar_listeners(self, atk, event)  # the triggers of the attack's own bar
         entries = self._codex_index().get(event)
@@ -814,12 +831,13 @@ class Game:
         the traits of the attack being resolved.
 
         `info` carries event details matched against keyword arguments (step=..., by=...)."""
-        rules, pending = self._listening(event, subject, exclude)
+        rules, pending = self._listening(event, subject, exclude)  # kept lists: read, never changed here
         if ctx.attack is not None:
-            # an attack's own replacement of a destruction (Devour's Obliterate) comes before the
-            # object's (Cantrip): Obliterate removes even a Cantrip from the game (Codex, Cantrip)
-            extra = self.attack_listeners(ctx.attack, event)
-            rules = extra + rules if event == "would_be_destroyed" else rules + extra
+            more = self.attack_listeners(ctx.attack, event)
+            if more:
+                # an attack's own replacement of a destruction (Devour's Obliterate) comes before the
+                # object's (Cantrip): Obliterate removes even a Cantrip from the game (Codex, Cantrip)
+                rules = [*more, *rules] if event == "would_be_destroyed" else [*rules, *more]
         if event == "attack_step" and "step" in info:  # only the listeners of this step (event_matches would refuse the rest)
             step = info["step"]
             rules = [r for r in rules if _step_of(r[2]) in (None, step)]
@@ -858,7 +876,7 @@ class Game:
                 self._listening_version = self.state.version
             hit = self._listening_cache.get(event)
             if hit is not None:
-                return list(hit[0]), list(hit[1])
+                return hit  # (rules, pending): callers read them, never change them
         rules, pending = [], []
         entries = self._codex_index().get(event)  # codex entries listening for this event
         for src in list(self.state.objects.values()):
@@ -880,7 +898,7 @@ class Game:
         if self.lingering:  # spells that left play and still listen (`linger`)
             pending.extend(addons.lingering.listeners(self, event))
         if cacheable and self._listening_version == self.state.version:
-            self._listening_cache[event] = (tuple(rules), tuple(pending))
+            self._listening_cache[event] = (rules, pending)
         return rules, pending
 
     def _event_ok(self, src, inner, subject, ctx, info) -> bool:

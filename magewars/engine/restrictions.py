@@ -141,7 +141,15 @@ ACTIONS: frozenset[str] = frozenset(HOOKS)
 
 
 def _norm(action: str) -> str:
-    return action.replace("_", " ").strip().lower()
+    got = _NORMED.get(action)
+    if got is None:
+        got = action.replace("_", " ").strip().lower()
+        if len(_NORMED) < 4096:
+            _NORMED[action] = got
+    return got
+
+
+_NORMED: dict[str, str] = {}  # action words as procedures and statements spell them -> normalized
 
 
 _HOOKED = {_norm(a): a for a in HOOKS}
@@ -334,22 +342,22 @@ def _entry_statements(game, name: str) -> tuple:
 
 def _statements(game, parties: Iterable) -> list:
     """Every statement the cards in play and these parties state (cached per state version and
-    parties: what an object carries changes only with the state)."""
-    ps = tuple(p for p in parties if not (p is None or isinstance(p, (str, Marker))))
+    parties, as given: what an object carries changes only with the state)."""
+    parties = tuple(parties)
     st = game.state
     key = (id(st), st.version)
     cache = getattr(game, "_statements_cache", None)
     if cache is None or cache[0] != key:
         cache = game._statements_cache = (key, {})
-    ids = tuple(map(id, ps))
+    ids = tuple(map(id, parties))
     hit = cache[1].get(ids)
-    if hit is not None and all(map(operator.is_, hit[0], ps)):
+    if hit is not None and all(map(operator.is_, hit[0], parties)):
         return hit[1]
-    out = _gather(game, ps)
+    out = _gather(game, tuple(p for p in parties if not (p is None or isinstance(p, (str, Marker)))))
     # kept unless the state changed meanwhile or a derived value was being worked out (a party's traits
     # would be what is known of it so far)
     if st.version == key[1] and not game.effects._computing:
-        cache[1][ids] = (ps, out)
+        cache[1][ids] = (parties, out)
     return out
 
 
@@ -636,12 +644,92 @@ def _applies(game, src, ab, call, actor, target, *, by, attack, into, out_of, ru
     return True
 
 
+# ---------------------------------------------------------------- which actions anything states
+def _stated(call: A.Call) -> Optional[tuple]:
+    """("cannot" or "can", normalized action) of a statement as _query filters it; None for the others."""
+    if call.name in ("cannot", CANNOT_REVEAL, PREVENT_DAMAGE):
+        return "cannot", action_of(call)
+    if call.name == "can":
+        return "can", action_of(call)
+    return None
+
+
+_CARD_STATED: dict[int, tuple[Any, frozenset]] = {}
+
+
+def _card_stated(card) -> frozenset:
+    """What a card's (or codex entry's) statements are about: {(cannot|can, action)}, once per definition."""
+    hit = _CARD_STATED.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    if len(_CARD_STATED) >= 20_000:
+        _CARD_STATED.clear()
+    got = frozenset(k for ab in card.abilities
+                    if isinstance(ab, A.StaticAbility) and isinstance(getattr(ab, "effect", None), A.Call)
+                    and ab.effect.name in STATEMENT_CALLS
+                    for k in (_stated(ab.effect),) if k is not None)
+    _CARD_STATED[id(card)] = (card, got)
+    return got
+
+
+def _codex_stated(game) -> frozenset:
+    """What any statement of any codex entry of this game is about (once per game; per corpus when the
+    game's entries are the corpus's own)."""
+    got = getattr(game, "_codex_stated", None)
+    if got is None:
+        cached = getattr(game.corpus, "_codex_stated", None)
+        if cached is not None and cached[0] == game.codex:  # the same entries (compared by identity first)
+            got = cached[1]
+        else:
+            got = frozenset(k for name in game.codex for ab in _entry_statements(game, name)
+                            for k in (_stated(ab.effect),) if k is not None)
+            try:
+                game.corpus._codex_stated = (dict(game.codex), got)
+            except AttributeError:
+                pass
+        game._codex_stated = got
+    return got
+
+
+def _in_play_stated(game) -> frozenset:
+    """What the statements of the cards in play are about (per state version)."""
+    st = game.state
+    key = (id(st), st.version)
+    cache = getattr(game, "_in_play_stated_cache", None)
+    if cache is not None and cache[0] == key:
+        return cache[1]
+    got = frozenset(k for _, _, call, _ in _in_play_statements(game) for k in (_stated(call),) if k is not None)
+    game._in_play_stated_cache = (key, got)
+    return got
+
+
+def _nothing_states(game, name: str, act: str, parties, codex: bool) -> bool:
+    """No statement that could be read for this query is about this action: neither the cards in play,
+    nor the parties' own cards, nor (codex) any codex entry, nor (cannot) an effect's restriction.
+    Then the answer is None whatever the parties carry, and nothing needs deriving."""
+    k = (name, act)
+    if codex and k in _codex_stated(game):
+        return False
+    if name == "cannot" and getattr(game, "effect_restrictions", None):
+        return False
+    if k in _in_play_stated(game):
+        return False
+    if not codex:
+        return True
+    for p in parties:
+        if p is not None and not isinstance(p, (str, Marker)) and k in _card_stated(p.card):
+            return False
+    return True
+
+
 def _query(game, name: str, action: str, actor, target, *, by=None, attack=None, into=None, out_of=None,
            rule=None, spell=None, codex: bool = True, moment=None) -> Optional[Ruling]:
     if actor is None:
         return None
     act = _norm(action)
     parties = [actor, target, by, spell]
+    if _nothing_states(game, name, act, parties, codex):
+        return None
     stmts = _statements(game, parties) if codex else [s for s in _in_play_statements(game)]
     for src, ab, call, entry in stmts:
         if call.name in (IGNORE, MUST):

@@ -88,8 +88,10 @@ class Reveals:
         self.countering: list = []  # enchantments whose reveal is being countered (innermost last)
         self._hidden: dict = {}  # controller -> hidden enchantments, as of state version _hidden_version
         self._hidden_version = -1
+        self._must_any, self._must_version = False, -1  # _any_must_reveal, as of that state version
         self._cost_key: tuple = ()  # what the kept reveal costs were worked out from (reveal_cost)
         self._cost_attack = None  # ... and the attack under way then
+        self._cost_status = None  # ... and its status
         self._cost_light = False  # whether working them out read a light field (state.LIGHT_READS)
         self._cost_version = -1  # the state version they were last asked at
         self._costs: dict = {}  # object id -> its reveal cost, as of _cost_key
@@ -127,20 +129,24 @@ class Reveals:
 
         Every reveal window asks it of every face-down enchantment, so the answer is kept while
         what it is worked out from stays the same: the state (its shape version, and its version
-        when working it out read a light field such as damage), the round, the attack
-        under way (values read no step: the windows of one attack share the answer), the values of
-        X and the uses of limited cost changes."""
+        when working it out read a light field such as damage), the round, the values of X and
+        the uses of limited cost changes; and the attack under way and its status when working it
+        out read a light field (values read no step: the windows of one attack share the answer).
+        The attack is read only through `Game.current_attack`, whose reads are counted (the values
+        a reveal cost evaluates get no attack in their context): a cost worked out reading no light
+        field did not read the attack, and stays valid when the attack or its status changes."""
         c = obj.card.reveal_cost
         if c is None:
             return 0
         g = self.game
         st = g.state
         atk = g.current_attack
-        key = (st.shape_version, st.round, getattr(atk, "status", None), tuple(g.x_values.items()),
-               tuple(getattr(g, "cost_uses", {}).items()))
-        if key != self._cost_key or atk is not self._cost_attack \
-                or (self._cost_light and st.version != self._cost_version):
-            self._cost_key, self._cost_attack, self._costs, self._cost_light = key, atk, {}, False
+        key = (st.shape_version, st.round, tuple(g.x_values.items()), tuple(getattr(g, "cost_uses", {}).items()))
+        status = getattr(atk, "status", None)
+        if key != self._cost_key or (self._cost_light and (
+                st.version != self._cost_version or atk is not self._cost_attack or status != self._cost_status)):
+            self._cost_key, self._costs, self._cost_light = key, {}, False
+        self._cost_attack, self._cost_status = atk, status
         self._cost_version = st.version
         got = self._costs.get(obj.id)
         if got is None:
@@ -223,8 +229,20 @@ class Reveals:
         return False
 
     # ------------------------------------------------------------ windows
+    def _any_must_reveal(self) -> bool:
+        """Does any face-down enchantment in play have a `must` reveal rule (per state version: what is
+        hidden and in play changes only with the version)?"""
+        st = self.game.state
+        if self._must_version != st.version:
+            self._must_any = any(index(o.card).must_reveal for o in st.objects.values()
+                                 if o.hidden and o.in_play and o.card.kind == "enchantment")
+            self._must_version = st.version
+        return self._must_any
+
     def mandatory(self, rel: str, step: str, atk) -> None:
         g = self.game
+        if not self._any_must_reveal():  # no face-down card has a rule saying when it must be revealed
+            return
         for player in g.state.order:
             for obj in self.hidden_of(player):
                 for rule in index(obj.card).must_reveal:

@@ -9,7 +9,7 @@ texts-supplement.json record, script hooks in brackets removed, at least 12 char
 Draw: weighted sampling without replacement (Efraimidis-Spirakis): each card gets the key
 u ** (1 / weight), u uniform from random.Random(seed) drawn in sorted-name order; the N largest keys win.
 
-    python scripts/fidelity_sample.py --seed 20261126 --count 40 --exclude /tmp/s5/b-*.txt
+    python scripts/fidelity_sample.py --seed 20261126 --count 40 --exclude scripts/fidelity_sample_excluded.txt
 """
 from __future__ import annotations
 

@@ -728,8 +728,9 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
         return None
     act = _norm(action)
     parties = [actor, target, by, spell]
-    if _nothing_states(game, name, act, parties, codex):
-        return None
+    lasting = getattr(game, "effect_permissions" if name == "can" else "effect_restrictions", None)
+    if not lasting and _nothing_states(game, name, act, parties, codex):
+        return None  # (what an effect granted or forbade for a while is not a statement in reach)
     stmts = _statements(game, parties) if codex else [s for s in _in_play_statements(game)]
     for src, ab, call, entry in stmts:
         if call.name in (IGNORE, MUST):

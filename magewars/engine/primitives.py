@@ -247,11 +247,26 @@ def p_remove(game, call, ctx):
 
 
 def p_remove_all(game, call, ctx):
+    """`remove_all(WHAT)`: every marker goes; `remove_all(WHAT, [NAMES])`: every marker of those names
+    (what keeps a condition on, `cannot(..., "remove condition")`, is honoured as for `remove`)."""
     pos, kw = _args(call)
+    kinds = _traits(pos[1]) if len(pos) > 1 else _traits(kw["kind"]) if "kind" in kw else []
     for o in _objs(game, pos[0], ctx):
-        for name in list(o.markers):
-            game.state.remove_marker(o, name)
-        game.emit("condition", f"every marker removed from {o.label()} ({_src(ctx)})")
+        if not kinds:
+            for name in list(o.markers):
+                game.state.remove_marker(o, name)
+            game.emit("condition", f"every marker removed from {o.label()} ({_src(ctx)})")
+            continue
+        for name, _n in kinds:
+            if not o.markers.get(name):
+                continue
+            why = forbids(game, "remove condition", o, Marker(o, name))
+            if why:
+                game.emit("rule", f"{name} stays on {o.label()}: {why}", target=o.id, rule=why.rule)
+                continue
+            n = game.state.remove_marker(o, name, o.markers[name])
+            game.emit("condition", f"every {name} removed from {o.label()} ({n}) ({_src(ctx)})")
+    game.check_state()
     game.check_state()
 
 

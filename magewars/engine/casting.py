@@ -72,6 +72,7 @@ class Casting:
     events: set = field(default_factory=set)
     result: object = None
     redirected: bool = False  # its target was changed as it was cast (redirect): range no longer applies
+    remade: bool = False  # taken over as it was cast: its new controller may remake its choices (take_over)
 
     # --- the attack-shaped view the reveal windows and event matching read
     @property
@@ -527,6 +528,8 @@ class _Resolve:
             return
         c.status = "resolved"
         c.result = P.resolve(game, c)
+        if c.status == "canceled":  # canceled as it resolved: not cast
+            return
         if c.spell is not None and c.spell.in_play:
             game.fire("cast", c.spell, Ctx(this=c.spell, it=c.spell, attack=c))
         elif c.spell is not None:
@@ -556,33 +559,46 @@ def redirect(game, c: Casting, frm, to) -> None:
 def take_over(game, c: Casting, player: str) -> None:
     """A player takes control of a spell being cast: their Mage becomes its caster, and its cost is
     worked out again for them (new targets, new caster).  A higher cost: they pay the difference, or
-    the spell is canceled (their choice; canceled when they cannot pay).  A lower one refunds nothing."""
-    from .decisions import Option
+    the spell is canceled (their choice; canceled when they cannot pay).  A lower one refunds nothing.
+    They may also remake the spell's other choices (`c.remade`): a choice its X is worked out from,
+    made as it resolves, may then need a higher X (`pay_difference`)."""
     mage = game.state.mage_of(player)
     if mage is None or c.spell is None:
         return
     c.caster = mage
     c.spell.controller = player
+    c.remade = True
     game.state.touch()
     game.emit("control", f"{player} takes control of {c.card.name} and becomes its caster", target=c.spell.id,
               secret_for=player if c.face_down else None,
               public_text=f"{player} takes control of a face-down spell and becomes its caster" if c.face_down
               else None)
     new, _ = casting_cost(game, mage, c.card, c.targets, c.x, c.spell)
+    if not pay_difference(game, c, new):
+        c.cancel(c.why)
+        game.emit("rule", f"{c.card.name} is canceled: {c.why}")
+
+
+def pay_difference(game, c: Casting, new: int) -> bool:
+    """The spell now costs `new`: its controller pays what exceeds what was paid for it, or does not
+    (then `c.why` says why it is to be canceled; nothing is refunded for a lower cost).  Returns
+    whether the spell goes on."""
+    from .decisions import Option
     diff = new - c.paid
     if diff <= 0:
-        return
+        return True
+    player = c.spell.controller if c.spell is not None else c.caster.controller
     pay = False
-    if diff <= MS.available(game, mage):
+    if diff <= MS.available(game, c.caster):
         pay = bool(game.decide("optional", player, [Option("yes", True), Option("no", False)],
                                prompt=f"pay {diff} more mana for {c.card.name}, or cancel it?", default=0).value)
     if not pay:
-        c.cancel(f"{player} does not pay the {diff} mana more it now costs")
-        game.emit("rule", f"{c.card.name} is canceled: {c.why}")
-        return
-    MS.pay(game, mage, diff)
+        c.why = f"{player} does not pay the {diff} mana more it now costs"
+        return False
+    MS.pay(game, c.caster, diff)
     c.paid += diff
     game.emit("mana", f"{player} pays {diff} mana more for {c.card.name}", player=player, amount=diff)
+    return True
 
 
 def still_legal(game, c: Casting) -> Optional[str]:

@@ -434,6 +434,7 @@ def resolve(game, c) -> Optional[GameObject]:
     if kind == "incantation":
         t = c.targets[0] if c.targets else None
         ctx = Ctx(this=spell, target=t, it=t)
+        ctx.extra["casting"] = c  # the casting it resolves (a choice remade by a new controller: primitives)
         if c.zone and "/" not in c.zone:
             ctx.extra["zone"] = c.zone
             # its target zone (`target zone`): beside an object target (Teleport), or alone (Mass Sleep)
@@ -442,7 +443,10 @@ def resolve(game, c) -> Optional[GameObject]:
             ctx.extra["targets"] = list(c.targets[1:])
         for ab in card.abilities:
             if isinstance(ab, A.OneShotAbility):
-                game.run_effects(ab.effects, ctx)
+                for eff in ab.effects:
+                    if c.status == "canceled":  # canceled as it resolves (a cost it is not paid): no more
+                        return None
+                    game.run_effects((eff,), ctx)
         return None
     if kind == "enchantment":
         return _attach(game, c, hidden=True)

@@ -1087,62 +1087,79 @@ def p_choose(game, call, ctx):
     ch = game.decide("target", player, [Option(o if isinstance(o, str) else o.label(), o) for o in cands],
                      prompt=f"choose for {_src(ctx)}", default=0)
     ctx.chosen = ch.value
-    _recost_redirected(game, ctx)
-
-
-def _recost_redirected(game, ctx) -> None:
-    """A redirected spell (redirect_spell) whose X its card works out from what is chosen: the new X
-    is computed; more than was paid, its controller pays the difference or the spell does nothing
-    more (Unpaid); less, nothing is refunded."""
-    stack = getattr(game, "casting_stack", None)
-    c = stack[-1] if stack else None
-    if c is None or not getattr(c, "redirected", False) or c.spell is not ctx.this or c.x is None:
-        return
-    sub = Ctx(this=ctx.this, target=ctx.target, it=ctx.it)
-    sub.chosen = ctx.chosen
-    new_x = game.static_x(c.card, sub)
-    if new_x is None or new_x <= c.x:
-        if new_x is not None:
-            game.emit("rule", f"{c.card.name}: X is now {new_x} (was {c.x}): nothing is refunded")
-        return
-    diff = new_x - c.x
-    who = c.spell.controller
-    p = game.state.players[who]
-    opts = [Option(f"pay {diff} mana", True)] if p.mana >= diff else []
-    ch = game.decide("optional", who, opts + [Option("cancel the spell", False)],
-                     prompt=f"{c.card.name}: X is now {new_x} (was {c.x}): pay the difference?", default=0)
-    if not ch.value:
-        game.emit("rule", f"{who} does not pay the {diff} mana: {c.card.name} is canceled")
-        raise Unpaid(who)
-    p.mana -= diff
-    c.x = new_x
-    game.state.touch()
-    game.emit("mana", f"{who} pays the {diff} mana difference for {c.card.name} (now {p.mana})", player=who)
+    _pay_for_chosen_x(game, ctx)
 
 
 def _fit_paid_x(game, ctx, cands: list) -> list:
     """A spell whose X its `set_x(...)` works out from what it chooses (Dissolve: the cost of the
     equipment) may choose only what fits the X paid for it: the printed cost of the object, whatever
-    a discount let its caster pay (Rules, Rings)."""
+    a discount let its caster pay (Rules, Rings).  A spell taken over as it was cast (its new
+    controller remakes its choices) may also choose what needs a lower X (nothing is refunded) or a
+    higher one its controller can pay the difference for (`_pay_for_chosen_x`)."""
     spell = ctx.this
     if spell is None or spell.id not in game.x_values:
         return cands
     paid = game.x_values[spell.id]
-    rules = [ab.effect.args[0].value for ab in spell.card.abilities
-             if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "set_x"
-             and ab.effect.args and "chosen" in repr(ab.effect.args[0].value)]
-    if not rules:
+    rule = _x_rule(spell)
+    if rule is None:
         return cands
+    c = ctx.extra.get("casting")
+    remade = c is not None and getattr(c, "remade", False)
     fit = []
     for o in cands:
-        sub = Ctx(this=spell, attack=ctx.attack, it=ctx.it, target=ctx.target, chosen=o)
-        v = evaluate(game, rules[0], sub)
+        v = _x_for(game, ctx, rule, o)
         if not isinstance(v, int) or v == paid:
+            fit.append(o)
+        elif remade and v < paid:
+            fit.append(o)
+        elif remade and _x_cost_of(game, c, v) - c.paid <= _available(game, c.caster):
             fit.append(o)
         else:
             game.emit("rule", f"{_src(ctx)}: X is {paid}; {o if isinstance(o, str) else o.label()} "
                               f"would need X = {v}: it cannot be chosen")
     return fit
+
+
+def _x_rule(spell):
+    """The expression of a spell's `static set_x(...)` that reads what it chooses, or None."""
+    return next((ab.effect.args[0].value for ab in spell.card.abilities
+                 if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "set_x"
+                 and ab.effect.args and "chosen" in repr(ab.effect.args[0].value)), None)
+
+
+def _x_for(game, ctx, rule, o):
+    sub = Ctx(this=ctx.this, attack=ctx.attack, it=ctx.it, target=ctx.target, chosen=o)
+    return evaluate(game, rule, sub)
+
+
+def _x_cost_of(game, c, x: int) -> int:
+    from .casting import casting_cost
+    return casting_cost(game, c.caster, c.card, c.targets, x, c.spell)[0]
+
+
+def _available(game, caster) -> int:
+    from . import manasupply
+    return manasupply.available(game, caster)
+
+
+def _pay_for_chosen_x(game, ctx) -> None:
+    """After a spell taken over as it was cast made a choice its X is worked out from: a higher X is
+    paid for (the difference) or the spell is canceled, and the rest of its effect does not happen."""
+    spell, c = ctx.this, ctx.extra.get("casting")
+    if spell is None or c is None or not getattr(c, "remade", False) or ctx.chosen is None:
+        return
+    rule = _x_rule(spell)
+    if rule is None or spell.id not in game.x_values:
+        return
+    v = _x_for(game, ctx, rule, ctx.chosen)
+    if not isinstance(v, int) or v <= game.x_values[spell.id]:
+        return
+    from .casting import pay_difference
+    if not pay_difference(game, c, _x_cost_of(game, c, v)):
+        c.status, c.why = "canceled", c.why
+        game.emit("rule", f"{c.card.name} is canceled: {c.why}")
+        raise EffectStopped(c.card.name)
+    game.x_values[spell.id] = c.x = v
 
 
 def p_reorder_step(game, call, ctx):

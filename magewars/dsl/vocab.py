@@ -133,7 +133,7 @@ modify_healing(amount: num)                      In a `when healed` ability: the
 enhance_attack(who: obj, attack: str, which?: any, until?: any) The object's matching attack takes on the damage type, effect roll and traits of an attack bar on this card.
 attack_gains(traits: traits)                     The attack being resolved gains traits until it ends.
 spend_action(who: obj, kind?: any)               Another object uses up its quick or full action to pay for this ability.
-action_cost(what: obj, action: any, amount: num) Each such action the object takes first costs its controller this much extra mana.
+action_cost(what: obj, action: any, amount: num) Each such action the object takes first costs its controller this much extra mana ("move": each move action; "teleport": each teleport it makes in place of a move action, not offered when unpaid; "defense": each use of a defense).
 reanimate(what: obj, with?: traits, damage?: num) Reanimate a just-destroyed creature: it waits face down where it died and is summoned at the end of the round (with these markers and this much damage, if given).
 obliterate(what: obj)                            Remove an object or card from the game; it is not destroyed and goes to no discard pile.
 remove_from_arena(what: obj, tokens?: name, count?: num) The object leaves the arena but stays in play: it takes no actions, its action marker stays as it is, it is out of range and LoS of everything, and only attached spells, its conditions and its own traits and abilities affect it. With tokens, that many are placed on it, one is removed each Upkeep Phase, and when the last goes it returns to the zone it left.

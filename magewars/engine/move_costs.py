@@ -5,6 +5,10 @@ phrase names costs its controller N more mana, paid in the Pay Costs step of the
 action (a teleport, a push or a move made by an effect is no move action and costs nothing).  A move
 its controller cannot pay for is not a legal move.  engine/movement.py asks `unpaid_reason` while
 checking a move and `pay` in its Pay Costs step.
+
+`static action_cost(PHRASE, "teleport", N)` is the same for a teleport an object makes in place of a
+move action (a `can(WHO, "teleport", instead_of: "move")` permission): each costs N mana, and one its
+controller cannot pay for is not offered (engine/movement.py teleport_moves and teleport_move).
 """
 from __future__ import annotations
 
@@ -17,25 +21,31 @@ CALL = "action_cost"
 #: the rule a move refused for its cost names
 RULE = "Rules: Move Action (step 2, Pay Costs)"
 MOVE = "move"
+#: a teleport made in place of a move action
+TELEPORT = "teleport"
+ACTIONS = (MOVE, TELEPORT)
 
 
-def reads(call: A.Call) -> bool:
-    """Is this `static action_cost(PHRASE, "move", N)`, the form this module applies?"""
+def reads(call: A.Call, action: Optional[str] = None) -> bool:
+    """Is this `static action_cost(PHRASE, "move"|"teleport", N)` (of that action, when given), a form
+    this module applies?"""
     if call.name != CALL or len(call.args) < 3:
         return False
     act = call.args[1].value
-    return isinstance(act, A.StringLit) and act.value == MOVE and isinstance(call.args[0].value, A.Phrase)
+    return isinstance(act, A.StringLit) and act.value in ((action,) if action else ACTIONS) \
+        and isinstance(call.args[0].value, A.Phrase)
 
 
-def costs(game, obj) -> list[tuple]:
-    """(source, amount) of each move cost that applies to `obj` now."""
+def costs(game, obj, action: str = MOVE) -> list[tuple]:
+    """(source, amount) of each cost of that action (a move action, or a teleport in place of one) that
+    applies to `obj` now."""
     out = []
     for src in game.state.in_play():
         if src.hidden:
             continue
         for ab in src.card.abilities:
             call = getattr(ab, "effect", None)
-            if not (isinstance(ab, A.StaticAbility) and isinstance(call, A.Call) and reads(call)):
+            if not (isinstance(ab, A.StaticAbility) and isinstance(call, A.Call) and reads(call, action)):
                 continue
             ctx = Ctx(this=src)
             if ab.guard is not None and not game.evaluate(ab.guard, ctx):
@@ -47,27 +57,28 @@ def costs(game, obj) -> list[tuple]:
     return out
 
 
-def unpaid_reason(game, obj) -> Optional[str]:
+def unpaid_reason(game, obj, action: str = MOVE) -> Optional[str]:
     """Why the controller cannot pay for a move action of `obj` now (None: they can, or it is free)."""
-    got = costs(game, obj)
+    got = costs(game, obj, action)
     if not got:
         return None
     total = sum(n for _, n in got)
     mana = game.state.players[obj.controller].mana if obj.controller in game.state.players else 0
     if total > mana:
         who = ", ".join(src.label() for src, _ in got)
-        return f"a move action of {obj.label()} costs {total} mana ({who}); its controller has {mana}"
+        what = "a move action" if action == MOVE else f"a {action} in place of a move action"
+        return f"{what} of {obj.label()} costs {total} mana ({who}); its controller has {mana}"
     return None
 
 
-def pay(game, obj) -> int:
-    """Pay the move costs of one move action (step 2 of the move)."""
+def pay(game, obj, action: str = MOVE) -> int:
+    """Pay the move costs of one move action (step 2 of the move), or of a teleport in place of one."""
     total = 0
-    for src, n in costs(game, obj):
+    for src, n in costs(game, obj, action):
         p = game.state.players[obj.controller]
         p.mana -= n
         total += n
         game.state.touch()
-        game.emit("mana", f"{p.name} pays {n} mana for {obj.label()}'s move ({src.label()}; now {p.mana})",
+        game.emit("mana", f"{p.name} pays {n} mana for {obj.label()}'s {action} ({src.label()}; now {p.mana})",
                   player=p.name, amount=n, source=src.id)
     return total

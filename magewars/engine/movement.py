@@ -762,11 +762,13 @@ def can_move(game: Game, obj) -> bool:
 def teleport_moves(game: Game, obj) -> list[str]:
     """Zones one move action of `obj` may teleport it to instead of moving: those a permission
     `can(WHO, "teleport", into: PLACE, instead_of: "move")` names (engine/restrictions.py permits),
-    while it has a move action left.  Walls, hindering and line of sight do not matter to a teleport."""
+    while it has a move action left and its controller can pay what such a teleport costs (engine/move_costs.py).  Walls, hindering and line of sight do not matter to a teleport."""
     here = _zone_of(game, obj)
     if here is None or not obj.in_play or obj.action_marker != "ready" or obj.moves_taken >= max_moves(game, obj):
         return []
     if restriction(game, obj, CANNOT_TELEPORTED, here=here):
+        return []
+    if move_costs.unpaid_reason(game, obj, move_costs.TELEPORT):  # `action_cost(WHO, "teleport", N)` unpaid
         return []
     return [z for z in game.state.arena.zones()
             if z != here and permits(game, "teleport", obj, into=z)]
@@ -778,6 +780,7 @@ def teleport_move(game: Game, obj, zone: str) -> bool:
     if not why or zone not in teleport_moves(game, obj):
         raise IllegalMove(f"{obj.label()} may not teleport to {zone} as a move action", RULE_TELEPORT)
     game.emit("rule", f"{obj.label()}'s move action is a teleport: {why}", target=obj.id)
+    move_costs.pay(game, obj, move_costs.TELEPORT)
     obj.moves_taken += 1
     game.state.touch()
     return teleport(game, obj, zone, source=why.rule)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, Optional
 
+from functools import lru_cache
+
 from ..dsl import ast as A
 from ..dsl import vocab as V
 from ..dsl.model import AttackDefinition
@@ -275,9 +277,20 @@ def p_remove_all(game, call, ctx):
 TOKENS_ON_ZONE = "tokens on a zone: the engine keeps markers on objects only"
 
 
+@lru_cache(maxsize=4096)
+def _phrase_names_zone(v: A.Phrase) -> bool:
+    from ..dsl import selectors as S
+    try:
+        sel = S.compile_or_raise(v, (), lenient_names=True)
+    except Exception:  # noqa: BLE001 - a phrase the selector compiler cannot read names no zone here
+        return False
+    return isinstance(sel, S.ZoneOf) or getattr(sel, "domain", None) == "zone"
+
+
 def names_zone(v) -> bool:
-    """Does this phrase name zones rather than objects ("target zone", "each zone adjacent to ...")?"""
-    return isinstance(v, A.Phrase) and bool(v.words) and v.words[-1].text.lower() in ("zone", "zones")
+    """Does this phrase name zones rather than objects ("target zone", "zone of target"; not "each
+    creature in this zone")?  Read from the phrase's compiled selector."""
+    return isinstance(v, A.Phrase) and _phrase_names_zone(v)
 
 
 def p_place_tokens(game, call, ctx):

@@ -1329,21 +1329,6 @@ def p_attacks_gain(game, call, ctx):
                             f"(from {_src(ctx)}, t{ts}" + (f", until end of {until}" if until else "") + ")")
 
 
-def p_gain_control(game, call, ctx):
-    """A player (named by their Mage) takes control of objects."""
-    pos, _ = _args(call)
-    who = _one(game, pos[0], ctx)
-    player = _player_of(game, who)
-    if player is None or player not in game.state.players:
-        raise NotImplementedPrimitive("gain_control", "cannot tell which player takes control")
-    for o in _objs(game, pos[1], ctx):
-        if o.controller != player:
-            o.controller = player
-            game.state.touch()
-            game.emit("effect", f"{player} takes control of {o.label()} ({_src(ctx)})", target=o.id,
-                      **game._hidden_line(o, f"{player} takes control of {o.public_label()}"))
-
-
 def p_next_attack_gains(game, call, ctx):
     """The next attack (of a kind) each object makes this round gains traits (and dice) for that
     attack; counterstrikes count only if `counterstrike:` says so, and only an attack against an
@@ -1707,7 +1692,7 @@ PRIMITIVES: dict[str, Callable] = {
     "gain_until": p_gain_until, "lose_life": p_lose_life, "obliterate": p_obliterate,
     "return_to_hand": p_return_to_hand, "counter_spell": p_counter_spell, "gain_control": p_gain_control, "reveal": p_reveal, "move": p_move, "swap": p_swap,
     "attack_with": p_attack_with, "convert_critical": p_convert_critical, "regain_life": p_heal,
-    "sacrifice": p_destroy, "lose_until": p_lose_until, "gain_control": p_gain_control,
+    "sacrifice": p_destroy, "lose_until": p_lose_until,
     "attacks_gain": p_attacks_gain, "transfer_damage": p_transfer_damage, "summon_later": p_summon_later,
     "next_attack_gains": p_next_attack_gains,
     "defense_bonus": p_defense_bonus, "grant_defense": p_grant_defense,

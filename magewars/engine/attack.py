@@ -90,7 +90,7 @@ STEP_ORDER = {
 END = "end"  # a step's `then`: the sequence stops here (not even Attack Ends follows)
 
 
-@dataclass
+@dataclass(eq=False)  # an entity: compared by identity (its attacks point back at it)
 class AttackAction:
     """One attack action: may hold several individual attacks (strikes, Sweeping, zone)."""
     attacker: "GameObject"
@@ -158,7 +158,7 @@ class AttackAction:
         return self.kind or "other"
 
 
-@dataclass
+@dataclass(eq=False)  # an entity: compared by identity (a value comparison recursed through its action)
 class Attack:
     """One individual attack against one object."""
     action: AttackAction

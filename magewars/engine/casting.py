@@ -553,7 +553,9 @@ def redirect(game, c: Casting, frm, to) -> None:
     c.targets = tuple(old)
     c.redirected = True
     c.events.add(("targeted", to.id))
-    game.emit("rule", f"{c.card.name} is redirected to {to.public_label()}", target=to.id)
+    game.emit("rule", f"{c.card.name} is redirected to {to.public_label()}", target=to.id,
+              secret_for=c.caster.controller if c.face_down else None,
+              public_text=f"a face-down spell is redirected to {to.public_label()}" if c.face_down else None)
 
 
 def take_over(game, c: Casting, player: str) -> None:

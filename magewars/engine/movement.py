@@ -374,12 +374,7 @@ def _passage_attacks(wall, here: Optional[str] = None) -> list:
             and (here is None or not one_way(adef) or wall.facing == here)]
 
 
-def passage_attacks(wall) -> list:
-    """The passage attack bars of a wall (a mandatory move never goes through one that has any)."""
-    return _passage_attacks(wall)
-
-
-passage_attacks = _passage_attacks  # the attacks a wall makes on what crosses it
+passage_attacks = _passage_attacks  # the attacks a wall makes on what crosses it (from `here`, if given)
 
 
 # ---------------------------------------------------------------- the move action

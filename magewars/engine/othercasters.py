@@ -286,11 +286,11 @@ def choices(game, caster, names, phrase=None, into: Optional[str] = None) -> lis
     return out
 
 
-def cast_one(game, caster, opts: list[CastChoice], prompt: str, ctx: Ctx, holder=None) -> bool:
-    """The caster's controller picks one of the casts (or none); the spell is cast by the caster.
-    A spell bound to `holder` stays bound (engine/bound.py); any other leaves what the caster had."""
+def _pick(game, caster, opts: list[CastChoice], prompt: str, ctx: Ctx, none_text: str) -> CastChoice:
+    """The caster's controller picks one of the casts, or passes; with none to pick, or a pass, the
+    effect stops (`succeeded()` false).  What the caster could have cast is said only to its controller."""
     if not opts:
-        game.emit("rule", f"{caster.label()} has no spell it can cast now", secret_for=caster.controller,
+        game.emit("rule", f"{caster.label()} {none_text}", secret_for=caster.controller,
                   public_text=f"{caster.public_label()} casts nothing")
         ctx.extra["succeeded"] = False
         raise EffectStopped(caster.label())
@@ -298,9 +298,15 @@ def cast_one(game, caster, opts: list[CastChoice], prompt: str, ctx: Ctx, holder
                      prompt=prompt, default=len(opts))
     if isinstance(ch.value, PassChoice):
         ctx.extra["succeeded"] = False
-        game.emit("rule", f"{caster.label()} casts nothing", secret_for=None)
+        game.emit("rule", f"{caster.label()} casts nothing")
         raise EffectStopped(caster.label())
-    c = ch.value
+    return ch.value
+
+
+def cast_one(game, caster, opts: list[CastChoice], prompt: str, ctx: Ctx, holder=None) -> bool:
+    """The caster's controller picks one of the casts (or none); the spell is cast by the caster.
+    A spell bound to `holder` stays bound (engine/bound.py); any other leaves what the caster had."""
+    c = _pick(game, caster, opts, prompt, ctx, "has no spell it can cast now")
     if holder is None:
         _used(game, caster, c.card_name)
     else:
@@ -338,18 +344,8 @@ def cast_unplanned(game, caster, what, on, ctx) -> None:
         ids = {o.id for o in on if not isinstance(o, str)}
         zones = {o for o in on if isinstance(o, str)}
         opts = [c for c in opts if (c.target_ids and set(c.target_ids) <= ids) or (c.zone in zones and not c.target_ids)]
-    if not opts:
-        game.emit("rule", f"{caster.label()} has no such spell it can cast now", secret_for=caster.controller,
-                  public_text=f"{caster.public_label()} casts nothing")
-        ctx.extra["succeeded"] = False
-        raise EffectStopped(caster.label())
-    ch = game.decide("action", caster.controller, options_of(opts + [PassChoice(caster.id)], game),
-                     prompt=f"{caster.label()} casts a spell it did not plan", default=len(opts))
-    if isinstance(ch.value, PassChoice):
-        ctx.extra["succeeded"] = False
-        game.emit("rule", f"{caster.label()} casts nothing")
-        raise EffectStopped(caster.label())
-    c = ch.value
+    c = _pick(game, caster, opts, f"{caster.label()} casts a spell it did not plan", ctx,
+              "has no such spell it can cast now")
     if took is not None:  # the card leaves the discard pile it was in
         st.graveyard.remove(took)
         del st.objects[took.id]

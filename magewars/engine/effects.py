@@ -165,12 +165,35 @@ def attached_subject(subject) -> bool:
     return len(ws) >= 5 and ws[0] in ("each", "every", "all") and tuple(ws[-3:]) == ("attached", "to", "this")
 
 
+
+#: what an `immune(this, WHAT)` of a codex entry names, in words, per argument (by identity: entries are frozen)
+_IMMUNE_WORDS: dict[int, tuple] = {}
+
+
+def _immune_words(what) -> str:
+    """`[Burn, Poison]`, `Flame`, `"hinder"`: the words a mod shows.  Worked out once per argument (a
+    group's dataclass text was formatted on every derivation: 5% of an armored attack sequence)."""
+    hit = _IMMUNE_WORDS.get(id(what))
+    if hit is not None and hit[0] is what:
+        return hit[1]
+    if isinstance(what, A.TraitGroup):
+        words = "[" + ", ".join(r.name.text for r in what.traits) + "]"
+    elif isinstance(what, A.StringLit):
+        words = what.value
+    else:
+        words = getattr(what, "text", "") or str(what)
+    if len(_IMMUNE_WORDS) > 10_000:
+        _IMMUNE_WORDS.clear()
+    _IMMUNE_WORDS[id(what)] = (what, words)
+    return words
+
 class Effects:
     def __init__(self, game: "Game"):
         self.game = game
         self._cache: dict[str, Derived] = {}
         self._version = -1
         self._shape_version = -1
+        self.epoch = 0  # Effects.current_epoch
         self._shape: tuple = ()  # Effects._fingerprint as of the last state change
         self._damage_dependent: set[str] = set()  # cached objects whose derived values read a light field
         # derived() answers given from an unfinished computation so far (did a phrase match see one?)
@@ -184,24 +207,42 @@ class Effects:
         self._sources_version = -1  # Effects._sources, as of this state version
         self._sources_list: list = []
         self._printed_traits: dict[int, tuple] = {}
+        self._foreach_shapes: dict[int, tuple] = {}  # id of a ForEach -> (it, Effects._foreach_shape)
         self._elsewhere: dict[int, tuple] = {}  # id of a static call -> (call, read elsewhere?)  # id of a card -> (card, its traits before any source)
         self.temporary: list[tuple] = []  # (timestamp, source label, target id, effect node, until)
         self._innate_rules: Optional[list] = None  # Effects.innate_rules, read once per game
         self._innate_by_kind: Optional[dict] = None  # object kind -> [(name, unless)]
 
     # ------------------------------------------------------------ cache
-    def derived(self, obj: "GameObject") -> Derived:
+    def _sync(self) -> None:
+        """The state changed since the kept values were checked: drop what may be stale.  Everything
+        else in the fingerprint the same: only what was worked out reading a light field."""
         st = self.game.state
-        if self._version != st.version:
-            if self._shape_version != st.shape_version and not self._same_shape():
-                self._cache.clear()
-                self._damage_dependent.clear()
-            else:  # only light fields changed (damage, guard, mana...): drop what was computed reading one
-                for oid in self._damage_dependent:
-                    self._cache.pop(oid, None)
-                self._damage_dependent.clear()
-            self._shape_version = st.shape_version
-            self._version = st.version
+        if self._shape_version != st.shape_version and not self._same_shape():
+            self.epoch += 1
+            self._cache.clear()
+            self._damage_dependent.clear()
+        else:  # only light fields changed (damage, guard, mana...): drop what was computed reading one
+            if self._damage_dependent:
+                self.epoch += 1
+            for oid in self._damage_dependent:
+                self._cache.pop(oid, None)
+            self._damage_dependent.clear()
+        self._shape_version = st.shape_version
+        self._version = st.version
+
+    def current_epoch(self) -> int:
+        """A number that changes whenever a kept derived value is dropped (and only then): what is
+        worked out from the fingerprinted fields of the state and from derived values alone (the
+        listeners of an event, the statements of the parties to a restriction query) stays valid while
+        it is the same, however many light fields (damage, mana, guard...) changed meanwhile."""
+        if self._version != self.game.state.version:
+            self._sync()
+        return self.epoch
+
+    def derived(self, obj: "GameObject") -> Derived:
+        if self._version != self.game.state.version:
+            self._sync()
         d = self._cache.get(obj.id)
         if d is not None:
             if obj.id in self._damage_dependent:
@@ -476,11 +517,33 @@ class Effects:
             if count > 0:
                 self._foreach_body(src, eff.body, obj, None, count, out)
             return
+        shape = self._foreach_shape(eff)
+        if shape == "none":
+            return  # nothing in its body is applied here (restrictions and obligations: engine/restrictions.py)
         g = self.game
         st = g.state
         if self._foreach_its[0] != st.version or self._foreach_its[1] != st.round:
             self._foreach_its = (st.version, st.round, {})
         memo = self._foreach_its[2]
+        if shape == "it":
+            # every clause it applies is about `it`: only `it` = the object computed can name it
+            # (and only while in play: the phrase names objects in play)
+            if not obj.in_play:
+                return
+            k = (src.id, id(eff), obj.id)
+            fits = memo.get(k)
+            if fits is None:
+                try:
+                    partial = self._partial_reads
+                    fits = matches(g, obj, eff.over, Ctx(this=src))
+                except Exception as e:  # a phrase the engine cannot read: say so once
+                    self._refuse(src, "static foreach", f"cannot read {eff.over.text!r}: {e}")
+                    return
+                if self._partial_reads == partial:
+                    memo[k] = fits
+            if fits:
+                self._foreach_body(src, eff.body, obj, obj, 1, out)
+            return
         key = (src.id, id(eff))
         its = memo.get(key)
         if its is None:
@@ -507,6 +570,45 @@ class Effects:
                 memo[key] = its
         for it in its:
             self._foreach_body(src, eff.body, obj, it, 1, out)
+
+    def _foreach_shape(self, eff: A.ForEach) -> str:
+        """What the body of a `static for each <objects>` can apply here, read once per node: "none"
+        (only statements engine/restrictions.py reads), "it" (every clause applied is about `it`
+        itself: read only with `it` = the object being computed), or "any"."""
+        hit = self._foreach_shapes.get(id(eff))
+        if hit is not None and hit[0] is eff:
+            return hit[1]
+        subjects: list = []
+        other = False
+
+        def walk(body) -> None:
+            nonlocal other
+            for node in body:
+                if isinstance(node, A.IfEffect):
+                    walk(node.then)
+                    walk(node.otherwise or ())
+                elif isinstance(node, (A.Gain, A.Lose, A.StatChange)):
+                    subjects.append(node.subject)
+                elif isinstance(node, A.Call) and node.name in self.FOREACH_CALLS and node.args \
+                        and isinstance(node.args[0].value, A.Phrase):
+                    subjects.append(node.args[0].value)
+                elif isinstance(node, A.Call) and in_foreach_runs(node):
+                    continue
+                else:
+                    other = True  # refused loudly by _foreach_leaves: keep the general path
+
+        walk(eff.body)
+        if other:
+            shape = "any"
+        elif not subjects:
+            shape = "none"
+        else:
+            def about_it(subject) -> bool:
+                ws = [w.lower() for w in words_of(subject)]
+                return bool(ws) and ws[0] in ("it", "its", "that") and (len(ws) == 1 or ws[1] in ("creature", "object"))
+            shape = "it" if all(about_it(x) for x in subjects) else "any"
+        self._foreach_shapes[id(eff)] = (eff, shape)
+        return shape
 
     def _foreach_body(self, src, body, obj, it, n: int, out) -> None:
         """The clauses of the body that hold for `it` (conditions read once per state version while
@@ -695,7 +797,7 @@ class Effects:
                 d.immune_by.setdefault(what.text, key)
             elif isinstance(what, A.StringLit):
                 d.cannot_do.add(f"be affected by {what.value}")
-            d.mods.append(Mod(key, obj.timestamp, f"immune to {getattr(what, 'text', '') or what}"))
+            d.mods.append(Mod(key, obj.timestamp, f"immune to {_immune_words(what)}"))
         elif isinstance(what, A.StringLit):
             (d.cannot_do if call.name == "cannot" else d.can_do).add(what.value)
             (d.cannot_by if call.name == "cannot" else d.can_by).setdefault(what.value, key)

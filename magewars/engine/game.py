@@ -127,7 +127,7 @@ class Game:
         self._source_immunities: dict = {}  # card name -> phrases of its `static immune(PHRASE, this)`
         self._spared: dict = {}  # state version -> objects whose destruction by damage was prevented
         self._listeners: Optional[dict] = None  # codex triggers by event and entry (_codex_index)
-        self._listening_cache: dict = {}  # event -> listeners, as of state version _listening_version
+        self._listening_cache: dict = {}  # event -> listeners, as of derived epoch _listening_version (_listening)
         self._listening_version = -1
         self._attack_listening: tuple = (None, None, {})  # attack_listeners of the attack in hand, by event
         self._lowers_armor: dict[str, bool] = {}  # codex entry -> lowers armor (lowers_armor)
@@ -871,11 +871,16 @@ class Game:
             and event in LOOK_BACK_EVENTS
         cacheable = not exclude and event != "destroyed" and not gone
         if cacheable:
-            if self._listening_version != self.state.version:
+            # what is read below is fingerprinted state (objects, where they are, face down or not,
+            # markers) and derived values: valid while the derived epoch stays the same
+            epoch = self.effects.current_epoch()
+            if self._listening_version != epoch:
                 self._listening_cache.clear()
-                self._listening_version = self.state.version
+                self._listening_version = epoch
             hit = self._listening_cache.get(event)
             if hit is not None:
+                if self.lingering:  # spells that left play and still listen: read afresh
+                    return hit[0], [*hit[1], *addons.lingering.listeners(self, event)]
                 return hit  # (rules, pending): callers read them, never change them
         rules, pending = [], []
         entries = self._codex_index().get(event)  # codex entries listening for this event
@@ -895,10 +900,10 @@ class Game:
                 pending.append((src, ab, inner, None, None))
             if entries and (src.in_play or src is subject):
                 rules.extend(self._carried(src, event, entries))
-        if self.lingering:  # spells that left play and still listen (`linger`)
-            pending.extend(addons.lingering.listeners(self, event))
-        if cacheable and self._listening_version == self.state.version:
+        if cacheable and self._listening_version == self.effects.current_epoch() and not self.effects._computing:
             self._listening_cache[event] = (rules, pending)
+        if self.lingering:  # spells that left play and still listen (`linger`): never kept
+            pending = [*pending, *addons.lingering.listeners(self, event)]
         return rules, pending
 
     def _event_ok(self, src, inner, subject, ctx, info) -> bool:

@@ -60,6 +60,9 @@ def words_of(phrase) -> list[str]:
 # Phrases the checker did not compile (built by the engine, or a corpus assembled by hand):
 # compiled once per corpus and phrase.  The corpus is held with its names so its id stays its own.
 _NAMES: dict[int, tuple[Any, frozenset]] = {}
+#: id of a phrase -> (the phrase, the corpus, its selector): selector_of by identity (entries keep
+#: their phrase alive, so an id is never reused while its entry stands)
+_BY_ID: dict[int, tuple] = {}
 _COMPILED: dict[tuple[int, A.Phrase], S.Selector] = {}
 
 
@@ -93,19 +96,27 @@ def selector_of(game: Game, phrase) -> S.Selector:
     """The compiled selector of a phrase: the checker's, or compiled now (engine-built phrases)."""
     if isinstance(phrase, S.Selector):
         return phrase
-    p = _as_phrase(phrase)
     corpus = game.corpus
+    # by identity first: hashing a phrase (a frozen dataclass of words and spans) on every reading cost
+    # more than the matching it serves
+    hit = _BY_ID.get(id(phrase))
+    if hit is not None and hit[0] is phrase and hit[1] is corpus:
+        return hit[2]
+    p = _as_phrase(phrase)
     sel = getattr(corpus, "selectors", {}).get(p)
-    if sel is not None:
-        return sel
-    key = (id(corpus), p)
-    sel = _COMPILED.get(key)
     if sel is None:
-        try:
-            sel = S.compile_or_raise(p, _known_names(corpus), lenient_names=True)
-        except S.PhraseCompileError as e:
-            raise PhraseError(f"phrase '{p.text}' cannot be read: {e}") from None
-        _COMPILED[key] = sel
+        key = (id(corpus), p)
+        sel = _COMPILED.get(key)
+        if sel is None:
+            try:
+                sel = S.compile_or_raise(p, _known_names(corpus), lenient_names=True)
+            except S.PhraseCompileError as e:
+                raise PhraseError(f"phrase '{p.text}' cannot be read: {e}") from None
+            _COMPILED[key] = sel
+    if isinstance(phrase, A.Phrase):  # (a phrase built from a string each time is not worth keeping)
+        if len(_BY_ID) >= 50_000:
+            _BY_ID.clear()
+        _BY_ID[id(phrase)] = (phrase, corpus, sel)
     return sel
 
 

@@ -672,6 +672,42 @@ def _card_stated(card) -> frozenset:
     return got
 
 
+_ENTRY_STATED: dict[int, tuple[Any, frozenset]] = {}
+
+
+def _entry_stated(game, name: str) -> frozenset:
+    """What the statements of one codex entry are about: {(cannot|can, action)} (per entry definition)."""
+    cd = game.codex.get(name)
+    if cd is None:
+        return frozenset()
+    hit = _ENTRY_STATED.get(id(cd))
+    if hit is not None and hit[0] is cd:
+        return hit[1]
+    if len(_ENTRY_STATED) >= 20_000:
+        _ENTRY_STATED.clear()
+    got = frozenset(k for ab in _entry_statements(game, name) for k in (_stated(ab.effect),) if k is not None)
+    _ENTRY_STATED[id(cd)] = (cd, got)
+    return got
+
+
+def _carried_stated(game, obj) -> frozenset:
+    """What the statements of the codex entries an object carries are about (kept while the derived
+    epoch stays the same: what it carries is its derived traits and its markers)."""
+    keep = not getattr(game, "placers", None) and not game.effects._computing
+    if keep:
+        epoch = game.effects.current_epoch()
+        cache = getattr(game, "_carried_stated_cache", None)
+        if cache is None or cache[0] != epoch:
+            cache = game._carried_stated_cache = (epoch, {})
+        hit = cache[1].get(obj.id)
+        if hit is not None and hit[0] is obj:
+            return hit[1]
+    got = frozenset(k for entry in _carried(game, obj) for k in _entry_stated(game, entry))
+    if keep:
+        cache[1][obj.id] = (obj, got)
+    return got
+
+
 def _codex_stated(game) -> frozenset:
     """What any statement of any codex entry of this game is about (once per game; per corpus when the
     game's entries are the corpus's own)."""
@@ -709,7 +745,10 @@ def _nothing_states(game, name: str, act: str, parties, codex: bool) -> bool:
     Then the answer is None whatever the parties carry, and nothing needs deriving."""
     k = (name, act)
     if codex and k in _codex_stated(game):
-        return False
+        # some codex entry states it: does one the parties carry (what _party_statements reads)?
+        for p in parties:
+            if p is not None and not isinstance(p, (str, Marker)) and k in _carried_stated(game, p):
+                return False
     if name == "cannot" and getattr(game, "effect_restrictions", None):
         return False
     if k in _in_play_stated(game):

@@ -187,6 +187,63 @@ def _immune_words(what) -> str:
     _IMMUNE_WORDS[id(what)] = (what, words)
     return words
 
+class _Watched(dict):
+    """The objects of the state while a derived value is worked out: an object read by id is one the
+    computation depends on; going over them all, it depends on every object (Effects._sync drops the
+    value when one it depends on changes).  A copy: the state's own dict is put back when the
+    computation ends."""
+    __slots__ = ("frames",)
+
+    def __init__(self, real: dict, frames: list):
+        super().__init__(real)
+        self.frames = frames
+
+    def _mark(self, key=None) -> None:
+        if self.frames:
+            frame = self.frames[-1]
+            if key is None:
+                frame[1] = None  # went over every object
+            elif key != frame[0] and frame[1] is not None:
+                frame[1].add(key)
+
+    def get(self, key, default=None):
+        self._mark(key)
+        return dict.get(self, key, default)
+
+    def __getitem__(self, key):
+        self._mark(key)
+        return dict.__getitem__(self, key)
+
+    def __contains__(self, key):
+        self._mark(key)
+        return dict.__contains__(self, key)
+
+    def values(self):
+        self._mark()
+        return dict.values(self)
+
+    def items(self):
+        self._mark()
+        return dict.items(self)
+
+    def keys(self):
+        self._mark()
+        return dict.keys(self)
+
+    def __iter__(self):
+        self._mark()
+        return dict.__iter__(self)
+
+    def __len__(self):
+        self._mark()
+        return dict.__len__(self)
+
+    def _changed(self, *a, **kw):
+        raise RuntimeError("the state's objects changed while a derived value was being worked out")
+
+    __setitem__ = __delitem__ = pop = popitem = setdefault = update = clear = _changed
+
+
 class Effects:
     def __init__(self, game: "Game"):
         self.game = game
@@ -194,6 +251,9 @@ class Effects:
         self._version = -1
         self._shape_version = -1
         self.epoch = 0  # Effects.current_epoch
+        self._prev_shape: tuple = ()  # the fingerprint before the last change (Effects._changed_objects)
+        self._frames: list = []  # [object id, ids of the other objects read (None: all)] of each computation under way
+        self._deps: dict[str, Optional[set]] = {}  # kept value -> the other objects its computation read (None: all)
         self._shape: tuple = ()  # Effects._fingerprint as of the last state change
         self._damage_dependent: set[str] = set()  # cached objects whose derived values read a light field
         # derived() answers given from an unfinished computation so far (did a phrase match see one?)
@@ -207,6 +267,7 @@ class Effects:
         self._sources_version = -1  # Effects._sources, as of this state version
         self._sources_list: list = []
         self._printed_traits: dict[int, tuple] = {}
+        self._plans: dict[int, tuple] = {}  # id of a card -> (card, Effects._static_plan)
         self._foreach_shapes: dict[int, tuple] = {}  # id of a ForEach -> (it, Effects._foreach_shape)
         self._elsewhere: dict[int, tuple] = {}  # id of a static call -> (call, read elsewhere?)  # id of a card -> (card, its traits before any source)
         self.temporary: list[tuple] = []  # (timestamp, source label, target id, effect node, until)
@@ -216,20 +277,87 @@ class Effects:
     # ------------------------------------------------------------ cache
     def _sync(self) -> None:
         """The state changed since the kept values were checked: drop what may be stale.  Everything
-        else in the fingerprint the same: only what was worked out reading a light field."""
+        else in the fingerprint the same: only what was worked out reading a light field.  Only some
+        objects' fingerprints changed, none of them a card with static abilities, and nothing else:
+        only their own values and those of objects whose computation read another object."""
         st = self.game.state
         if self._shape_version != st.shape_version and not self._same_shape():
             self.epoch += 1
-            self._cache.clear()
-            self._damage_dependent.clear()
-        else:  # only light fields changed (damage, guard, mana...): drop what was computed reading one
-            if self._damage_dependent:
-                self.epoch += 1
+            changed = self._changed_objects()
+            if changed is None:
+                self._cache.clear()
+                self._damage_dependent.clear()
+                self._deps.clear()
+            else:
+                deps = self._deps
+                for oid in [oid for oid in self._cache
+                            if oid in changed or deps.get(oid, None) is None or not changed.isdisjoint(deps[oid])]:
+                    del self._cache[oid]
+                    self._damage_dependent.discard(oid)
+                    deps.pop(oid, None)
+        if self._damage_dependent:  # light fields may have changed too: drop what was computed reading one
+            self.epoch += 1
             for oid in self._damage_dependent:
                 self._cache.pop(oid, None)
+                self._deps.pop(oid, None)
             self._damage_dependent.clear()
         self._shape_version = st.shape_version
         self._version = st.version
+
+    def _changed_objects(self) -> Optional[set]:
+        """The ids of the objects whose fingerprint differs between the last two shapes, or None when
+        anything else differs (the round, the players, lasting effects, X values...), when an object
+        came or went, or when one that changed carries static abilities (it may change any object:
+        everything is worked out again)."""
+        old, new = self._prev_shape, self._shape
+        # (the round, the arena, the players | the objects | the discard piles, lasting effects, X values,
+        #  casters, the codex: see _fingerprint)
+        if len(old) != len(new) or old[:4] != new[:4] or old[5] != new[5] or old[7] != new[7] \
+                or old[9:] != new[9:] or len(old[4]) != len(new[4]):
+            return None
+        changed = set()
+        if old[6] != new[6]:  # effects lasting a while: read by the object they are on (collect)
+            changed.update(e[2] for e in set(old[6]) ^ set(new[6]))
+        if old[8] != new[8]:  # the caster of a spell: read through the spell object
+            changed.update(k for k, _ in set(old[8]) ^ set(new[8]))
+        objects = self.game.state.objects
+        for a, b in zip(old[4], new[4]):
+            if a is b or a == b:
+                continue
+            if a[0] != b[0] or a[1] != b[1]:  # another object, or its card changed
+                return None
+            o = objects.get(b[0])
+            if o is None or not self._affects_only_self(o):
+                return None
+            changed.add(b[0])
+            for host in (a[5], b[5]):  # what it is attached to, before and after: its attachments changed
+                if host is not None:
+                    changed.add(host)
+        placers = self.game.placers
+        if placers:  # who placed a shared condition on a changed object carries it too (Game.held, collect)
+            for (oid, _name), ids in placers.items():
+                if oid in changed:
+                    changed.update(ids)
+        return changed
+
+    #: pronoun subjects naming the source itself or the object it is attached to
+    _SELF_OR_HOST = ("this", "enchanted", "attached", "bearer")
+
+    def _affects_only_self(self, o) -> bool:
+        """Can a change of this object change derived values of objects other than itself and what it
+        is attached to (before and after)?  Not when its statics applied here name only itself or its
+        host: every other kind (a phrase naming others, for each, a call decided by _static_call, a
+        controller's Mage) may change any object."""
+        statics = card_index(o.card).statics
+        if not statics:
+            return True
+        return all(step[0] == "apply" and step[4] in self._SELF_OR_HOST for step in self._static_plan(o.card, statics))
+
+    def reads_others(self) -> None:
+        """A computation under way read something worked out from other objects (a kept answer of
+        another layer): its value is dropped whenever any object changes (Effects._sync)."""
+        if self._frames:
+            self._frames[-1][1] = None
 
     def current_epoch(self) -> int:
         """A number that changes whenever a kept derived value is dropped (and only then): what is
@@ -243,30 +371,65 @@ class Effects:
     def derived(self, obj: "GameObject") -> Derived:
         if self._version != self.game.state.version:
             self._sync()
+        frames = self._frames
         d = self._cache.get(obj.id)
         if d is not None:
             if obj.id in self._damage_dependent:
                 LIGHT_READS[0] += 1  # a computation using this one depends on light fields too
+            if frames:
+                self._read_value_of(obj.id)
             return d
         if obj.id in self._computing:  # a phrase asked about the object being computed: what is known so far
             self._partial_reads += 1
+            if frames and frames[-1][0] != obj.id:
+                frames[-1][1] = None  # an unfinished value: whatever it ends up reading
             return self._partial.get(obj.id) or self._printed(obj)
+        st = self.game.state
+        outer = not frames
+        if outer:
+            self._sources()  # (worked out for every object alike, before reads are watched)
+            real = st.objects
+            st.objects = _Watched(real, frames)
+        frame = [obj.id, set()]
+        frames.append(frame)
         self._computing.add(obj.id)
         reads = LIGHT_READS[0]
         try:
             d = self._compute(obj)
         finally:
+            frames.pop()
+            if outer:
+                st.objects = real
             self._computing.discard(obj.id)
             self._partial.pop(obj.id, None)
         if LIGHT_READS[0] != reads:
             self._damage_dependent.add(obj.id)
+        self._deps[obj.id] = frame[1]
         self._cache[obj.id] = d
+        if frames:  # worked out inside another computation: that one read this value
+            self._read_value_of(obj.id)
         return d
+
+    def _read_value_of(self, oid: str) -> None:
+        """The computation under way read the kept value of object `oid`: it depends on that object and
+        on what that value was worked out from."""
+        frame = self._frames[-1]
+        if frame[0] == oid or frame[1] is None:
+            return
+        more = self._deps.get(oid, None)
+        if more is None:
+            frame[1] = None
+        else:
+            frame[1].add(oid)
+            frame[1].update(more)
 
     def _same_shape(self) -> bool:
         old = self._shape
         self._shape = self._fingerprint()
-        return self._shape == old
+        if self._shape == old:
+            return True
+        self._prev_shape = old
+        return False
 
     def _fingerprint(self) -> tuple:
         """Everything derived values are worked out from except what is light (state.LIGHT_READS
@@ -334,31 +497,91 @@ class Effects:
                 continue
             if src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
                 continue
-            got.append((src, statics, bool(self.game.source_immunities(src.card))))
+            plan = []
+            for step in self._static_plan(src.card, statics):
+                if step[0] == "apply" and step[4] is not None:  # a pronoun: names one object, the same for all
+                    step = (*step[:5], pronoun(self.game, step[4], Ctx(this=src)))
+                plan.append(step)
+            got.append((src, plan, bool(self.game.source_immunities(src.card))))
         self._sources_version, self._sources_list = st.version, got
         return got
+
+    #: the pronouns a static's subject may start with that name one object whatever is computed (Effects._affects)
+    _PRONOUN_SUBJECTS = ("this", "enchanted", "attached", "bearer", "it", "controller", "you", "your")
+
+    def _static_plan(self, card, statics) -> list:
+        """How each static ability of a card is read when an object is computed, worked out once per card
+        and game: ("foreach", ab, node), ("apply", ab, node, subject, pronoun or None): the node applies
+        to the objects its subject names, ("call", ab, node): Effects._static_call decides (and refuses
+        loudly what it does not apply).  Statics read elsewhere (restrictions, permissions, obligations,
+        values read where they are used, immunities to the card itself or to one of its bars) and statics
+        about no one are left out: _static_call and collect passed over them for every object."""
+        hit = self._plans.get(id(card))
+        if hit is not None and hit[0] is card:
+            return hit[1]
+        g = self.game
+        plan = []
+        for ab in statics:
+            eff = ab.effect
+            if isinstance(eff, A.ForEach):
+                plan.append(("foreach", ab, eff))
+                continue
+            subject = getattr(eff, "subject", None)
+            if subject is None and isinstance(eff, A.Call):
+                call = eff
+                if is_restriction(call) or is_permission(call) or is_obligation(call) \
+                        or ignore_honoured(call, g.codex) or self._read_elsewhere(call):
+                    continue
+                if call.name not in self.STATIC_CALLS or not call.args or not isinstance(call.args[0].value, A.Phrase):
+                    if call.name in self.STATIC_CALLS:
+                        continue  # about no phrase: nothing to apply
+                    plan.append(("call", ab, eff))  # refused loudly by _static_call
+                    continue
+                if call.name == "immune":
+                    to = call.args[1].value if len(call.args) > 1 else None
+                    if isinstance(to, A.Phrase) and lower_words(to) == ("this",) or bar_immunity(call, card):
+                        continue
+                    ws = lower_words(call.args[0].value)
+                    if ws and ws[0] not in ("this", "enchanted", "attached", "bearer"):
+                        plan.append(("call", ab, eff))
+                        continue
+                if call.name == "cannot":
+                    act = call.args[1].value if len(call.args) > 1 else None
+                    if not (isinstance(act, A.StringLit) and act.value == "be_attacked"):
+                        plan.append(("call", ab, eff))
+                        continue
+                subject = call.args[0].value
+            elif subject is None:
+                continue
+            ws = lower_words(subject)
+            if not ws:
+                continue
+            word = ws[0] if ws[0] in self._PRONOUN_SUBJECTS and (
+                len(ws) == 1 or ws[1] in ("creature", "object", "mage", "conjuration")) else None
+            plan.append(("apply", ab, eff, subject, word))
+        self._plans[id(card)] = (card, plan)
+        return plan
 
     def collect(self, obj: "GameObject") -> list[tuple]:
         """Every continuous effect on `obj`: (timestamp, source label, node, multiplier)."""
         st = self.game.state
         out = []
-        for src, statics, immunities in self._sources():
+        for src, plan, immunities in self._sources():
             if immunities and self.game.immune_to_source(obj, src):
                 continue  # `static immune(PHRASE, this)`: nothing of this card affects the object
-            for ab in statics:
-                eff = ab.effect
-                if isinstance(eff, A.ForEach):
+            for step in plan:
+                how, ab, eff = step[0], step[1], step[2]
+                if how == "apply":
+                    if step[4] is not None:  # a pronoun, resolved once per state version (_sources)
+                        if step[5] is obj and self._guard_ok(ab.guard, src, obj):
+                            out.append((src.timestamp, src.label(), eff, 1))
+                    elif matches(self.game, obj, step[3], Ctx(this=src)) and self._guard_ok(ab.guard, src, obj):
+                        out.append((src.timestamp, src.label(), eff, 1))
+                elif how == "foreach":
                     if self._guard_ok(ab.guard, src, obj):
                         self._static_foreach(src, eff, obj, out)
-                    continue
-                subject = getattr(eff, "subject", None)
-                if subject is None and isinstance(eff, A.Call):
+                else:
                     self._static_call(src, ab, eff, obj, out)
-                    continue
-                if subject is None:
-                    continue
-                if self._affects(src, subject, obj) and self._guard_ok(ab.guard, src, obj):
-                    out.append((src.timestamp, src.label(), eff, 1))
         # codex statics of the traits of the object this one is attached to, about what is attached
         # to it (`static each enchantment attached to this gains [...]`: Invisible)
         codex = self.game.codex
@@ -544,6 +767,7 @@ class Effects:
             if fits:
                 self._foreach_body(src, eff.body, obj, obj, 1, out)
             return
+        self.reads_others()  # which objects the phrase names: any object may change that
         key = (src.id, id(eff))
         its = memo.get(key)
         if its is None:
@@ -1154,7 +1378,10 @@ class Effects:
         for a in card.attacks:
             if "barrier" in a.special:
                 barriers.append((obj.timestamp if False else 0, a, obj.id))
-        for att in sorted(st.attachments(obj), key=lambda o: o.timestamp):
+        # (read without marking every object read: a change of an attachment's fingerprint counts as a
+        # change of its host, before and after: Effects._changed_objects)
+        for att in sorted([o for o in dict.values(st.objects) if o.in_play and o.attached_to == obj.id],
+                          key=lambda o: o.timestamp):
             if att.hidden:
                 continue
             if att.kind == "equipment":

@@ -867,6 +867,7 @@ class Game:
         state changes (an attack fires one event many times between two changes)."""
         # a destroyed subject: what was attached to it left play with it, and still hears what
         # happens to it in the same moment (its destruction, the hit that destroyed it...)
+        self.effects.reads_others()  # (kept across objects)
         gone = subject is not None and not isinstance(subject, str) and not subject.in_play \
             and event in LOOK_BACK_EVENTS
         cacheable = not exclude and event != "destroyed" and not gone

@@ -438,6 +438,7 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True, over=
 
 def _tunnels(game: Game) -> list:
     """(card, ability) of each face-up `static tunnel(...)` in play (kept per state version)."""
+    game.effects.reads_others()
     st = game.state
     key = (id(st), st.version)
     got = getattr(game, "_tunnel_cache", None)
@@ -1104,6 +1105,7 @@ def los_blockers(game: Game) -> tuple[dict, list]:
     """Walls that block line of sight, by border; zone objects whose `block_los(this zone,
     crossing: N)` blocks lines crossing N of their zone's borders.  Worked out once per state version
     (agents ask line of sight many times between two changes)."""
+    game.effects.reads_others()
     cached = getattr(game, "_los_blockers", None)
     if cached is not None and cached[0] == game.state.version:
         return cached[1]

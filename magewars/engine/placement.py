@@ -80,6 +80,7 @@ def zone_los(game, a: str, b: str) -> bool:
     arena = game.state.arena
     if a == b:
         return True
+    game.effects.reads_others()
     cache = getattr(game, "_los_cache", None)
     if cache is None or cache[0] != game.state.version:
         blocked = frozenset(o.border for o in game.state.in_play() if o.border is not None and blocks_los(game, o))

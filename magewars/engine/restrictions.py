@@ -292,6 +292,7 @@ def in_foreach_runs(call: A.Call) -> bool:
 def _in_play_statements(game) -> list:
     """(source, ability, call) of every restriction or permission of the face-up cards in play
     (cached per state version)."""
+    game.effects.reads_others()
     st = game.state
     key = (id(st), st.version)
     cache = getattr(game, "_restriction_cache", None)
@@ -344,6 +345,7 @@ def _statements(game, parties: Iterable) -> list:
     """Every statement the cards in play and these parties state (cached per state version and
     parties, as given: what an object carries changes only with the state)."""
     parties = tuple(parties)
+    game.effects.reads_others()  # what the parties carry: their derived values
     st = game.state
     key = (id(st), st.version)
     cache = getattr(game, "_statements_cache", None)
@@ -693,6 +695,7 @@ def _entry_stated(game, name: str) -> frozenset:
 def _carried_stated(game, obj) -> frozenset:
     """What the statements of the codex entries an object carries are about (kept while the derived
     epoch stays the same: what it carries is its derived traits and its markers)."""
+    game.effects.reads_others()
     keep = not getattr(game, "placers", None) and not game.effects._computing
     if keep:
         epoch = game.effects.current_epoch()
@@ -729,6 +732,7 @@ def _codex_stated(game) -> frozenset:
 
 def _in_play_stated(game) -> frozenset:
     """What the statements of the cards in play are about (per state version)."""
+    game.effects.reads_others()
     st = game.state
     key = (id(st), st.version)
     cache = getattr(game, "_in_play_stated_cache", None)

@@ -115,6 +115,7 @@ class Reveals:
         """The face-down enchantments `player` controls (one pass over the objects per state
         version: every change of what is hidden or in play bumps the version)."""
         st = self.game.state
+        self.game.effects.reads_others()  # (kept across objects: a derived value reading it reads them all)
         if self._hidden_version != st.version:
             by: dict = {}
             for o in st.objects.values():
@@ -139,6 +140,7 @@ class Reveals:
         if c is None:
             return 0
         g = self.game
+        g.effects.reads_others()
         st = g.state
         atk = g.current_attack
         key = (st.shape_version, st.round, tuple(g.x_values.items()), tuple(getattr(g, "cost_uses", {}).items()))
@@ -233,6 +235,7 @@ class Reveals:
         """Does any face-down enchantment in play have a `must` reveal rule (per state version: what is
         hidden and in play changes only with the version)?"""
         st = self.game.state
+        self.game.effects.reads_others()
         if self._must_version != st.version:
             self._must_any = any(index(o.card).must_reveal for o in st.objects.values()
                                  if o.hidden and o.in_play and o.card.kind == "enchantment")

@@ -23,6 +23,7 @@ with that damage (e.g. Bloodthirsty once it is damaged).
 """
 from __future__ import annotations
 
+import struct
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -64,36 +65,58 @@ def signatures(n: int) -> Iterator[tuple[list, Fraction]]:
         yield faces, p
 
 
+def _power_table(faces: Counter, n: int) -> tuple[tuple, int]:
+    """((a, b, number of rolls), ...), number of rolls: how many rolls of n dice give each pair of
+    sums, for a die whose faces give the pairs `faces` ({(a, b): how many faces}), a, b >= 0.
+
+    Exact integers by Kronecker substitution: the die is the polynomial sum of m x^a y^b, written
+    as one integer with x and y replaced by powers of two wide enough that no count can spill into
+    the next (each count is at most faces^n); the n-dice polynomial is that integer multiplied by
+    the die n times (a few shifts and additions each, the die having few distinct faces), and its
+    coefficients are read back 64 bits at a time."""
+    sides = sum(faces.values())
+    total = sides ** n
+    if n <= 0:
+        return ((0, 0, 1),), 1
+    xs = n * max(a for a, _ in faces) + 1  # sums 0..n*max(a)
+    ys = n * max(b for _, b in faces) + 1
+    words = total.bit_length() // 64 + 1  # 64-bit words per coefficient: every count is < 2^(64 words)
+    slot = 64 * words
+    shifts = [(slot * (a + xs * b), m) for (a, b), m in sorted(faces.items())]
+    poly = 1
+    for _ in range(n):
+        poly = sum((poly << s) * m if m != 1 else poly << s for s, m in shifts)
+    raw = struct.unpack(f"<{xs * ys * words}Q", poly.to_bytes(8 * xs * ys * words, "little"))
+    if words > 1:
+        raw = [sum(raw[i + j] << (64 * j) for j in range(words)) for i in range(0, len(raw), words)]
+    rows = tuple((i % xs, i // xs, c) for i, c in enumerate(raw) if c)
+    return rows, total
+
+
+def _faces_by_sums(key) -> Counter:
+    return Counter(key(f) for f in ATTACK_FACES)
+
+
+@lru_cache(maxsize=None)
+def sum_rows(n: int) -> tuple[tuple, int]:
+    """((normal, critical, number of rolls), ...), number of rolls: every (normal, critical) pair
+    of sums n attack dice can show, from the engine's die (`ATTACK_FACES`), in exact integers."""
+    return _power_table(_faces_by_sums(lambda f: (0 if f.critical else f.value, f.value if f.critical else 0)), n)
+
+
 @lru_cache(maxsize=None)
 def sum_table(n: int) -> tuple[dict, int]:
-    """({(normal, critical): number of rolls}, number of rolls) for n attack dice, exact integers.
-
-    Built from the engine's die (`ATTACK_FACES`) one die at a time, from the table of n-1."""
-    if n <= 0:
-        return {(0, 0): 1}, 1
-    prev, total = sum_table(n - 1)
-    faces = Counter((f.value if not f.critical else 0, f.value if f.critical else 0) for f in ATTACK_FACES)
-    out: dict = {}
-    for (a, b), k in prev.items():
-        for (da, db), m in faces.items():
-            key = (a + da, b + db)
-            out[key] = out.get(key, 0) + k * m
-    return out, total * len(ATTACK_FACES)
+    """({(normal, critical): number of rolls}, number of rolls) for n attack dice (sum_rows as a dict)."""
+    rows, total = sum_rows(n)
+    return {(a, b): c for a, b, c in rows}, total
 
 
 @lru_cache(maxsize=None)
 def ones_table(n: int) -> tuple[dict, int]:
     """({number of dice showing a 1: number of rolls}, number of rolls) for n attack dice, from the
     engine's die, exact integers (what counts when only the 1s count)."""
-    if n <= 0:
-        return {0: 1}, 1
-    prev, total = ones_table(n - 1)
-    faces = Counter(1 if f.value == 1 else 0 for f in ATTACK_FACES)
-    out: dict = {}
-    for k, c in prev.items():
-        for dk, m in faces.items():
-            out[k + dk] = out.get(k + dk, 0) + c * m
-    return out, total * len(ATTACK_FACES)
+    rows, total = _power_table(_faces_by_sums(lambda f: (1 if f.value == 1 else 0, 0)), n)
+    return {a: c for a, _, c in rows}, total
 
 
 def _strike_counts(pl, strike) -> tuple[dict, int]:
@@ -110,17 +133,16 @@ def _count(pl, strike) -> tuple[dict, int]:
         return {0: 1}, 1
     n = strike.dice
     counts: dict[int, int] = {}
-    damage_of = pl.damage_of
-    if strike.atk.only_ones:
+    get = counts.get
+    damage_from, atk, armor = pl.damage_from, strike.atk, strike.armor  # = pl.damage_of, without a call
+    if atk.only_ones:
         table, total = ones_table(n)
         for k, c in table.items():
-            d = damage_of(strike, 0, 0, k)
-            counts[d] = counts.get(d, 0) + c
+            d = damage_from(atk, 0, 0, k, armor)
+            counts[d] = get(d, 0) + c
         return counts, total
-    table, total = sum_table(n)
-    damage_from, atk, armor = pl.damage_from, strike.atk, strike.armor  # = pl.damage_of, without a call
-    get = counts.get
-    for (normal, crit), c in table.items():  # each (normal, critical) pair once
+    rows, total = sum_rows(n)
+    for normal, crit, c in rows:  # each (normal, critical) pair once
         d = damage_from(atk, normal, crit, 0, armor)
         counts[d] = get(d, 0) + c
     return counts, total
@@ -128,7 +150,8 @@ def _count(pl, strike) -> tuple[dict, int]:
 
 def _combine(pl, remaining: int) -> tuple[dict, Fraction]:
     """The action's total damage to the defender over its strikes (a strike after the defender is
-    destroyed is not made), and the chance it is destroyed, in exact integers."""
+    destroyed is not made), and the chance it is destroyed, in exact integers (one Fraction per
+    damage value at the end)."""
     alive: dict[int, int] = {0: 1}
     dead: dict[int, int] = {}
     den = 1
@@ -137,7 +160,8 @@ def _combine(pl, remaining: int) -> tuple[dict, Fraction]:
             continue
         counts, total = _strike_counts(pl, st)
         den *= total
-        dead = {k: v * total for k, v in dead.items()}
+        if dead:
+            dead = {k: v * total for k, v in dead.items()}
         nxt: dict[int, int] = {}
         for c, p in alive.items():
             for dmg, q in counts.items():
@@ -145,11 +169,28 @@ def _combine(pl, remaining: int) -> tuple[dict, Fraction]:
                 box = dead if t >= remaining else nxt
                 box[t] = box.get(t, 0) + p * q
         alive = nxt
-    out: dict[int, Fraction] = {}
-    for box in (alive, dead):
-        for k, v in box.items():
-            out[k] = out.get(k, Fraction(0)) + Fraction(v, den)
-    return dict(sorted(out.items())), Fraction(sum(dead.values()), den)
+    alive.update(dead)  # alive totals are below `remaining`, dead ones at or above it: no key in both
+    return {k: Fraction(v, den) for k, v in sorted(alive.items())}, Fraction(sum(dead.values()), den)
+
+
+def _action_counts(pl) -> tuple[list, int]:
+    """The action's total damage over its strikes without the destruction cut-off, as sorted
+    (damage, weight) pairs over one denominator (exact integers)."""
+    counts: dict[int, int] = {0: 1}
+    den = 1
+    for st in pl.strikes:
+        if st.status != "hit":
+            continue
+        c, t = _strike_counts(pl, st)
+        if len(counts) == 1 and 0 in counts:
+            counts, den = dict(c), t
+            continue
+        nxt: dict[int, int] = {}
+        for a, p in counts.items():
+            for b, q in c.items():
+                nxt[a + b] = nxt.get(a + b, 0) + p * q
+        counts, den = nxt, den * t
+    return sorted(counts.items()), den
 
 
 def _armor_model(spec: Spec, n: int, base: dict, dd: int, remaining: int):
@@ -531,18 +572,10 @@ def _structure_chain(spec: Spec, cap: int, first: AttackOdds, pl) -> OddsReport:
         got = per.get(dd)
         if got is not None:
             return got
-        if pl.damage_reads == 0:
-            if "free" not in per:
-                dist, _ = _combine(pl, 1 << 30)
-                per["free"] = _as_ints(dist)
-            items, den = per["free"]
-            got = per[dd] = (items, den, view["remaining"] - (dd - dd0))
-            return got
         other = plan(spec, dd)  # the damage distribution only: the effect die does not count here
         if _unsupported(other):
             raise _Fallback()
-        dist, _ = _combine(other, 1 << 30)
-        got = per[dd] = (*_as_ints(dist), other.view["remaining"])
+        got = per[dd] = (*_action_counts(other), other.view["remaining"])
         return got
 
     states: dict[int, int] = {dd0: 1}
@@ -569,18 +602,7 @@ def _same_attack_chain(pl, remaining: int, cap: int) -> tuple[dict, Fraction]:
     """Attacks needed when every attack is the same: the action's total damage (taken without the
     destruction cut-off, see _structure_chain) added up attack after attack, in exact integers over
     one denominator per attack."""
-    counts: dict[int, int] = {0: 1}
-    den = 1
-    for st in pl.strikes:  # the action's total over its strikes
-        if st.status != "hit":
-            continue
-        c, t = _strike_counts(pl, st)
-        nxt: dict[int, int] = {}
-        for a, p in counts.items():
-            for b, q in c.items():
-                nxt[a + b] = nxt.get(a + b, 0) + p * q
-        counts, den = nxt, den * t
-    items = sorted(counts.items())
+    items, den = _action_counts(pl)
     # kill[i]: rolls that destroy a defender that has taken i damage so far (total >= remaining - i)
     at_least = [0] * (remaining + 1)  # at_least[r]: rolls dealing r or more (r <= remaining)
     for d, q in items:
@@ -588,6 +610,7 @@ def _same_attack_chain(pl, remaining: int, cap: int) -> tuple[dict, Fraction]:
     for r in range(remaining - 1, -1, -1):
         at_least[r] += at_least[r + 1]
     kill = [at_least[remaining - i] for i in range(remaining)]
+    below = [(d, q) for d, q in items if d < remaining]  # damage that leaves a fresh defender standing
     states = [0] * remaining
     states[0] = 1
     needed: dict[int, Fraction] = {}
@@ -600,7 +623,7 @@ def _same_attack_chain(pl, remaining: int, cap: int) -> tuple[dict, Fraction]:
                 continue
             killed += p * kill[i]
             room = remaining - i
-            for d, q in items:
+            for d, q in below:
                 if d >= room:
                     break
                 nxt[i + d] += p * q

@@ -36,6 +36,9 @@ from .probe import OddsError, Spec, defender_view, probe
 
 D12 = range(1, 13)
 P12 = Fraction(1, 12)
+#: the most rolls enumerated through the engine one by one (C(n + 4, 4) for n dice: 16 dice); beyond
+#: it the attack is refused with a message instead of running for minutes
+MAX_ENUMERATED_ROLLS = 5000
 
 
 def face_kinds() -> list[tuple]:
@@ -293,9 +296,12 @@ def _blanks(n):
 def attack_odds(spec: Spec, defender_damage: Optional[int] = None, _shape=None,
                 method: str = "auto") -> AttackOdds:
     """One attack's odds.  `method`: "auto" (from the attack's structure when it captures the
-    attack, else arithmetic when the engine confirms the armor model, else enumeration),
-    "structure" (OddsError when the structure does not capture it), "enumeration" (every roll
-    through the engine) or "arithmetic" (OddsError when the engine does not confirm the model)."""
+    attack; else, when only a d12 deciding whether the attack goes on keeps it out, each of that
+    d12's results through the engine and the damage from the structure ("d12 + structure"); else
+    arithmetic when the engine confirms the armor model, else enumeration), "engine" (the same
+    without the structure: every number from engine runs per outcome), "structure" (OddsError when
+    the structure does not capture it), "enumeration" (every roll through the engine) or
+    "arithmetic" (OddsError when the engine does not confirm the model)."""
     dd = spec.defender_damage if defender_damage is None else defender_damage
     note = ""
     if method in ("auto", "structure") and _shape is None:
@@ -337,14 +343,29 @@ def attack_odds(spec: Spec, defender_damage: Optional[int] = None, _shape=None,
     destroy = Fraction(0)
     base = {**d12, "effect": 1}
     armor = None
-    if method == "arithmetic" or (method == "auto" and comb(n + 4, 4) > 6):
+    if method == "auto" and n:
+        # the d12 results that let the attack go on are fixed: the structure of the attack with
+        # them, when it captures it, gives the damage of every roll (one run instead of one per roll)
+        from .plan import plan
+        pl = plan(spec, dd, base)
+        if not _unsupported(pl, gates=False) and len(pl.strikes) == 1:
+            dist, destroy = _combine(pl, pl.view["remaining"])
+            res.method = "d12 + structure"
+    if res.method == "d12 + structure":
+        pass
+    elif method == "arithmetic" or (method in ("auto", "engine") and comb(n + 4, 4) > 6):
         armor = _armor_model(spec, n, base, dd, view["remaining"]) if n else None
         if armor is None and method == "arithmetic":
             raise OddsError("the engine's damage for this attack is not max(0, normal - armor) + critical", 2)
     if armor is not None:
         dist, destroy = _arithmetic(n, armor, view["remaining"])
         res.method = "arithmetic"
-    else:
+    elif res.method != "d12 + structure":
+        runs = comb(n + 4, 4)
+        if runs > MAX_ENUMERATED_ROLLS:
+            raise OddsError(f"{n} attack dice: this attack needs every roll run through the engine "
+                            f"({runs:,} runs, more than {MAX_ENUMERATED_ROLLS:,}); its odds are not "
+                            f"computed" + (f" ({note})" if note else ""), 2)
         for faces, p in signatures(n):
             o = probe(spec, lambda c, f=faces: f, base, dd)
             dist[o.damage] = dist.get(o.damage, Fraction(0)) + p
@@ -415,13 +436,14 @@ def _row_id(pl, total: int):
     return None if row is None else id(row)
 
 
-def _unsupported(pl) -> str:
-    """Why the arithmetic on this structure cannot be trusted ('' when it can)."""
+def _unsupported(pl, gates: bool = True) -> str:
+    """Why the arithmetic on this structure cannot be trusted ('' when it can); with gates=False,
+    a d12 deciding whether the attack goes on is not a reason (its result was chosen)."""
     if pl.unsafe:
         return "; ".join(pl.unsafe)
     if not pl.strikes:
         return "the action makes no attack against the defender"
-    if pl.gates:
+    if gates and pl.gates:
         return "a d12 decides whether the attack goes on (" + ", ".join(sorted(pl.gates)) + ")"
     bad = [s.status for s in pl.strikes if s.status != "hit"]
     if bad:
@@ -475,7 +497,7 @@ def compute(spec: Spec, cap: int = 10, method: str = "auto") -> OddsReport:
         if first is not None:
             return _structure_chain(spec, cap, first, pl)
         return _legacy_chain(spec, cap, note=pl)
-    return _legacy_chain(spec, cap, note="asked for")
+    return _legacy_chain(spec, cap, note="asked for", method="engine")
 
 
 def _as_ints(dist: dict) -> tuple[list, int]:
@@ -502,7 +524,8 @@ def _chain_step(round_: list, den: int) -> tuple[dict, int, int]:
     return nxt, killed, den * step
 
 
-def _legacy_chain(spec: Spec, cap: int, first: Optional[AttackOdds] = None, note: str = "") -> OddsReport:
+def _legacy_chain(spec: Spec, cap: int, first: Optional[AttackOdds] = None, note: str = "",
+                  method: str = "auto") -> OddsReport:
     """The attacks-needed chain by running the engine per outcome (attack_odds), asking the engine
     once per damage value whether the attack changes with it."""
     keys: dict = {}  # damage on the defender -> (key, shape, view): asked of the engine once per value
@@ -516,7 +539,7 @@ def _legacy_chain(spec: Spec, cap: int, first: Optional[AttackOdds] = None, note
     destroyed(spec, defender_view(spec))
     k0, shape0, view = key_at(spec.defender_damage)
     if first is None:
-        first = attack_odds(spec, None, shape0)
+        first = attack_odds(spec, None, shape0, method=method)
     first.note = first.note or note
     if view["life"] is None:
         raise OddsError(f"{spec.defender.name} has no life value: it cannot be destroyed by damage", 1)
@@ -541,7 +564,7 @@ def _legacy_chain(spec: Spec, cap: int, first: Optional[AttackOdds] = None, note
             key, shape, v = key_at(dd)
             ao = cache.get(key)
             if ao is None:
-                ao = cache[key] = attack_odds(spec, dd, shape)
+                ao = cache[key] = attack_odds(spec, dd, shape, method=method)
             round_.append((dd, p, *ints(ao), v["remaining"]))
         nxt, killed, den = _chain_step(round_, den)
         needed[k] = Fraction(killed, den)

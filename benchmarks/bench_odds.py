@@ -21,6 +21,11 @@ memory, nothing else) and attacks a shipped defender.  Measured side by side in 
              damage (all strikes of the action) equals the exact distribution within sampling
              error (chi-square p-value; total variation distance beside it).
 
+Then shipped matchups as they are (--no-matchups to skip), one per path of the odds: an effect
+die (one more engine run per table row), Bloodthirsty and Resilient (the structure asked again per
+damage value reached), several strikes, a d12 defense ("d12 + structure"), a fallback to the engine
+run per outcome.
+
 The last lines check the goals of issue 12: every query <= 2 ms, the simulation >= 500x slower
 than one query, and the p-value not small (> 0.001).  Times are CPU time of this process
 (--wall for the wall clock): on a shared machine the wall clock mostly measures waits for a core.
@@ -59,6 +64,19 @@ from magewars.scenario.runner import base_corpus  # noqa: E402
 GOAL_MS = 2.0
 GOAL_RATIO = 500
 GOAL_P = 1e-3
+
+#: shipped matchups, one per path of the odds (attacker, defender, options)
+MATCHUPS = (
+    ("Timber Wolf", "Iron Golem", {}),
+    ("Lightning Bolt", "Iron Golem", {}),
+    ("Fireball", "Timber Wolf", {}),
+    ("Sslak, Orb Guardian", "Timber Wolf", {}),
+    ("Timber Wolf", "Spark Elemental", {}),
+    ("Timber Wolf", "Screaming Zombie", {}),
+    ("Dire Wolf", "Bloodcrag Minotaur", {}),
+    ("Timber Wolf", "Eeker", {}),
+    ("Timber Wolf", "Warlock Stats", {}),
+)
 
 
 def with_dice(corpus: Corpus, attacker: str, n: int) -> Corpus:
@@ -159,6 +177,7 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--baseline", help="a git commit to compare the query times with, side by side")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--no-matchups", action="store_true", help="skip the shipped matchups")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if not (1 <= args.max_dice <= 40 and 0 <= args.enum_max <= 20 and 1 <= args.samples <= 1_000_000
@@ -213,6 +232,18 @@ def main(argv=None) -> int:
             simcol = f"{t_sim:11.1f} {t_sim / t_query:9.0f}x {p:8.3f} {tv:8.4f}"
         print(f"{n:4d} {report.first.method:>10} {t_query * 1000:9.2f} {t_table * 1000:9.2f} {t_attack * 1000:10.2f} "
               f"{t_engine * 1000:10.1f} {t_engine / t_query:12.0f}x {enum} {simcol}", flush=True)
+    if not args.no_matchups:
+        print(f"\nshipped matchups (the query, --max-attacks 10; medians of {args.repeat}):")
+        for attacker, defender, kw in MATCHUPS:
+            try:
+                r = odds(corpus, attacker, defender, **kw)
+            except Exception as e:  # a card renamed or removed: say so, go on
+                print(f"  {attacker} -> {defender}: {e}")
+                continue
+            t = median_of(lambda: odds(corpus, attacker, defender, **kw), args.repeat)
+            how = r.first.method + (f" ({r.first.note})" if r.first.note else "")
+            print(f"  {attacker + ' -> ' + defender:42s} {t * 1000:8.2f} ms  {r.first.dice:2d} dice, "
+                  f"{r.first.strikes} strike(s){', effect die' if r.first.effect_die else ''}; {how}")
     print(f"slowest query: {worst[0] * 1000:.2f} ms at {worst[1]} dice "
           f"(goal <= {GOAL_MS} ms for every dice count: {'met' if worst[0] * 1000 <= GOAL_MS else 'NOT met'})")
     for (ratio, n), (p, _, destroyed, pd) in zip(ratios, pvalues):

@@ -185,7 +185,7 @@ def _action_counts(pl) -> tuple[list, int]:
         if st.status != "hit":
             continue
         c, t = _strike_counts(pl, st)
-        if len(counts) == 1 and 0 in counts:
+        if den == 1:  # the first strike: its counts as they are
             counts, den = dict(c), t
             continue
         nxt: dict[int, int] = {}
@@ -343,7 +343,7 @@ def attack_odds(spec: Spec, defender_damage: Optional[int] = None, _shape=None,
     destroy = Fraction(0)
     base = {**d12, "effect": 1}
     armor = None
-    if method == "auto" and n:
+    if method == "auto" and n and d12:
         # the d12 results that let the attack go on are fixed: the structure of the attack with
         # them, when it captures it, gives the damage of every roll (one run instead of one per roll)
         from .plan import plan

@@ -253,3 +253,33 @@ def test_a_defense_roll_then_the_structure(corpus, dice):
         with pytest.raises(OddsError) as e:
             compute(spec, 4, method="engine")
         assert e.value.code == 2 and "runs" in str(e.value)
+
+
+def test_a_defense_roll_then_the_structure_with_an_effect_die(corpus):
+    """A d12 defense against an attack with an effect die: the damage and the effect die's rows from
+    the structure (one run per row, not one per natural result); equal to the engine run per outcome."""
+    spells = sorted(n for n, cd in corpus.cards.items() if cd.kind == "attack" and cd.attacks
+                    and cd.attacks[0].effect_die and cd.attacks[0].dice)
+    defenders = sorted(n for n, cd in corpus.cards.items() if cd.kind == "creature" and cd.life)
+    for d in defenders:
+        try:
+            pl = plan(make_spec(corpus, "Timber Wolf", d))
+        except OddsError:
+            continue
+        if pl.gates != {"defense"} or pl.unsafe:
+            continue
+        for s in spells:
+            spec = make_spec(corpus, s, d)
+            try:
+                fast = compute(spec, 3)
+            except OddsError:
+                continue
+            if fast.first.method != "d12 + structure" or not fast.first.effect_die:
+                continue
+            slow = compute(spec, 3, method="engine")
+            assert fast.first.p_avoid == slow.first.p_avoid > 0
+            assert fast.first.damage == slow.first.damage and fast.first.p_destroy == slow.first.p_destroy
+            assert fast.first.effect == slow.first.effect
+            assert (fast.attacks_needed, fast.beyond) == (slow.attacks_needed, slow.beyond)
+            return
+    pytest.fail("no attack spell with an effect die against a creature with a defense roll")

@@ -351,6 +351,10 @@ def attack_odds(spec: Spec, defender_damage: Optional[int] = None, _shape=None,
         if not _unsupported(pl, gates=False) and len(pl.strikes) == 1:
             dist, destroy = _combine(pl, pl.view["remaining"])
             res.method = "d12 + structure"
+            if "effect" in shape.asked and pl.strikes[0].effect:  # its rows from the structure too
+                res.effect = _effect_rows(spec, dd, pl, d12, base["effect"]) or []
+                if res.effect:
+                    res.effect_die, res.effect_mods = True, pl.strikes[0].effect_mods
     if res.method == "d12 + structure":
         pass
     elif method == "arithmetic" or (method in ("auto", "engine") and comb(n + 4, 4) > 6):
@@ -374,7 +378,7 @@ def attack_odds(spec: Spec, defender_damage: Optional[int] = None, _shape=None,
     res.damage_given_hit = dict(sorted(dist.items()))
     res.destroy_given_hit = destroy
     # the effect die (rolled with no damage, so the defender is still there to receive conditions)
-    if "effect" in shape.asked:
+    if "effect" in shape.asked and not res.effect_die:
         res.effect_die = True
         for v in D12:
             o = probe(spec, _blanks, {**d12, "effect": v}, dd)
@@ -411,23 +415,35 @@ def structure_odds(spec: Spec, dd: Optional[int] = None, pl=None) -> tuple[Optio
     if first.effect:
         res.effect_die = True
         res.effect_mods = first.effect_mods
-        shift = sum(m[1] for m in first.effect_mods)
-        rows: dict = {}  # id of the table row -> conditions the engine placed for it
-        top = _row_id(pl, 12 + shift)
-        rows[top] = [list(c) for c in first.conditions]
-        for v in D12:
-            row = _row_id(pl, v + shift)
-            if row not in rows:
-                if row is None:
-                    rows[row] = []
-                else:  # ask the engine what it places for this row (one run per row)
-                    other = plan(spec, dd, {"effect": v})
-                    if _unsupported(other) or [s.key()[:-1] for s in other.strikes[1:]] != \
-                            [s.key()[:-1] for s in pl.strikes[1:]]:
-                        return None, "the effect die changes the strikes after it"
-                    rows[row] = [list(c) for c in other.strikes[0].conditions]
-            res.effect.append({"natural": v, "total": v + shift, "conditions": rows[row], "p": P12})
+        res.effect = _effect_rows(spec, dd, pl, {}, 12)
+        if res.effect is None:
+            return None, "the effect die changes the strikes after it"
     return res, pl
+
+
+def _effect_rows(spec: Spec, dd: int, pl, d12: dict, natural: int) -> Optional[list]:
+    """The effect die's outcomes for each natural d12 result, from the structure `pl` (run with the
+    d12 results `d12` and the effect die showing `natural`): which row of the table each total
+    falls in is the engine's (DamageAndEffects.effect_row); what a row places on the defender is
+    read from one more run per row.  None when the effect die changes the strikes after it."""
+    from .plan import plan
+    first = pl.strikes[0]
+    shift = sum(m[1] for m in first.effect_mods)
+    rows: dict = {_row_id(pl, natural + shift): [list(c) for c in first.conditions]}  # row -> conditions
+    out = []
+    for v in D12:
+        row = _row_id(pl, v + shift)
+        if row not in rows:
+            if row is None:
+                rows[row] = []
+            else:  # ask the engine what it places for this row (one run per row)
+                other = plan(spec, dd, {**d12, "effect": v})
+                if _unsupported(other, gates=not d12) or [s.key()[:-1] for s in other.strikes[1:]] != \
+                        [s.key()[:-1] for s in pl.strikes[1:]]:
+                    return None
+                rows[row] = [list(c) for c in other.strikes[0].conditions]
+        out.append({"natural": v, "total": v + shift, "conditions": rows[row], "p": P12})
+    return out
 
 
 def _row_id(pl, total: int):

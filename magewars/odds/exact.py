@@ -259,6 +259,8 @@ class AttackOdds:
     strikes: int = 1  # individual attacks of the action against the defender that are counted
     note: str = ""  # why the structure of the attack was not used (the fallback's reason)
     spec: Optional[Spec] = field(default=None, repr=False, compare=False)
+    #: reads of damage before the damage step in the structure run ("d12 + structure"; None: no run)
+    damage_reads: Optional[int] = field(default=None, repr=False, compare=False)
 
     @property
     def example(self) -> list:
@@ -351,6 +353,7 @@ def attack_odds(spec: Spec, defender_damage: Optional[int] = None, _shape=None,
         if not _unsupported(pl, gates=False) and len(pl.strikes) == 1:
             dist, destroy = _combine(pl, pl.view["remaining"])
             res.method = "d12 + structure"
+            res.damage_reads = pl.damage_reads
             if "effect" in shape.asked and pl.strikes[0].effect:  # its rows from the structure too
                 res.effect = _effect_rows(spec, dd, pl, d12, base["effect"]) or []
                 if res.effect:
@@ -559,6 +562,12 @@ def _legacy_chain(spec: Spec, cap: int, first: Optional[AttackOdds] = None, note
     first.note = first.note or note
     if view["life"] is None:
         raise OddsError(f"{spec.defender.name} has no life value: it cannot be destroyed by damage", 1)
+    if first.damage_reads == 0 and first.strikes == 1:
+        # "d12 + structure" and nothing read any damage before the damage step: the attack is the
+        # same at every damage value, one distribution (misses and avoided attacks dealing 0)
+        # serves the whole chain, with no board per damage value
+        needed, beyond = _iid_chain(*_as_ints(first.damage), view["remaining"], cap)
+        return OddsReport(spec, first, needed, beyond, cap, first.attack_name, view)
     cache: dict = {k0: first}
     # Exact integer arithmetic: each attack's distribution as numerators over one denominator,
     # the states of round k as numerators over the product of those denominators (one Fraction
@@ -639,9 +648,13 @@ class _Fallback(Exception):
 
 def _same_attack_chain(pl, remaining: int, cap: int) -> tuple[dict, Fraction]:
     """Attacks needed when every attack is the same: the action's total damage (taken without the
-    destruction cut-off, see _structure_chain) added up attack after attack, in exact integers over
-    one denominator per attack."""
-    items, den = _action_counts(pl)
+    destruction cut-off, see _structure_chain) added up attack after attack."""
+    return _iid_chain(*_action_counts(pl), remaining, cap)
+
+
+def _iid_chain(items: list, den: int, remaining: int, cap: int) -> tuple[dict, Fraction]:
+    """Attacks needed when every attack deals damage d with weight q/den ((d, q) in `items`),
+    whatever the damage already dealt: in exact integers over one denominator per attack."""
     # kill[i]: rolls that destroy a defender that has taken i damage so far (total >= remaining - i)
     at_least = [0] * (remaining + 1)  # at_least[r]: rolls dealing r or more (r <= remaining)
     for d, q in items:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections import Counter
 from fractions import Fraction
 
@@ -20,47 +21,10 @@ from magewars.cli import main
 from magewars.dsl.model import Corpus, TraitInstance
 from magewars.engine import FirstLegalAgent, Game, SeededDice
 from magewars.odds import OddsError, attack_odds, make_spec, odds, signatures
+from magewars.odds.check import chi2_sf, chi_square
 from magewars.scenario.runner import base_corpus
 
 icepool = pytest.importorskip("icepool")
-import math  # noqa: E402
-
-
-def chi2_sf(x: float, k: int) -> float:
-    """Survival function of the chi-square distribution: Q(k/2, x/2), the regularized
-    upper incomplete gamma function (series below a+1, continued fraction above)."""
-    a, z = k / 2.0, x / 2.0
-    if z <= 0:
-        return 1.0
-    lg = math.lgamma(a)
-    if z < a + 1:
-        term = total = 1.0 / a
-        n = a
-        for _ in range(1000):
-            n += 1
-            term *= z / n
-            total += term
-            if abs(term) < abs(total) * 1e-15:
-                break
-        return 1.0 - total * math.exp(-z + a * math.log(z) - lg)
-    b = z + 1 - a
-    c, d = 1.0 / 1e-300, 1.0 / b
-    h = d
-    for i in range(1, 1000):
-        an = -i * (i - a)
-        b += 2
-        d = an * d + b
-        d = 1e-300 if abs(d) < 1e-300 else d
-        c = b + an / c
-        c = 1e-300 if abs(c) < 1e-300 else c
-        d = 1.0 / d
-        delta = d * c
-        h *= delta
-        if abs(delta - 1) < 1e-15:
-            break
-    return math.exp(-z + a * math.log(z) - lg) * h
-
-
 
 SEED = 20240605
 N_RUNS = 4000
@@ -99,24 +63,9 @@ def engine_run(corpus, attacker, defender, n, *, attack=None, spell=None, defend
 
 
 def chi_square_ok(observed: Counter, expected: dict, n: int, alpha=1e-4):
-    """Pool buckets with expected count < 5 into their neighbour, then a chi-square test."""
-    buckets, cur_o, cur_e = [], 0, 0.0
-    for k in sorted(set(expected) | set(observed)):
-        cur_o += observed.get(k, 0)
-        cur_e += float(expected.get(k, 0)) * n
-        if cur_e >= 5:
-            buckets.append((cur_o, cur_e))
-            cur_o, cur_e = 0, 0.0
-    if cur_e or cur_o:
-        if buckets:
-            o, e = buckets.pop()
-            buckets.append((o + cur_o, e + cur_e))
-        else:
-            buckets.append((cur_o, cur_e))
+    """A chi-square test (magewars.odds.check): buckets with expected count < 5 pooled into their neighbour."""
+    stat, dof, p, buckets = chi_square(observed, expected, n)
     assert all(e > 0 for _, e in buckets), (observed, expected)
-    stat = sum((o - e) ** 2 / e for o, e in buckets)
-    dof = max(1, len(buckets) - 1)
-    p = chi2_sf(stat, dof)
     return p > alpha, (stat, dof, p, buckets)
 
 

@@ -53,7 +53,7 @@ def _pairs(corpus, k, seed):
 
 
 def test_arithmetic_equals_enumeration_on_shipped_matchups(corpus):
-    used = {"structure": 0, "arithmetic": 0, "enumeration": 0}
+    used = {"structure": 0, "d12 + structure": 0, "arithmetic": 0, "enumeration": 0}
     for a, d in _pairs(corpus, 14, seed=12):
         spec = make_spec(corpus, a, d)
         try:
@@ -114,3 +114,17 @@ def test_json_says_which_method_ran():
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
     assert data["method"] == "structure" and data["method_note"] == "" and data["strikes"] == 1
+
+
+@pytest.mark.parametrize("n", [24, 25, 33])
+def test_tables_beyond_one_machine_word(n):
+    """6^n above 2^64 from 25 dice: the tables' counts take two 64-bit words each, exactly."""
+    from magewars.odds.exact import ones_table
+    table, total = sum_table(n)
+    die = icepool.Die([_V((0, 0)), _V((0, 0)), _V((1, 0)), _V((2, 0)), _V((0, 1)), _V((0, 2))])
+    pool = n @ die
+    assert total == pool.denominator() == 6 ** n
+    assert {tuple(int(x) for x in k): q for k, q in pool.items()} == table
+    ones, total = ones_table(n)
+    pool = n @ icepool.Die([0, 0, 1, 0, 1, 0])
+    assert total == pool.denominator() and {int(k): q for k, q in pool.items()} == ones

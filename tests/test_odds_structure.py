@@ -159,3 +159,127 @@ def test_defender_hidden_is_revealed_when_its_rule_allows(corpus):
     assert fast.first.damage == slow.first.damage and fast.attacks_needed == slow.attacks_needed
     with pytest.raises(OddsError):
         make_spec(corpus, "Timber Wolf", "Iron Golem", defender_hidden=["Timber Wolf"])
+
+
+def _with_dice(corpus, name, dice, attack=None):
+    """The corpus with the card's attack (its first, or the one named) given `dice` dice."""
+    card = corpus.cards[name]
+    bars = tuple(dataclasses.replace(b, dice=dice) if (b.name == attack if attack else i == 0) else b
+                 for i, b in enumerate(card.attacks))
+    return Corpus({**corpus.cards, name: dataclasses.replace(card, attacks=bars)}, dict(corpus.codex))
+
+
+def test_many_dice_and_every_strike_against_icepool(corpus):
+    """A three-strike attack given 12 dice a strike: every strike counted, as icepool adds them up."""
+    name, attack, _ = _multi_strike(corpus)
+    c = _with_dice(corpus, name, 12, attack)
+    r = odds(c, name, "Timber Wolf", attack=attack, cap=3)
+    pl = plan(make_spec(c, name, "Timber Wolf", attack=attack))
+    assert r.first.method == "structure" and r.first.strikes == 3 and pl.strikes[0].dice >= 12
+    total = None
+    for st in pl.strikes:
+        one = (st.dice @ DIE).map(lambda v, a=st.armor: max(0, v[0] - a) + v[1])
+        total = one if total is None else total + one
+    den = total.denominator()
+    want = {int(k): Fraction(q, den) for k, q in total.items()}
+    remaining = pl.view["remaining"]
+    for k in range(remaining):
+        assert r.first.damage.get(k, 0) == want.get(k, 0), k
+    assert r.first.p_destroy == sum(p for k, p in want.items() if k >= remaining)
+
+
+def test_effect_die_with_many_dice_equals_the_engine_run_per_outcome(corpus):
+    """An attack spell with an effect die and a modifier, given 20 dice: the structure's numbers
+    (damage, effect rows, the chain) equal the engine run per outcome's."""
+    spells = sorted(n for n, cd in corpus.cards.items() if cd.kind == "attack" and cd.attacks
+                    and cd.attacks[0].effect_die and cd.attacks[0].dice)
+    for name in spells:
+        c = _with_dice(corpus, name, 20)
+        spec = make_spec(c, name, "Iron Golem")
+        try:
+            fast = compute(spec, 5)
+        except OddsError:
+            continue
+        if fast.first.method != "structure" or not fast.first.effect_die or fast.first.dice < 20:
+            continue
+        slow = compute(spec, 5, method="engine")
+        assert slow.first.method == "arithmetic"
+        assert fast.first.damage == slow.first.damage and fast.first.p_destroy == slow.first.p_destroy
+        assert fast.first.effect == slow.first.effect
+        assert (fast.attacks_needed, fast.beyond) == (slow.attacks_needed, slow.beyond)
+        return
+    pytest.fail("no attack spell with an effect die resolves against the defender")
+
+
+def _ghost_with_a_defense(corpus):
+    """An Incorporeal creature (only the 1s count) and an enchantment that gives it a defense roll,
+    both found from the data: the structure alone does not capture that attack (a d12 decides)."""
+    ghosts = sorted(n for n, c in corpus.cards.items()
+                    if c.kind == "creature" and c.life is not None and c.has_trait("Incorporeal"))
+    for ghost in ghosts[:1]:
+        for name, cd in sorted(corpus.cards.items()):
+            if cd.kind != "enchantment":
+                continue
+            try:
+                pl = plan(make_spec(corpus, "Timber Wolf", ghost, defender_with=[name]))
+            except OddsError:
+                continue
+            if pl.gates == {"defense"} and not pl.unsafe and len(pl.strikes) == 1:
+                return ghost, name
+    pytest.skip("no enchantment gives the Incorporeal creature a defense roll")
+
+
+@pytest.mark.parametrize("dice", [3, 24])
+def test_a_defense_roll_then_the_structure(corpus, dice):
+    """A d12 defense: each of its results through the engine, the damage from the structure (one
+    run, not one per roll: 24 dice against Incorporeal used to mean 20,475 runs).  Equal to the engine
+    run per outcome where that is affordable, to icepool (only the 1s count) at 24 dice, and the
+    engine run per outcome is refused beyond its bound instead of running for minutes."""
+    ghost, defense = _ghost_with_a_defense(corpus)
+    c = _with_dice(corpus, "Timber Wolf", dice)
+    spec = make_spec(c, "Timber Wolf", ghost, defender_with=[defense])
+    r = compute(spec, 4)
+    assert r.first.method == "d12 + structure" and "defense" in r.first.note
+    assert r.first.dice == dice and 0 < r.first.p_avoid < 1
+    ones = dice @ icepool.Die([0, 0, 1, 0, 1, 0])  # the engine's faces: blank, blank, 1, 2, 1*, 2*
+    den = ones.denominator()
+    assert r.first.damage_given_hit == {int(k): Fraction(q, den) for k, q in ones.items()}
+    if dice <= 6:
+        slow = compute(spec, 4, method="engine")
+        assert slow.first.method == "enumeration"
+        assert (slow.first.damage, slow.first.p_destroy) == (r.first.damage, r.first.p_destroy)
+        assert (slow.attacks_needed, slow.beyond) == (r.attacks_needed, r.beyond)
+    else:
+        with pytest.raises(OddsError) as e:
+            compute(spec, 4, method="engine")
+        assert e.value.code == 2 and "runs" in str(e.value)
+
+
+def test_a_defense_roll_then_the_structure_with_an_effect_die(corpus):
+    """A d12 defense against an attack with an effect die: the damage and the effect die's rows from
+    the structure (one run per row, not one per natural result); equal to the engine run per outcome."""
+    spells = sorted(n for n, cd in corpus.cards.items() if cd.kind == "attack" and cd.attacks
+                    and cd.attacks[0].effect_die and cd.attacks[0].dice)
+    defenders = sorted(n for n, cd in corpus.cards.items() if cd.kind == "creature" and cd.life)
+    for d in defenders:
+        try:
+            pl = plan(make_spec(corpus, "Timber Wolf", d))
+        except OddsError:
+            continue
+        if pl.gates != {"defense"} or pl.unsafe:
+            continue
+        for s in spells:
+            spec = make_spec(corpus, s, d)
+            try:
+                fast = compute(spec, 3)
+            except OddsError:
+                continue
+            if fast.first.method != "d12 + structure" or not fast.first.effect_die:
+                continue
+            slow = compute(spec, 3, method="engine")
+            assert fast.first.p_avoid == slow.first.p_avoid > 0
+            assert fast.first.damage == slow.first.damage and fast.first.p_destroy == slow.first.p_destroy
+            assert fast.first.effect == slow.first.effect
+            assert (fast.attacks_needed, fast.beyond) == (slow.attacks_needed, slow.beyond)
+            return
+    pytest.fail("no attack spell with an effect die against a creature with a defense roll")

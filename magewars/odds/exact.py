@@ -23,6 +23,7 @@ with that damage (e.g. Bloodthirsty once it is damaged).
 """
 from __future__ import annotations
 
+import struct
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -35,6 +36,9 @@ from .probe import OddsError, Spec, defender_view, probe
 
 D12 = range(1, 13)
 P12 = Fraction(1, 12)
+#: the most rolls enumerated through the engine one by one (C(n + 4, 4) for n dice: 16 dice); beyond
+#: it the attack is refused with a message instead of running for minutes
+MAX_ENUMERATED_ROLLS = 5000
 
 
 def face_kinds() -> list[tuple]:
@@ -64,36 +68,58 @@ def signatures(n: int) -> Iterator[tuple[list, Fraction]]:
         yield faces, p
 
 
+def _power_table(faces: Counter, n: int) -> tuple[tuple, int]:
+    """((a, b, number of rolls), ...), number of rolls: how many rolls of n dice give each pair of
+    sums, for a die whose faces give the pairs `faces` ({(a, b): how many faces}), a, b >= 0.
+
+    Exact integers by Kronecker substitution: the die is the polynomial sum of m x^a y^b, written
+    as one integer with x and y replaced by powers of two wide enough that no count can spill into
+    the next (each count is at most faces^n); the n-dice polynomial is that integer multiplied by
+    the die n times (a few shifts and additions each, the die having few distinct faces), and its
+    coefficients are read back 64 bits at a time."""
+    sides = sum(faces.values())
+    total = sides ** n
+    if n <= 0:
+        return ((0, 0, 1),), 1
+    xs = n * max(a for a, _ in faces) + 1  # sums 0..n*max(a)
+    ys = n * max(b for _, b in faces) + 1
+    words = total.bit_length() // 64 + 1  # 64-bit words per coefficient: every count is < 2^(64 words)
+    slot = 64 * words
+    shifts = [(slot * (a + xs * b), m) for (a, b), m in sorted(faces.items())]
+    poly = 1
+    for _ in range(n):
+        poly = sum((poly << s) * m if m != 1 else poly << s for s, m in shifts)
+    raw = struct.unpack(f"<{xs * ys * words}Q", poly.to_bytes(8 * xs * ys * words, "little"))
+    if words > 1:
+        raw = [sum(raw[i + j] << (64 * j) for j in range(words)) for i in range(0, len(raw), words)]
+    rows = tuple((i % xs, i // xs, c) for i, c in enumerate(raw) if c)
+    return rows, total
+
+
+def _faces_by_sums(key) -> Counter:
+    return Counter(key(f) for f in ATTACK_FACES)
+
+
+@lru_cache(maxsize=None)
+def sum_rows(n: int) -> tuple[tuple, int]:
+    """((normal, critical, number of rolls), ...), number of rolls: every (normal, critical) pair
+    of sums n attack dice can show, from the engine's die (`ATTACK_FACES`), in exact integers."""
+    return _power_table(_faces_by_sums(lambda f: (0 if f.critical else f.value, f.value if f.critical else 0)), n)
+
+
 @lru_cache(maxsize=None)
 def sum_table(n: int) -> tuple[dict, int]:
-    """({(normal, critical): number of rolls}, number of rolls) for n attack dice, exact integers.
-
-    Built from the engine's die (`ATTACK_FACES`) one die at a time, from the table of n-1."""
-    if n <= 0:
-        return {(0, 0): 1}, 1
-    prev, total = sum_table(n - 1)
-    faces = Counter((f.value if not f.critical else 0, f.value if f.critical else 0) for f in ATTACK_FACES)
-    out: dict = {}
-    for (a, b), k in prev.items():
-        for (da, db), m in faces.items():
-            key = (a + da, b + db)
-            out[key] = out.get(key, 0) + k * m
-    return out, total * len(ATTACK_FACES)
+    """({(normal, critical): number of rolls}, number of rolls) for n attack dice (sum_rows as a dict)."""
+    rows, total = sum_rows(n)
+    return {(a, b): c for a, b, c in rows}, total
 
 
 @lru_cache(maxsize=None)
 def ones_table(n: int) -> tuple[dict, int]:
     """({number of dice showing a 1: number of rolls}, number of rolls) for n attack dice, from the
     engine's die, exact integers (what counts when only the 1s count)."""
-    if n <= 0:
-        return {0: 1}, 1
-    prev, total = ones_table(n - 1)
-    faces = Counter(1 if f.value == 1 else 0 for f in ATTACK_FACES)
-    out: dict = {}
-    for k, c in prev.items():
-        for dk, m in faces.items():
-            out[k + dk] = out.get(k + dk, 0) + c * m
-    return out, total * len(ATTACK_FACES)
+    rows, total = _power_table(_faces_by_sums(lambda f: (1 if f.value == 1 else 0, 0)), n)
+    return {a: c for a, _, c in rows}, total
 
 
 def _strike_counts(pl, strike) -> tuple[dict, int]:
@@ -110,17 +136,16 @@ def _count(pl, strike) -> tuple[dict, int]:
         return {0: 1}, 1
     n = strike.dice
     counts: dict[int, int] = {}
-    damage_of = pl.damage_of
-    if strike.atk.only_ones:
+    get = counts.get
+    damage_from, atk, armor = pl.damage_from, strike.atk, strike.armor  # = pl.damage_of, without a call
+    if atk.only_ones:
         table, total = ones_table(n)
         for k, c in table.items():
-            d = damage_of(strike, 0, 0, k)
-            counts[d] = counts.get(d, 0) + c
+            d = damage_from(atk, 0, 0, k, armor)
+            counts[d] = get(d, 0) + c
         return counts, total
-    table, total = sum_table(n)
-    damage_from, atk, armor = pl.damage_from, strike.atk, strike.armor  # = pl.damage_of, without a call
-    get = counts.get
-    for (normal, crit), c in table.items():  # each (normal, critical) pair once
+    rows, total = sum_rows(n)
+    for normal, crit, c in rows:  # each (normal, critical) pair once
         d = damage_from(atk, normal, crit, 0, armor)
         counts[d] = get(d, 0) + c
     return counts, total
@@ -128,7 +153,8 @@ def _count(pl, strike) -> tuple[dict, int]:
 
 def _combine(pl, remaining: int) -> tuple[dict, Fraction]:
     """The action's total damage to the defender over its strikes (a strike after the defender is
-    destroyed is not made), and the chance it is destroyed, in exact integers."""
+    destroyed is not made), and the chance it is destroyed, in exact integers (one Fraction per
+    damage value at the end)."""
     alive: dict[int, int] = {0: 1}
     dead: dict[int, int] = {}
     den = 1
@@ -137,7 +163,8 @@ def _combine(pl, remaining: int) -> tuple[dict, Fraction]:
             continue
         counts, total = _strike_counts(pl, st)
         den *= total
-        dead = {k: v * total for k, v in dead.items()}
+        if dead:
+            dead = {k: v * total for k, v in dead.items()}
         nxt: dict[int, int] = {}
         for c, p in alive.items():
             for dmg, q in counts.items():
@@ -145,11 +172,28 @@ def _combine(pl, remaining: int) -> tuple[dict, Fraction]:
                 box = dead if t >= remaining else nxt
                 box[t] = box.get(t, 0) + p * q
         alive = nxt
-    out: dict[int, Fraction] = {}
-    for box in (alive, dead):
-        for k, v in box.items():
-            out[k] = out.get(k, Fraction(0)) + Fraction(v, den)
-    return dict(sorted(out.items())), Fraction(sum(dead.values()), den)
+    alive.update(dead)  # alive totals are below `remaining`, dead ones at or above it: no key in both
+    return {k: Fraction(v, den) for k, v in sorted(alive.items())}, Fraction(sum(dead.values()), den)
+
+
+def _action_counts(pl) -> tuple[list, int]:
+    """The action's total damage over its strikes without the destruction cut-off, as sorted
+    (damage, weight) pairs over one denominator (exact integers)."""
+    counts: dict[int, int] = {0: 1}
+    den = 1
+    for st in pl.strikes:
+        if st.status != "hit":
+            continue
+        c, t = _strike_counts(pl, st)
+        if den == 1:  # the first strike: its counts as they are
+            counts, den = dict(c), t
+            continue
+        nxt: dict[int, int] = {}
+        for a, p in counts.items():
+            for b, q in c.items():
+                nxt[a + b] = nxt.get(a + b, 0) + p * q
+        counts, den = nxt, den * t
+    return sorted(counts.items()), den
 
 
 def _armor_model(spec: Spec, n: int, base: dict, dd: int, remaining: int):
@@ -215,6 +259,8 @@ class AttackOdds:
     strikes: int = 1  # individual attacks of the action against the defender that are counted
     note: str = ""  # why the structure of the attack was not used (the fallback's reason)
     spec: Optional[Spec] = field(default=None, repr=False, compare=False)
+    #: reads of damage before the damage step in the structure run ("d12 + structure"; None: no run)
+    damage_reads: Optional[int] = field(default=None, repr=False, compare=False)
 
     @property
     def example(self) -> list:
@@ -252,9 +298,12 @@ def _blanks(n):
 def attack_odds(spec: Spec, defender_damage: Optional[int] = None, _shape=None,
                 method: str = "auto") -> AttackOdds:
     """One attack's odds.  `method`: "auto" (from the attack's structure when it captures the
-    attack, else arithmetic when the engine confirms the armor model, else enumeration),
-    "structure" (OddsError when the structure does not capture it), "enumeration" (every roll
-    through the engine) or "arithmetic" (OddsError when the engine does not confirm the model)."""
+    attack; else, when only a d12 deciding whether the attack goes on keeps it out, each of that
+    d12's results through the engine and the damage from the structure ("d12 + structure"); else
+    arithmetic when the engine confirms the armor model, else enumeration), "engine" (the same
+    without the structure: every number from engine runs per outcome), "structure" (OddsError when
+    the structure does not capture it), "enumeration" (every roll through the engine) or
+    "arithmetic" (OddsError when the engine does not confirm the model)."""
     dd = spec.defender_damage if defender_damage is None else defender_damage
     note = ""
     if method in ("auto", "structure") and _shape is None:
@@ -296,14 +345,34 @@ def attack_odds(spec: Spec, defender_damage: Optional[int] = None, _shape=None,
     destroy = Fraction(0)
     base = {**d12, "effect": 1}
     armor = None
-    if method == "arithmetic" or (method == "auto" and comb(n + 4, 4) > 6):
+    if method == "auto" and n and d12:
+        # the d12 results that let the attack go on are fixed: the structure of the attack with
+        # them, when it captures it, gives the damage of every roll (one run instead of one per roll)
+        from .plan import plan
+        pl = plan(spec, dd, base)
+        if not _unsupported(pl, gates=False) and len(pl.strikes) == 1:
+            dist, destroy = _combine(pl, pl.view["remaining"])
+            res.method = "d12 + structure"
+            res.damage_reads = pl.damage_reads
+            if "effect" in shape.asked and pl.strikes[0].effect:  # its rows from the structure too
+                res.effect = _effect_rows(spec, dd, pl, d12, base["effect"]) or []
+                if res.effect:
+                    res.effect_die, res.effect_mods = True, pl.strikes[0].effect_mods
+    if res.method == "d12 + structure":
+        pass
+    elif method == "arithmetic" or (method in ("auto", "engine") and comb(n + 4, 4) > 6):
         armor = _armor_model(spec, n, base, dd, view["remaining"]) if n else None
         if armor is None and method == "arithmetic":
             raise OddsError("the engine's damage for this attack is not max(0, normal - armor) + critical", 2)
     if armor is not None:
         dist, destroy = _arithmetic(n, armor, view["remaining"])
         res.method = "arithmetic"
-    else:
+    elif res.method != "d12 + structure":
+        runs = comb(n + 4, 4)
+        if runs > MAX_ENUMERATED_ROLLS:
+            raise OddsError(f"{n} attack dice: this attack needs every roll run through the engine "
+                            f"({runs:,} runs, more than {MAX_ENUMERATED_ROLLS:,}); its odds are not "
+                            f"computed" + (f" ({note})" if note else ""), 2)
         for faces, p in signatures(n):
             o = probe(spec, lambda c, f=faces: f, base, dd)
             dist[o.damage] = dist.get(o.damage, Fraction(0)) + p
@@ -312,7 +381,7 @@ def attack_odds(spec: Spec, defender_damage: Optional[int] = None, _shape=None,
     res.damage_given_hit = dict(sorted(dist.items()))
     res.destroy_given_hit = destroy
     # the effect die (rolled with no damage, so the defender is still there to receive conditions)
-    if "effect" in shape.asked:
+    if "effect" in shape.asked and not res.effect_die:
         res.effect_die = True
         for v in D12:
             o = probe(spec, _blanks, {**d12, "effect": v}, dd)
@@ -349,23 +418,35 @@ def structure_odds(spec: Spec, dd: Optional[int] = None, pl=None) -> tuple[Optio
     if first.effect:
         res.effect_die = True
         res.effect_mods = first.effect_mods
-        shift = sum(m[1] for m in first.effect_mods)
-        rows: dict = {}  # id of the table row -> conditions the engine placed for it
-        top = _row_id(pl, 12 + shift)
-        rows[top] = [list(c) for c in first.conditions]
-        for v in D12:
-            row = _row_id(pl, v + shift)
-            if row not in rows:
-                if row is None:
-                    rows[row] = []
-                else:  # ask the engine what it places for this row (one run per row)
-                    other = plan(spec, dd, {"effect": v})
-                    if _unsupported(other) or [s.key()[:-1] for s in other.strikes[1:]] != \
-                            [s.key()[:-1] for s in pl.strikes[1:]]:
-                        return None, "the effect die changes the strikes after it"
-                    rows[row] = [list(c) for c in other.strikes[0].conditions]
-            res.effect.append({"natural": v, "total": v + shift, "conditions": rows[row], "p": P12})
+        res.effect = _effect_rows(spec, dd, pl, {}, 12)
+        if res.effect is None:
+            return None, "the effect die changes the strikes after it"
     return res, pl
+
+
+def _effect_rows(spec: Spec, dd: int, pl, d12: dict, natural: int) -> Optional[list]:
+    """The effect die's outcomes for each natural d12 result, from the structure `pl` (run with the
+    d12 results `d12` and the effect die showing `natural`): which row of the table each total
+    falls in is the engine's (DamageAndEffects.effect_row); what a row places on the defender is
+    read from one more run per row.  None when the effect die changes the strikes after it."""
+    from .plan import plan
+    first = pl.strikes[0]
+    shift = sum(m[1] for m in first.effect_mods)
+    rows: dict = {_row_id(pl, natural + shift): [list(c) for c in first.conditions]}  # row -> conditions
+    out = []
+    for v in D12:
+        row = _row_id(pl, v + shift)
+        if row not in rows:
+            if row is None:
+                rows[row] = []
+            else:  # ask the engine what it places for this row (one run per row)
+                other = plan(spec, dd, {**d12, "effect": v})
+                if _unsupported(other, gates=not d12) or [s.key()[:-1] for s in other.strikes[1:]] != \
+                        [s.key()[:-1] for s in pl.strikes[1:]]:
+                    return None
+                rows[row] = [list(c) for c in other.strikes[0].conditions]
+        out.append({"natural": v, "total": v + shift, "conditions": rows[row], "p": P12})
+    return out
 
 
 def _row_id(pl, total: int):
@@ -374,13 +455,14 @@ def _row_id(pl, total: int):
     return None if row is None else id(row)
 
 
-def _unsupported(pl) -> str:
-    """Why the arithmetic on this structure cannot be trusted ('' when it can)."""
+def _unsupported(pl, gates: bool = True) -> str:
+    """Why the arithmetic on this structure cannot be trusted ('' when it can); with gates=False,
+    a d12 deciding whether the attack goes on is not a reason (its result was chosen)."""
     if pl.unsafe:
         return "; ".join(pl.unsafe)
     if not pl.strikes:
         return "the action makes no attack against the defender"
-    if pl.gates:
+    if gates and pl.gates:
         return "a d12 decides whether the attack goes on (" + ", ".join(sorted(pl.gates)) + ")"
     bad = [s.status for s in pl.strikes if s.status != "hit"]
     if bad:
@@ -434,7 +516,7 @@ def compute(spec: Spec, cap: int = 10, method: str = "auto") -> OddsReport:
         if first is not None:
             return _structure_chain(spec, cap, first, pl)
         return _legacy_chain(spec, cap, note=pl)
-    return _legacy_chain(spec, cap, note="asked for")
+    return _legacy_chain(spec, cap, note="asked for", method="engine")
 
 
 def _as_ints(dist: dict) -> tuple[list, int]:
@@ -461,7 +543,8 @@ def _chain_step(round_: list, den: int) -> tuple[dict, int, int]:
     return nxt, killed, den * step
 
 
-def _legacy_chain(spec: Spec, cap: int, first: Optional[AttackOdds] = None, note: str = "") -> OddsReport:
+def _legacy_chain(spec: Spec, cap: int, first: Optional[AttackOdds] = None, note: str = "",
+                  method: str = "auto") -> OddsReport:
     """The attacks-needed chain by running the engine per outcome (attack_odds), asking the engine
     once per damage value whether the attack changes with it."""
     keys: dict = {}  # damage on the defender -> (key, shape, view): asked of the engine once per value
@@ -475,10 +558,16 @@ def _legacy_chain(spec: Spec, cap: int, first: Optional[AttackOdds] = None, note
     destroyed(spec, defender_view(spec))
     k0, shape0, view = key_at(spec.defender_damage)
     if first is None:
-        first = attack_odds(spec, None, shape0)
+        first = attack_odds(spec, None, shape0, method=method)
     first.note = first.note or note
     if view["life"] is None:
         raise OddsError(f"{spec.defender.name} has no life value: it cannot be destroyed by damage", 1)
+    if first.damage_reads == 0 and first.strikes == 1:
+        # "d12 + structure" and nothing read any damage before the damage step: the attack is the
+        # same at every damage value, one distribution (misses and avoided attacks dealing 0)
+        # serves the whole chain, with no board per damage value
+        needed, beyond = _iid_chain(*_as_ints(first.damage), view["remaining"], cap)
+        return OddsReport(spec, first, needed, beyond, cap, first.attack_name, view)
     cache: dict = {k0: first}
     # Exact integer arithmetic: each attack's distribution as numerators over one denominator,
     # the states of round k as numerators over the product of those denominators (one Fraction
@@ -500,7 +589,7 @@ def _legacy_chain(spec: Spec, cap: int, first: Optional[AttackOdds] = None, note
             key, shape, v = key_at(dd)
             ao = cache.get(key)
             if ao is None:
-                ao = cache[key] = attack_odds(spec, dd, shape)
+                ao = cache[key] = attack_odds(spec, dd, shape, method=method)
             round_.append((dd, p, *ints(ao), v["remaining"]))
         nxt, killed, den = _chain_step(round_, den)
         needed[k] = Fraction(killed, den)
@@ -531,18 +620,10 @@ def _structure_chain(spec: Spec, cap: int, first: AttackOdds, pl) -> OddsReport:
         got = per.get(dd)
         if got is not None:
             return got
-        if pl.damage_reads == 0:
-            if "free" not in per:
-                dist, _ = _combine(pl, 1 << 30)
-                per["free"] = _as_ints(dist)
-            items, den = per["free"]
-            got = per[dd] = (items, den, view["remaining"] - (dd - dd0))
-            return got
         other = plan(spec, dd)  # the damage distribution only: the effect die does not count here
         if _unsupported(other):
             raise _Fallback()
-        dist, _ = _combine(other, 1 << 30)
-        got = per[dd] = (*_as_ints(dist), other.view["remaining"])
+        got = per[dd] = (*_action_counts(other), other.view["remaining"])
         return got
 
     states: dict[int, int] = {dd0: 1}
@@ -567,20 +648,13 @@ class _Fallback(Exception):
 
 def _same_attack_chain(pl, remaining: int, cap: int) -> tuple[dict, Fraction]:
     """Attacks needed when every attack is the same: the action's total damage (taken without the
-    destruction cut-off, see _structure_chain) added up attack after attack, in exact integers over
-    one denominator per attack."""
-    counts: dict[int, int] = {0: 1}
-    den = 1
-    for st in pl.strikes:  # the action's total over its strikes
-        if st.status != "hit":
-            continue
-        c, t = _strike_counts(pl, st)
-        nxt: dict[int, int] = {}
-        for a, p in counts.items():
-            for b, q in c.items():
-                nxt[a + b] = nxt.get(a + b, 0) + p * q
-        counts, den = nxt, den * t
-    items = sorted(counts.items())
+    destruction cut-off, see _structure_chain) added up attack after attack."""
+    return _iid_chain(*_action_counts(pl), remaining, cap)
+
+
+def _iid_chain(items: list, den: int, remaining: int, cap: int) -> tuple[dict, Fraction]:
+    """Attacks needed when every attack deals damage d with weight q/den ((d, q) in `items`),
+    whatever the damage already dealt: in exact integers over one denominator per attack."""
     # kill[i]: rolls that destroy a defender that has taken i damage so far (total >= remaining - i)
     at_least = [0] * (remaining + 1)  # at_least[r]: rolls dealing r or more (r <= remaining)
     for d, q in items:
@@ -588,6 +662,7 @@ def _same_attack_chain(pl, remaining: int, cap: int) -> tuple[dict, Fraction]:
     for r in range(remaining - 1, -1, -1):
         at_least[r] += at_least[r + 1]
     kill = [at_least[remaining - i] for i in range(remaining)]
+    below = [(d, q) for d, q in items if d < remaining]  # damage that leaves a fresh defender standing
     states = [0] * remaining
     states[0] = 1
     needed: dict[int, Fraction] = {}
@@ -600,7 +675,7 @@ def _same_attack_chain(pl, remaining: int, cap: int) -> tuple[dict, Fraction]:
                 continue
             killed += p * kill[i]
             room = remaining - i
-            for d, q in items:
+            for d, q in below:
                 if d >= room:
                     break
                 nxt[i + d] += p * q

@@ -261,12 +261,44 @@ def compile_paths(paths: Iterable, with_codex: bool = True,
     return corpus, diags + more
 
 
-@functools.lru_cache(maxsize=1)
-def load_corpus() -> Corpus:
-    """The shipped codex and spells, compiled once.  Raises CorpusError if they have errors."""
-    from ..resources import shipped_sources
-    corpus, diags = compile_paths(shipped_sources(), with_codex=False)
+def _shipped_key(paths: list[Path]) -> Optional[str]:
+    """The key of the compilation of these source files (None if one cannot be read): their
+    content, the compiler's and the shape of the compiled data, as compile_sources keys it."""
+    files, diags = expand_paths(paths)
+    if diags:
+        return None
+    inputs = []
+    for f in files:
+        text, d = _read(f)
+        if text is None:
+            return None
+        inputs.append((str(f), cache.file_hash(text.encode("utf-8"))))
+    return cache.key_of("corpus", _codec().schema, _grammar_hash(), tuple(inputs))
+
+
+def _compile_shipped(paths: list[Path]) -> Corpus:
+    corpus, diags = compile_paths(paths, with_codex=False)
     errors = [d for d in diags if d.severity == "error"]
     if errors:
         raise CorpusError(errors)
+    return corpus
+
+
+@functools.lru_cache(maxsize=1)
+def load_corpus() -> Corpus:
+    """The shipped codex and spells, compiled once.  Raises CorpusError if they have errors.
+
+    Read from the record-by-record store when it holds this compilation (magewars/corpusstore.py:
+    each definition is decoded when it is first used), else compiled and stored there."""
+    from .. import corpusstore
+    from ..resources import shipped_sources
+    paths = shipped_sources()
+    key = _shipped_key(paths) if cache.enabled() else None
+    if key is not None:
+        stored = corpusstore.load(key, _codec(), lambda: _compile_shipped(paths))
+        if stored is not None:
+            return stored
+    corpus = _compile_shipped(paths)
+    if key is not None:
+        corpusstore.save(key, corpus, _codec())
     return corpus

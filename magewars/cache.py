@@ -335,7 +335,7 @@ def put(kind: str, key: str, value: Any, c: Optional[Codec]) -> bool:
     return True
 
 
-_KEEP = {"compiled": 24, "corpus": 8, "ast": 1500, "names": 1500, "parser": 4, "yaml": 200}
+_KEEP = {"compiled": 24, "ast": 1500, "names": 1500, "parser": 4, "yaml": 200}
 
 
 def _prune(folder: Path) -> None:

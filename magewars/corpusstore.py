@@ -26,7 +26,6 @@ from typing import Any, Callable, Iterator, Optional
 
 from . import cache
 
-KIND = "corpus"
 _STORE_FORMAT = 1
 
 
@@ -85,8 +84,8 @@ class _Source:
     """What the lazy mappings of one stored corpus share: the codec, and the way back to a
     compiled corpus if a record cannot be decoded."""
 
-    def __init__(self, codec: cache.Codec, key: str, rebuild: Callable[[], Any]):
-        self.codec, self.key, self._rebuild, self._full = codec, key, rebuild, None
+    def __init__(self, codec: cache.Codec, kind: str, key: str, rebuild: Callable[[], Any]):
+        self.codec, self.kind, self.key, self._rebuild, self._full = codec, kind, key, rebuild, None
 
     def decode(self, blob: bytes) -> Any:
         return self.codec.loads_record(blob)
@@ -94,7 +93,7 @@ class _Source:
     def full(self):
         """The corpus compiled again (once), after removing the entry that failed."""
         if self._full is None:
-            cache.remove(KIND, self.key)
+            cache.remove(self.kind, self.key)
             self._full = self._rebuild()
         return self._full
 
@@ -254,8 +253,9 @@ class LazySelectors(Mapping):
 
 
 # ---------------------------------------------------------------- store and load
-def save(key: str, corpus, codec: cache.Codec) -> bool:
-    """Store a compiled corpus record by record (False if it cannot be: the caller just goes on)."""
+def save(kind: str, key: str, corpus, diags: list, codec: cache.Codec) -> bool:
+    """Store a compilation (its corpus record by record, its diagnostics whole).  False if it
+    cannot be stored: the caller just goes on."""
     if not cache.enabled():
         return False
     try:
@@ -270,11 +270,12 @@ def save(key: str, corpus, codec: cache.Codec) -> bool:
         for phrase, sel in corpus.selectors.items():
             k = phrase_key(phrase)
             if k is None:
-                return False  # a key this store cannot index: the whole compilation serves instead
+                return False  # a key this store cannot index
             selectors.append([k, enc((phrase, sel))])
+        found = enc(list(diags))
     except (cache.CacheError, RecursionError, TypeError, ValueError, AttributeError):
         return False
-    return cache.put(KIND, key, [_STORE_FORMAT, cards, summaries, codex, selectors], None)
+    return cache.put(kind, key, [_STORE_FORMAT, cards, summaries, codex, selectors, found], None)
 
 
 def _pairs(doc: Any) -> bool:
@@ -282,29 +283,37 @@ def _pairs(doc: Any) -> bool:
             and all(type(p) is list and len(p) == 2 and type(p[0]) is str and type(p[1]) is bytes for p in doc))
 
 
-def load(key: str, codec: cache.Codec, rebuild: Callable[[], Any]):
-    """The stored corpus, its definitions decoded on use; None on a miss (or a damaged entry,
-    which is removed).  `rebuild()` compiles the corpus if a record later fails to decode."""
-    doc = cache.get(KIND, key, None)
+def load(kind: str, key: str, codec: cache.Codec, rebuild: Callable[[], Any]):
+    """(corpus, diagnostics) of a stored compilation, the corpus's definitions decoded on use;
+    None on a miss (or a damaged entry, which is removed).  `rebuild()` compiles the corpus again
+    if one of its records later fails to decode."""
+    doc = cache.get(kind, key, None)
     if doc is None:
         return None
-    ok = (type(doc) is list and len(doc) == 5 and doc[0] == _STORE_FORMAT
-          and _pairs(doc[1]) and _pairs(doc[3]) and _pairs(doc[4])
+    ok = (type(doc) is list and len(doc) == 6 and doc[0] == _STORE_FORMAT
+          and _pairs(doc[1]) and _pairs(doc[3]) and _pairs(doc[4]) and type(doc[5]) is bytes
           and type(doc[2]) is list and len(doc[2]) == len(doc[1])
           and all(type(s) is list and len(s) == 4 and type(s[0]) is str and type(s[1]) is str
                   and type(s[2]) is list and all(type(k) is str for k in s[2]) and type(s[3]) is bool
                   for s in doc[2]))
-    if not ok:
-        cache.remove(KIND, key)
+    diags = None
+    if ok:
+        try:
+            diags = codec.loads_record(doc[5])
+        except cache.CacheError:
+            diags = None
+    if type(diags) is not list:
+        cache.remove(kind, key)
         return None
-    _, cards, summaries, codex, selectors = doc
-    source = _Source(codec, key, rebuild)
+    _, cards, summaries, codex, selectors, _ = doc
+    source = _Source(codec, kind, key, rebuild)
     index: dict = {}
     for i, (k, _) in enumerate(selectors):
         index.setdefault(k, []).append(i)
     from .dsl.model import Corpus
-    return Corpus(
+    corpus = Corpus(
         cards=LazyRecords({n: _Raw(b) for n, b in cards}, source, "cards",
                           {n: (s[0], s[1], frozenset(s[2]), s[3]) for (n, _), s in zip(cards, summaries)}),
         codex=LazyRecords({n: _Raw(b) for n, b in codex}, source, "codex"),
         selectors=LazySelectors([_Raw(b) for _, b in selectors], index, source))
+    return corpus, diags

@@ -318,6 +318,7 @@ def put(kind: str, key: str, value: Any, c: Optional[Codec]) -> bool:
         return False
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
+        import tempfile  # only a write needs it (a read command that hits writes nothing)
         fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=".tmp-")
         try:
             with os.fdopen(fd, "wb") as fh:

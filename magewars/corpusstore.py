@@ -1,23 +1,25 @@
-"""The shipped corpus stored record by record, so a command decodes only what it reads.
+"""Compiled corpora stored record by record, so a command decodes only what it reads.
 
 `magewars lookup aegis` needs every card's name and printing id, which cards carry Aegis, and
-nothing else; `magewars card "bear strength"` needs one card.  Decoding the whole compiled corpus
-(629 cards, tens of thousands of objects) cost more than everything else such a command does, so
-the shipped corpus is also stored as one cache entry (kind ``corpus``) holding:
+nothing else; `magewars card "bear strength"` needs one card; `magewars lint one.mw` needs the
+diagnostics.  Decoding a whole compiled corpus (629 cards, tens of thousands of objects) cost
+more than everything else such a command does, so every compilation (`compiled` entries of
+magewars/cache.py, written by `magewars.dsl.compile_sources`) is stored as:
 
-- the card names and codex names, in the corpus's own order, each with its definition encoded
-  as its own msgpack record (decoded on first access, by :class:`LazyRecords`);
-- every compiled phrase selector, indexed by the words of its phrase (decoded when that phrase
-  is looked up, by :class:`LazySelectors`);
-- a summary of every card for the read commands (:func:`card_printing`, :func:`card_terms`),
-  computed by the same functions the commands use on an eager corpus.
+- the card names and codex names, in the corpus's own order, each definition encoded as its own
+  msgpack record and decoded on first access (:class:`LazyRecords`);
+- every compiled phrase selector, indexed by the words of its phrase, decoded when that phrase is
+  looked up (:class:`LazySelectors`);
+- a summary of every card for the read commands (:func:`printings`, :func:`terms`), made by the
+  same functions (:func:`card_printing`, :func:`card_terms`) that read an eager corpus;
+- the diagnostics, decoded at once.
 
-The entry is framed like every other (magic, checksum over the whole payload, format, schema,
-key: :func:`magewars.cache.loads_raw`), keyed by the content of every shipped source and of the
-compiler, so it is valid exactly when the whole compilation it was made from is.  A record that
-still fails to decode (a damaged entry that passed the checksum cannot happen, but a bug could)
-removes the entry and the corpus is compiled again: the caller gets the same value, never a
-traceback.
+The entry is framed like every other (magic, a checksum over the whole payload, format, schema,
+key: :func:`magewars.cache.loads_raw`) and keyed as before, by the content of every input and of
+the compiler.  A damaged entry is a miss (removed, compiled again).  A record that still fails to
+decode (a bug, since the checksum held) removes the entry, and the value comes from compiling
+again: the caller gets the same answer, never a traceback.  Copied or pickled, the mappings become
+the plain dicts they stand for.
 """
 from __future__ import annotations
 

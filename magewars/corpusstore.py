@@ -140,10 +140,7 @@ class LazyRecords(MutableMapping):
         self.summaries = None
 
     def __contains__(self, name) -> bool:
-        try:
-            return name in self._items
-        except TypeError:
-            return False
+        return name in self._items
 
     def __iter__(self):
         return iter(self._items)
@@ -240,7 +237,7 @@ class LazySelectors(Mapping):
     def __contains__(self, phrase) -> bool:
         try:
             self[phrase]
-        except (KeyError, TypeError):
+        except KeyError:
             return False
         return True
 

@@ -93,7 +93,8 @@ def main(argv=None) -> int:
     if unknown:
         ap.error(f"unknown command(s): {', '.join(unknown)}")
 
-    base = {k: v for k, v in os.environ.items() if not k.startswith("MAGEWARS_")}
+    # as pip installs it, bytecode compiled: PYTHONDONTWRITEBYTECODE would recompile every module on every run
+    base = {k: v for k, v in os.environ.items() if not k.startswith("MAGEWARS_") and k != "PYTHONDONTWRITEBYTECODE"}
     tmp = Path(tempfile.mkdtemp(prefix="mw-bench-"))
     warm_dir = tmp / "warm"
     try:

@@ -3,18 +3,30 @@
 - language server: re-checking one edited card file with the codex kept parsed (what `magewars lsp`
   does on every keystroke) vs `magewars lint FILE` compiling it from scratch;
 - syntax-error recovery: a card file with a syntax error in every card vs the same file clean;
-- lookup: a plain-word question vs a single-term lookup.
+- lookup: a plain-word question vs a single-term lookup;
+- the read commands and lint as whole processes (`python -m magewars ...`, as a user runs them),
+  warm cache and fresh machine (an empty cache folder), beside the same commands of a baseline
+  commit (`--baseline COMMIT`, unpacked from git into a temporary folder) measured in the same run,
+  runs of the two trees interleaved; medians of CPU time (user + system: a shared machine's waits
+  for a free core do not count) and of wall-clock time, against the goals of issue 12.
 
-Run: python benchmarks/bench_tools.py [--repeat N]
+Run: python benchmarks/bench_tools.py [--repeat N] [--baseline COMMIT] [--only reads|tools]
 """
 from __future__ import annotations
 
 import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from magewars.dsl import compile_paths  # noqa: E402
 from magewars.dsl.parser import parse_text  # noqa: E402
@@ -32,10 +44,126 @@ def best(fn, repeat: int) -> float:
     return min(times)
 
 
+# ---------------------------------------------------------------- whole processes
+EDITED = "<edited>"  # stands for a copy of spells/promo/equipment.mw, changed before every run
+# (label, arguments, goal warm, goal on a fresh machine) -- issue 12's "done when"
+READS = [
+    ("lookup aegis", ["lookup", "aegis"], 0.3, 1.5),
+    ("lookup question", ["lookup", "guard vs flying"], 0.3, 1.5),
+    ("card", ["card", "bear strength"], 0.3, 1.5),
+    ("card --json", ["card", "tiger stance", "--json"], 0.3, 1.5),
+    ("odds", ["odds", "Timber Wolf", "Iron Golem"], 0.3, 1.5),
+    ("rules 5.2", ["rules", "5.2"], 0.3, 1.5),
+    ("lint one file", ["lint", "spells/promo/equipment.mw"], 0.15, None),
+    ("lint edited", ["lint", EDITED], 0.15, None),  # the author's loop: a new version of the file each run
+    ("lint corpus", ["lint"], 0.5, None),
+]
+
+
+def _child_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+_EDITS = [0]
+
+
+def run_process(tree: Path, args: list[str], env: dict) -> tuple[float, float]:
+    """(CPU, wall) seconds of one `python -m magewars ARGS` run in `tree` (its own package)."""
+    if EDITED in args:  # a version of the file no run has seen: parsed and checked again
+        _EDITS[0] += 1
+        edited = Path(env["MAGEWARS_CACHE_DIR"]).parent / f"edited-{_EDITS[0]}.mw"
+        edited.write_text((ROOT / "spells" / "promo" / "equipment.mw").read_text(encoding="utf-8")
+                          + f"\n// edit {_EDITS[0]}\n", encoding="utf-8")
+        args = [str(edited) if a == EDITED else a for a in args]
+    c0, t0 = _child_cpu(), time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "magewars", *args], cwd=tree, env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall, cpu = time.perf_counter() - t0, _child_cpu() - c0
+    if r.returncode not in (0, 1):
+        raise SystemExit(f"{tree}: magewars {' '.join(args)} failed ({r.returncode}): {r.stderr[-400:]}")
+    return cpu, wall
+
+
+def unpack(commit: str, where: Path) -> Path:
+    """The tree of a commit of this repository, unpacked (not checked out: no worktree is touched)."""
+    arch = subprocess.run(["git", "-C", str(ROOT), "archive", commit], capture_output=True)
+    if arch.returncode != 0:
+        raise SystemExit(f"--baseline {commit}: {arch.stderr.decode(errors='replace').strip()}")
+    where.mkdir(parents=True)
+    subprocess.run(["tar", "-x", "-C", str(where)], input=arch.stdout, check=True)
+    return where
+
+
+def bench_reads(repeat: int, baseline: str | None) -> None:
+    # as installed by pip: bytecode compiled (PYTHONDONTWRITEBYTECODE would recompile every module
+    # on every run); no MAGEWARS_* setting of the caller's
+    env0 = {k: v for k, v in os.environ.items() if not k.startswith("MAGEWARS_") and k != "PYTHONDONTWRITEBYTECODE"}
+    env0["NO_COLOR"] = "1"
+    tmp = Path(tempfile.mkdtemp(prefix="mw-reads-"))
+    try:
+        trees = {"this": ROOT}
+        if baseline:
+            trees["baseline"] = unpack(baseline, tmp / "baseline")
+        warm = {t: {**env0, "MAGEWARS_CACHE_DIR": str(tmp / f"warm-{t}")} for t in trees}
+        results = {}
+        for label, args, _, goal_cold in READS:
+            for t, tree in trees.items():
+                run_process(tree, args, warm[t])  # bytecode written, cache filled
+            samples = {t: [] for t in trees}
+            cold = {t: [] for t in trees}
+            for i in range(repeat):
+                for t, tree in trees.items():  # interleaved: both trees see the same machine
+                    samples[t].append(run_process(tree, args, warm[t]))
+                    if goal_cold is not None:
+                        d = tmp / f"cold-{t}-{label}-{i}"
+                        cold[t].append(run_process(tree, args, {**env0, "MAGEWARS_CACHE_DIR": str(d)}))
+                        shutil.rmtree(d, ignore_errors=True)
+            results[label] = {t: (statistics.median(c for c, _ in samples[t]),
+                                  statistics.median(w for _, w in samples[t]),
+                                  statistics.median(c for c, _ in cold[t]) if cold[t] else None,
+                                  statistics.median(w for _, w in cold[t]) if cold[t] else None)
+                              for t in trees}
+        start = statistics.median(run_process(ROOT, ["-V"], warm["this"])[0] for _ in range(repeat))
+        print(f"\nwhole processes, medians of {repeat} runs (CPU s / wall s); `magewars -V` alone: {start:.3f} s CPU")
+        head = f"{'command':16} {'goal':>5} {'warm CPU':>9} {'wall':>6}"
+        if baseline:
+            head += f" {'baseline CPU':>13} {'wall':>6} {'base/this':>10}"
+        head += f" {'fresh CPU':>10} {'wall':>6} {'goal':>5}"
+        if baseline:
+            head += f" {'baseline fresh':>15}"
+        print(head)
+        for label, _, goal, goal_cold in READS:
+            r = results[label]
+            c, w, cc, cw = r["this"]
+            line = f"{label:16} {goal:5.2f} {c:9.3f} {w:6.3f}"
+            if baseline:
+                bc, bw, bcc, _ = r["baseline"]
+                line += f" {bc:13.3f} {bw:6.3f} {bc / c:9.2f}x"
+            if cc is not None:
+                line += f" {cc:10.3f} {cw:6.3f} {goal_cold:5.2f}"
+                if baseline:
+                    line += f" {r['baseline'][2]:15.3f}"
+            print(line)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--baseline", metavar="COMMIT", help="also time the read commands of this commit, side by side")
+    ap.add_argument("--only", choices=["reads", "tools"], help="only the whole-process read commands, or only the rest")
     args = ap.parse_args()
+    if not 1 <= args.repeat <= 50:
+        ap.error("--repeat must be between 1 and 50")
+    if args.only != "reads":
+        bench_tools(args.repeat)
+    if args.only != "tools":
+        bench_reads(args.repeat, args.baseline)
+
+
+def bench_tools(repeat: int) -> None:
     path = data_dir("spells") / "core" / "creatures.mw"
     text = path.read_text(encoding="utf-8")
     cards = text.count('\ncreature "')
@@ -43,24 +171,24 @@ def main() -> None:
     t0 = time.perf_counter()
     k = Knowledge()
     load = time.perf_counter() - t0
-    lsp = best(lambda: k.diagnostics(str(path), text), args.repeat)
-    lint = best(lambda: compile_paths([path]), args.repeat)
+    lsp = best(lambda: k.diagnostics(str(path), text), repeat)
+    lint = best(lambda: compile_paths([path]), repeat)
     print(f"language server start (load corpus once): {load:.2f} s")
     print(f"re-check {path.name} ({cards} cards): lsp {lsp * 1000:.0f} ms, lint from scratch {lint * 1000:.0f} ms,"
           f" ratio {lint / lsp:.1f}x")
 
     broken = text.replace("  armor ", "  armor two ")
-    clean = best(lambda: parse_text(text, "x.mw"), args.repeat)
-    bad = best(lambda: parse_text(broken, "x.mw"), args.repeat)
+    clean = best(lambda: parse_text(text, "x.mw"), repeat)
+    bad = best(lambda: parse_text(broken, "x.mw"), repeat)
     n = len(parse_text(broken, "x.mw")[1])
     print(f"parse with {n} syntax errors vs clean: {bad * 1000:.0f} ms vs {clean * 1000:.0f} ms,"
           f" ratio {bad / clean:.2f}x")
 
     book = load_rules()
-    q = best(lambda: [book.lookup("can a guarding creature fly") for _ in range(20)], args.repeat) / 20
-    one = best(lambda: [book.lookup("flying") for _ in range(20)], args.repeat) / 20
+    q = best(lambda: [book.lookup("can a guarding creature fly") for _ in range(20)], repeat) / 20
+    one = best(lambda: [book.lookup("flying") for _ in range(20)], repeat) / 20
     print(f"lookup: question {q * 1000:.1f} ms vs one term {one * 1000:.2f} ms, ratio {q / one:.0f}x")
-    print(f"(each figure is the best of {args.repeat} runs; python {sys.version.split()[0]})")
+    print(f"(each figure is the best of {repeat} runs; python {sys.version.split()[0]})")
 
 
 if __name__ == "__main__":

@@ -30,13 +30,14 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any, Iterable, Optional
 
 FORMAT = 2  # 2: a trait's `-X` parameter keeps its sign (XValue coef -1)
 MAGIC = b"MWC1"
 _DIGEST = 16
 
-__all__ = ["cache_dir", "enabled", "Codec", "CacheError", "module_dataclasses", "get", "put", "key_of", "file_hash",
+__all__ = ["cache_dir", "enabled", "Codec", "CacheError", "module_dataclasses", "get", "put", "remove", "key_of", "file_hash",
            "clear"]
 
 
@@ -111,6 +112,8 @@ class Codec:
                 return out
             if t is set or t is frozenset:
                 return [_SET if t is set else _FROZENSET, *map(enc, sorted(value, key=repr))]
+            if isinstance(value, Mapping):  # a corpus's mappings decoded on use (corpusstore.py): as a dict
+                return enc(dict(value))
             raise CacheError(f"cannot store a {t.__module__}.{t.__qualname__} in the cache")
 
         return enc(value)
@@ -180,6 +183,30 @@ class Codec:
     # ---- bytes
     def dumps(self, value: Any, key: str = "") -> bytes:
         return dumps_raw(self.encode(value), key, self.schema)
+
+    def dumps_record(self, value: Any) -> bytes:
+        """One value as bare msgpack, to be framed inside a larger entry (magewars/corpusstore.py)."""
+        import msgspec
+        try:
+            return msgspec.msgpack.encode(self.encode(value))
+        except (TypeError, OverflowError) as exc:
+            raise CacheError(f"cannot store: {exc}") from None
+
+    def loads_record(self, blob: bytes) -> Any:
+        """A value written by :meth:`dumps_record`; CacheError if it cannot be."""
+        import gc
+        import msgspec
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            return self.decode(msgspec.msgpack.decode(blob))
+        except msgspec.DecodeError as exc:
+            raise CacheError(f"undecodable record: {exc}") from None
+        except RecursionError:
+            raise CacheError("record nested too deeply") from None
+        finally:
+            if paused:
+                gc.enable()
 
     def loads(self, blob: bytes, key: str = "") -> Any:
         import gc
@@ -272,6 +299,14 @@ def get(kind: str, key: str, c: Optional[Codec]) -> Any:
         return None
 
 
+def remove(kind: str, key: str) -> None:
+    """Remove an entry (one found damaged after it was read)."""
+    try:
+        _path(kind, key).unlink()
+    except OSError:
+        pass
+
+
 def put(kind: str, key: str, value: Any, c: Optional[Codec]) -> bool:
     """Store an entry (atomically: written aside, then renamed).  False if it could not be stored."""
     if not enabled():
@@ -283,6 +318,7 @@ def put(kind: str, key: str, value: Any, c: Optional[Codec]) -> bool:
         return False
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
+        import tempfile  # only a write needs it (a read command that hits writes nothing)
         fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=".tmp-")
         try:
             with os.fdopen(fd, "wb") as fh:

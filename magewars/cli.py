@@ -407,11 +407,8 @@ LAZY_COMMANDS = {
     "play": "magewars.play:play",  # one whole game (magewars/play.py)
     "duel": "magewars.duel.cli:duel",  # duels (magewars/duel/)
     "replay": "magewars.duel.cli:replay",
+    "rulings": "magewars.rulings:rulings_cmd",  # magewars/rulings.py
 }
-
-from .rulings import rulings_cmd as _rulings  # noqa: E402 - `magewars rulings` (magewars/rulings.py)
-
-main.add_command(_rulings)
 
 
 def run():  # pragma: no cover - console entry point alias

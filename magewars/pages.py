@@ -5,6 +5,7 @@ import re
 import textwrap
 from typing import Optional
 
+from .corpusstore import printings, terms
 from .dsl import ast as A
 from .dsl.model import CardDefinition, Corpus
 from .lookup import load_rules, render_text, to_json
@@ -43,17 +44,8 @@ def cards_with_term(corpus: Corpus, term: str) -> list[str]:
     zone_entry = entry is not None and any(
         isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "attack_zone"
         for ab in entry.abilities)
-    hits = []
-    for c in corpus.cards.values():
-        found = any(t.key == key for t in c.traits)
-        for a in c.attacks:
-            found = found or any(t.key == key for t in a.traits)
-            found = found or any(t.key == key for g in a.alternatives for t in g)
-            found = found or any(k == key for r in a.effect_die for k, _ in r.outcomes)
-            found = found or (zone_entry and a.is_zone)
-        if found:
-            hits.append(c.name)
-    return sorted(hits)
+    # each card's codex keys and zone attacks, summarised once (stored with the corpus: corpusstore.py)
+    return sorted(name for name, keys, zone in terms(corpus) if key in keys or (zone_entry and zone))
 
 
 def _entry_page(e, corpus: Corpus) -> tuple[str, dict]:
@@ -85,7 +77,7 @@ def _entry_page(e, corpus: Corpus) -> tuple[str, dict]:
 
 def lookup_page(query: str, corpus: Corpus) -> tuple[str, dict, int]:
     """(text, json, exit code) for a lookup query."""
-    names = {c.name: next((cid for _, cid in c.printings if cid), "") or c.name for c in corpus.cards.values()}
+    names = printings(corpus)
     res = load_rules().lookup(query, names)
     if res.kind == "none":
         msg = f"nothing matches '{query}'."

@@ -88,7 +88,8 @@ def _compiler_sources() -> list[Path]:
     from ..resources import grammar_path
     here = Path(__file__).parent
     return ([grammar_path()] + sorted(here.glob("*.py"))
-            + [Path(cache.__file__), here.parent / "limits.py", here.parent / "matching.py"])
+            + [Path(cache.__file__), here.parent / "corpusstore.py", here.parent / "limits.py",
+               here.parent / "matching.py"])
 
 
 @functools.lru_cache(maxsize=1)
@@ -185,7 +186,6 @@ def compile_sources(sources: list[tuple[str, str]], base: Optional[list[Path]] =
     each file's parse comes from the per-file cache where it can.
     """
     diags: list[Diagnostic] = []
-    texts: dict[str, str] = {}
     inputs: list[tuple[str, str]] = []  # (path, text) in compile order: base files, then sources
     for path in base or []:
         text, d = _read(path)
@@ -202,13 +202,21 @@ def compile_sources(sources: list[tuple[str, str]], base: Optional[list[Path]] =
     def digest(pairs):
         return tuple((p, cache.file_hash(t.encode("utf-8"))) for p, t in pairs)
 
+    from .. import corpusstore  # stored record by record: a definition is decoded when it is used
     key = cache.key_of("compile", _codec().schema, _grammar_hash(), digest(inputs), digest(ctx))
-    hit = cache.get("compiled", key, _codec())
-    if (isinstance(hit, list) and len(hit) == 2 and isinstance(hit[0], Corpus)
-            and isinstance(hit[1], list) and all(isinstance(d, Diagnostic) for d in hit[1])):
+    hit = corpusstore.load("compiled", key, _codec(), lambda: _compile(inputs, ctx)[0])
+    if (hit is not None and isinstance(hit[0], Corpus)
+            and all(isinstance(d, Diagnostic) for d in hit[1])):
         return hit[0], diags + hit[1]
+    corpus, found = _compile(inputs, ctx)
+    corpusstore.save("compiled", key, corpus, found, _codec())
+    return corpus, diags + found
 
+
+def _compile(inputs: list[tuple[str, str]], ctx: list[tuple[str, str]]) -> tuple[Corpus, list[Diagnostic]]:
+    """Parse (through the per-file cache) and check: compile_sources on a miss."""
     from .checker import Checker
+    texts: dict[str, str] = {}
     files: list[SourceFile] = []
     found: list[Diagnostic] = []
     for path, text in inputs:
@@ -225,8 +233,7 @@ def compile_sources(sources: list[tuple[str, str]], base: Optional[list[Path]] =
     corpus = checker.check(files)
     found.extend(checker.diags)
     found = attach_sources(found, texts)
-    cache.put("compiled", key, [corpus, found], _codec())
-    return corpus, diags + found
+    return corpus, found
 
 
 def compile_paths(paths: Iterable, with_codex: bool = True,

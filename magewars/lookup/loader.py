@@ -31,10 +31,11 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
 
 
-def data_dir():
-    """The rules data directory as an importlib.resources Traversable (works from a wheel)."""
-    from importlib import resources
-    return resources.files("magewars") / "data" / "rules"
+def data_dir() -> Path:
+    """The rules data directory, inside the package (a wheel installs it as files, like the
+    shipped parse tables: magewars/resources.py).  A plain path: importlib.resources cost a read
+    command more than reading the files."""
+    return Path(__file__).resolve().parent.parent / "data" / "rules"
 
 
 def _read_yaml_files(root) -> list[tuple[str, Any]]:

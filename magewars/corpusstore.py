@@ -1,0 +1,318 @@
+"""Compiled corpora stored record by record, so a command decodes only what it reads.
+
+`magewars lookup aegis` needs every card's name and printing id, which cards carry Aegis, and
+nothing else; `magewars card "bear strength"` needs one card; `magewars lint one.mw` needs the
+diagnostics.  Decoding a whole compiled corpus (629 cards, tens of thousands of objects) cost
+more than everything else such a command does, so every compilation (`compiled` entries of
+magewars/cache.py, written by `magewars.dsl.compile_sources`) is stored as:
+
+- the card names and codex names, in the corpus's own order, each definition encoded as its own
+  msgpack record and decoded on first access (:class:`LazyRecords`);
+- every compiled phrase selector, indexed by the words of its phrase, decoded when that phrase is
+  looked up (:class:`LazySelectors`);
+- a summary of every card for the read commands (:func:`printings`, :func:`terms`), made by the
+  same functions (:func:`card_printing`, :func:`card_terms`) that read an eager corpus;
+- the diagnostics, decoded at once.
+
+The entry is framed like every other (magic, a checksum over the whole payload, format, schema,
+key: :func:`magewars.cache.loads_raw`) and keyed as before, by the content of every input and of
+the compiler.  A damaged entry is a miss (removed, compiled again).  A record that still fails to
+decode (a bug, since the checksum held) removes the entry, and the value comes from compiling
+again: the caller gets the same answer, never a traceback.  Copied or pickled, the mappings become
+the plain dicts they stand for.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, MutableMapping
+from typing import Any, Callable, Iterator, Optional
+
+from . import cache
+
+_STORE_FORMAT = 1
+
+
+# ---------------------------------------------------------------- summaries of a card
+def card_printing(card) -> str:
+    """The card's first printed id, or its name: how `magewars lookup` names a card."""
+    return next((cid for _, cid in card.printings if cid), "") or card.name
+
+
+def card_terms(card) -> tuple[frozenset, bool]:
+    """The codex keys a card carries (its traits, its attacks' traits and alternatives, the
+    outcomes of its effect dice) and whether any of its attacks is a zone attack."""
+    keys = {t.key for t in card.traits}
+    zone = False
+    for a in card.attacks:
+        keys.update(t.key for t in a.traits)
+        keys.update(t.key for g in a.alternatives for t in g)
+        keys.update(k for r in a.effect_die for k, _ in r.outcomes)
+        zone = zone or bool(a.is_zone)
+    return frozenset(keys), zone
+
+
+def printings(corpus) -> dict[str, str]:
+    """Card name -> :func:`card_printing`, for every card (from the summaries when stored)."""
+    s = getattr(corpus.cards, "summaries", None)
+    if s is not None:
+        return {v[0]: v[1] for v in s.values()}
+    return {c.name: card_printing(c) for c in corpus.cards.values()}
+
+
+def terms(corpus) -> Iterator[tuple[str, frozenset, bool]]:
+    """(card name, codex keys it carries, has a zone attack) for every card, in corpus order."""
+    s = getattr(corpus.cards, "summaries", None)
+    if s is not None:
+        for v in s.values():
+            yield v[0], v[2], v[3]
+        return
+    for c in corpus.cards.values():
+        keys, zone = card_terms(c)
+        yield c.name, keys, zone
+
+
+# ---------------------------------------------------------------- lazy mappings
+_MISS = object()
+
+
+class _Raw:
+    """A value still encoded."""
+    __slots__ = ("blob",)
+
+    def __init__(self, blob: bytes):
+        self.blob = blob
+
+
+class _Source:
+    """What the lazy mappings of one stored corpus share: the codec, and the way back to a
+    compiled corpus if a record cannot be decoded."""
+
+    def __init__(self, codec: cache.Codec, kind: str, key: str, rebuild: Callable[[], Any]):
+        self.codec, self.kind, self.key, self._rebuild, self._full = codec, kind, key, rebuild, None
+
+    def decode(self, blob: bytes) -> Any:
+        return self.codec.loads_record(blob)
+
+    def full(self):
+        """The corpus compiled again (once), after removing the entry that failed."""
+        if self._full is None:
+            cache.remove(self.kind, self.key)
+            self._full = self._rebuild()
+        return self._full
+
+
+class LazyRecords(MutableMapping):
+    """A name -> definition mapping whose values are decoded from their own record on first access.
+    Keys, order, `in` and `len` cost nothing; iterating the values decodes them all."""
+
+    def __init__(self, items: dict, source: _Source, field: str, summaries: Optional[dict] = None):
+        self._items = items  # name -> _Raw | decoded value, in the corpus's order
+        self._source = source
+        self._field = field
+        self.summaries = summaries  # key -> (card name, printing, codex keys, zone); None for codex
+
+    def get(self, name, default=None):  # one frame, not Mapping.get's two (the engine asks often)
+        v = self._items.get(name, _MISS)
+        if v is _MISS:
+            return default
+        return self[name] if type(v) is _Raw else v
+
+    def __getitem__(self, name):
+        v = self._items[name]
+        if type(v) is _Raw:
+            try:
+                v = self._source.decode(v.blob)
+            except cache.CacheError:
+                self._failed()
+                return self._items[name]
+            self._items[name] = v
+        return v
+
+    def _failed(self) -> None:
+        self._items = dict(getattr(self._source.full(), self._field))
+        self.summaries = None  # the compiled corpus is read directly from now on
+
+    def __setitem__(self, name, value) -> None:
+        self._items[name] = value
+        self.summaries = None
+
+    def __delitem__(self, name) -> None:
+        del self._items[name]
+        self.summaries = None
+
+    def __contains__(self, name) -> bool:
+        return name in self._items
+
+    def __iter__(self):
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __repr__(self) -> str:
+        return f"<{len(self._items)} {self._field} definitions, decoded on use>"
+
+    def __reduce__(self):  # copied or pickled as the plain dict it stands for
+        return dict, (dict(self),)
+
+
+def phrase_key(phrase) -> Optional[str]:
+    """The words of a phrase (text and kind: what phrases compare by), or None for anything else."""
+    words = getattr(phrase, "words", None)
+    if type(words) is not tuple:
+        return None
+    try:
+        return "\x1f".join(f"{w.kind}\x1e{w.text}" for w in words)
+    except (AttributeError, TypeError):
+        return None
+
+
+class LazySelectors(Mapping):
+    """The corpus's compiled selectors (phrase -> selector), each pair decoded when its phrase is
+    looked up.  A phrase is found by the words it compares by (:func:`phrase_key`); the decoded key
+    is then compared with the phrase asked for, so every answer is the eager dict's."""
+
+    def __init__(self, blobs: list, index: dict, source: _Source):
+        self._blobs = blobs  # [_Raw (phrase, selector)] in the compiled dict's order
+        self._index = index  # phrase key -> [positions in _blobs]
+        self._source = source
+        self._pairs: dict = {}  # position -> decoded (phrase, selector)
+        self._data: dict = {}  # decoded phrase -> selector
+        self._all: Optional[dict] = None  # everything, in order, once asked for
+        self._missing: set = set()  # phrases asked for and not there
+        self.get = self._get  # the engine's way in (phrases.selector_of); a dict's own get once all are decoded
+
+    def _get(self, phrase, default=None):
+        hit = self._data.get(phrase, _MISS)
+        if hit is not _MISS:
+            return hit
+        if phrase in self._missing:
+            return default
+        try:
+            return self[phrase]
+        except (KeyError, TypeError):
+            if self._all is None:
+                self._missing.add(phrase)  # an engine-built phrase: asked again on every use
+            return default
+
+    def _decode(self, i: int) -> None:
+        if i in self._pairs:
+            return
+        pair = self._source.decode(self._blobs[i].blob)
+        if type(pair) is not tuple or len(pair) != 2:
+            raise cache.CacheError("a selector record is not a (phrase, selector) pair")
+        self._pairs[i] = pair
+        self._data[pair[0]] = pair[1]
+        if len(self._pairs) == len(self._blobs):  # all decoded: a plain dict from now on
+            self._everything()
+
+    def _everything(self) -> dict:
+        if self._all is None:
+            try:
+                for i in range(len(self._blobs)):
+                    self._decode(i)
+                self._all = dict(self._pairs[i] for i in range(len(self._blobs)))
+            except (cache.CacheError, TypeError):
+                self._all = dict(self._source.full().selectors)
+            self.get = self._all.get
+        return self._all
+
+    def __getitem__(self, phrase):
+        if self._all is not None:
+            return self._all[phrase]
+        k = phrase_key(phrase)
+        if k is None:  # not a phrase of words: looked up among all of them, as a dict would
+            return self._everything()[phrase]
+        hit = self._data.get(phrase)
+        if hit is not None:
+            return hit
+        try:
+            for i in self._index.get(k, ()):
+                self._decode(i)
+        except cache.CacheError:
+            self._all = dict(self._source.full().selectors)
+            self.get = self._all.get
+            return self._all[phrase]
+        return self._data[phrase]
+
+    def __contains__(self, phrase) -> bool:
+        try:
+            self[phrase]
+        except KeyError:
+            return False
+        return True
+
+    def __iter__(self):
+        return iter(self._everything())
+
+    def __len__(self) -> int:
+        return len(self._all) if self._all is not None else len(self._blobs)
+
+    def __reduce__(self):
+        return dict, (dict(self._everything()),)
+
+
+# ---------------------------------------------------------------- store and load
+def save(kind: str, key: str, corpus, diags: list, codec: cache.Codec) -> bool:
+    """Store a compilation (its corpus record by record, its diagnostics whole).  False if it
+    cannot be stored: the caller just goes on."""
+    if not cache.enabled():
+        return False
+    try:
+        enc = codec.dumps_record
+        cards = [[name, enc(d)] for name, d in corpus.cards.items()]
+        summaries = []
+        for d in corpus.cards.values():
+            keys, zone = card_terms(d)
+            summaries.append([d.name, card_printing(d), sorted(keys), zone])
+        codex = [[name, enc(d)] for name, d in corpus.codex.items()]
+        selectors = []
+        for phrase, sel in corpus.selectors.items():
+            k = phrase_key(phrase)
+            if k is None:
+                return False  # a key this store cannot index
+            selectors.append([k, enc((phrase, sel))])
+        found = enc(list(diags))
+    except (cache.CacheError, RecursionError, TypeError, ValueError, AttributeError):
+        return False
+    return cache.put(kind, key, [_STORE_FORMAT, cards, summaries, codex, selectors, found], None)
+
+
+def _pairs(doc: Any) -> bool:
+    return (type(doc) is list
+            and all(type(p) is list and len(p) == 2 and type(p[0]) is str and type(p[1]) is bytes for p in doc))
+
+
+def load(kind: str, key: str, codec: cache.Codec, rebuild: Callable[[], Any]):
+    """(corpus, diagnostics) of a stored compilation, the corpus's definitions decoded on use;
+    None on a miss (or a damaged entry, which is removed).  `rebuild()` compiles the corpus again
+    if one of its records later fails to decode."""
+    doc = cache.get(kind, key, None)
+    if doc is None:
+        return None
+    ok = (type(doc) is list and len(doc) == 6 and doc[0] == _STORE_FORMAT
+          and _pairs(doc[1]) and _pairs(doc[3]) and _pairs(doc[4]) and type(doc[5]) is bytes
+          and type(doc[2]) is list and len(doc[2]) == len(doc[1])
+          and all(type(s) is list and len(s) == 4 and type(s[0]) is str and type(s[1]) is str
+                  and type(s[2]) is list and all(type(k) is str for k in s[2]) and type(s[3]) is bool
+                  for s in doc[2]))
+    diags = None
+    if ok:
+        try:
+            diags = codec.loads_record(doc[5])
+        except cache.CacheError:
+            diags = None
+    if type(diags) is not list:
+        cache.remove(kind, key)
+        return None
+    _, cards, summaries, codex, selectors, _ = doc
+    source = _Source(codec, kind, key, rebuild)
+    index: dict = {}
+    for i, (k, _) in enumerate(selectors):
+        index.setdefault(k, []).append(i)
+    from .dsl.model import Corpus
+    corpus = Corpus(
+        cards=LazyRecords({n: _Raw(b) for n, b in cards}, source, "cards",
+                          {n: (s[0], s[1], frozenset(s[2]), s[3]) for (n, _), s in zip(cards, summaries)}),
+        codex=LazyRecords({n: _Raw(b) for n, b in codex}, source, "codex"),
+        selectors=LazySelectors([_Raw(b) for _, b in selectors], index, source))
+    return corpus, diags

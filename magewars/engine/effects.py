@@ -187,6 +187,39 @@ def _immune_words(what) -> str:
     _IMMUNE_WORDS[id(what)] = (what, words)
     return words
 
+#: id of a card -> (the card, Effects._static_plan); id of a ForEach node -> (the node, Effects._foreach_shape).
+#: Worked out from the definition alone (frozen: each entry keeps its key's object alive), shared by games.
+_PLANS: dict[int, tuple] = {}
+_FOREACH_SHAPES: dict[int, tuple] = {}
+#: id of a ForEach node whose body applies only to `it` -> (the node, _marker_gate of its body)
+_FOREACH_GATES: dict[int, tuple] = {}
+
+
+def _marker_gate(body) -> Optional[tuple]:
+    """When every clause of a `static for each` body sits in an `if` (with no `else`) whose condition
+    requires markers on `it` (a conjunct `tokens(it, NAME) >= N` or `> N`, N a number): for each clause,
+    the (NAME, least count) it requires.  None when some clause requires none: the body is read."""
+    gate = []
+    for node in body:
+        if not isinstance(node, A.IfEffect) or node.otherwise:
+            return None
+        conds = node.condition.items if isinstance(node.condition, A.CondAnd) else (node.condition,)
+        needs = []
+        for c in conds:
+            if isinstance(c, A.Compare) and isinstance(c.left, A.Call) and c.left.name == "tokens" \
+                    and len(c.left.args) == 2 and not any(a.key for a in c.left.args) \
+                    and isinstance(c.left.args[0].value, A.Phrase) and lower_words(c.left.args[0].value) == ("it",) \
+                    and isinstance(c.left.args[1].value, A.Phrase) and len(c.left.args[1].value.words) == 1 \
+                    and isinstance(c.right, int) and not isinstance(c.right, bool) and c.op in (">=", ">"):
+                least = c.right if c.op == ">=" else c.right + 1
+                if least >= 1:
+                    needs.append((c.left.args[1].value.text, least))
+        if not needs:
+            return None
+        gate.append(tuple(needs))
+    return tuple(gate) if gate else None
+
+
 class _Watched(dict):
     """The objects of the state while a derived value is worked out: an object read by id is one the
     computation depends on; going over them all, it depends on every object (Effects._sync drops the
@@ -267,8 +300,6 @@ class Effects:
         self._sources_version = -1  # Effects._sources, as of this state version
         self._sources_list: list = []
         self._printed_traits: dict[int, tuple] = {}
-        self._plans: dict[int, tuple] = {}  # id of a card -> (card, Effects._static_plan)
-        self._foreach_shapes: dict[int, tuple] = {}  # id of a ForEach -> (it, Effects._foreach_shape)
         self._elsewhere: dict[int, tuple] = {}  # id of a static call -> (call, read elsewhere?)  # id of a card -> (card, its traits before any source)
         self.temporary: list[tuple] = []  # (timestamp, source label, target id, effect node, until)
         self._innate_rules: Optional[list] = None  # Effects.innate_rules, read once per game
@@ -516,10 +547,9 @@ class Effects:
         loudly what it does not apply).  Statics read elsewhere (restrictions, permissions, obligations,
         values read where they are used, immunities to the card itself or to one of its bars) and statics
         about no one are left out: _static_call and collect passed over them for every object."""
-        hit = self._plans.get(id(card))
+        hit = _PLANS.get(id(card))
         if hit is not None and hit[0] is card:
             return hit[1]
-        g = self.game
         plan = []
         for ab in statics:
             eff = ab.effect
@@ -529,8 +559,10 @@ class Effects:
             subject = getattr(eff, "subject", None)
             if subject is None and isinstance(eff, A.Call):
                 call = eff
-                if is_restriction(call) or is_permission(call) or is_obligation(call) \
-                        or ignore_honoured(call, g.codex) or self._read_elsewhere(call):
+                if is_ignore(call):
+                    plan.append(("call", ab, eff))  # honoured or not depends on the game's codex: _static_call
+                    continue
+                if is_restriction(call) or is_permission(call) or is_obligation(call) or self._read_elsewhere(call):
                     continue
                 if call.name not in self.STATIC_CALLS or not call.args or not isinstance(call.args[0].value, A.Phrase):
                     if call.name in self.STATIC_CALLS:
@@ -559,7 +591,9 @@ class Effects:
             word = ws[0] if ws[0] in self._PRONOUN_SUBJECTS and (
                 len(ws) == 1 or ws[1] in ("creature", "object", "mage", "conjuration")) else None
             plan.append(("apply", ab, eff, subject, word))
-        self._plans[id(card)] = (card, plan)
+        if len(_PLANS) >= 20_000:
+            _PLANS.clear()
+        _PLANS[id(card)] = (card, plan)
         return plan
 
     def collect(self, obj: "GameObject") -> list[tuple]:
@@ -753,6 +787,10 @@ class Effects:
             # (and only while in play: the phrase names objects in play)
             if not obj.in_play:
                 return
+            gate = _FOREACH_GATES.get(id(eff))
+            if gate is not None and not any(all(obj.markers.get(n, 0) >= least for n, least in needs)
+                                            for needs in gate[1]):
+                return  # every clause waits for markers the object does not carry (`if tokens(it, Pet) >= 1`)
             k = (src.id, id(eff), obj.id)
             fits = memo.get(k)
             if fits is None:
@@ -799,7 +837,7 @@ class Effects:
         """What the body of a `static for each <objects>` can apply here, read once per node: "none"
         (only statements engine/restrictions.py reads), "it" (every clause applied is about `it`
         itself: read only with `it` = the object being computed), or "any"."""
-        hit = self._foreach_shapes.get(id(eff))
+        hit = _FOREACH_SHAPES.get(id(eff))
         if hit is not None and hit[0] is eff:
             return hit[1]
         subjects: list = []
@@ -831,7 +869,13 @@ class Effects:
                 ws = [w.lower() for w in words_of(subject)]
                 return bool(ws) and ws[0] in ("it", "its", "that") and (len(ws) == 1 or ws[1] in ("creature", "object"))
             shape = "it" if all(about_it(x) for x in subjects) else "any"
-        self._foreach_shapes[id(eff)] = (eff, shape)
+        if len(_FOREACH_SHAPES) >= 20_000:
+            _FOREACH_SHAPES.clear()
+            _FOREACH_GATES.clear()
+        _FOREACH_SHAPES[id(eff)] = (eff, shape)
+        gate = _marker_gate(eff.body) if shape == "it" else None
+        if gate is not None:
+            _FOREACH_GATES[id(eff)] = (eff, gate)
         return shape
 
     def _foreach_body(self, src, body, obj, it, n: int, out) -> None:

@@ -73,8 +73,11 @@ class Arena:
         return frozenset((a, b))
 
 
-@dataclass
+@dataclass(eq=False)
 class GameObject:
+    """A card in the game.  An entity: two objects are the same only if they are one object (compared
+    by identity; comparing field by field read every field, damage included, wherever an object was
+    looked for in a list)."""
     id: str
     card: CardDefinition
     controller: str

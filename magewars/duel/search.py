@@ -154,6 +154,7 @@ class SearchAgent(DuelAgent):
         self.budget = max(0, int(budget))  # bounds a game's time: copies x horizon x the copy's time limit
         self.seat: Optional[Seat] = None  # the seat the agent sits on (set by the seat)
         self.copies = 0  # copies played (for the benchmark)
+        self.spent = 0  # copies charged to the game's budget (every candidate's full share per decision)
         self.sampler = None  # bound by the runner: makes a copy's hidden information up (determinize)
 
     def choose(self, decision: Decision, view: PlayerView) -> Option:
@@ -163,19 +164,26 @@ class SearchAgent(DuelAgent):
                         key=lambda i: -self.greedy.score_action(view, decision.options[i].value))
         cands = ranked[:self.candidates]
         per = max(1, self.iterations // max(1, len(cands)))
-        if len(cands) == 1 or self.copies + per * len(cands) > self.budget:
+        if len(cands) == 1 or self.spent + per * len(cands) > self.budget:
             return decision.options[cands[0]]  # nothing to compare, or this game's budget is spent
+        # The budget is charged the whole comparison, copies skipped below or not, so skipping never
+        # changes when it runs out (and never changes a choice).
+        self.spent += per * len(cands)
         # Common random numbers: the k-th copy of every candidate gets the same guesses and dice, so
         # the candidates are compared on the same sampled futures (far less noise per copy).
         seeds = [self.rng.getrandbits(63) for _ in range(per)]
-        values = {}
+        top = cands[0]
+        values: dict = {}
         for i in cands:
             values[i] = []
-            for seed in seeds:
+            for k, seed in enumerate(seeds):
                 v = self._play_copy(decision, i, view, seed)
                 if isinstance(v, Option):
                     return v  # this process is a copy: it answers with the option under test
                 values[i].append(v)
+                if i != top and v <= values[top][k]:
+                    break  # not better on this future: it cannot replace greedy's choice (_pick), so
+                    # its remaining copies would change nothing
         return decision.options[self._pick(cands, values)]
 
     @staticmethod

@@ -8,7 +8,7 @@
 
 Run: python benchmarks/bench_duel.py [--games N] [--greedy-games N] [--search-games N]
                                      [--search-iterations K] [--books A,B] [--skip-search]
-                                     [--workers K] [--records FILE]
+                                     [--workers K] [--records FILE [--resume]]
 """
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def timed(cfg, games, workers):
     return time.perf_counter() - t, _cpu() - c, recs
 
 
-def versus(books, a, b, games, seed, workers, opts=(), block=8, max_rounds=None, records=None):
+def versus(books, a, b, games, seed, workers, opts=(), block=8, max_rounds=None, records=None, resume=False):
     """Agent a against agent b over `games` games: a is side A, with the first book in half of them
     and the second in the other half (the first initiative alternates within each).  All the games go
     to one pool of `workers` processes (interleaved: first book, second book, ...), so no worker waits
@@ -51,7 +51,8 @@ def versus(books, a, b, games, seed, workers, opts=(), block=8, max_rounds=None,
     `block` games have finished, so a run stopped early still says where it stood.  Each game is a
     function of (books, agents, seed, index) alone, so the final tally does not depend on `workers`
     (only the order the games finish in does).  `records`: a file that gets one JSON line per
-    finished game (its book order and record), as it finishes."""
+    finished game (its book order and record), as it finishes; with `resume`, the games already in it
+    are read back instead of played."""
     import json
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
@@ -68,6 +69,27 @@ def versus(books, a, b, games, seed, workers, opts=(), block=8, max_rounds=None,
             jobs.append((c2, i))
     t = time.perf_counter()
     played: list = []
+    if resume and records and Path(records).exists():
+        # Games already in the records file are not played again: each game is a function of (books,
+        # agents, seed, index), so its recorded result is the one it would have again.
+        done = {}
+        for n, line in enumerate(Path(records).read_text(encoding="utf-8").splitlines(), 1):
+            try:
+                d = json.loads(line)
+                key = (tuple(d["books"]), d["seed"], d["record"]["index"])
+            except (ValueError, KeyError, TypeError) as e:
+                raise SystemExit(f"{records}:{n}: not a game record ({e})")
+            if d.get("agents", [a, b]) == [a, b] and d.get("agent_options", dict(opts)) == dict(opts):
+                done[key] = d["record"]
+        kept = []
+        for cfg, i in jobs:
+            r = done.get((cfg.books, cfg.seed, i))
+            if r is None:
+                kept.append((cfg, i))
+            else:
+                played.append((cfg, r))
+        print(f"  resumed: {len(played)} game(s) read from {records}, {len(kept)} to play")
+        jobs = kept
     out = open(records, "a", encoding="utf-8") if records else None
 
     def tally():
@@ -87,8 +109,8 @@ def versus(books, a, b, games, seed, workers, opts=(), block=8, max_rounds=None,
         for r in recs:
             played.append((cfg, r))
             if out:
-                out.write(json.dumps({"books": list(cfg.books), "seed": cfg.seed, "record": r},
-                                     sort_keys=True) + "\n")
+                out.write(json.dumps({"books": list(cfg.books), "seed": cfg.seed, "agents": [a, b],
+                                      "agent_options": dict(opts), "record": r}, sort_keys=True) + "\n")
                 out.flush()
             if len(played) % block == 0 and len(played) < games:
                 tally()
@@ -144,6 +166,8 @@ def main(argv=None):
     ap.add_argument("--workers", type=int, default=2, help="processes playing an agent match's games at once")
     ap.add_argument("--records", default=None, metavar="FILE",
                     help="append one JSON line per finished agent-match game (book order, seed, record)")
+    ap.add_argument("--resume", action="store_true",
+                    help="with --records: read back the games already recorded there instead of playing them")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-rounds", type=int, default=40, help="round cap of the timed random duels")
     ap.add_argument("--skip-search", action="store_true")
@@ -186,11 +210,12 @@ def main(argv=None):
     if parts & {"greedy", "search"}:
         print("agents (sides and first initiative alternate):")
     if "greedy" in parts:
-        versus(vbooks, "greedy", "random", a.greedy_games, a.seed, a.workers, block=a.block, records=a.records)
+        versus(vbooks, "greedy", "random", a.greedy_games, a.seed, a.workers, block=a.block, records=a.records,
+               resume=a.resume)
     if "search" in parts:
         versus(vbooks, "search", "greedy", a.search_games, a.seed, a.workers,
                (("horizon", a.search_horizon), ("iterations", a.search_iterations)), block=a.block,
-               records=a.records)
+               records=a.records, resume=a.resume)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 
 Run: python benchmarks/bench_duel.py [--games N] [--greedy-games N] [--search-games N]
                                      [--search-iterations K] [--books A,B] [--skip-search]
+                                     [--workers K] [--records FILE [--resume]]
 """
 from __future__ import annotations
 
@@ -42,34 +43,93 @@ def timed(cfg, games, workers):
     return time.perf_counter() - t, _cpu() - c, recs
 
 
-def versus(books, a, b, games, seed, workers, opts=(), block=8, max_rounds=None):
+def versus(books, a, b, games, seed, workers, opts=(), block=8, max_rounds=None, records=None, resume=False):
     """Agent a against agent b over `games` games: a is side A, with the first book in half of them
-    and the second in the other half (the first initiative alternates within each).  The games run in
-    blocks that alternate the books, and the tally so far is printed after each block, so a run
-    stopped early still says where it stood."""
-    from magewars.duel.stats import wilson
+    and the second in the other half (the first initiative alternates within each).  All the games go
+    to one pool of `workers` processes (interleaved: first book, second book, ...), so no worker waits
+    for another's slower game before taking the next; the tally so far is printed each time another
+    `block` games have finished, so a run stopped early still says where it stood.  Each game is a
+    function of (books, agents, seed, index) alone, so the final tally does not depend on `workers`
+    (only the order the games finish in does).  `records`: a file that gets one JSON line per
+    finished game (its book order and record), as it finishes; with `resume`, the games already in it
+    are read back instead of played."""
+    import json
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    from magewars.duel.runner import play_games
     extra = {} if max_rounds is None else {"max_rounds": max_rounds}
     c1 = DuelConfig(books, (a, b), seed, agent_options=opts, **extra)
     c2 = DuelConfig((books[1], books[0]), (a, b), seed + 1, agent_options=opts, **extra)
-    t = time.perf_counter()
-    recs = {c1: [], c2: []}
     half = games // 2
-    todo = {c1: list(range(half)), c2: list(range(games - half))}
-    while todo[c1] or todo[c2]:
-        for c in (c1, c2):
-            part, todo[c] = todo[c][:block // 2], todo[c][block // 2:]
-            if part:
-                recs[c] += run_local(c, 0, workers, indices=part)
-        played = recs[c1] + recs[c2]
+    jobs = []
+    for i in range(max(half, games - half)):  # interleaved, so a run stopped early has both book orders
+        if i < half:
+            jobs.append((c1, i))
+        if i < games - half:
+            jobs.append((c2, i))
+    t = time.perf_counter()
+    played: list = []
+    if resume and records and Path(records).exists():
+        # Games already in the records file are not played again: each game is a function of (books,
+        # agents, seed, index), so its recorded result is the one it would have again.
+        done = {}
+        for n, line in enumerate(Path(records).read_text(encoding="utf-8").splitlines(), 1):
+            try:
+                d = json.loads(line)
+                key = (tuple(d["books"]), d["seed"], d["record"]["index"])
+            except (ValueError, KeyError, TypeError) as e:
+                raise SystemExit(f"{records}:{n}: not a game record ({e})")
+            if d.get("agents", [a, b]) == [a, b] and d.get("agent_options", dict(opts)) == dict(opts):
+                done[key] = d["record"]
+        kept = []
+        for cfg, i in jobs:
+            r = done.get((cfg.books, cfg.seed, i))
+            if r is None:
+                kept.append((cfg, i))
+            else:
+                played.append((cfg, r))
+        print(f"  resumed: {len(played)} game(s) read from {records}, {len(kept)} to play")
+        jobs = kept
+    out = open(records, "a", encoding="utf-8") if records else None
+
+    def tally():
+        from magewars.duel.stats import wilson
         n = len(played)
-        wins = sum(r["winner"] == "A" for r in played)
-        losses = sum(r["winner"] == "B" for r in played)
+        wins = sum(r["winner"] == "A" for _, r in played)
+        losses = sum(r["winner"] == "B" for _, r in played)
         lo, hi = wilson(wins, n)
-        rounds = sum(r["rounds"] for r in played) / n
+        rounds = sum(r["rounds"] for _, r in played) / n
         dt = time.perf_counter() - t
         print(f"  {a} vs {b}: {a} won {wins} of {n} ({100 * wins / n:.1f}%, 95% {100 * lo:.1f}-{100 * hi:.1f}%), "
               f"lost {losses}, drew {n - wins - losses}; mean rounds {rounds:.1f}; {dt:.0f} s on "
               f"{workers} worker(s)" + ("" if n == games else f"  [{n} of {games} so far]"))
+        return wins
+
+    def finished(cfg, recs):
+        for r in recs:
+            played.append((cfg, r))
+            if out:
+                out.write(json.dumps({"books": list(cfg.books), "seed": cfg.seed, "agents": [a, b],
+                                      "agent_options": dict(opts), "record": r}, sort_keys=True) + "\n")
+                out.flush()
+            if len(played) % block == 0 and len(played) < games:
+                tally()
+
+    try:
+        if workers <= 1:
+            for cfg, i in jobs:
+                finished(cfg, play_games(cfg, [i]))
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                pending = {pool.submit(play_games, cfg, [i]): cfg for cfg, i in jobs}
+                while pending:
+                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for f in done:
+                        finished(pending.pop(f), f.result())
+    finally:
+        if out:
+            out.close()
+    wins = tally() if played else 0
     return wins, games
 
 
@@ -103,6 +163,11 @@ def main(argv=None):
     ap.add_argument("--versus-books", default=None,
                     help="books of the agent matches (default: --books); a mirror (x,x) measures the agents alone")
     ap.add_argument("--block", type=int, default=8, help="games between two tallies of an agent match")
+    ap.add_argument("--workers", type=int, default=2, help="processes playing an agent match's games at once")
+    ap.add_argument("--records", default=None, metavar="FILE",
+                    help="append one JSON line per finished agent-match game (book order, seed, record)")
+    ap.add_argument("--resume", action="store_true",
+                    help="with --records: read back the games already recorded there instead of playing them")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-rounds", type=int, default=40, help="round cap of the timed random duels")
     ap.add_argument("--skip-search", action="store_true")
@@ -145,10 +210,12 @@ def main(argv=None):
     if parts & {"greedy", "search"}:
         print("agents (sides and first initiative alternate):")
     if "greedy" in parts:
-        versus(vbooks, "greedy", "random", a.greedy_games, a.seed, 2, block=a.block)
+        versus(vbooks, "greedy", "random", a.greedy_games, a.seed, a.workers, block=a.block, records=a.records,
+               resume=a.resume)
     if "search" in parts:
-        versus(vbooks, "search", "greedy", a.search_games, a.seed, 2,
-               (("horizon", a.search_horizon), ("iterations", a.search_iterations)), block=a.block)
+        versus(vbooks, "search", "greedy", a.search_games, a.seed, a.workers,
+               (("horizon", a.search_horizon), ("iterations", a.search_iterations)), block=a.block,
+               records=a.records, resume=a.resume)
 
 
 if __name__ == "__main__":

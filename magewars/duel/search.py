@@ -41,6 +41,7 @@ from .agents import DuelAgent, GreedyAgent, PlayerView, Seat
 DEFAULT_ITERATIONS = 6  # copies played per action decision (spread over the candidates)
 DEFAULT_CANDIDATES = 3  # options the greedy heuristic ranks highest, searched further
 DEFAULT_HORIZON = 1  # rounds played ahead (1: to the end of the current round)
+SWITCH_MARGIN = 0.01  # mean gain (in score_view's [0, 1]) another candidate needs over greedy's first choice
 DEFAULT_GAME_BUDGET = 1500  # copies one agent may play in one game; then greedy answers alone
 COPY_DECISIONS = 400  # decisions a copy may play before it is scored where it stands (deterministic bound)
 CHILD_TIME_LIMIT = 120.0  # seconds a copy may take: a safety net only (a copy stopped by it scores as a draw,
@@ -153,6 +154,7 @@ class SearchAgent(DuelAgent):
         self.budget = max(0, int(budget))  # bounds a game's time: copies x horizon x the copy's time limit
         self.seat: Optional[Seat] = None  # the seat the agent sits on (set by the seat)
         self.copies = 0  # copies played (for the benchmark)
+        self.spent = 0  # copies charged to the game's budget (every candidate's full share per decision)
         self.sampler = None  # bound by the runner: makes a copy's hidden information up (determinize)
 
     def choose(self, decision: Decision, view: PlayerView) -> Option:
@@ -162,23 +164,43 @@ class SearchAgent(DuelAgent):
                         key=lambda i: -self.greedy.score_action(view, decision.options[i].value))
         cands = ranked[:self.candidates]
         per = max(1, self.iterations // max(1, len(cands)))
-        if len(cands) == 1 or self.copies + per * len(cands) > self.budget:
+        if len(cands) == 1 or self.spent + per * len(cands) > self.budget:
             return decision.options[cands[0]]  # nothing to compare, or this game's budget is spent
+        # The budget is charged the whole comparison, copies skipped below or not, so skipping never
+        # changes when it runs out (and never changes a choice).
+        self.spent += per * len(cands)
         # Common random numbers: the k-th copy of every candidate gets the same guesses and dice, so
         # the candidates are compared on the same sampled futures (far less noise per copy).
         seeds = [self.rng.getrandbits(63) for _ in range(per)]
-        best, best_v = cands[0], -1.0
+        top = cands[0]
+        values: dict = {}
         for i in cands:
-            total = 0.0
-            for seed in seeds:
+            values[i] = []
+            for k, seed in enumerate(seeds):
                 v = self._play_copy(decision, i, view, seed)
                 if isinstance(v, Option):
                     return v  # this process is a copy: it answers with the option under test
-                total += v
-            mean = total / per
-            if mean > best_v + 1e-9:
-                best, best_v = i, mean
-        return decision.options[best]
+                values[i].append(v)
+                if i != top and v <= values[top][k]:
+                    break  # not better on this future: it cannot replace greedy's choice (_pick), so
+                    # its remaining copies would change nothing
+        return decision.options[self._pick(cands, values)]
+
+    @staticmethod
+    def _pick(cands: list, values: dict) -> int:
+        """Greedy's first choice, unless another candidate beats it on *every* sampled future (the
+        same futures: common random numbers) and by more than SWITCH_MARGIN on average; of those,
+        the one with the largest mean gain.  A few copies per option carry dice noise of the same
+        size as most real differences; taking the best mean then follows the noise (a coin flip
+        between options greedy ranks close) as often as the signal."""
+        top = cands[0]
+        best, best_gain = top, SWITCH_MARGIN
+        for i in cands[1:]:
+            diffs = [a - b for a, b in zip(values[i], values[top])]
+            gain = sum(diffs) / len(diffs)
+            if min(diffs) > 0 and gain > best_gain + 1e-12:
+                best, best_gain = i, gain
+        return best
 
     def _play_copy(self, decision: Decision, index: int, view: PlayerView, seed: int):
         """The score of one copy played with option `index` (in the parent); the option itself in

@@ -85,6 +85,61 @@ def test_candidates_are_compared_on_the_same_futures_within_a_budget(corpus):
     assert agent.choose(d, view) is d.options[0] and played == []  # 6 + 6 copies would pass the budget of 8
 
 
+def test_greedy_first_choice_stands_unless_beaten_on_every_future(corpus):
+    """Another candidate replaces greedy's first choice only when it scores higher on every sampled
+    future and by more than SWITCH_MARGIN on average; a better mean carried by one lucky future, a
+    gain inside the margin or a tie keeps greedy's choice."""
+    from magewars.duel.agents import PlayerView
+    from magewars.duel.search import SWITCH_MARGIN, SearchAgent
+    from magewars.engine.decisions import Decision, Option
+
+    agent = SearchAgent(3, corpus, iterations=6, candidates=3)
+    agent.sampler = object()  # bound (the copies are stubbed below, nothing is forked)
+    agent.greedy.score_action = lambda view, value: -value  # greedy ranks option 0 first
+    d = Decision("action", "A", [Option(f"o{i}", i) for i in range(3)], {}, "act")
+    view = PlayerView("A", {"round": 1, "players": {}, "objects": {}})
+
+    def answer(table):
+        calls = {}
+
+        def copy(decision, index, view, seed):
+            k = calls[index] = calls.get(index, -1) + 1
+            return table[index][k]
+        agent._play_copy = copy
+        return d.options.index(agent.choose(d, view))
+
+    big = 10 * SWITCH_MARGIN
+    assert answer({0: [0.5, 0.5], 1: [0.5 + big, 0.5 + big], 2: [0.5, 0.5]}) == 1
+    assert answer({0: [0.5, 0.5], 1: [0.5 + 4 * big, 0.5 - 0.001], 2: [0.4, 0.4]}) == 0  # one lucky future
+    assert answer({0: [0.5, 0.5], 1: [0.5 + SWITCH_MARGIN / 2] * 2, 2: [0.5, 0.5]}) == 0  # inside the margin
+    assert answer({0: [0.5, 0.5], 1: [0.5, 0.5], 2: [0.5, 0.5]}) == 0  # a tie
+    assert answer({0: [0.5, 0.5], 1: [0.5 + big] * 2, 2: [0.5 + 2 * big] * 2}) == 2  # the largest sure gain
+
+
+def test_a_candidate_stops_at_the_first_future_it_does_not_win(corpus):
+    """A candidate's copies stop at the first sampled future where it does not beat greedy's choice
+    (it can no longer replace it); the budget is still charged every candidate's full share."""
+    from magewars.duel.agents import PlayerView
+    from magewars.duel.search import SearchAgent
+    from magewars.engine.decisions import Decision, Option
+
+    agent = SearchAgent(5, corpus, iterations=9, candidates=3, budget=100)
+    agent.sampler = object()  # bound (the copies are stubbed below, nothing is forked)
+    agent.greedy.score_action = lambda view, value: -value  # greedy ranks option 0 first
+    table = {0: [0.5, 0.5, 0.5], 1: [0.6, 0.5, 0.9], 2: [0.4, 0.9, 0.9]}
+    played = []
+
+    def copy(decision, index, view, seed):
+        played.append(index)
+        return table[index][played.count(index) - 1]
+    agent._play_copy = copy
+    d = Decision("action", "A", [Option(f"o{i}", i) for i in range(3)], {}, "act")
+    view = PlayerView("A", {"round": 1, "players": {}, "objects": {}})
+    assert agent.choose(d, view) is d.options[0]
+    assert played.count(0) == 3 and played.count(1) == 2 and played.count(2) == 1
+    assert agent.spent == 9
+
+
 def test_a_copy_is_scored_after_a_bounded_number_of_decisions(corpus, monkeypatch):
     """A copy that is still before its horizon after COPY_DECISIONS decisions is scored where it stands
     (the bound counts decisions, so it does not depend on the machine's speed)."""

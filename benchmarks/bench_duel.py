@@ -9,21 +9,34 @@
 Run: python benchmarks/bench_duel.py [--games N] [--greedy-games N] [--search-games N]
                                      [--search-iterations K] [--books A,B] [--skip-search]
                                      [--workers K] [--records FILE [--resume]]
+     python benchmarks/bench_duel.py --baseline REF [--games N] [--rounds K]
+
+With --baseline, the random duels of part 1 are also played on another commit (checked out into a
+temporary git worktree), the two trees alternating round by round in separate processes: duels per
+CPU second of each, the ratio of the medians, and whether both trees played the same games.
 """
 from __future__ import annotations
 
 import argparse
 import cProfile
 import functools
+import hashlib
+import json
+import os
 import pstats
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# the tree whose engine plays: this one, or a baseline checkout (--baseline runs)
+TREE = Path(os.environ.get("MAGEWARS_BENCH_TREE", ROOT))
 print = functools.partial(print, flush=True)  # noqa: A001 - each figure shows as soon as it is measured
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(TREE))
 
 from magewars.duel.runner import DuelConfig, book, corpus, play_game, run_local  # noqa: E402
 
@@ -152,6 +165,52 @@ def profile(cfg):
     print(f"    {100 * duel / total:5.1f}%  the duel layer itself (magewars/duel/: seats, agents, runner)")
 
 
+def speed_worker(books, games: int, seed: int, max_rounds: int) -> None:
+    """Play `games` random duels in this process after one warm-up game; print (CPU seconds, a digest of
+    the records) as JSON: what --baseline compares."""
+    cfg = DuelConfig(books, ("random", "random"), seed, max_rounds)
+    play_game(cfg, games)  # warm: imports, caches (a game outside the timed ones)
+    t = time.process_time()
+    recs = [play_game(cfg, i).record for i in range(games)]
+    cpu = time.process_time() - t
+    digest = hashlib.sha256(json.dumps(recs, sort_keys=True).encode()).hexdigest()[:16]
+    print(json.dumps({"cpu": cpu, "digest": digest, "rounds": sum(r["rounds"] for r in recs),
+                      "events": sum(r["events"] for r in recs)}))
+
+
+def side_by_side(ref: str, books, games: int, seed: int, max_rounds: int, rounds: int) -> int:
+    """The random duels of part 1 on this tree and on `ref`, alternating, each in its own process."""
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "baseline"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), ref], check=True)
+        try:
+            trees = {"this tree": ROOT, f"baseline {ref}": base}
+            got = {k: [] for k in trees}
+            for _ in range(rounds):
+                for label, tree in trees.items():
+                    env = dict(os.environ, MAGEWARS_BENCH_TREE=str(tree))
+                    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--speed-worker",
+                                          "--books", ",".join(books), "--games", str(games), "--seed", str(seed),
+                                          "--max-rounds", str(max_rounds)],
+                                         capture_output=True, text=True, cwd=tree, env=env, check=True)
+                    got[label].append(json.loads(out.stdout.strip().splitlines()[-1]))
+            now, then = list(trees)
+            print(f"random duels side by side, {books[0]} vs {books[1]}, {games} games of up to {max_rounds} "
+                  f"rounds, {rounds} alternating rounds (medians; Python {sys.version.split()[0]}):")
+            rates = {}
+            for label in trees:
+                cpu = statistics.median(x["cpu"] for x in got[label])
+                rates[label] = games / cpu
+                x = got[label][0]
+                print(f"  {label:28s} {games / cpu:7.3f} duels per CPU second ({1000 * cpu / games:.0f} CPU ms a "
+                      f"duel; {x['rounds'] / games:.1f} rounds, {x['events'] / games:.0f} events a duel)")
+            same = got[now][0]["digest"] == got[then][0]["digest"]
+            print(f"  ratio {rates[now] / rates[then]:.2f}x; the same games on both trees: {'yes' if same else 'no'}")
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=False)
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=60, help="random duels timed (one and two workers)")
@@ -173,7 +232,17 @@ def main(argv=None):
     ap.add_argument("--skip-search", action="store_true")
     ap.add_argument("--parts", default="speed,profile,greedy,search",
                     help="which parts to run, comma-separated: speed, profile, greedy, search")
+    ap.add_argument("--baseline", metavar="REF",
+                    help="a git commit: play part 1's random duels on it too, side by side (duels per CPU second)")
+    ap.add_argument("--rounds", type=int, default=3, help="with --baseline: alternating rounds")
+    ap.add_argument("--speed-worker", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
+    if a.speed_worker:
+        speed_worker(tuple(a.books.split(",")), a.games, a.seed, a.max_rounds)
+        return
+    if a.baseline:
+        raise SystemExit(side_by_side(a.baseline, tuple(a.books.split(",")), a.games, a.seed, a.max_rounds,
+                                      a.rounds))
     parts = set(a.parts.split(","))
     if a.skip_search:
         parts.discard("search")

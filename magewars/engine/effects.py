@@ -195,6 +195,12 @@ _FOREACH_SHAPES: dict[int, tuple] = {}
 _FOREACH_GATES: dict[int, tuple] = {}
 
 
+def _gate_open(gate: tuple, obj) -> bool:
+    """Does the object carry the markers some clause of a gated body waits for?"""
+    markers = obj.markers
+    return any(all(markers.get(n, 0) >= least for n, least in needs) for needs in gate)
+
+
 def _marker_gate(body) -> Optional[tuple]:
     """When every clause of a `static for each` body sits in an `if` (with no `else`) whose condition
     requires markers on `it` (a conjunct `tokens(it, NAME) >= N` or `> N`, N a number): for each clause,
@@ -782,14 +788,14 @@ class Effects:
         if self._foreach_its[0] != st.version or self._foreach_its[1] != st.round:
             self._foreach_its = (st.version, st.round, {})
         memo = self._foreach_its[2]
-        if shape == "it":
-            # every clause it applies is about `it`: only `it` = the object computed can name it
-            # (and only while in play: the phrase names objects in play)
+        gate = _FOREACH_GATES.get(id(eff))
+        if shape == "it" or (shape == "it_this" and obj is not src):
+            # every clause it applies is about `it` (or about the source itself, which is not the object
+            # computed): only `it` = the object computed can name it (and only while in play: the phrase
+            # names objects in play)
             if not obj.in_play:
                 return
-            gate = _FOREACH_GATES.get(id(eff))
-            if gate is not None and not any(all(obj.markers.get(n, 0) >= least for n, least in needs)
-                                            for needs in gate[1]):
+            if gate is not None and not _gate_open(gate[1], obj):
                 return  # every clause waits for markers the object does not carry (`if tokens(it, Pet) >= 1`)
             k = (src.id, id(eff), obj.id)
             fits = memo.get(k)
@@ -831,12 +837,15 @@ class Effects:
             if stable:  # the same for every object computed
                 memo[key] = its
         for it in its:
-            self._foreach_body(src, eff.body, obj, it, 1, out)
+            if gate is None or _gate_open(gate[1], it):  # (no clause can hold for an `it` without the markers)
+                self._foreach_body(src, eff.body, obj, it, 1, out)
 
     def _foreach_shape(self, eff: A.ForEach) -> str:
         """What the body of a `static for each <objects>` can apply here, read once per node: "none"
         (only statements engine/restrictions.py reads), "it" (every clause applied is about `it`
-        itself: read only with `it` = the object being computed), or "any"."""
+        itself: read only with `it` = the object being computed), "it_this" (about `it` or about the
+        source itself: so for any object but the source), or "any".  A body whose every clause waits
+        for markers on `it` also gets its gate (_marker_gate)."""
         hit = _FOREACH_SHAPES.get(id(eff))
         if hit is not None and hit[0] is eff:
             return hit[1]
@@ -868,12 +877,21 @@ class Effects:
             def about_it(subject) -> bool:
                 ws = [w.lower() for w in words_of(subject)]
                 return bool(ws) and ws[0] in ("it", "its", "that") and (len(ws) == 1 or ws[1] in ("creature", "object"))
-            shape = "it" if all(about_it(x) for x in subjects) else "any"
+            def about_this(subject) -> bool:  # the source itself (Effects._denotes: `this`)
+                ws = [w.lower() for w in words_of(subject)]
+                return bool(ws) and ws[0] == "this" and (len(ws) == 1 or ws[1] in ("creature", "object", "mage",
+                                                                                    "conjuration"))
+            if all(about_it(x) for x in subjects):
+                shape = "it"
+            elif all(about_it(x) or about_this(x) for x in subjects):
+                shape = "it_this"
+            else:
+                shape = "any"
         if len(_FOREACH_SHAPES) >= 20_000:
             _FOREACH_SHAPES.clear()
             _FOREACH_GATES.clear()
         _FOREACH_SHAPES[id(eff)] = (eff, shape)
-        gate = _marker_gate(eff.body) if shape == "it" else None
+        gate = _marker_gate(eff.body) if shape != "none" else None
         if gate is not None:
             _FOREACH_GATES[id(eff)] = (eff, gate)
         return shape

@@ -342,22 +342,29 @@ class Effects:
         self._version = st.version
 
     def _changed_objects(self) -> Optional[set]:
-        """The ids of the objects whose fingerprint differs between the last two shapes, or None when
-        anything else differs (the round, the players, lasting effects, X values...), when an object
-        came or went, or when one that changed carries static abilities (it may change any object:
-        everything is worked out again)."""
+        """The ids of the objects whose fingerprint differs between the last two shapes (objects that came
+        into the game count as changed), or None when anything else differs (the round, the players, the
+        discard piles, X values...), or when one that changed carries statics that may reach other objects
+        (it may change any object: everything is worked out again)."""
         old, new = self._prev_shape, self._shape
         # (the round, the arena, the players | the objects | the discard piles, lasting effects, X values,
         #  casters, the codex: see _fingerprint)
         if len(old) != len(new) or old[:4] != new[:4] or old[5] != new[5] or old[7] != new[7] \
-                or old[9:] != new[9:] or len(old[4]) != len(new[4]):
+                or old[9:] != new[9:] or len(old[4]) > len(new[4]):
             return None
         changed = set()
+        objects = self.game.state.objects
+        for b in new[4][len(old[4]):]:  # objects that came into the game (the table only grows)
+            o = objects.get(b[0])
+            if o is None or not self._affects_only_self(o):
+                return None
+            changed.add(b[0])
+            if b[5] is not None:  # attached to something as it came: its host changed
+                changed.add(b[5])
         if old[6] != new[6]:  # effects lasting a while: read by the object they are on (collect)
             changed.update(e[2] for e in set(old[6]) ^ set(new[6]))
         if old[8] != new[8]:  # the caster of a spell: read through the spell object
             changed.update(k for k, _ in set(old[8]) ^ set(new[8]))
-        objects = self.game.state.objects
         for a, b in zip(old[4], new[4]):
             if a is b or a == b:
                 continue

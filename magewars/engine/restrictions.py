@@ -67,7 +67,6 @@ HOOKS: dict[str, str] = {
     "guard": "the guard action (engine/activation.py) and keeping a guard marker",
     "use_defense": "the avoid-attack step (a defense offered)",
     "defend": "the avoid-attack step: the object giving a defense may not give it now (target: none)",
-    "be moved to another object": "casting's declaration: an enchantment a spell would move to a new target",
     "heal": "Game.heal (by: the object healing it, for an `ignore(this, [ENTRY])` of a healing spell)",
     "regenerate": "the regenerate effect (primitives.p_regenerate: a Regenerate trait at upkeep)",
     "remove condition": "removing a condition marker (primitives.p_remove: Burn going out at upkeep...), "
@@ -76,7 +75,8 @@ HOOKS: dict[str, str] = {
     "ready": "the Reset Phase flipping action markers (round.ready_marker), during: the phase",
     "push through": "a push across a wall (movement.push): by: the pushing object",
     "be pushed through": "a push across a wall (movement.push): the pushed object",
-    "be moved to another object": "moving an attachment to a new object (Game.move_attachment): the attachment",
+    "be moved to another object": "moving an attachment to a new object (Game.move_attachment): the attachment; "
+                                  "and casting's declaration: an enchantment a spell would move to a new target",
 }
 #: codex statements whose action another reader rules on already (the continuous-effects layer's
 #: `cannot_do`, movement.restriction): this module leaves them to it so they are read once

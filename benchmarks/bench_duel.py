@@ -25,9 +25,7 @@ import json
 import os
 import pstats
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -179,35 +177,23 @@ def speed_worker(books, games: int, seed: int, max_rounds: int) -> None:
 
 
 def side_by_side(ref: str, books, games: int, seed: int, max_rounds: int, rounds: int) -> int:
-    """The random duels of part 1 on this tree and on `ref`, alternating, each in its own process."""
-    with tempfile.TemporaryDirectory() as tmp:
-        base = Path(tmp) / "baseline"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), ref], check=True)
-        try:
-            trees = {"this tree": ROOT, f"baseline {ref}": base}
-            got = {k: [] for k in trees}
-            for _ in range(rounds):
-                for label, tree in trees.items():
-                    env = dict(os.environ, MAGEWARS_BENCH_TREE=str(tree))
-                    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--speed-worker",
-                                          "--books", ",".join(books), "--games", str(games), "--seed", str(seed),
-                                          "--max-rounds", str(max_rounds)],
-                                         capture_output=True, text=True, cwd=tree, env=env, check=True)
-                    got[label].append(json.loads(out.stdout.strip().splitlines()[-1]))
-            now, then = list(trees)
-            print(f"random duels side by side, {books[0]} vs {books[1]}, {games} games of up to {max_rounds} "
-                  f"rounds, {rounds} alternating rounds (medians; Python {sys.version.split()[0]}):")
-            rates = {}
-            for label in trees:
-                cpu = statistics.median(x["cpu"] for x in got[label])
-                rates[label] = games / cpu
-                x = got[label][0]
-                print(f"  {label:28s} {games / cpu:7.3f} duels per CPU second ({1000 * cpu / games:.0f} CPU ms a "
-                      f"duel; {x['rounds'] / games:.1f} rounds, {x['events'] / games:.0f} events a duel)")
-            same = got[now][0]["digest"] == got[then][0]["digest"]
-            print(f"  ratio {rates[now] / rates[then]:.2f}x; the same games on both trees: {'yes' if same else 'no'}")
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=False)
+    """The random duels of part 1 on this tree and on `ref`, alternating, each in its own process
+    (benchmarks/sidebyside.py)."""
+    from sidebyside import runs
+    got = runs(Path(__file__), ref, rounds, ["--books", ",".join(books), "--games", str(games), "--seed", str(seed),
+                                             "--max-rounds", str(max_rounds)], cache=True)
+    now, then = list(got)
+    print(f"random duels side by side, {books[0]} vs {books[1]}, {games} games of up to {max_rounds} "
+          f"rounds, {rounds} alternating rounds (medians; Python {sys.version.split()[0]}):")
+    rates = {}
+    for label in got:
+        cpu = statistics.median(x["cpu"] for x in got[label])
+        rates[label] = games / cpu
+        x = got[label][0]
+        print(f"  {label:28s} {games / cpu:7.3f} duels per CPU second ({1000 * cpu / games:.0f} CPU ms a "
+              f"duel; {x['rounds'] / games:.1f} rounds, {x['events'] / games:.0f} events a duel)")
+    same = got[now][0]["digest"] == got[then][0]["digest"]
+    print(f"  ratio {rates[now] / rates[then]:.2f}x; the same games on both trees: {'yes' if same else 'no'}")
     return 0
 
 
@@ -235,9 +221,9 @@ def main(argv=None):
     ap.add_argument("--baseline", metavar="REF",
                     help="a git commit: play part 1's random duels on it too, side by side (duels per CPU second)")
     ap.add_argument("--rounds", type=int, default=3, help="with --baseline: alternating rounds")
-    ap.add_argument("--speed-worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)  # (sidebyside.runs)
     a = ap.parse_args(argv)
-    if a.speed_worker:
+    if a.worker:
         speed_worker(tuple(a.books.split(",")), a.games, a.seed, a.max_rounds)
         return
     if a.baseline:

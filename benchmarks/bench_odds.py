@@ -44,9 +44,7 @@ import dataclasses
 import json
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -132,36 +130,25 @@ def query_times(attacker: str, defender: str, max_dice: int, repeat: int) -> dic
 
 
 def side_by_side(args) -> int:
+    """Query times in this tree and at --baseline, alternating, each in its own process
+    (benchmarks/sidebyside.py)."""
+    from sidebyside import runs
     ref = args.baseline
-    with tempfile.TemporaryDirectory() as tmp:
-        base = Path(tmp) / "baseline"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), ref], check=True)
-        try:
-            trees = {"this tree": ROOT, f"baseline {ref}": base}
-            runs: dict = {k: [] for k in trees}
-            for _ in range(args.rounds):
-                for label, tree in trees.items():
-                    env = dict(os.environ, MAGEWARS_BENCH_TREE=str(tree))
-                    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker",
-                                          "--attacker", args.attacker, "--defender", args.defender,
-                                          "--max-dice", str(args.max_dice), "--repeat", str(args.repeat)]
-                                         + (["--wall"] if args.wall else []),
-                                         capture_output=True, text=True, cwd=tree, env=env, check=True)
-                    runs[label].append(json.loads(out.stdout.strip().splitlines()[-1]))
-            now, then = list(trees)
-            print(f"{args.attacker} (attack given n dice) -> {args.defender}: one query, this tree beside "
-                  f"{then}; medians of {args.repeat} queries x {args.rounds} alternating rounds, "
-                  f"{'wall-clock' if args.wall else 'CPU'} ms")
-            print(f"{'dice':>4} {'query ms now':>13} {'query ms then':>14} {'speed-up':>9}")
-            worst = 0.0
-            for n in range(1, args.max_dice + 1):
-                q = [statistics.median(r[str(n)] for r in runs[k]) for k in (now, then)]
-                worst = max(worst, q[0])
-                print(f"{n:4d} {q[0]:13.2f} {q[1]:14.2f} {q[1] / q[0]:8.2f}x")
-            print(f"slowest query in this tree: {worst:.2f} ms (goal <= {GOAL_MS} ms: "
-                  f"{'met' if worst <= GOAL_MS else 'NOT met'})")
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=False)
+    got = runs(Path(__file__), ref, args.rounds,
+               ["--attacker", args.attacker, "--defender", args.defender, "--max-dice", str(args.max_dice),
+                "--repeat", str(args.repeat)] + (["--wall"] if args.wall else []), cache=True)
+    now, then = list(got)
+    print(f"{args.attacker} (attack given n dice) -> {args.defender}: one query, this tree beside "
+          f"{then}; medians of {args.repeat} queries x {args.rounds} alternating rounds, "
+          f"{'wall-clock' if args.wall else 'CPU'} ms")
+    print(f"{'dice':>4} {'query ms now':>13} {'query ms then':>14} {'speed-up':>9}")
+    worst = 0.0
+    for n in range(1, args.max_dice + 1):
+        q = [statistics.median(r[str(n)] for r in got[k]) for k in (now, then)]
+        worst = max(worst, q[0])
+        print(f"{n:4d} {q[0]:13.2f} {q[1]:14.2f} {q[1] / q[0]:8.2f}x")
+    print(f"slowest query in this tree: {worst:.2f} ms (goal <= {GOAL_MS} ms: "
+          f"{'met' if worst <= GOAL_MS else 'NOT met'})")
     return 0
 
 

@@ -195,6 +195,33 @@ _FOREACH_SHAPES: dict[int, tuple] = {}
 _FOREACH_GATES: dict[int, tuple] = {}
 
 
+#: nouns a pronoun subject may carry and still name one object (`this creature`, `your Mage`)
+_PRONOUN_NOUNS = ("creature", "object", "mage", "conjuration")
+
+
+def _static_pronoun(subject) -> Optional[str]:
+    """The pronoun a static's subject is (`this`, `bearer`, `your Mage`...): it names one object, the same
+    whichever object is worked out (Effects._affects, Effects._static_plan); None for any other phrase."""
+    ws = lower_words(subject)
+    if ws and ws[0] in ("this", "enchanted", "attached", "bearer", "it", "controller", "you", "your") and (
+            len(ws) == 1 or ws[1] in _PRONOUN_NOUNS):
+        return ws[0]
+    return None
+
+
+def _body_pronoun(subject) -> Optional[str]:
+    """How a clause of a `static for each` body names its subject (Effects._denotes, _foreach_shape):
+    "it" (`it`, `its`, `that`: the object the phrase named), a pronoun of the source (`this`, `bearer`,
+    `your Mage`...), or None for any other phrase."""
+    ws = lower_words(subject)
+    if ws and ws[0] in ("it", "its", "that") and (len(ws) == 1 or ws[1] in ("creature", "object")):
+        return "it"
+    if ws and ws[0] in ("this", "enchanted", "attached", "bearer", "controller", "you", "your") and (
+            len(ws) == 1 or ws[1] in _PRONOUN_NOUNS):
+        return ws[0]
+    return None
+
+
 def _gate_open(gate: tuple, obj) -> bool:
     """Does the object carry the markers some clause of a gated body waits for?"""
     markers = obj.markers
@@ -404,9 +431,9 @@ class Effects:
             self._frames[-1][1] = None
 
     def current_epoch(self) -> int:
-        """A number that changes whenever a kept derived value is dropped (and only then): what is
-        worked out from the fingerprinted fields of the state and from derived values alone (the
-        listeners of an event, the statements of the parties to a restriction query) stays valid while
+        """A number that changes whenever the fingerprint changes or a kept derived value is dropped (and
+        only then): what is worked out from the fingerprinted fields of the state and from derived values
+        alone (the listeners of an event, what the codex entries a party carries state) stays valid while
         it is the same, however many light fields (damage, mana, guard...) changed meanwhile."""
         if self._version != self.game.state.version:
             self._sync()
@@ -508,13 +535,11 @@ class Effects:
 
     # ------------------------------------------------------------ sources
     def _affects(self, src: "GameObject", subject, obj: "GameObject") -> bool:
-        ws = lower_words(subject)
-        if not ws:
+        if not lower_words(subject):
             return False
-        if ws[0] in ("this", "enchanted", "attached", "bearer", "it", "controller", "you", "your") and (
-                len(ws) == 1 or ws[1] in ("creature", "object", "mage", "conjuration")):
-            ref = pronoun(self.game, ws[0], Ctx(this=src))
-            return ref is obj
+        word = _static_pronoun(subject)
+        if word is not None:
+            return pronoun(self.game, word, Ctx(this=src)) is obj
         return matches(self.game, obj, subject, Ctx(this=src))
 
     def _guard_ok(self, guard, src, obj) -> bool:
@@ -549,9 +574,6 @@ class Effects:
             got.append((src, plan, bool(self.game.source_immunities(src.card))))
         self._sources_version, self._sources_list = st.version, got
         return got
-
-    #: the pronouns a static's subject may start with that name one object whatever is computed (Effects._affects)
-    _PRONOUN_SUBJECTS = ("this", "enchanted", "attached", "bearer", "it", "controller", "you", "your")
 
     def _static_plan(self, card, statics) -> list:
         """How each static ability of a card is read when an object is computed, worked out once per card
@@ -598,12 +620,9 @@ class Effects:
                 subject = call.args[0].value
             elif subject is None:
                 continue
-            ws = lower_words(subject)
-            if not ws:
+            if not lower_words(subject):
                 continue
-            word = ws[0] if ws[0] in self._PRONOUN_SUBJECTS and (
-                len(ws) == 1 or ws[1] in ("creature", "object", "mage", "conjuration")) else None
-            plan.append(("apply", ab, eff, subject, word))
+            plan.append(("apply", ab, eff, subject, _static_pronoun(subject)))
         if len(_PLANS) >= 20_000:
             _PLANS.clear()
         _PLANS[id(card)] = (card, plan)
@@ -881,16 +900,10 @@ class Effects:
         elif not subjects:
             shape = "none"
         else:
-            def about_it(subject) -> bool:
-                ws = [w.lower() for w in words_of(subject)]
-                return bool(ws) and ws[0] in ("it", "its", "that") and (len(ws) == 1 or ws[1] in ("creature", "object"))
-            def about_this(subject) -> bool:  # the source itself (Effects._denotes: `this`)
-                ws = [w.lower() for w in words_of(subject)]
-                return bool(ws) and ws[0] == "this" and (len(ws) == 1 or ws[1] in ("creature", "object", "mage",
-                                                                                    "conjuration"))
-            if all(about_it(x) for x in subjects):
+            words = [_body_pronoun(x) for x in subjects]  # as Effects._denotes reads them
+            if all(w == "it" for w in words):
                 shape = "it"
-            elif all(about_it(x) or about_this(x) for x in subjects):
+            elif all(w in ("it", "this") for w in words):
                 shape = "it_this"
             else:
                 shape = "any"
@@ -968,12 +981,11 @@ class Effects:
 
     def _denotes(self, src, subject, obj, it) -> bool:
         """Does the subject of a body clause (`it`, `this`, `bearer`...) name `obj`?"""
-        ws = [w.lower() for w in words_of(subject)]
-        if ws and ws[0] in ("it", "its", "that") and (len(ws) == 1 or ws[1] in ("creature", "object")):
+        word = _body_pronoun(subject)
+        if word == "it":
             return it is obj
-        if ws and ws[0] in ("this", "enchanted", "attached", "bearer", "controller", "you", "your") and (
-                len(ws) == 1 or ws[1] in ("creature", "object", "mage", "conjuration")):
-            return pronoun(self.game, ws[0], Ctx(this=src, it=it)) is obj
+        if word is not None:
+            return pronoun(self.game, word, Ctx(this=src, it=it)) is obj
         return matches(self.game, obj, subject, Ctx(this=src, it=it))
 
     def _refuse(self, src, what: str, why: str) -> None:

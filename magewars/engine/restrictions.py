@@ -720,8 +720,7 @@ def _codex_stated(game) -> frozenset:
         if cached is not None and cached[0] == game.codex:  # the same entries (compared by identity first)
             got = cached[1]
         else:
-            got = frozenset(k for name in game.codex for ab in _entry_statements(game, name)
-                            for k in (_stated(ab.effect),) if k is not None)
+            got = frozenset().union(*(_entry_stated(game, name) for name in game.codex))
             try:
                 game.corpus._codex_stated = (dict(game.codex), got)
             except AttributeError:

@@ -746,20 +746,18 @@ def _nothing_states(game, name: str, act: str, parties, codex: bool) -> bool:
     """No statement that could be read for this query is about this action: neither the cards in play,
     nor the parties' own cards, nor (codex) any codex entry, nor (cannot) an effect's restriction.
     Then the answer is None whatever the parties carry, and nothing needs deriving."""
-    k = (name, act)
-    if codex and k in _codex_stated(game):
-        # some codex entry states it: does one the parties carry (what _party_statements reads)?
-        for p in parties:
-            if p is not None and not isinstance(p, (str, Marker)) and k in _carried_stated(game, p):
-                return False
     if name == "cannot" and getattr(game, "effect_restrictions", None):
         return False
+    k = (name, act)
     if k in _in_play_stated(game):
         return False
     if not codex:
         return True
+    in_codex = k in _codex_stated(game)  # (else what a party carries need not be worked out)
     for p in parties:
-        if p is not None and not isinstance(p, (str, Marker)) and k in _card_stated(p.card):
+        if p is None or isinstance(p, (str, Marker)):
+            continue
+        if k in _card_stated(p.card) or (in_codex and k in _carried_stated(game, p)):
             return False
     return True
 

@@ -132,6 +132,7 @@ class Derived:
     barrier: Optional[tuple] = None  # (AttackDefinition, source obj id) — the one that functions
     extra_barriers: list = field(default_factory=list)
     carried: dict = field(default_factory=dict)  # event -> codex listeners it carries (Game._carried)
+    heard: Optional[frozenset] = None  # events it may hear in play (Game._heard_by), worked out on first use
     borrowed: list = field(default_factory=list)  # ids of objects whose bars it may use (borrow_bars)
 
     def has(self, key: str) -> bool:

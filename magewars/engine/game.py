@@ -14,7 +14,7 @@ from ..dsl.model import AttackDefinition, CardDefinition, CodexDefinition, Corpu
 from .decisions import DECISION_KINDS, Agent, Decision, FirstLegalAgent, Option
 from .dice import Dice, SeededDice
 from .attack import AttackAction, AttackEngine
-from .barclauses import listeners as bar_listeners
+from .barclauses import BAR_EVENTS, listeners as bar_listeners
 from .cardindex import index as card_index
 from .effects import Effects
 from .errors import EngineError
@@ -129,7 +129,9 @@ class Game:
         self._listeners: Optional[dict] = None  # codex triggers by event and entry (_codex_index)
         self._listening_cache: dict = {}  # event -> listeners, as of derived epoch _listening_version (_listening)
         self._listening_version = -1
-        self._attack_listening: tuple = (None, None, {})  # attack_listeners of the attack in hand, by event
+        self._heard_cache: tuple = (-1, frozenset())  # (derived epoch, events anything may hear): _heard
+        self._entry_event_map: Optional[tuple] = None  # (codex index, entry -> its events): _entry_events
+        self._attack_listening: tuple = (None, None, {}, frozenset())  # attack_listeners of the attack in hand, by event
         self._lowers_armor: dict[str, bool] = {}  # codex entry -> lowers armor (lowers_armor)
         self.just_moved: set = LightSet()  # creatures whose last action was a move (Charge)  # (object id, action, detail, source id, round)
         self.attacks = AttackEngine(self)
@@ -785,11 +787,24 @@ class Game:
         # what the answer is worked out from (items compared by identity first)
         key = (action.traits, len(atk.gained), action.definition, action.bar_owner, atk.attacker, action.x)
         if kept[0] is not atk or kept[1] != key:
-            kept = self._attack_listening = (atk, key, {})
+            kept = self._attack_listening = (atk, key, {}, self._attack_heard(atk))
+        if event not in kept[3]:  # neither its bar nor a trait of it listens for the event
+            return ()
         got = kept[2].get(event)
         if got is None:
             got = kept[2][event] = self._attack_listeners(atk, event)
         return got
+
+    def _attack_heard(self, atk) -> frozenset:
+        """The events the attack in hand may hear (a superset of those _attack_listeners finds any
+        listener for): its bar's triggers and those of the codex entries of its traits."""
+        by_key = self._entry_events()
+        bar = getattr(atk.action.definition, "abilities", None) or ()  # (a move in progress has no bar)
+        got = {inner.event.name for ab in bar for inner in (ab.ability if isinstance(ab, A.OncePerRound) else ab,)
+               if isinstance(inner, A.TriggeredAbility) and inner.event.name in BAR_EVENTS}
+        for t in (*atk.traits, *atk.gained):
+            got.update(by_key.get(t.key, ()))
+        return frozenset(got)
 
     def _attack_listeners(self, atk, event: str) -> list:
         casting = getattr(atk, "is_casting", False)  # a spell being cast stands in for an attack
@@ -883,6 +898,11 @@ class Game:
                 if self.lingering:  # spells that left play and still listen: read afresh
                     return hit[0], [*hit[1], *addons.lingering.listeners(self, event)]
                 return hit  # (rules, pending): callers read them, never change them
+            if event not in self._heard(epoch):  # nothing in play listens for it: no object to visit
+                hit = self._listening_cache[event] = ((), ())
+                if self.lingering:
+                    return hit[0], [*hit[1], *addons.lingering.listeners(self, event)]
+                return hit
         rules, pending = [], []
         entries = self._codex_index().get(event)  # codex entries listening for this event
         for src in list(self.state.objects.values()):
@@ -906,6 +926,54 @@ class Game:
         if self.lingering:  # spells that left play and still listen (`linger`): never kept
             pending = [*pending, *addons.lingering.listeners(self, event)]
         return rules, pending
+
+    def _heard(self, epoch: int) -> frozenset:
+        """The events anything in play may hear now (a superset: what _listening would find for a
+        cacheable event is empty unless its event is here), kept for the derived epoch: one visit of
+        the objects answers every event fired until something changes, instead of one visit per event."""
+        kept = self._heard_cache
+        if kept[0] == epoch:
+            return kept[1]
+        got: set = set()
+        for src in self.state.objects.values():
+            if not src.in_play:
+                continue  # (a destroyed subject's listeners are read afresh: not cacheable)
+            if src.hidden and not works_hidden(src.card):
+                got.update(self.CARD_FATE_EVENTS)  # what becomes of the card itself holds face down too
+                continue
+            got.update(self._heard_by(src))
+        got = frozenset(got)
+        if self.effects.current_epoch() == epoch and not self.effects._computing:
+            self._heard_cache = (epoch, got)
+        return got
+
+    def _heard_by(self, src: GameObject) -> frozenset:
+        """The events an object in play, face up, may hear: its card's triggers and those of the codex
+        entries it carries (its derived traits, its markers); kept with its derived values."""
+        d = self.effects.derived(src)
+        got = d.heard
+        if got is None:
+            by_key = self._entry_events()
+            got = set(card_index(src.card).triggers)
+            for key in d.traits:
+                got.update(by_key.get(key, ()))
+            for key, n in src.markers.items():
+                if n:
+                    got.update(by_key.get(key, ()))
+            got = d.heard = frozenset(got)
+        return got
+
+    def _entry_events(self) -> dict:
+        """Codex entry name -> the events its triggered abilities listen for (from _codex_index)."""
+        got = self._entry_event_map
+        if got is None or got[0] is not self._codex_index():
+            idx = self._codex_index()
+            by_key: dict = {}
+            for event, entries in idx.items():
+                for name in entries:
+                    by_key.setdefault(name, set()).add(event)
+            got = self._entry_event_map = (idx, by_key)
+        return got[1]
 
     def _event_ok(self, src, inner, subject, ctx, info) -> bool:
         try:

@@ -1308,21 +1308,27 @@ class Effects:
 
         def drop_implied(key):
             """A trait lost takes with it what its codex entry brought (Invisible lost: no longer
-            Elusive, Pest, untargetable), unless something else gives it too."""
-            for t in implied_by.pop(key, []):
-                lst = traits.get(t.key)
-                if lst and any(x is t for x in lst):
-                    lst[:] = [x for x in lst if x is not t]
-                    if not lst:
-                        traits.pop(t.key, None)
-                        drop_implied(t.key)
-            for done, by_key in ((d.cannot_do, d.cannot_by), (d.can_do, d.can_by)):
-                for what, by in list(by_key.items()):
-                    if by == key:
-                        done.discard(what)
-                        by_key.pop(what, None)
-            for done in [a for a in applied if a[0] == key]:
-                applied.discard(done)
+            Elusive, Pest, untargetable), unless something else gives it too; a trait so lost takes
+            what its own entry brought in turn.  (A loop, not a recursive closure: one that calls
+            itself refers to itself, and every computation would leave a reference cycle holding
+            its values for the cyclic collector.)"""
+            todo = [key]
+            while todo:
+                key = todo.pop()
+                for t in implied_by.pop(key, []):
+                    lst = traits.get(t.key)
+                    if lst and any(x is t for x in lst):
+                        lst[:] = [x for x in lst if x is not t]
+                        if not lst:
+                            traits.pop(t.key, None)
+                            todo.append(t.key)
+                for done, by_key in ((d.cannot_do, d.cannot_by), (d.can_do, d.can_by)):
+                    for what, by in list(by_key.items()):
+                        if by == key:
+                            done.discard(what)
+                            by_key.pop(what, None)
+                for done in [a for a in applied if a[0] == key]:
+                    applied.discard(done)
 
         implied_by: dict = {}
         implied()

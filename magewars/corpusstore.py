@@ -109,6 +109,7 @@ class LazyRecords(MutableMapping):
         self._source = source
         self._field = field
         self.summaries = summaries  # key -> (card name, printing, codex keys, zone); None for codex
+        self._decoded = False  # every value known to be decoded (copy)
 
     def get(self, name, default=None):  # one frame, not Mapping.get's two (the engine asks often)
         v = self._items.get(name, _MISS)
@@ -153,6 +154,17 @@ class LazyRecords(MutableMapping):
 
     def __reduce__(self):  # copied or pickled as the plain dict it stands for
         return dict, (dict(self),)
+
+    def copy(self) -> dict:
+        """Every definition, decoded, as a plain dict: what `dict(self)` gives, but once all are
+        decoded at the speed of a dict's copy (every game copies the codex: engine/game.py)."""
+        items = self._items
+        if not self._decoded:
+            for name, v in list(items.items()):
+                if type(v) is _Raw:
+                    self[name]
+            self._decoded = self._items is items  # (a failed record replaces the table: look again)
+        return dict(self._items)
 
 
 def phrase_key(phrase) -> Optional[str]:

@@ -43,6 +43,8 @@ if TYPE_CHECKING:  # pragma: no cover
 _INNATE: dict[int, tuple[object, tuple]] = {}
 # the ids of a codex's entries -> (the entries, their innate rules): one reading per compiled codex
 _INNATE_BY_CODEX: dict[tuple, tuple[tuple, list]] = {}
+#: id of a list of innate rules -> (the list, object kind -> [(entry, what takes it away)]): Effects._innate
+_INNATE_BY_KIND: dict[int, tuple] = {}
 
 
 _OWN_STATICS: dict[int, tuple[object, tuple]] = {}
@@ -1074,10 +1076,17 @@ class Effects:
         given = []
         by_kind = self._innate_by_kind
         if by_kind is None:
-            by_kind = self._innate_by_kind = {}
-            for name, kinds, unless in self.innate_rules():
-                for k in kinds:
-                    by_kind.setdefault(k, []).append((name, unless))
+            rules = self.innate_rules()
+            hit = _INNATE_BY_KIND.get(id(rules))  # the rules are shared by the games of a corpus: so is this
+            if hit is None or hit[0] is not rules:
+                by: dict = {}
+                for name, kinds, unless in rules:
+                    for k in kinds:
+                        by.setdefault(k, []).append((name, unless))
+                if len(_INNATE_BY_KIND) > 8:
+                    _INNATE_BY_KIND.clear()
+                hit = _INNATE_BY_KIND[id(rules)] = (rules, by)
+            by_kind = self._innate_by_kind = hit[1]
         for name, unless in by_kind.get(obj.kind, ()):
             if name not in traits and not any(u in traits for u in unless):
                 traits.setdefault(name, []).append(TraitInstance(name))

@@ -80,6 +80,10 @@ def works_hidden(card) -> bool:
 #: destroyed by them (the hit or damage that destroyed it, its destruction); later steps, no
 LOOK_BACK_EVENTS = frozenset({"hit", "damaged", "destroyed"})
 
+#: id of a codex listener index -> (the index, entry name -> the events it listens for): Game._entry_events
+#: (the entry holds its index, so an id is not reused while its entry stands)
+_ENTRY_EVENTS: dict[int, tuple] = {}
+
 
 class Game:
     @property
@@ -95,7 +99,8 @@ class Game:
     def __init__(self, corpus: Corpus, dice: Optional[Dice] = None,
                  agents: Union[Agent, dict, None] = None, arena: Optional[Arena] = None):
         self.corpus = corpus
-        self.codex: dict[str, CodexDefinition] = dict(corpus.codex)
+        copy = getattr(corpus.codex, "copy", None)  # (a dict, or the corpus store's lazy table: a plain dict)
+        self.codex: dict[str, CodexDefinition] = copy() if copy is not None else dict(corpus.codex)
         self.state = GameState(arena)
         self.dice = dice or SeededDice(0)
         self.agents = agents if agents is not None else FirstLegalAgent()
@@ -965,14 +970,19 @@ class Game:
 
     def _entry_events(self) -> dict:
         """Codex entry name -> the events its triggered abilities listen for (from _codex_index)."""
+        idx = self._codex_index()
         got = self._entry_event_map
-        if got is None or got[0] is not self._codex_index():
-            idx = self._codex_index()
-            by_key: dict = {}
-            for event, entries in idx.items():
-                for name in entries:
-                    by_key.setdefault(name, set()).add(event)
-            got = self._entry_event_map = (idx, by_key)
+        if got is None or got[0] is not idx:
+            got = _ENTRY_EVENTS.get(id(idx))  # the index is shared by the games of a corpus: so is this
+            if got is None or got[0] is not idx:
+                by_key: dict = {}
+                for event, entries in idx.items():
+                    for name in entries:
+                        by_key.setdefault(name, set()).add(event)
+                if len(_ENTRY_EVENTS) >= 64:
+                    _ENTRY_EVENTS.clear()
+                got = _ENTRY_EVENTS[id(idx)] = (idx, by_key)
+            self._entry_event_map = got
         return got[1]
 
     def _event_ok(self, src, inner, subject, ctx, info) -> bool:

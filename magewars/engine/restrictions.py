@@ -746,19 +746,32 @@ def _nothing_states(game, name: str, act: str, parties, codex: bool) -> bool:
     """No statement that could be read for this query is about this action: neither the cards in play,
     nor the parties' own cards, nor (codex) any codex entry, nor (cannot) an effect's restriction.
     Then the answer is None whatever the parties carry, and nothing needs deriving."""
+    return _nothing_states_any(game, name, (act,), parties, codex)
+
+
+def _nothing_states_any(game, name: str, acts: tuple, parties, codex: bool = True) -> bool:
+    """_nothing_states for several (normalized) actions at once, the parties of every query pooled:
+    True when no query `name` about any of these actions among these parties can find a statement."""
     if name == "cannot" and getattr(game, "effect_restrictions", None):
         return False
-    k = (name, act)
-    if k in _in_play_stated(game):
+    keys = [(name, act) for act in acts]
+    stated = _in_play_stated(game)
+    if any(k in stated for k in keys):
         return False
     if not codex:
         return True
-    in_codex = k in _codex_stated(game)  # (else what a party carries need not be worked out)
+    stated = _codex_stated(game)
+    in_codex = [k for k in keys if k in stated]  # (else what a party carries need not be worked out)
     for p in parties:
         if p is None or isinstance(p, (str, Marker)):
             continue
-        if k in _card_stated(p.card) or (in_codex and k in _carried_stated(game, p)):
+        stated = _card_stated(p.card)
+        if any(k in stated for k in keys):
             return False
+        if in_codex:
+            stated = _carried_stated(game, p)
+            if any(k in stated for k in in_codex):
+                return False
     return True
 
 
@@ -982,6 +995,12 @@ def attack_forbidden(game, atk) -> Optional[str]:
     targeted by it (an attack aimed at an object, not at a zone)."""
     kinds = atk.kinds()
     acts = tuple(a for a, kind in ATTACK_ACTIONS.items() if kind is None or kind in kinds)
+    src = atk.action.spell or atk.source
+    if _nothing_states_any(
+            game, "cannot", (*map(_norm, acts), _norm("be_attacked"), _norm("be targeted")),
+            (atk.attacker, atk.target, atk.source, src)):
+        # none of the queries below can find a statement (the usual case): only the bar's own clauses
+        return bar_forbidden(game, atk)
     why = forbidden(game, atk.attacker, acts, target=atk.target, attack=atk)
     if why:
         return why
@@ -989,7 +1008,6 @@ def attack_forbidden(game, atk) -> Optional[str]:
         why = forbidden(game, atk.source, acts, target=atk.target, attack=atk)
         if why:
             return why
-    src = atk.action.spell or atk.source
     why = forbids(game, "be_attacked", atk.target, atk.target, attack=atk, by=src)
     if why:
         return why

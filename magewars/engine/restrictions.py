@@ -733,20 +733,33 @@ def _in_play_stated(game) -> frozenset:
     """What the statements of the cards in play are about (per state version)."""
     game.effects.reads_others()
     st = game.state
-    key = (id(st), st.version)
     cache = getattr(game, "_in_play_stated_cache", None)
-    if cache is not None and cache[0] == key:
-        return cache[1]
+    if cache is not None and cache[0] is st and cache[1] == st.version:
+        return cache[2]
     got = frozenset(k for _, _, call, _ in _in_play_statements(game) for k in (_stated(call),) if k is not None)
-    game._in_play_stated_cache = (key, got)
+    game._in_play_stated_cache = (st, st.version, got)
     return got
 
 
 def _nothing_states(game, name: str, act: str, parties, codex: bool) -> bool:
     """No statement that could be read for this query is about this action: neither the cards in play,
     nor the parties' own cards, nor (codex) any codex entry, nor (cannot) an effect's restriction.
-    Then the answer is None whatever the parties carry, and nothing needs deriving."""
-    return _nothing_states_any(game, name, (act,), parties, codex)
+    Then the answer is None whatever the parties carry, and nothing needs deriving.  (One action:
+    _nothing_states_any's work without its loops over actions, for the engine's most frequent query.)"""
+    if name == "cannot" and getattr(game, "effect_restrictions", None):
+        return False
+    k = (name, act)
+    if k in _in_play_stated(game):
+        return False
+    if not codex:
+        return True
+    in_codex = k in _codex_stated(game)  # (else what a party carries need not be worked out)
+    for p in parties:
+        if p is None or isinstance(p, (str, Marker)):
+            continue
+        if k in _card_stated(p.card) or (in_codex and k in _carried_stated(game, p)):
+            return False
+    return True
 
 
 def _nothing_states_any(game, name: str, acts: tuple, parties, codex: bool = True) -> bool:
@@ -755,23 +768,16 @@ def _nothing_states_any(game, name: str, acts: tuple, parties, codex: bool = Tru
     if name == "cannot" and getattr(game, "effect_restrictions", None):
         return False
     keys = [(name, act) for act in acts]
-    stated = _in_play_stated(game)
-    if any(k in stated for k in keys):
+    if not _in_play_stated(game).isdisjoint(keys):
         return False
     if not codex:
         return True
-    stated = _codex_stated(game)
-    in_codex = [k for k in keys if k in stated]  # (else what a party carries need not be worked out)
+    in_codex = not _codex_stated(game).isdisjoint(keys)  # (else what a party carries need not be worked out)
     for p in parties:
         if p is None or isinstance(p, (str, Marker)):
             continue
-        stated = _card_stated(p.card)
-        if any(k in stated for k in keys):
+        if not _card_stated(p.card).isdisjoint(keys) or (in_codex and not _carried_stated(game, p).isdisjoint(keys)):
             return False
-        if in_codex:
-            stated = _carried_stated(game, p)
-            if any(k in stated for k in in_codex):
-                return False
     return True
 
 
@@ -1070,6 +1076,8 @@ def reveal_forbidden(game, obj) -> Optional[Ruling]:
     `cannot(this, "be revealed", ...)`, or a statement that its controller may not reveal it
     (`cannot(controller, "reveal", target: this)`)."""
     mage = game.state.mage_of(obj.controller)
+    if _nothing_states_any(game, "cannot", (_norm(BE_REVEALED), _norm("reveal")), (obj, mage)):
+        return None  # neither query below can find a statement (every reveal window asks, per card)
     return forbids(game, BE_REVEALED, obj, by=mage) or (
         forbids(game, "reveal", mage, obj) if mage is not None else None)
 

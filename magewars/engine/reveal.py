@@ -143,7 +143,8 @@ class Reveals:
         g.effects.reads_others()
         st = g.state
         atk = g.current_attack
-        key = (st.shape_version, st.round, tuple(g.x_values.items()), tuple(getattr(g, "cost_uses", {}).items()))
+        xs, uses = g.x_values, getattr(g, "cost_uses", None)
+        key = (st.shape_version, st.round, tuple(xs.items()) if xs else (), tuple(uses.items()) if uses else ())
         status = getattr(atk, "status", None)
         if key != self._cost_key or (self._cost_light and (
                 st.version != self._cost_version or atk is not self._cost_attack or status != self._cost_status)):

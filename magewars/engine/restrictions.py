@@ -773,11 +773,25 @@ def _nothing_states_any(game, name: str, acts: tuple, parties, codex: bool = Tru
     if not codex:
         return True
     in_codex = not _codex_stated(game).isdisjoint(keys)  # (else what a party carries need not be worked out)
+    kept = None
+    if in_codex:  # _carried_stated's answers of this epoch, read here without a call per party
+        game.effects.reads_others()
+        cache = getattr(game, "_carried_stated_cache", None)
+        if cache is not None and cache[0] == game.effects.current_epoch() and not getattr(game, "placers", None) \
+                and not game.effects._computing:
+            kept = cache[1]
+    done = []
     for p in parties:
-        if p is None or isinstance(p, (str, Marker)):
+        if p is None or isinstance(p, (str, Marker)) or p in done:
             continue
-        if not _card_stated(p.card).isdisjoint(keys) or (in_codex and not _carried_stated(game, p).isdisjoint(keys)):
+        done.append(p)
+        if not _card_stated(p.card).isdisjoint(keys):
             return False
+        if in_codex:
+            hit = kept.get(p.id) if kept is not None else None
+            stated = hit[1] if hit is not None and hit[0] is p else _carried_stated(game, p)
+            if not stated.isdisjoint(keys):
+                return False
     return True
 
 
@@ -995,16 +1009,22 @@ def forbidden(game, obj, actions: tuple[str, ...], *, target=None, attack=None, 
     return None
 
 
+#: kinds of an attack -> (the attack actions asked of it, every action attack_forbidden's queries name)
+_ATTACK_QUERIES: dict[frozenset, tuple] = {}
+
+
 def attack_forbidden(game, atk) -> Optional[str]:
     """Restrictions on this attack: its attacker may not make it (at all, of its kind, against this
     target, with this attack bar), its target may not be attacked by its source, or may not be
     targeted by it (an attack aimed at an object, not at a zone)."""
-    kinds = atk.kinds()
-    acts = tuple(a for a, kind in ATTACK_ACTIONS.items() if kind is None or kind in kinds)
+    kinds = frozenset(atk.kinds())
+    got = _ATTACK_QUERIES.get(kinds)
+    if got is None:  # (the actions asked of an attack of these kinds, and all the actions its queries name)
+        acts = tuple(a for a, kind in ATTACK_ACTIONS.items() if kind is None or kind in kinds)
+        got = _ATTACK_QUERIES[kinds] = (acts, (*map(_norm, acts), _norm("be_attacked"), _norm("be targeted")))
+    acts, asked = got
     src = atk.action.spell or atk.source
-    if _nothing_states_any(
-            game, "cannot", (*map(_norm, acts), _norm("be_attacked"), _norm("be targeted")),
-            (atk.attacker, atk.target, atk.source, src)):
+    if _nothing_states_any(game, "cannot", asked, (atk.attacker, atk.target, atk.source, src)):
         # none of the queries below can find a statement (the usual case): only the bar's own clauses
         return bar_forbidden(game, atk)
     why = forbidden(game, atk.attacker, acts, target=atk.target, attack=atk)

@@ -114,6 +114,10 @@ class Reveals:
     def hidden_of(self, player: str) -> list["GameObject"]:
         """The face-down enchantments `player` controls (one pass over the objects per state
         version: every change of what is hidden or in play bumps the version)."""
+        return list(self._hidden_table().get(player, ()))
+
+    def _hidden_table(self) -> dict:
+        """controller -> the face-down enchantments in play it controls (hidden_of)."""
         st = self.game.state
         self.game.effects.reads_others()  # (kept across objects: a derived value reading it reads them all)
         if self._hidden_version != st.version:
@@ -122,7 +126,7 @@ class Reveals:
                 if o.hidden and o.in_play and o.card.kind == "enchantment":
                     by.setdefault(o.controller, []).append(o)
             self._hidden, self._hidden_version = by, st.version
-        return list(self._hidden.get(player, ()))
+        return self._hidden
 
     def reveal_cost(self, obj: "GameObject") -> int:
         """The printed reveal cost (X counted), changed by `costs(..., only: "enchantment_reveal")`
@@ -265,7 +269,7 @@ class Reveals:
         self.windows += 1
         self.mandatory("after", step, atk)
         revealed_any = False
-        for player in g.state.order:
+        for player in (g.state.order if self._hidden_table() else ()):  # nothing face down: nobody to ask
             while True:
                 cands = [o for o in self.hidden_of(player)
                          if self.reveal_cost(o) <= g.state.players[player].mana and not reveal_forbidden(g, o)]

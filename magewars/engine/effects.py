@@ -45,6 +45,8 @@ _INNATE: dict[int, tuple[object, tuple]] = {}
 _INNATE_BY_CODEX: dict[tuple, tuple[tuple, list]] = {}
 #: id of a list of innate rules -> (the list, object kind -> [(entry, what takes it away)]): Effects._innate
 _INNATE_BY_KIND: dict[int, tuple] = {}
+#: entry name -> TraitInstance(name): the names objects have by nature (Effects._innate)
+_BARE_TRAITS: dict[str, TraitInstance] = {}
 
 
 _OWN_STATICS: dict[int, tuple[object, tuple]] = {}
@@ -1089,7 +1091,10 @@ class Effects:
             by_kind = self._innate_by_kind = hit[1]
         for name, unless in by_kind.get(obj.kind, ()):
             if name not in traits and not any(u in traits for u in unless):
-                traits.setdefault(name, []).append(TraitInstance(name))
+                t = _BARE_TRAITS.get(name)  # (a frozen instance without a value: one per name serves all)
+                if t is None:
+                    t = _BARE_TRAITS[name] = TraitInstance(name)
+                traits.setdefault(name, []).append(t)
                 given.append((name, unless))
         return given
 

@@ -52,6 +52,62 @@ _BARE_TRAITS: dict[str, TraitInstance] = {}
 _OWN_STATICS: dict[int, tuple[object, tuple]] = {}
 
 
+_NODE_KINDS: dict[int, tuple] = {}
+
+
+def _codex_node_kind(node) -> Optional[str]:
+    """How Effects._codex_static applies one node of a codex entry's static to the object carrying it,
+    read once per node: "call" (`immune`/`cannot`/`can`/`no_armor` of `this`: Effects._codex_call),
+    "gain" or "lose" (`this gains/loses [...]`), "other" (another node about `this`: nothing here), None
+    (about other objects: collected from their sources)."""
+    got = _NODE_KINDS.get(id(node))
+    if got is not None and got[0] is node:
+        return got[1]
+    subj = getattr(node, 'subject', None)
+    if isinstance(node, A.Call) and node.name in ("immune", "cannot", "can", "no_armor") and node.args \
+            and isinstance(node.args[0].value, A.Phrase) and lower_words(node.args[0].value) == ("this",):
+        how = "call"
+    elif subj is None or lower_words(subj) != ('this',):
+        how = None
+    elif isinstance(node, A.Gain):
+        how = "gain"
+    elif isinstance(node, A.Lose):
+        how = "lose"
+    else:
+        how = "other"
+    if len(_NODE_KINDS) > 20_000:
+        _NODE_KINDS.clear()
+    _NODE_KINDS[id(node)] = (node, how)
+    return how
+
+
+_ENTRY_SUBJECTS: dict[int, tuple] = {}
+
+
+def _entry_subjects(cd) -> tuple:
+    """A codex entry's statics with a subject, split once per entry (Effects.collect asks for every object
+    computed): (those about the object carrying it, `this`/`it` first; those whose subject does not start
+    with `this`, read about the objects attached to its carrier)."""
+    got = _ENTRY_SUBJECTS.get(id(cd))
+    if got is not None and got[0] is cd:
+        return got[1]
+    own, others = [], []
+    for ab in cd.abilities:
+        subj = getattr(ab.effect, "subject", None) if isinstance(ab, A.StaticAbility) else None
+        if subj is None:
+            continue
+        ws = lower_words(subj)
+        if ws and ws[0] in ("this", "it"):
+            own.append(ab)
+        if ws[:1] != ("this",):
+            others.append(ab)
+    if len(_ENTRY_SUBJECTS) > 4096:
+        _ENTRY_SUBJECTS.clear()
+    got = (tuple(own), tuple(others))
+    _ENTRY_SUBJECTS[id(cd)] = (cd, got)
+    return got
+
+
 def _own_statics(cd) -> tuple:
     """A codex entry's statics about the object that carries it (what Effects._codex_static applies):
     every static but `innate(...)`, which is about objects in general (read by Effects.innate_rules)."""
@@ -161,7 +217,20 @@ def trait_from_ref(ref: A.TraitRef, codex: Optional[dict] = None) -> TraitInstan
     if ref.versus:  # `+X vs Name`: the codex entry declared `param versus`
         key = versus_entry(codex or {}) or ref.text
         return TraitInstance(key, val, None, tuple(v.text for v in ref.versus), ref.text)
-    return TraitInstance(ref.name.text, val, None, (), ref.text)
+    # the same reference makes the same (frozen) instance: made once per reference, not at every
+    # derivation (a frozen dataclass's __init__ is slow: object.__setattr__ for each field)
+    hit = _REF_TRAITS.get(id(ref))
+    if hit is not None and hit[0] is ref:
+        return hit[1]
+    got = TraitInstance(ref.name.text, val, None, (), ref.text)
+    if len(_REF_TRAITS) > 20_000:
+        _REF_TRAITS.clear()
+    _REF_TRAITS[id(ref)] = (ref, got)
+    return got
+
+
+#: id of a trait reference (without `vs`) -> (the reference, its TraitInstance): trait_from_ref
+_REF_TRAITS: dict[int, tuple] = {}
 
 
 def attached_subject(subject) -> bool:
@@ -660,21 +729,16 @@ class Effects:
         if host is not None and host.in_play:
             for key in list(self.game.d(host).traits):
                 cd = codex.get(key)
-                for ab in (cd.abilities if cd is not None else ()):
-                    subj = getattr(ab.effect, "subject", None) if isinstance(ab, A.StaticAbility) else None
-                    if subj is not None and lower_words(subj)[:1] != ("this",) \
-                            and self._affects(host, subj, obj) and self._guard_ok(ab.guard, host, obj):
+                for ab in (_entry_subjects(cd)[1] if cd is not None else ()):
+                    if self._affects(host, ab.effect.subject, obj) and self._guard_ok(ab.guard, host, obj):
                         out.append((host.timestamp, f"{key} ({host.label()})", ab.effect, 1))
         # conditions and tokens with codex abilities
         for name, n in obj.markers.items():
             cd = codex.get(name)
             if cd is None or n <= 0:
                 continue
-            for ab in cd.abilities:
-                if isinstance(ab, A.StaticAbility) and getattr(ab.effect, "subject", None) is not None:
-                    ws = lower_words(ab.effect.subject)
-                    if ws and ws[0] in ("this", "it"):
-                        out.append((obj.timestamp, self.marker_label(name, n), ab.effect, n))
+            for ab in _entry_subjects(cd)[0]:
+                out.append((obj.timestamp, self.marker_label(name, n), ab.effect, n))
         # a trait of the object it is attached to that states `static each KIND attached to this gains [...]`
         # (Invisible: its enchantments and equipment are Invisible too), read with `this` = that host
         host = st.objects.get(obj.attached_to) if obj.attached_to else None
@@ -1022,21 +1086,19 @@ class Effects:
                 return False
         new = False
         for node in body:
-            subj = getattr(node, 'subject', None)
-            if isinstance(node, A.Call) and node.name in ("immune", "cannot", "can", "no_armor") and node.args \
-                    and isinstance(node.args[0].value, A.Phrase) \
-                    and lower_words(node.args[0].value) == ("this",):
+            how = _codex_node_kind(node)
+            if how == "call":
                 self._codex_call(node, d, key, obj)
                 continue
-            if subj is None or lower_words(subj) != ('this',):
+            if how is None:
                 continue  # statics about other objects are collected from their sources
-            if isinstance(node, A.Gain):
+            if how == "gain":
                 for ref in node.traits.traits:
                     for _ in range(count):
                         if ref.name.text not in traits:
                             new = True
                         gain(trait_from_ref(ref, self.game.codex), key, obj.timestamp)
-            elif isinstance(node, A.Lose):
+            elif how == "lose":
                 for ref in node.traits.traits:
                     k = ref.name.text
                     if node.cannot_gain:

@@ -480,8 +480,8 @@ class Effects:
                     changed.add(host)
         placers = self.game.placers
         if placers:  # who placed a shared condition on a changed object carries it too (Game.held, collect)
-            for (oid, _name), ids in placers.items():
-                if oid in changed:
+            for (oid, name), ids in placers.items():
+                if oid in changed and self.game.shared(name):  # (placers of other conditions carry nothing)
                     changed.update(ids)
         return changed
 
@@ -592,6 +592,17 @@ class Effects:
               len(st.graveyard), tuple(self.temporary), tuple(g.x_values.items()),
               tuple(getattr(g, "spell_casters", {}).items()), len(g.codex))
         return fp
+
+    def _source_by_label(self, label: str):
+        """The object in play a collected effect names as its source (Effects.collect keeps its label),
+        or None.  Found without reading every object (the state's objects are watched while a value is
+        worked out: going over them all would make the value depend on every object), then read by id:
+        the value depends on that object alone."""
+        objects = self.game.state.objects
+        for o in dict.values(objects):
+            if o.in_play and o.label() == label:
+                return objects.get(o.id)
+        return None
 
     def _printed(self, obj: "GameObject") -> Derived:
         """What an object being computed is known to have before its sources are read: its printed
@@ -1299,19 +1310,15 @@ class Effects:
         self._partial[obj.id] = d
 
         def gain(t: TraitInstance, label: str, ts: int):
-            nonlocal labels
             if isinstance(t.value, A.XValue):  # X of the source that grants it
-                if labels is None:  # read when first needed (a trait worth X is rare)
-                    labels = {o.label(): o for o in st.in_play()}
-                src = obj if label == t.key or label not in labels else labels[label]
-                t = self._x_trait(t, src)
+                src = None if label == t.key else self._source_by_label(label)
+                t = self._x_trait(t, src if src is not None else obj)
             if t.key in d.cannot_gain:
                 mods.append(Mod(label, ts, f"gains {t}", False, f"loses and cannot gain {t.key}"))
                 return
             traits.setdefault(t.key, []).append(t)
             mods.append(Mod(label, ts, f"gains {t}"))
 
-        labels = None  # label -> object in play, for a trait worth the X of the source granting it
         for t in card.traits:
             if t.key not in d.cannot_gain:
                 traits.setdefault(t.key, []).append(self._x_trait(t, obj))
@@ -1428,7 +1435,7 @@ class Effects:
                     mods.append(Mod(label, ts, f"loses {key}" + (" and cannot gain it" if node.cannot_gain else ""),
                                     had or node.cannot_gain, "" if had else "did not have it"))
             elif isinstance(node, A.Call) and node.name == "gain_attack":
-                src_obj = next((o for o in st.in_play() if o.label() == label), None)
+                src_obj = self._source_by_label(label)
                 name = next((a.value.value for a in node.args[1:] if isinstance(a.value, A.StringLit)), None)
                 if src_obj is not None:
                     for adef in src_obj.card.attacks:

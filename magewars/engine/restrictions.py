@@ -730,14 +730,15 @@ def _codex_stated(game) -> frozenset:
 
 
 def _in_play_stated(game) -> frozenset:
-    """What the statements of the cards in play are about (per state version)."""
+    """What the statements of the cards in play are about (per derived epoch)."""
     game.effects.reads_others()
     st = game.state
     cache = getattr(game, "_in_play_stated_cache", None)
-    if cache is not None and cache[0] is st and cache[1] == st.version:
+    epoch = game.effects.current_epoch()  # (what is in play, face up, attached: fingerprinted fields)
+    if cache is not None and cache[0] is st and cache[1] == epoch:
         return cache[2]
     got = frozenset(k for _, _, call, _ in _in_play_statements(game) for k in (_stated(call),) if k is not None)
-    game._in_play_stated_cache = (st, st.version, got)
+    game._in_play_stated_cache = (st, epoch, got)
     return got
 
 
@@ -767,6 +768,29 @@ def _nothing_states_any(game, name: str, acts: tuple, parties, codex: bool = Tru
     True when no query `name` about any of these actions among these parties can find a statement."""
     if name == "cannot" and getattr(game, "effect_restrictions", None):
         return False
+    # every set read below is kept for the derived epoch (what is in play and face up, what each party
+    # carries): so is the answer, unless those sets are not kept now (shared conditions placed, or a
+    # derived value being worked out)
+    eff = game.effects
+    memo = None
+    if not getattr(game, "placers", None) and not eff._computing:
+        eff.reads_others()
+        kept = getattr(game, "_nothing_memo", None)
+        epoch = eff.current_epoch()
+        if kept is None or kept[0] != epoch or len(kept[1]) > 10_000:
+            kept = game._nothing_memo = (epoch, {})
+        memo = kept[1]
+        mkey = (name, acts, codex, *[id(p) for p in parties if p is not None and not isinstance(p, (str, Marker))])
+        got = memo.get(mkey)
+        if got is not None:
+            return got
+    got = _nothing_states_read(game, name, acts, parties, codex)
+    if memo is not None:
+        memo[mkey] = got
+    return got
+
+
+def _nothing_states_read(game, name: str, acts: tuple, parties, codex: bool) -> bool:
     keys = [(name, act) for act in acts]
     if not _in_play_stated(game).isdisjoint(keys):
         return False

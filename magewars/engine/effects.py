@@ -1333,6 +1333,7 @@ class Effects:
         armor = armor_base or 0
 
         applied: set = set()
+        finished: set = set()  # trait keys every static of whose entry is in `applied`
         guards: dict = {}  # id of a guarded codex static -> (what it was evaluated on, whether it held)
 
         def known():
@@ -1364,18 +1365,22 @@ class Effects:
             for _ in range(8):
                 new = False
                 for key in list(traits):
-                    cdef = codex.get(key)
-                    if cdef is None:
+                    if key in finished:
                         continue
-                    for ab in _own_statics(cdef):
+                    cdef = codex.get(key)
+                    waiting = False
+                    for ab in (_own_statics(cdef) if cdef is not None else ()):
                         if (key, id(ab)) in applied:
                             continue
                         # a guarded static whose guard does not hold yet is tried again once more
                         # traits arrive (Fast meeting a Slow gained from a marker)
                         if ab.guard is not None and not guard_holds(ab):
+                            waiting = True
                             continue
                         applied.add((key, id(ab)))
                         new |= self._codex_static(obj, key, ab, traits, d, implied_gain(key), guard_checked=True)
+                    if not waiting:
+                        finished.add(key)  # every static of its entry applied: not read again
                 if not new:
                     settled[0] = known()
                     return
@@ -1412,6 +1417,7 @@ class Effects:
                             by_key.pop(what, None)
                 for done in [a for a in applied if a[0] == key]:
                     applied.discard(done)
+                finished.discard(key)
 
         implied_by: dict = {}
         implied()

@@ -271,6 +271,13 @@ def save(kind: str, key: str, corpus, diags: list, codec: Callable[[], cache.Cod
     cannot be stored: the caller just goes on.  `codec()` gives the language's codec."""
     if not cache.enabled():
         return False
+    doc = document(corpus, diags, codec)
+    return doc is not None and cache.put(kind, key, doc, None)
+
+
+def document(corpus, diags: list, codec: Callable[[], cache.Codec]) -> Optional[list]:
+    """A compilation as the plain data :func:`save` stores (and magewars/prebuilt.py ships);
+    None if something in it cannot be stored."""
     try:
         enc = codec().dumps_record
         cards = [[name, enc(d)] for name, d in corpus.cards.items()]
@@ -283,12 +290,12 @@ def save(kind: str, key: str, corpus, diags: list, codec: Callable[[], cache.Cod
         for phrase, sel in corpus.selectors.items():
             k = phrase_key(phrase)
             if k is None:
-                return False  # a key this store cannot index
+                return None  # a key this store cannot index
             selectors.append([k, enc((phrase, sel))])
         found = diagnostics_codec().dumps_record(list(diags))
     except (cache.CacheError, RecursionError, TypeError, ValueError, AttributeError):
-        return False
-    return cache.put(kind, key, [_STORE_FORMAT, cards, summaries, codex, selectors, found], None)
+        return None
+    return [_STORE_FORMAT, cards, summaries, codex, selectors, found]
 
 
 def _pairs(doc: Any) -> bool:
@@ -303,6 +310,12 @@ def load(kind: str, key: str, codec: Callable[[], cache.Codec], rebuild: Callabl
     doc = cache.get(kind, key, None)
     if doc is None:
         return None
+    return from_document(doc, kind, key, codec, rebuild)
+
+
+def from_document(doc: Any, kind: str, key: str, codec: Callable[[], cache.Codec], rebuild: Callable[[], Any]):
+    """:func:`load` of a document already read (the cache entry `kind/key`, which is removed if the
+    document is not one :func:`document` could have made)."""
     ok = (type(doc) is list and len(doc) == 6 and doc[0] == _STORE_FORMAT
           and _pairs(doc[1]) and _pairs(doc[3]) and _pairs(doc[4]) and type(doc[5]) is bytes
           and type(doc[2]) is list and len(doc[2]) == len(doc[1])

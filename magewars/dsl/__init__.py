@@ -88,13 +88,13 @@ def _codec() -> cache.Codec:
 
 def _compiler_sources() -> list[Path]:
     """The files whose content decides what a compilation gives: the grammar, this package and the
-    modules outside it that the compiler reads (the cache's codec, the input limits, the
-    "did you mean" matching of its diagnostics)."""
+    modules outside it that the compiler reads (the cache's codec and store, the compilation a
+    wheel ships, the input limits, the "did you mean" matching of its diagnostics)."""
     from ..resources import grammar_path
     here = Path(__file__).parent
     return ([grammar_path()] + sorted(here.glob("*.py"))
-            + [Path(cache.__file__), here.parent / "corpusstore.py", here.parent / "limits.py",
-               here.parent / "matching.py"])
+            + [Path(cache.__file__), here.parent / "corpusstore.py", here.parent / "prebuilt.py",
+               here.parent / "limits.py", here.parent / "matching.py"])
 
 
 @functools.lru_cache(maxsize=1)
@@ -213,7 +213,14 @@ def compile_sources(sources: list[tuple[str, str]], base: Optional[list[Path]] =
     # compiler's sources, which _grammar_hash covers (tests/test_cache.py checks that it does), so
     # a cache hit needs neither the codec nor the modules it registers (`magewars lint FILE`).
     key = cache.key_of("compile", _grammar_hash(), digest(inputs), digest(ctx))
-    hit = corpusstore.load("compiled", key, _codec, lambda: _compile(inputs, ctx)[0])
+    rebuild = lambda: _compile(inputs, ctx)[0]  # noqa: E731
+    hit = corpusstore.load("compiled", key, _codec, rebuild)
+    if hit is None:  # a new installation: the compilation its wheel ships, if these are its inputs
+        from .. import prebuilt
+        doc = prebuilt.find(inputs, ctx, _grammar_hash())
+        if doc is not None:
+            cache.put("compiled", key, doc, None)
+            hit = corpusstore.from_document(doc, "compiled", key, _codec, rebuild)
     if (hit is not None and isinstance(hit[0], Corpus)
             and all(isinstance(d, Diagnostic) for d in hit[1])):
         return hit[0], diags + hit[1]
@@ -275,6 +282,23 @@ def compile_paths(paths: Iterable, with_codex: bool = True,
     sources.extend(texts)
     corpus, more = compile_sources(sources, base, context)
     return corpus, diags + more
+
+
+def prebuild(root: Optional[Path] = None) -> bytes:
+    """The compiled corpus a wheel ships (magewars/prebuilt.py): the codex and spells below `root`
+    (default: the data this package reads), compiled as :func:`load_corpus` compiles them."""
+    from .. import prebuilt
+    root = Path(root) if root is not None else prebuilt.data_root()
+    inputs = []
+    for p in sorted((root / "codex").rglob("*.mw")) + sorted((root / "spells").rglob("*.mw")):
+        text, problems = _read(p)
+        if text is None:
+            raise prebuilt.PrebuiltError("; ".join(d.format(with_source=False) for d in problems))
+        inputs.append((str(p), text))
+    if not inputs:
+        raise prebuilt.PrebuiltError(f"no card sources below {root}")
+    corpus, found = _compile(inputs, [])
+    return prebuilt.build(inputs, corpus, found, _codec, _grammar_hash(), root)
 
 
 @functools.lru_cache(maxsize=1)

@@ -105,3 +105,40 @@ def test_a_build_folder_named_in_any_other_string_is_refused(monkeypatch, tmp_pa
     monkeypatch.setattr(dsl, "_compile", quoting)
     with pytest.raises(prebuilt.PrebuiltError, match="build folder"):
         dsl.prebuild()
+
+
+def test_the_wheel_build_hook_adds_the_compiled_corpus_and_cleans_up(monkeypatch, tmp_path):
+    """hatch_build.py as hatchling runs it (its one base class stood in for, so that the test needs
+    no hatchling): a wheel gets the file, an editable install nothing."""
+    import importlib.util
+    import sys
+    import types
+    from pathlib import Path
+    root = Path(magewars.__file__).resolve().parents[1]
+    assert (root / "hatch_build.py").is_file()
+
+    class BuildHookInterface:
+        def __init__(self, root, target_name):
+            self.root, self.target_name = str(root), target_name
+
+    names = ["hatchling", "hatchling.builders", "hatchling.builders.hooks", "hatchling.builders.hooks.plugin",
+             "hatchling.builders.hooks.plugin.interface"]
+    for n in names:
+        monkeypatch.setitem(sys.modules, n, types.ModuleType(n))
+    sys.modules[names[-1]].BuildHookInterface = BuildHookInterface
+    spec = importlib.util.spec_from_file_location("hatch_build_under_test", root / "hatch_build.py")
+    hook_module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook_module)
+    monkeypatch.setenv("MAGEWARS_NO_CACHE", "0")  # the hook turns the cache off: restored after the test
+
+    data = {"force_include": {}}
+    hook_module.PrebuiltCorpusHook(root, "wheel").initialize("editable", data)
+    assert data == {"force_include": {}}
+    hook = hook_module.PrebuiltCorpusHook(root, "wheel")
+    hook.initialize("standard", data)
+    (made, target), = data["force_include"].items()
+    assert target == "magewars/_data/corpus.mwc"
+    inputs = [(str(p), p.read_text(encoding="utf-8")) for p in shipped_sources()]
+    assert prebuilt.find(inputs, [], dsl._grammar_hash(), path=Path(made), root=root) is not None
+    hook.finalize("standard", data, str(tmp_path / "x.whl"))
+    assert not Path(made).exists()

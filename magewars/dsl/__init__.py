@@ -9,7 +9,9 @@ whole compilation is stored under a key over every input file's content, and
 each file's parse (AST, syntax diagnostics, declared names) under a key over
 that file alone, so an edited card file costs one parse and one check, and an
 unchanged corpus costs one read of the stored result.  The parser (and Lark)
-is only imported when something has to be parsed.
+is only imported when something has to be parsed.  A new installation's first
+compilation of the shipped corpus reads the one its wheel carries
+(:mod:`magewars.prebuilt`, :func:`prebuild`) when it is of exactly these files.
 """
 from __future__ import annotations
 

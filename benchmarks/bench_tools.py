@@ -8,7 +8,10 @@
   warm cache and fresh machine (an empty cache folder), beside the same commands of a baseline
   commit (`--baseline COMMIT`, unpacked from git into a temporary folder) measured in the same run,
   runs of the two trees interleaved; medians of CPU time (user + system: a shared machine's waits
-  for a free core do not count) and of wall-clock time, against the goals of issue 12.
+  for a free core do not count) and of wall-clock time, against the goals of issue 12.  "Fresh"
+  is measured twice: in the source tree (a checkout: everything compiled), and installed as the
+  README installs it (each tree's wheel, built by `pip wheel` and unpacked with `pip install
+  --target`, run from another folder: what a new machine runs after `pip install .`).
 
 Run: python benchmarks/bench_tools.py [--repeat N] [--baseline COMMIT] [--only reads|tools]
 """
@@ -95,6 +98,22 @@ def unpack(commit: str, where: Path) -> Path:
     return where
 
 
+def install(tree: Path, where: Path) -> Path | None:
+    """The tree's wheel, installed (without its dependencies: this Python has them) into `where`;
+    None, said aloud, if it cannot be built here (no package index for the build requirements)."""
+    wheels = where.parent / f"{where.name}-wheel"
+    pip = [sys.executable, "-m", "pip"]
+    r = subprocess.run([*pip, "wheel", "-q", "--no-deps", "-w", str(wheels), str(tree)], capture_output=True, text=True)
+    built = sorted(wheels.glob("magewars-*.whl")) if wheels.is_dir() else []
+    if r.returncode == 0 and len(built) == 1:
+        r = subprocess.run([*pip, "install", "-q", "--no-deps", "--target", str(where), str(built[0])],
+                           capture_output=True, text=True)
+        if r.returncode == 0:
+            return where
+    print(f"(cannot install {tree} from its wheel, so no 'installed' figures: {r.stderr.strip()[-300:]})")
+    return None
+
+
 def bench_reads(repeat: int, baseline: str | None) -> None:
     # as installed by pip: bytecode compiled (PYTHONDONTWRITEBYTECODE would recompile every module
     # on every run); no MAGEWARS_* setting of the caller's
@@ -106,12 +125,16 @@ def bench_reads(repeat: int, baseline: str | None) -> None:
         if baseline:
             trees["baseline"] = unpack(baseline, tmp / "baseline")
         warm = {t: {**env0, "MAGEWARS_CACHE_DIR": str(tmp / f"warm-{t}")} for t in trees}
+        installed = {t: install(tree, tmp / f"installed-{t}") for t, tree in trees.items()}
+        elsewhere = tmp / "elsewhere"  # the installed package runs from a folder that is no checkout
+        elsewhere.mkdir()
         results = {}
         for label, args, _, goal_cold in READS:
             for t, tree in trees.items():
                 run_process(tree, args, warm[t])  # bytecode written, cache filled
             samples = {t: [] for t in trees}
             cold = {t: [] for t in trees}
+            cold_inst = {t: [] for t in trees}
             for i in range(repeat):
                 for t, tree in trees.items():  # interleaved: both trees see the same machine
                     samples[t].append(run_process(tree, args, warm[t]))
@@ -119,32 +142,46 @@ def bench_reads(repeat: int, baseline: str | None) -> None:
                         d = tmp / f"cold-{t}-{label}-{i}"
                         cold[t].append(run_process(tree, args, {**env0, "MAGEWARS_CACHE_DIR": str(d)}))
                         shutil.rmtree(d, ignore_errors=True)
-            results[label] = {t: (statistics.median(c for c, _ in samples[t]),
-                                  statistics.median(w for _, w in samples[t]),
-                                  statistics.median(c for c, _ in cold[t]) if cold[t] else None,
-                                  statistics.median(w for _, w in cold[t]) if cold[t] else None)
+                        if installed[t] is not None:
+                            env = {**env0, "MAGEWARS_CACHE_DIR": str(d), "PYTHONPATH": str(installed[t])}
+                            cold_inst[t].append(run_process(elsewhere, args, env))
+                            shutil.rmtree(d, ignore_errors=True)
+            med = lambda xs: statistics.median(xs) if xs else None  # noqa: E731
+            results[label] = {t: (med([c for c, _ in samples[t]]), med([w for _, w in samples[t]]),
+                                  med([c for c, _ in cold[t]]), med([w for _, w in cold[t]]),
+                                  med([c for c, _ in cold_inst[t]]), med([w for _, w in cold_inst[t]]))
                               for t in trees}
         start = statistics.median(run_process(ROOT, ["-V"], warm["this"])[0] for _ in range(repeat))
         print(f"\nwhole processes, medians of {repeat} runs (CPU s / wall s); `magewars -V` alone: {start:.3f} s CPU")
         head = f"{'command':16} {'goal':>5} {'warm CPU':>9} {'wall':>6}"
         if baseline:
             head += f" {'baseline CPU':>13} {'wall':>6} {'base/this':>10}"
-        head += f" {'fresh CPU':>10} {'wall':>6} {'goal':>5}"
+        head += f" {'fresh CPU':>10} {'wall':>6}"
         if baseline:
-            head += f" {'baseline fresh':>15}"
+            head += f" {'baseline':>9}"
+        head += f" {'installed':>10} {'wall':>6}"
+        if baseline:
+            head += f" {'baseline':>9}"
+        head += f" {'goal':>5}"
         print(head)
+        fmt = lambda v, n: f" {v:{n}.3f}" if v is not None else f" {'-':>{n}}"  # noqa: E731
         for label, _, goal, goal_cold in READS:
             r = results[label]
-            c, w, cc, cw = r["this"]
+            c, w, cc, cw, ic, iw = r["this"]
             line = f"{label:16} {goal:5.2f} {c:9.3f} {w:6.3f}"
             if baseline:
-                bc, bw, bcc, _ = r["baseline"]
+                bc, bw = r["baseline"][:2]
                 line += f" {bc:13.3f} {bw:6.3f} {bc / c:9.2f}x"
-            if cc is not None:
-                line += f" {cc:10.3f} {cw:6.3f} {goal_cold:5.2f}"
+            if goal_cold is not None:
+                line += fmt(cc, 10) + fmt(cw, 6)
                 if baseline:
-                    line += f" {r['baseline'][2]:15.3f}"
+                    line += fmt(r["baseline"][2], 9)
+                line += fmt(ic, 10) + fmt(iw, 6)
+                if baseline:
+                    line += fmt(r["baseline"][4], 9)
+                line += f" {goal_cold:5.2f}"
             print(line)
+        print("(fresh: an empty cache folder; in the source tree, and installed from the tree's wheel)")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

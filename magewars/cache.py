@@ -28,7 +28,6 @@ import dataclasses
 import hashlib
 import os
 import sys
-import tempfile
 from pathlib import Path
 from collections.abc import Mapping
 from typing import Any, Iterable, Optional

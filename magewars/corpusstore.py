@@ -12,7 +12,9 @@ magewars/cache.py, written by `magewars.dsl.compile_sources`) is stored as:
   looked up (:class:`LazySelectors`);
 - a summary of every card for the read commands (:func:`printings`, :func:`terms`), made by the
   same functions (:func:`card_printing`, :func:`card_terms`) that read an eager corpus;
-- the diagnostics, decoded at once.
+- the diagnostics, decoded at once by a codec of their own two classes (:func:`diagnostics_codec`),
+  so that a command that only reports them (`magewars lint FILE`) never builds the language's
+  codec, nor imports the syntax tree and the definitions it registers.
 
 The entry is framed like every other (magic, a checksum over the whole payload, format, schema,
 key: :func:`magewars.cache.loads_raw`) and keyed as before, by the content of every input and of
@@ -28,7 +30,7 @@ from typing import Any, Callable, Iterator, Optional
 
 from . import cache
 
-_STORE_FORMAT = 1
+_STORE_FORMAT = 2  # 2: the diagnostics in their own small codec
 
 
 # ---------------------------------------------------------------- summaries of a card
@@ -83,14 +85,14 @@ class _Raw:
 
 
 class _Source:
-    """What the lazy mappings of one stored corpus share: the codec, and the way back to a
-    compiled corpus if a record cannot be decoded."""
+    """What the lazy mappings of one stored corpus share: the codec (built when the first record
+    is decoded), and the way back to a compiled corpus if a record cannot be decoded."""
 
-    def __init__(self, codec: cache.Codec, kind: str, key: str, rebuild: Callable[[], Any]):
+    def __init__(self, codec: Callable[[], cache.Codec], kind: str, key: str, rebuild: Callable[[], Any]):
         self.codec, self.kind, self.key, self._rebuild, self._full = codec, kind, key, rebuild, None
 
     def decode(self, blob: bytes) -> Any:
-        return self.codec.loads_record(blob)
+        return self.codec().loads_record(blob)
 
     def full(self):
         """The corpus compiled again (once), after removing the entry that failed."""
@@ -264,13 +266,32 @@ class LazySelectors(Mapping):
 
 
 # ---------------------------------------------------------------- store and load
-def save(kind: str, key: str, corpus, diags: list, codec: cache.Codec) -> bool:
+_DIAG_CODEC: list = []
+
+
+def diagnostics_codec() -> cache.Codec:
+    """The codec of a stored compilation's diagnostics: a Diagnostic and its Span, nothing else."""
+    if not _DIAG_CODEC:
+        from .dsl.diagnostics import Diagnostic
+        from .dsl.span import Span
+        _DIAG_CODEC.append(cache.Codec([Diagnostic, Span]))
+    return _DIAG_CODEC[0]
+
+
+def save(kind: str, key: str, corpus, diags: list, codec: Callable[[], cache.Codec]) -> bool:
     """Store a compilation (its corpus record by record, its diagnostics whole).  False if it
-    cannot be stored: the caller just goes on."""
+    cannot be stored: the caller just goes on.  `codec()` gives the language's codec."""
     if not cache.enabled():
         return False
+    doc = document(corpus, diags, codec)
+    return doc is not None and cache.put(kind, key, doc, None)
+
+
+def document(corpus, diags: list, codec: Callable[[], cache.Codec]) -> Optional[list]:
+    """A compilation as the plain data :func:`save` stores (and magewars/prebuilt.py ships);
+    None if something in it cannot be stored."""
     try:
-        enc = codec.dumps_record
+        enc = codec().dumps_record
         cards = [[name, enc(d)] for name, d in corpus.cards.items()]
         summaries = []
         for d in corpus.cards.values():
@@ -281,12 +302,12 @@ def save(kind: str, key: str, corpus, diags: list, codec: cache.Codec) -> bool:
         for phrase, sel in corpus.selectors.items():
             k = phrase_key(phrase)
             if k is None:
-                return False  # a key this store cannot index
+                return None  # a key this store cannot index
             selectors.append([k, enc((phrase, sel))])
-        found = enc(list(diags))
+        found = diagnostics_codec().dumps_record(list(diags))
     except (cache.CacheError, RecursionError, TypeError, ValueError, AttributeError):
-        return False
-    return cache.put(kind, key, [_STORE_FORMAT, cards, summaries, codex, selectors, found], None)
+        return None
+    return [_STORE_FORMAT, cards, summaries, codex, selectors, found]
 
 
 def _pairs(doc: Any) -> bool:
@@ -294,13 +315,19 @@ def _pairs(doc: Any) -> bool:
             and all(type(p) is list and len(p) == 2 and type(p[0]) is str and type(p[1]) is bytes for p in doc))
 
 
-def load(kind: str, key: str, codec: cache.Codec, rebuild: Callable[[], Any]):
-    """(corpus, diagnostics) of a stored compilation, the corpus's definitions decoded on use;
-    None on a miss (or a damaged entry, which is removed).  `rebuild()` compiles the corpus again
-    if one of its records later fails to decode."""
+def load(kind: str, key: str, codec: Callable[[], cache.Codec], rebuild: Callable[[], Any]):
+    """(corpus, diagnostics) of a stored compilation, the corpus's definitions decoded on use (by
+    `codec()`, asked for when the first one is); None on a miss (or a damaged entry, which is
+    removed).  `rebuild()` compiles the corpus again if one of its records later fails to decode."""
     doc = cache.get(kind, key, None)
     if doc is None:
         return None
+    return from_document(doc, kind, key, codec, rebuild)
+
+
+def from_document(doc: Any, kind: str, key: str, codec: Callable[[], cache.Codec], rebuild: Callable[[], Any]):
+    """:func:`load` of a document already read (the cache entry `kind/key`, which is removed if the
+    document is not one :func:`document` could have made)."""
     ok = (type(doc) is list and len(doc) == 6 and doc[0] == _STORE_FORMAT
           and _pairs(doc[1]) and _pairs(doc[3]) and _pairs(doc[4]) and type(doc[5]) is bytes
           and type(doc[2]) is list and len(doc[2]) == len(doc[1])
@@ -310,7 +337,7 @@ def load(kind: str, key: str, codec: cache.Codec, rebuild: Callable[[], Any]):
     diags = None
     if ok:
         try:
-            diags = codec.loads_record(doc[5])
+            diags = diagnostics_codec().loads_record(doc[5])
         except cache.CacheError:
             diags = None
     if type(diags) is not list:
@@ -321,7 +348,7 @@ def load(kind: str, key: str, codec: cache.Codec, rebuild: Callable[[], Any]):
     index: dict = {}
     for i, (k, _) in enumerate(selectors):
         index.setdefault(k, []).append(i)
-    from .dsl.model import Corpus
+    from .dsl.corpus import Corpus
     corpus = Corpus(
         cards=LazyRecords({n: _Raw(b) for n, b in cards}, source, "cards",
                           {n: (s[0], s[1], frozenset(s[2]), s[3]) for (n, _), s in zip(cards, summaries)}),

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .dsl.diagnostics import CODES, Diagnostic
-from .dsl.model import Corpus
+from .dsl.corpus import Corpus
 
 
 STDIN = "-"
@@ -30,7 +30,7 @@ def lint_inputs(paths, read_stdin) -> tuple[Corpus, list[Diagnostic]]:
 def _stdin_text(data) -> tuple[str | None, list[Diagnostic]]:
     """What was read from standard input as text, under the same rules as a card file: UTF-8 and at
     most MAX_SOURCE_BYTES, or an E004 diagnostic at `-:1:1` (never a traceback)."""
-    from .dsl.ast import Span
+    from .dsl.span import Span
     from .limits import MAX_SOURCE_BYTES
     if isinstance(data, str):
         return data, []

@@ -40,3 +40,8 @@ def shipped_sources() -> list[Path]:
 def parse_table_path() -> Path:
     """The LALR tables of the grammar, computed ahead of time (see magewars/dsl/parsetable.py)."""
     return _PKG / "data" / "parse_table.mwc"
+
+
+def prebuilt_corpus_path() -> Path:
+    """The compiled corpus a wheel ships (magewars/prebuilt.py; absent in a source checkout)."""
+    return _PKG / "_data" / "corpus.mwc"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -277,3 +278,34 @@ def test_an_edited_compiler_misses_the_cache(cache_in, count_parses, monkeypatch
     assert {"magewars.lark", "parser.py", "transform.py", "checker.py", "vocab.py", "cache.py",
             "limits.py", "matching.py"} <= names  # limits and hints shape diagnostics too
     assert all(p.is_file() for p in dsl._compiler_sources())
+
+
+def test_every_class_the_codec_stores_is_defined_in_a_compiler_source():
+    """A compilation's key has no codec schema (a cache hit builds no codec): it relies on the
+    source of every class the codec stores being among the files _grammar_hash covers."""
+    import sys
+    import magewars.dsl as dsl
+    sources = {p.resolve() for p in dsl._compiler_sources()}
+    classes = _codec().classes
+    assert len(classes) > 50
+    for c in classes:
+        assert Path(sys.modules[c.__module__].__file__).resolve() in sources, c
+
+
+def test_a_lint_answered_from_the_cache_imports_no_definitions(cache_in, tmp_path):
+    """`magewars lint FILE` with the compilation stored: the diagnostics and the number of
+    definitions come from the store; neither the syntax tree nor the definitions are imported."""
+    import os
+    import subprocess
+    import sys
+    f = data_dir("spells") / "promo" / "equipment.mw"
+    env = {**os.environ, "MAGEWARS_CACHE_DIR": str(tmp_path / "c")}
+    probe = ("import sys, runpy; sys.argv = ['magewars', 'lint', sys.argv[1]]\n"
+             "try:\n    runpy.run_module('magewars', run_name='__main__')\nexcept SystemExit as e:\n"
+             "    print(e.code, sorted(m for m in ('magewars.dsl.ast', 'magewars.dsl.model', 'magewars.dsl.selectors',"
+             " 'lark') if m in sys.modules))\n")
+    runs = [subprocess.run([sys.executable, "-c", probe, str(f)], env=env, capture_output=True, text=True)
+            for _ in range(2)]
+    first, second = (r.stdout.strip().splitlines()[-1] for r in runs)
+    assert first.startswith("0 ") and "magewars.dsl.ast" in first  # compiled: the tree was needed
+    assert second == "0 []", runs[1].stderr  # answered from the store

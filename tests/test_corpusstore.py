@@ -159,10 +159,11 @@ def test_a_record_that_cannot_be_decoded_gives_the_compiled_value(tmp_path, monk
 
 def test_entries_of_another_shape_are_misses(tmp_path, monkeypatch):
     monkeypatch.setenv("MAGEWARS_CACHE_DIR", str(tmp_path))
-    for doc in ([], [99, [], [], [], [], b""], [1, [["a", "not bytes"]], [], [], [], b""],
-                [1, [], [], [], [], b"\xc1"]):
+    fmt = corpusstore._STORE_FORMAT
+    for doc in ([], [99, [], [], [], [], b""], [fmt, [["a", "not bytes"]], [], [], [], b""],
+                [fmt, [], [], [], [], b"\xc1"], [fmt - 1, [], [], [], [], corpusstore.diagnostics_codec().dumps_record([])]):
         assert cache.put("compiled", "k", doc, None)
-        assert corpusstore.load("compiled", "k", _codec(), lambda: None) is None
+        assert corpusstore.load("compiled", "k", _codec, lambda: None) is None
         assert not list((tmp_path / f"v{cache.FORMAT}" / "compiled").iterdir())
 
 

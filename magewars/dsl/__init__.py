@@ -9,19 +9,23 @@ whole compilation is stored under a key over every input file's content, and
 each file's parse (AST, syntax diagnostics, declared names) under a key over
 that file alone, so an edited card file costs one parse and one check, and an
 unchanged corpus costs one read of the stored result.  The parser (and Lark)
-is only imported when something has to be parsed.
+is only imported when something has to be parsed.  A new installation's first
+compilation of the shipped corpus reads the one its wheel carries
+(:mod:`magewars.prebuilt`, :func:`prebuild`) when it is of exactly these files.
 """
 from __future__ import annotations
 
 import functools
 import gc
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from .. import cache
-from .ast import SourceFile
+from .corpus import Corpus
 from .diagnostics import Diagnostic, attach_sources
-from .model import Corpus
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .ast import SourceFile
 
 __all__ = ["compile_paths", "compile_sources", "load_corpus", "expand_paths", "CorpusError"]
 
@@ -40,7 +44,7 @@ def expand_paths(paths: Iterable) -> tuple[list[Path], list[Diagnostic]]:
     Folders are walked following symlinks, but a folder reached twice (a symlink
     loop) is walked once; devices, pipes and other non-regular files are refused.
     """
-    from .ast import Span
+    from .span import Span
     from ..limits import MAX_FILES_PER_WALK, is_regular_file, walk_sources
     out, diags = [], []
     for p in paths:
@@ -78,19 +82,22 @@ def expand_paths(paths: Iterable) -> tuple[list[Path], list[Diagnostic]]:
 
 @functools.lru_cache(maxsize=1)
 def _codec() -> cache.Codec:
-    from . import ast, diagnostics, model, selectors
-    return cache.Codec(cache.module_dataclasses(ast, model, diagnostics, selectors))
+    """The cache's codec for the language's dataclasses.  Building it imports every module that
+    defines one (the syntax tree, the definitions, the selectors): only what decodes or encodes
+    a definition asks for it."""
+    from . import ast, corpus, diagnostics, model, selectors, span
+    return cache.Codec(cache.module_dataclasses(span, ast, model, corpus, diagnostics, selectors))
 
 
 def _compiler_sources() -> list[Path]:
     """The files whose content decides what a compilation gives: the grammar, this package and the
-    modules outside it that the compiler reads (the cache's codec, the input limits, the
-    "did you mean" matching of its diagnostics)."""
+    modules outside it that the compiler reads (the cache's codec and store, the compilation a
+    wheel ships, the input limits, the "did you mean" matching of its diagnostics)."""
     from ..resources import grammar_path
     here = Path(__file__).parent
     return ([grammar_path()] + sorted(here.glob("*.py"))
-            + [Path(cache.__file__), here.parent / "corpusstore.py", here.parent / "limits.py",
-               here.parent / "matching.py"])
+            + [Path(cache.__file__), here.parent / "corpusstore.py", here.parent / "prebuilt.py",
+               here.parent / "limits.py", here.parent / "matching.py"])
 
 
 @functools.lru_cache(maxsize=1)
@@ -126,6 +133,7 @@ def _parse_key(path: str, text: str) -> str:
 
 def _parse_cached(path: str, text: str) -> tuple[Optional[SourceFile], list[Diagnostic]]:
     """Parse one file's text, through the per-file cache (AST + syntax diagnostics + names)."""
+    from .ast import SourceFile
     key = _parse_key(path, text)
     hit = cache.get("ast", key, _codec())
     if (isinstance(hit, list) and len(hit) == 2 and (hit[0] is None or isinstance(hit[0], SourceFile))
@@ -155,7 +163,7 @@ def _names_cached(path: str, text: str) -> tuple[list[str], list[str]]:
 def _read(path) -> tuple[Optional[str], list[Diagnostic]]:
     """A source file's text (bounded in size: magewars/limits.py), or an E004 diagnostic."""
     from ..limits import MAX_SOURCE_BYTES, LimitError, read_bounded
-    from .ast import Span
+    from .span import Span
     try:
         return read_bounded(path, MAX_SOURCE_BYTES), []
     except (OSError, UnicodeDecodeError, LimitError) as exc:
@@ -204,13 +212,23 @@ def compile_sources(sources: list[tuple[str, str]], base: Optional[list[Path]] =
         return tuple((p, cache.file_hash(t.encode("utf-8"))) for p, t in pairs)
 
     from .. import corpusstore  # stored record by record: a definition is decoded when it is used
-    key = cache.key_of("compile", _codec().schema, _grammar_hash(), digest(inputs), digest(ctx))
-    hit = corpusstore.load("compiled", key, _codec(), lambda: _compile(inputs, ctx)[0])
+    # No codec schema in this key: the shape of every class the codec stores is written in the
+    # compiler's sources, which _grammar_hash covers (tests/test_cache.py checks that it does), so
+    # a cache hit needs neither the codec nor the modules it registers (`magewars lint FILE`).
+    key = cache.key_of("compile", _grammar_hash(), digest(inputs), digest(ctx))
+    rebuild = lambda: _compile(inputs, ctx)[0]  # noqa: E731
+    hit = corpusstore.load("compiled", key, _codec, rebuild)
+    if hit is None:  # a new installation: the compilation its wheel ships, if these are its inputs
+        from .. import prebuilt
+        doc = prebuilt.find(inputs, ctx, _grammar_hash())
+        if doc is not None:
+            cache.put("compiled", key, doc, None)
+            hit = corpusstore.from_document(doc, "compiled", key, _codec, rebuild)
     if (hit is not None and isinstance(hit[0], Corpus)
             and all(isinstance(d, Diagnostic) for d in hit[1])):
         return hit[0], diags + hit[1]
     corpus, found = _compile(inputs, ctx)
-    corpusstore.save("compiled", key, corpus, found, _codec())
+    corpusstore.save("compiled", key, corpus, found, _codec)
     return corpus, diags + found
 
 
@@ -267,6 +285,23 @@ def compile_paths(paths: Iterable, with_codex: bool = True,
     sources.extend(texts)
     corpus, more = compile_sources(sources, base, context)
     return corpus, diags + more
+
+
+def prebuild(root: Optional[Path] = None) -> bytes:
+    """The compiled corpus a wheel ships (magewars/prebuilt.py): the codex and spells below `root`
+    (default: the data this package reads), compiled as :func:`load_corpus` compiles them."""
+    from .. import prebuilt
+    root = Path(root) if root is not None else prebuilt.data_root()
+    inputs = []
+    for p in sorted((root / "codex").rglob("*.mw")) + sorted((root / "spells").rglob("*.mw")):
+        text, problems = _read(p)
+        if text is None:
+            raise prebuilt.PrebuiltError("; ".join(d.format(with_source=False) for d in problems))
+        inputs.append((str(p), text))
+    if not inputs:
+        raise prebuilt.PrebuiltError(f"no card sources below {root}")
+    corpus, found = _compile(inputs, [])
+    return prebuilt.build(inputs, corpus, found, _codec, _grammar_hash(), root)
 
 
 @functools.lru_cache(maxsize=1)

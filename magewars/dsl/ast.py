@@ -10,20 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-
-@dataclass(frozen=True)
-class Span:
-    path: str
-    line: int
-    col: int
-    end_line: int
-    end_col: int
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}"
-
-
-NOSPAN = Span("<none>", 0, 0, 0, 0)
+from .span import NOSPAN, Span  # noqa: F401  (every node's location; defined apart: magewars/dsl/span.py)
 
 
 def _sp() -> Span:

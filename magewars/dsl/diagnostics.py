@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from ..matching import did_you_mean as _did_you_mean
-from .ast import Span
+from .span import Span
 
 # Every code the tools can emit, with a one-line description.  docs/dsl.md
 # lists the same table; tests prove each fires at the right place.

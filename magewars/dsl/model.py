@@ -12,6 +12,7 @@ from typing import Optional, Union
 
 from . import ast as A
 from . import vocab
+from .corpus import Corpus  # noqa: F401  (defined apart: holding a corpus imports no definitions)
 
 Amount = Union[int, A.XValue]
 
@@ -189,15 +190,3 @@ class CodexDefinition:
         return {"bonus": f"{self.name} +X", "penalty": f"{self.name} -X", "number": f"{self.name} X",
                 "signed": f"{self.name} +/-X", "name": f"X {self.name}",
                 "versus": "+X vs Name"}.get(self.param or "", self.name)
-
-
-@dataclass
-class Corpus:
-    """Every compiled definition, by name."""
-    cards: dict[str, CardDefinition] = field(default_factory=dict)
-    codex: dict[str, CodexDefinition] = field(default_factory=dict)
-    # Every phrase the checker compiled, keyed by the phrase node (magewars/dsl/selectors.py).
-    selectors: dict = field(default_factory=dict, repr=False)
-
-    def card(self, name: str) -> CardDefinition:
-        return self.cards[name]

@@ -1064,9 +1064,24 @@ def _zone_at(r: int, c: int) -> str:
     return f"{ROW_LETTERS[r]}{c + 1}"
 
 
-def _crossings(p, q) -> list:
+#: _crossings by (p, q): a line's crossings depend on its two end points alone (zone centres and border
+#: middles, so few), and working them out with exact fractions costs far more than looking them up
+_CROSSINGS: dict = {}
+
+
+def _crossings(p, q) -> tuple:
     """The borders a straight line from p to q crosses, in order: each is ("border", zone, zone) or
     ("corner", zone before, zone after, (way 1 borders), (way 2 borders)) when it passes a grid corner."""
+    got = _CROSSINGS.get((p, q))
+    if got is None:
+        if len(_CROSSINGS) >= 50_000:
+            _CROSSINGS.clear()
+        got = _CROSSINGS[(p, q)] = tuple(_trace(p, q))
+    return got
+
+
+def _trace(p, q) -> list:
+    """The crossings of the line from p to q, worked out (_crossings keeps them)."""
     (y0, x0), (y1, x1) = p, q
     events = {}
     dy, dx = y1 - y0, x1 - x0

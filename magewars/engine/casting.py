@@ -307,9 +307,13 @@ def legal_target(game, caster, card: CardDefinition, obj: GameObject, probe: Gam
 
 
 def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence[GameObject] = (),
-               zone: Optional[str] = None, face_down: bool = False, x: Optional[int] = None) -> int:
+               zone: Optional[str] = None, face_down: bool = False, x: Optional[int] = None,
+               probe: Optional[GameObject] = None) -> int:
     """Every rule of the declaration and the cost; raises IllegalCast naming the first broken one,
-    else returns the mana the cast will cost.  Changes nothing."""
+    else returns the mana the cast will cost.  Changes nothing.  `probe`: the spell as an object not in
+    play yet (placement.probe for this caster, card and the caster's zone), when the caller already has
+    one: legal_casts checks every candidate with the same one, so what is worked out about it and
+    kept per object (the restriction queries' statements) is worked out once per spell, not per target."""
     st = game.state
     if card.kind not in SPELL_KINDS:
         raise IllegalCast("spell", f"{card.name} is a {card.kind} card, not a spell")
@@ -327,7 +331,8 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
             raise IllegalCast("x-value", f"{card.name} costs X: choose a value of X")
         if x < 0:
             raise IllegalCast("x-value", f"X must be 0 or more, not {x}")
-    probe = P.probe(game, caster, card, st.zone_of(caster))
+    if probe is None:
+        probe = P.probe(game, caster, card, st.zone_of(caster))
     for why in P.restrictions(game, caster, card):
         raise IllegalCast(why[0], why[1])
     rng = cast_range(game, caster, card)
@@ -746,7 +751,7 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
         return []  # too dear whatever the target, or a restriction on the caster and the spell
     for ts, z in cands:
         try:
-            check_cast(game, caster, card, ts, z, face_down, None)
+            check_cast(game, caster, card, ts, z, face_down, None, probe=spell_probe)
         except IllegalCast:
             continue
         out.append(CastChoice(caster.id, card.name, tuple(t.id for t in ts), z, face_down))

@@ -38,6 +38,7 @@ from typing import Any, Iterable, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import CardDefinition
+from .cardindex import index as card_index
 from .decisions import Option
 from . import move_costs
 from .errors import EngineError
@@ -117,8 +118,20 @@ def _entries(game: Game, obj) -> list[str]:
     return names
 
 
-def _statics(game: Game, obj, fn: str) -> Iterable[tuple[str, A.StaticAbility]]:
-    """`static fn(...)` of the codex entries the object carries and of its own card (guards checked)."""
+def _stated(game: Game, obj, fn: str) -> list:
+    """(entry or card name, ability) of each `static fn(...)` the object's codex entries and card state,
+    guards not yet checked.  They follow from its derived value (its traits), its markers and its card:
+    kept per object and fn while those are the same (movement asks them of every creature and zone)."""
+    d = game.d(obj)
+    cache = game.__dict__.get("_movement_stated")
+    if cache is None or len(cache) >= 20_000:
+        cache = game._movement_stated = {}
+    markers = tuple(obj.markers.items())
+    key = (obj.id, fn)
+    hit = cache.get(key)
+    if hit is not None and hit[0] is d and hit[1] is obj.card and hit[2] == markers and hit[3] is game.codex \
+            and hit[4] == len(game.codex):
+        return hit[5]
     seen = []
     for name in _entries(game, obj):
         for ab in game.codex_statics(name, fn):
@@ -126,7 +139,14 @@ def _statics(game: Game, obj, fn: str) -> Iterable[tuple[str, A.StaticAbility]]:
     for ab in obj.card.abilities:
         if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == fn:
             seen.append((obj.name, ab))
-    for name, ab in seen:
+    if not game.effects._computing:  # (a value being worked out is what is known of it so far)
+        cache[key] = (d, obj.card, markers, game.codex, len(game.codex), seen)
+    return seen
+
+
+def _statics(game: Game, obj, fn: str) -> Iterable[tuple[str, A.StaticAbility]]:
+    """`static fn(...)` of the codex entries the object carries and of its own card (guards checked)."""
+    for name, ab in _stated(game, obj, fn):
         if ab.guard is not None:
             try:
                 if not game.evaluate(ab.guard, Ctx(this=obj, it=obj)):
@@ -182,18 +202,35 @@ def _rule_of(game: Game, who: str) -> str:
     return f"Codex: {who}" if who in game.codex else f"Card: {who}"
 
 
+_IMPOSING: dict = {}
+
+
+def _imposing(card) -> dict:
+    """A card's `static cannot(PHRASE, ACTION, ...)` about others (PHRASE not `this`), by ACTION, in printed
+    order: (ability, positional arguments, keywords).  Cards are frozen: worked out once per card."""
+    hit = _IMPOSING.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    if len(_IMPOSING) >= 20_000:
+        _IMPOSING.clear()
+    got: dict = {}
+    for ab in card.abilities:
+        if not (isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "cannot"):
+            continue
+        pos, kw = _args(ab.effect)
+        if len(pos) < 2 or _is_this(pos[0]) or not isinstance(pos[0], A.Phrase) or not isinstance(pos[1], A.StringLit):
+            continue
+        got.setdefault(pos[1].value, []).append((ab, pos, kw))
+    _IMPOSING[id(card)] = (card, got)
+    return got
+
+
 def _imposed(game: Game, obj, action: str, here: Optional[str], dest: Optional[str]) -> Optional[str]:
     """A card in play whose `static cannot(PHRASE, ACTION, ...)` names `obj` (not `this`)."""
     for src in game.state.in_play():
         if src.hidden:
             continue
-        for ab in src.card.abilities:
-            if not (isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "cannot"):
-                continue
-            pos, kw = _args(ab.effect)
-            if len(pos) < 2 or _is_this(pos[0]) or not isinstance(pos[0], A.Phrase) \
-                    or not isinstance(pos[1], A.StringLit) or pos[1].value != action:
-                continue
+        for ab, pos, kw in _imposing(src.card).get(action, ()):
             if "out_of" in kw and not zone_matches(game, kw["out_of"], here, src):
                 continue
             if "into" in kw and not zone_matches(game, kw["into"], dest, src):
@@ -302,8 +339,8 @@ def always_hindered(game: Game, obj) -> Optional[str]:
     for src in game.state.in_play():
         if src is obj or src.hidden:
             continue
-        for ab in src.card.abilities:
-            if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "hinder":
+        for ab, once in card_index(src.card).static_calls.get("hinder", ()):
+            if not once:
                 pos, _ = _args(ab.effect)
                 if not pos or _is_this(pos[0]):
                     continue
@@ -1125,7 +1162,7 @@ def los_blockers(game: Game) -> tuple[dict, list]:
     if cached is not None and cached[0] == game.state.version:
         return cached[1]
     got = _los_blockers(game)
-    game._los_blockers = (game.state.version, got)
+    game._los_blockers = (game.state.version, got, {})  # and in_los between zones, as it is asked
     return got
 
 
@@ -1164,7 +1201,20 @@ def in_los(game: Game, a, b, ignore_walls: bool = False) -> bool:
     by_border, zonal = los_blockers(game)
     if not by_border and not zonal:
         return True
-    own = {getattr(a, "border", None), getattr(b, "border", None)} - {None}
+    own = frozenset({getattr(a, "border", None), getattr(b, "border", None)} - {None})
+    # the answer depends on the two end points, their own borders and the blockers alone: kept with the
+    # blockers (per state version), since agents ask the same lines many times between two changes
+    known = game._los_blockers[2]
+    key = (p, q, own, ignore_walls)
+    got = known.get(key)
+    if got is None:
+        got = known[key] = _traced_los(by_border, zonal, p, q, own, ignore_walls)
+    return got
+
+
+def _traced_los(by_border: dict, zonal: list, p, q, own: frozenset, ignore_walls: bool) -> bool:
+    """in_los along the line from p to q, given the blockers (`own`: the borders of the two ends, which
+    never block their own line)."""
     walls_block = (not ignore_walls) and bool(by_border)
 
     def blocked(x: str, y: str) -> bool:

@@ -31,6 +31,7 @@ from . import bound as BD
 from . import castlimit as CL
 from . import othercasters as OC
 from . import barclauses
+from . import decisionmemo as DM
 from .phrases import Ctx, resolve
 from .restrictions import forbids, permits
 from . import restrictions as RS
@@ -219,7 +220,9 @@ def cast_options(game, caster, planned: list[str], speeds: tuple, quickcast: boo
         card = game.card(name)
         if casting.spell_action(game, caster, card) not in speeds:
             continue
-        for ch in legal(game, caster, card):
+        # a quick spell of a Mage with its quickcast marker is asked twice a decision (marker and action)
+        for ch in DM.recall(game, ("legal casts", caster.id, name),
+                            lambda card=card: tuple(legal(game, caster, card))):
             out.append(CastChoice(ch.caster_id, ch.card_name, tuple(ch.target_ids), ch.zone, ch.face_down,
                                   quickcast))
     return out
@@ -290,7 +293,13 @@ def permitted_casts(game, creature, spells: list[str], act: Activation) -> list[
 
 
 def legal_actions(game, creature, act: Activation, planned: list[str], quickcast_ready: bool) -> list:
-    """The typed choices open to `creature` at this point of its activation."""
+    """The typed choices open to `creature` at this point of its activation (what the candidates ask
+    alike is worked out once: engine/decisionmemo.py)."""
+    with DM.scope(game):
+        return _legal_actions(game, creature, act, planned, quickcast_ready)
+
+
+def _legal_actions(game, creature, act: Activation, planned: list[str], quickcast_ready: bool) -> list:
     d = game.d(creature)
     out: list = []
     is_mage = game.state.players.get(creature.controller) is not None and \

@@ -39,6 +39,7 @@ from typing import Any, Iterable, Optional
 from ..dsl import ast as A
 from ..dsl.model import CardDefinition
 from .cardindex import index as card_index
+from . import decisionmemo as DM
 from .decisions import Option
 from . import move_costs
 from .errors import EngineError
@@ -364,11 +365,11 @@ def hindered(game: Game, obj, here: Optional[str], dest: Optional[str]) -> Optio
     entering a zone with enemy creatures that hinder it, or always hindered; never when immune."""
     if "be affected by " + IMMUNE_HINDER in game.d(obj).cannot_do:
         return None
-    why = always_hindered(game, obj)
+    why = DM.recall(game, ("always hindered", obj.id), lambda: always_hindered(game, obj))
     if why:
         return f"hindered ({why})"
     for zone, verb in ((here, "leaves"), (dest, "enters")):
-        hs = hinderers(game, obj, zone)
+        hs = DM.recall(game, ("hinderers", obj.id, zone), lambda zone=zone: tuple(hinderers(game, obj, zone)))
         if hs:
             return f"hindered: it {verb} {zone}, which holds {', '.join(h.label() for h in hs)}"
     return None
@@ -443,7 +444,8 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True, over=
     if dist != 1 and tunnel is None:
         raise IllegalMove(f"{obj.label()} cannot move from {here} to {to_zone} in one move: that is {dist} zones "
                           f"away (diagonals count two); a move action goes to an adjacent zone", RULE_MOVE)
-    who = cannot_move(game, obj)
+    # what is asked of the creature alike for every zone: once per decision (engine/decisionmemo.py)
+    who = DM.recall(game, ("cannot move", obj.id), lambda: cannot_move(game, obj))
     if who:
         raise IllegalMove(f"{obj.label()} cannot take move actions ({who})", _rule_of(game, who))
     if count_action:
@@ -456,7 +458,7 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True, over=
         full = full_action_move(game, obj, here, to_zone, walls_on(game, here, to_zone))
         if full and obj.moves_taken:
             raise IllegalMove(f"{obj.label()} has moved already this Action Phase: {full}", full.rule)
-        limit = max_moves(game, obj)
+        limit = DM.recall(game, ("max moves", obj.id), lambda: max_moves(game, obj))
         if obj.moves_taken >= limit:
             raise IllegalMove(f"{obj.label()} has taken {obj.moves_taken} move action(s) this Action Phase, "
                               f"its most", RULE_ACTIONS)
@@ -464,7 +466,7 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True, over=
         for other in st.objects_in_zone(to_zone):
             if other is not obj and other.in_play and other.name == obj.name:
                 raise IllegalMove(f"{to_zone} already holds a conjuration named {obj.name}", RULE_CONJ)
-    if not ignores_walls(game, obj) and tunnel is None:
+    if not DM.recall(game, ("ignores walls", obj.id), lambda: ignores_walls(game, obj)) and tunnel is None:
         for wall in walls_on(game, here, to_zone):
             who = blocks_passage(game, wall, obj) if over is None or not over(wall) else None
             if who:

@@ -24,6 +24,7 @@ from typing import Callable, Optional
 from ..dsl import ast as A
 from . import actions as ACT
 from . import activation as AV
+from . import decisionmemo as DM
 from . import movement
 from . import bound as BD
 from . import othercasters as OC
@@ -374,8 +375,9 @@ def _quickcast_phase(game, which: str) -> None:
         mage = living_mage(game, p)
         if mage is None or p not in rs.quickcast_ready:
             continue
-        casts = AV.cast_options(game, mage, rs.planned.get(p, []), ("quick",), True)
-        casts += AV.quickcast_attacks(game, mage)  # a permission to attack with the marker
+        with DM.scope(game):  # (what the candidates ask alike is worked out once: engine/decisionmemo.py)
+            casts = AV.cast_options(game, mage, rs.planned.get(p, []), ("quick",), True)
+            casts += AV.quickcast_attacks(game, mage)  # a permission to attack with the marker
         if not casts:
             continue
         ch = game.decide("action", p, ACT.options_of(casts + [ACT.PassChoice(mage.id)], game),

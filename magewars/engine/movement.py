@@ -121,27 +121,25 @@ def _entries(game: Game, obj) -> list[str]:
 
 def _stated(game: Game, obj, fn: str) -> list:
     """(entry or card name, ability) of each `static fn(...)` the object's codex entries and card state,
-    guards not yet checked.  They follow from its derived value (its traits), its markers and its card:
-    kept per object and fn while those are the same (movement asks them of every creature and zone)."""
-    d = game.d(obj)
+    guards not yet checked.  They follow from the entries it carries and its card alone: kept per game by
+    those (movement asks them of every creature and zone, again after every change of the state)."""
+    names = tuple(_entries(game, obj))
+    card = obj.card
     cache = game.__dict__.get("_movement_stated")
     if cache is None or len(cache) >= 20_000:
         cache = game._movement_stated = {}
-    markers = tuple(obj.markers.items())
-    key = (obj.id, fn)
+    key = (fn, id(card), names)
     hit = cache.get(key)
-    if hit is not None and hit[0] is d and hit[1] is obj.card and hit[2] == markers and hit[3] is game.codex \
-            and hit[4] == len(game.codex):
-        return hit[5]
+    if hit is not None and hit[0] is card and hit[1] is game.codex and hit[2] == len(game.codex):
+        return hit[3]
     seen = []
-    for name in _entries(game, obj):
+    for name in names:
         for ab in game.codex_statics(name, fn):
             seen.append((name, ab))
-    for ab in obj.card.abilities:
+    for ab in card.abilities:
         if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == fn:
-            seen.append((obj.name, ab))
-    if not game.effects._computing:  # (a value being worked out is what is known of it so far)
-        cache[key] = (d, obj.card, markers, game.codex, len(game.codex), seen)
+            seen.append((card.name, ab))
+    cache[key] = (card, game.codex, len(game.codex), seen)
     return seen
 
 

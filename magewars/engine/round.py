@@ -102,6 +102,26 @@ def _codex_timed(game) -> dict:
     return idx
 
 
+_CARD_TIMED: dict = {}
+
+
+def _card_timed(card) -> dict:
+    """A card's `at TIMING` abilities by timing: (ability, inner), in printed order (once per card:
+    definitions are frozen)."""
+    hit = _CARD_TIMED.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    if len(_CARD_TIMED) >= 20_000:
+        _CARD_TIMED.clear()
+    got: dict = {}
+    for ab in card.abilities:
+        inner = _timed(ab)
+        if inner is not None:
+            got.setdefault(inner.timing.name, []).append((ab, inner))
+    _CARD_TIMED[id(card)] = (card, got)
+    return got
+
+
 def timed_abilities(game, timing: str, subject=None) -> list[tuple]:
     """Every `at TIMING` ability due now: (source object, ability, inner, X, label).  Printed
     abilities of face-up objects in play, and the codex abilities of the traits each object has
@@ -111,10 +131,8 @@ def timed_abilities(game, timing: str, subject=None) -> list[tuple]:
     for src in list(game.state.in_play()):
         if src.hidden:
             continue
-        for ab in src.card.abilities:
-            inner = _timed(ab)
-            if inner is not None and inner.timing.name == timing:
-                out.append((src, ab, inner, None, src.label()))
+        for ab, inner in _card_timed(src.card).get(timing, ()):
+            out.append((src, ab, inner, None, src.label()))
         if not entries:
             continue
         d = game.d(src)

@@ -196,11 +196,16 @@ def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
         # an attack whose effect replaces its damage (a healing attack) is aimed at friends too
         friendly_ok = barclauses.effects(game, Attack(action, creature, creature, creature))[1] \
             and barclauses.has_effect(game, action)
+        # a ranged attack's target further than its range is never legal (illegal_reason: out of range;
+        # only its minimum range may be ignored, in the attacker's own zone)
+        far = adef.range[1] if adef.kind == "ranged" and adef.range and here is not None else None
         for t in game.state.in_play():
             if t is creature or t.zone is None or game.life(t) is None \
                     or (t.controller == creature.controller and not friendly_ok):
                 continue
             if adef.kind == "melee" and game.state.zone_of(t) != here:
+                continue
+            if far is not None and t.border is None and game.state.arena.distance(here, t.zone) > far:
                 continue
             probe = Attack(action, creature, creature, t)
             if game.attacks.illegal_reason(probe) is None:

@@ -224,20 +224,37 @@ def _imposing(card) -> dict:
     return got
 
 
+def _imposers(game: Game, action: str) -> list:
+    """(source, ability, positional arguments, keywords) of each face-up card in play stating `static
+    cannot(PHRASE, ACTION, ...)` about others, in the order of the objects in play: kept per state version,
+    except inside a derived value's computation, whose reads of the objects must be seen."""
+    st = game.state
+    if game.effects._frames:
+        return [(src, ab, pos, kw) for src in st.in_play() if not src.hidden
+                for ab, pos, kw in _imposing(src.card).get(action, ())]
+    key = (id(st), st.version)
+    cache = game.__dict__.get("_imposers")
+    if cache is None or cache[0] != key:
+        by_action: dict = {}
+        for src in st.in_play():
+            if not src.hidden:
+                for act, items in _imposing(src.card).items():
+                    by_action.setdefault(act, []).extend((src, ab, pos, kw) for ab, pos, kw in items)
+        cache = game._imposers = (key, by_action)
+    return cache[1].get(action, ())
+
+
 def _imposed(game: Game, obj, action: str, here: Optional[str], dest: Optional[str]) -> Optional[str]:
     """A card in play whose `static cannot(PHRASE, ACTION, ...)` names `obj` (not `this`)."""
-    for src in game.state.in_play():
-        if src.hidden:
+    for src, ab, pos, kw in _imposers(game, action):
+        if "out_of" in kw and not zone_matches(game, kw["out_of"], here, src):
             continue
-        for ab, pos, kw in _imposing(src.card).get(action, ()):
-            if "out_of" in kw and not zone_matches(game, kw["out_of"], here, src):
-                continue
-            if "into" in kw and not zone_matches(game, kw["into"], dest, src):
-                continue
-            if ab.guard is not None and not game.evaluate(ab.guard, Ctx(this=src)):
-                continue
-            if _matches(game, obj, pos[0], src, f"cannot {action} of {src.label()}"):
-                return src.label()
+        if "into" in kw and not zone_matches(game, kw["into"], dest, src):
+            continue
+        if ab.guard is not None and not game.evaluate(ab.guard, Ctx(this=src)):
+            continue
+        if _matches(game, obj, pos[0], src, f"cannot {action} of {src.label()}"):
+            return src.label()
     return None
 
 

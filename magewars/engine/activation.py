@@ -31,6 +31,7 @@ from . import bound as BD
 from . import castlimit as CL
 from . import othercasters as OC
 from . import barclauses
+from . import decisionmemo as DM
 from .phrases import Ctx, resolve
 from .restrictions import forbids, permits
 from . import restrictions as RS
@@ -195,11 +196,16 @@ def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
         # an attack whose effect replaces its damage (a healing attack) is aimed at friends too
         friendly_ok = barclauses.effects(game, Attack(action, creature, creature, creature))[1] \
             and barclauses.has_effect(game, action)
+        # a ranged attack's target further than its range is never legal (illegal_reason: out of range;
+        # only its minimum range may be ignored, in the attacker's own zone)
+        far = adef.range[1] if adef.kind == "ranged" and adef.range and here is not None else None
         for t in game.state.in_play():
             if t is creature or t.zone is None or game.life(t) is None \
                     or (t.controller == creature.controller and not friendly_ok):
                 continue
             if adef.kind == "melee" and game.state.zone_of(t) != here:
+                continue
+            if far is not None and t.border is None and game.state.arena.distance(here, t.zone) > far:
                 continue
             probe = Attack(action, creature, creature, t)
             if game.attacks.illegal_reason(probe) is None:
@@ -219,7 +225,9 @@ def cast_options(game, caster, planned: list[str], speeds: tuple, quickcast: boo
         card = game.card(name)
         if casting.spell_action(game, caster, card) not in speeds:
             continue
-        for ch in legal(game, caster, card):
+        # a quick spell of a Mage with its quickcast marker is asked twice a decision (marker and action)
+        for ch in DM.recall(game, ("legal casts", caster.id, name),
+                            lambda card=card: tuple(legal(game, caster, card))):
             out.append(CastChoice(ch.caster_id, ch.card_name, tuple(ch.target_ids), ch.zone, ch.face_down,
                                   quickcast))
     return out
@@ -290,7 +298,13 @@ def permitted_casts(game, creature, spells: list[str], act: Activation) -> list[
 
 
 def legal_actions(game, creature, act: Activation, planned: list[str], quickcast_ready: bool) -> list:
-    """The typed choices open to `creature` at this point of its activation."""
+    """The typed choices open to `creature` at this point of its activation (what the candidates ask
+    alike is worked out once: engine/decisionmemo.py)."""
+    with DM.scope(game):
+        return _legal_actions(game, creature, act, planned, quickcast_ready)
+
+
+def _legal_actions(game, creature, act: Activation, planned: list[str], quickcast_ready: bool) -> list:
     d = game.d(creature)
     out: list = []
     is_mage = game.state.players.get(creature.controller) is not None and \

@@ -25,6 +25,7 @@ from .actions import CastChoice
 from .errors import EngineError
 from .phrases import Ctx, matches
 from .state import GameObject
+from . import decisionmemo as DM
 from . import placement as P
 from . import restrictions as R
 from .spellstatics import CAST_AS, SET_X
@@ -248,8 +249,23 @@ def discard_target(game, caster, card: CardDefinition, obj: GameObject, probe: G
     return None
 
 
+_TARGET_KINDS: dict = {}
+
+
 def target_kind(card: CardDefinition) -> str:
-    """How a spell names its target: 'zone', 'border', 'object', 'none' (arena), or 'unsupported'."""
+    """How a spell names its target: 'zone', 'border', 'object', 'none' (arena), or 'unsupported'
+    (once per card: definitions are frozen, and every candidate of every decision asks it)."""
+    hit = _TARGET_KINDS.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    if len(_TARGET_KINDS) >= 20_000:
+        _TARGET_KINDS.clear()
+    got = _target_kind(card)
+    _TARGET_KINDS[id(card)] = (card, got)
+    return got
+
+
+def _target_kind(card: CardDefinition) -> str:
     if not card.targets:
         return "none"
     words = {t.lower() for t in card.targets}
@@ -307,9 +323,16 @@ def legal_target(game, caster, card: CardDefinition, obj: GameObject, probe: Gam
 
 
 def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence[GameObject] = (),
-               zone: Optional[str] = None, face_down: bool = False, x: Optional[int] = None) -> int:
+               zone: Optional[str] = None, face_down: bool = False, x: Optional[int] = None,
+               probe: Optional[GameObject] = None, caster_checked: bool = False, rng=False) -> int:
     """Every rule of the declaration and the cost; raises IllegalCast naming the first broken one,
-    else returns the mana the cast will cost.  Changes nothing."""
+    else returns the mana the cast will cost.  Changes nothing.  `probe`: the spell as an object not in
+    play yet (placement.probe for this caster, card and the caster's zone), when the caller already has
+    one: legal_casts checks every candidate with the same one, so what is worked out about it and
+    kept per object (the restriction queries' statements) is worked out once per spell, not per target.
+    `caster_checked`: the caller has found that the restrictions on the caster and the spell
+    (placement.restrictions) forbid nothing now, without a trace in the log: they are not asked again;
+    `rng`, when given, is the spell's range for this caster as cast_range gives it now (asked once)."""
     st = game.state
     if card.kind not in SPELL_KINDS:
         raise IllegalCast("spell", f"{card.name} is a {card.kind} card, not a spell")
@@ -327,10 +350,12 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
             raise IllegalCast("x-value", f"{card.name} costs X: choose a value of X")
         if x < 0:
             raise IllegalCast("x-value", f"X must be 0 or more, not {x}")
-    probe = P.probe(game, caster, card, st.zone_of(caster))
-    for why in P.restrictions(game, caster, card):
+    if probe is None:
+        probe = P.probe(game, caster, card, st.zone_of(caster))
+    for why in () if caster_checked else P.restrictions(game, caster, card):
         raise IllegalCast(why[0], why[1])
-    rng = cast_range(game, caster, card)
+    if rng is False:
+        rng = cast_range(game, caster, card)
     kind = target_kind(card)
     targets = tuple(targets)
     if kind == "unsupported" and card.target_join == "or" and "zone" in {t.lower() for t in card.targets} \
@@ -704,7 +729,9 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     here = st.zone_of(caster)
     if here is None:
         return []
+    before, rng_version = DM.trace(game), st.version
     rng = cast_range(game, caster, card)
+    rng_quiet = DM.trace(game) == before  # then each candidate is checked with this range, not asking again
     cands: list[tuple[tuple, Optional[str]]] = []
     if kind == "object":
         for o in st.in_play():
@@ -742,11 +769,19 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     spell_probe = P.probe(game, caster, card, here)
     cheap_fail = base > MS.available(game, caster, spell_probe, tokens=R.token_payments(game, caster, spell_probe)) \
         and not P.has_cost_changes(game)
-    if cheap_fail or next(P.restrictions(game, caster, card), None) is not None:
-        return []  # too dear whatever the target, or a restriction on the caster and the spell
+    if cheap_fail:
+        return []  # too dear whatever the target
+    before, version = DM.trace(game), st.version
+    if next(P.restrictions(game, caster, card), None) is not None:
+        return []  # a restriction on the caster and the spell
+    # nothing has changed when each candidate is checked: the same restrictions would forbid nothing again
+    # (unless asking them logs something, which is then logged again for each, as it always was)
+    quiet = DM.trace(game) == before
     for ts, z in cands:
         try:
-            check_cast(game, caster, card, ts, z, face_down, None)
+            check_cast(game, caster, card, ts, z, face_down, None, probe=spell_probe,
+                       caster_checked=quiet and st.version == version,
+                       rng=rng if rng_quiet and st.version == rng_version else False)
         except IllegalCast:
             continue
         out.append(CastChoice(caster.id, card.name, tuple(t.id for t in ts), z, face_down))

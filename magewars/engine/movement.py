@@ -38,6 +38,8 @@ from typing import Any, Iterable, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import CardDefinition
+from .cardindex import index as card_index
+from . import decisionmemo as DM
 from .decisions import Option
 from . import move_costs
 from .errors import EngineError
@@ -117,16 +119,33 @@ def _entries(game: Game, obj) -> list[str]:
     return names
 
 
-def _statics(game: Game, obj, fn: str) -> Iterable[tuple[str, A.StaticAbility]]:
-    """`static fn(...)` of the codex entries the object carries and of its own card (guards checked)."""
+def _stated(game: Game, obj, fn: str) -> list:
+    """(entry or card name, ability) of each `static fn(...)` the object's codex entries and card state,
+    guards not yet checked.  They follow from the entries it carries and its card alone: kept per game by
+    those (movement asks them of every creature and zone, again after every change of the state)."""
+    names = tuple(_entries(game, obj))
+    card = obj.card
+    cache = game.__dict__.get("_movement_stated")
+    if cache is None or len(cache) >= 20_000:
+        cache = game._movement_stated = {}
+    key = (fn, id(card), names)
+    hit = cache.get(key)
+    if hit is not None and hit[0] is card and hit[1] is game.codex and hit[2] == len(game.codex):
+        return hit[3]
     seen = []
-    for name in _entries(game, obj):
+    for name in names:
         for ab in game.codex_statics(name, fn):
             seen.append((name, ab))
-    for ab in obj.card.abilities:
+    for ab in card.abilities:
         if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == fn:
-            seen.append((obj.name, ab))
-    for name, ab in seen:
+            seen.append((card.name, ab))
+    cache[key] = (card, game.codex, len(game.codex), seen)
+    return seen
+
+
+def _statics(game: Game, obj, fn: str) -> Iterable[tuple[str, A.StaticAbility]]:
+    """`static fn(...)` of the codex entries the object carries and of its own card (guards checked)."""
+    for name, ab in _stated(game, obj, fn):
         if ab.guard is not None:
             try:
                 if not game.evaluate(ab.guard, Ctx(this=obj, it=obj)):
@@ -182,26 +201,60 @@ def _rule_of(game: Game, who: str) -> str:
     return f"Codex: {who}" if who in game.codex else f"Card: {who}"
 
 
+_IMPOSING: dict = {}
+
+
+def _imposing(card) -> dict:
+    """A card's `static cannot(PHRASE, ACTION, ...)` about others (PHRASE not `this`), by ACTION, in printed
+    order: (ability, positional arguments, keywords).  Cards are frozen: worked out once per card."""
+    hit = _IMPOSING.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    if len(_IMPOSING) >= 20_000:
+        _IMPOSING.clear()
+    got: dict = {}
+    for ab in card.abilities:
+        if not (isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "cannot"):
+            continue
+        pos, kw = _args(ab.effect)
+        if len(pos) < 2 or _is_this(pos[0]) or not isinstance(pos[0], A.Phrase) or not isinstance(pos[1], A.StringLit):
+            continue
+        got.setdefault(pos[1].value, []).append((ab, pos, kw))
+    _IMPOSING[id(card)] = (card, got)
+    return got
+
+
+def _imposers(game: Game, action: str) -> list:
+    """(source, ability, positional arguments, keywords) of each face-up card in play stating `static
+    cannot(PHRASE, ACTION, ...)` about others, in the order of the objects in play: kept per state version,
+    except inside a derived value's computation, whose reads of the objects must be seen."""
+    st = game.state
+    if game.effects._frames:
+        return [(src, ab, pos, kw) for src in st.in_play() if not src.hidden
+                for ab, pos, kw in _imposing(src.card).get(action, ())]
+    key = (id(st), st.version)
+    cache = game.__dict__.get("_imposers")
+    if cache is None or cache[0] != key:
+        by_action: dict = {}
+        for src in st.in_play():
+            if not src.hidden:
+                for act, items in _imposing(src.card).items():
+                    by_action.setdefault(act, []).extend((src, ab, pos, kw) for ab, pos, kw in items)
+        cache = game._imposers = (key, by_action)
+    return cache[1].get(action, ())
+
+
 def _imposed(game: Game, obj, action: str, here: Optional[str], dest: Optional[str]) -> Optional[str]:
     """A card in play whose `static cannot(PHRASE, ACTION, ...)` names `obj` (not `this`)."""
-    for src in game.state.in_play():
-        if src.hidden:
+    for src, ab, pos, kw in _imposers(game, action):
+        if "out_of" in kw and not zone_matches(game, kw["out_of"], here, src):
             continue
-        for ab in src.card.abilities:
-            if not (isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "cannot"):
-                continue
-            pos, kw = _args(ab.effect)
-            if len(pos) < 2 or _is_this(pos[0]) or not isinstance(pos[0], A.Phrase) \
-                    or not isinstance(pos[1], A.StringLit) or pos[1].value != action:
-                continue
-            if "out_of" in kw and not zone_matches(game, kw["out_of"], here, src):
-                continue
-            if "into" in kw and not zone_matches(game, kw["into"], dest, src):
-                continue
-            if ab.guard is not None and not game.evaluate(ab.guard, Ctx(this=src)):
-                continue
-            if _matches(game, obj, pos[0], src, f"cannot {action} of {src.label()}"):
-                return src.label()
+        if "into" in kw and not zone_matches(game, kw["into"], dest, src):
+            continue
+        if ab.guard is not None and not game.evaluate(ab.guard, Ctx(this=src)):
+            continue
+        if _matches(game, obj, pos[0], src, f"cannot {action} of {src.label()}"):
+            return src.label()
     return None
 
 
@@ -302,8 +355,8 @@ def always_hindered(game: Game, obj) -> Optional[str]:
     for src in game.state.in_play():
         if src is obj or src.hidden:
             continue
-        for ab in src.card.abilities:
-            if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "hinder":
+        for ab, once in card_index(src.card).static_calls.get("hinder", ()):
+            if not once:
                 pos, _ = _args(ab.effect)
                 if not pos or _is_this(pos[0]):
                     continue
@@ -327,11 +380,11 @@ def hindered(game: Game, obj, here: Optional[str], dest: Optional[str]) -> Optio
     entering a zone with enemy creatures that hinder it, or always hindered; never when immune."""
     if "be affected by " + IMMUNE_HINDER in game.d(obj).cannot_do:
         return None
-    why = always_hindered(game, obj)
+    why = DM.recall(game, ("always hindered", obj.id), lambda: always_hindered(game, obj))
     if why:
         return f"hindered ({why})"
     for zone, verb in ((here, "leaves"), (dest, "enters")):
-        hs = hinderers(game, obj, zone)
+        hs = DM.recall(game, ("hinderers", obj.id, zone), lambda zone=zone: tuple(hinderers(game, obj, zone)))
         if hs:
             return f"hindered: it {verb} {zone}, which holds {', '.join(h.label() for h in hs)}"
     return None
@@ -406,7 +459,8 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True, over=
     if dist != 1 and tunnel is None:
         raise IllegalMove(f"{obj.label()} cannot move from {here} to {to_zone} in one move: that is {dist} zones "
                           f"away (diagonals count two); a move action goes to an adjacent zone", RULE_MOVE)
-    who = cannot_move(game, obj)
+    # what is asked of the creature alike for every zone: once per decision (engine/decisionmemo.py)
+    who = DM.recall(game, ("cannot move", obj.id), lambda: cannot_move(game, obj))
     if who:
         raise IllegalMove(f"{obj.label()} cannot take move actions ({who})", _rule_of(game, who))
     if count_action:
@@ -419,7 +473,7 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True, over=
         full = full_action_move(game, obj, here, to_zone, walls_on(game, here, to_zone))
         if full and obj.moves_taken:
             raise IllegalMove(f"{obj.label()} has moved already this Action Phase: {full}", full.rule)
-        limit = max_moves(game, obj)
+        limit = DM.recall(game, ("max moves", obj.id), lambda: max_moves(game, obj))
         if obj.moves_taken >= limit:
             raise IllegalMove(f"{obj.label()} has taken {obj.moves_taken} move action(s) this Action Phase, "
                               f"its most", RULE_ACTIONS)
@@ -427,7 +481,7 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True, over=
         for other in st.objects_in_zone(to_zone):
             if other is not obj and other.in_play and other.name == obj.name:
                 raise IllegalMove(f"{to_zone} already holds a conjuration named {obj.name}", RULE_CONJ)
-    if not ignores_walls(game, obj) and tunnel is None:
+    if not DM.recall(game, ("ignores walls", obj.id), lambda: ignores_walls(game, obj)) and tunnel is None:
         for wall in walls_on(game, here, to_zone):
             who = blocks_passage(game, wall, obj) if over is None or not over(wall) else None
             if who:
@@ -1064,9 +1118,24 @@ def _zone_at(r: int, c: int) -> str:
     return f"{ROW_LETTERS[r]}{c + 1}"
 
 
-def _crossings(p, q) -> list:
+#: _crossings by (p, q): a line's crossings depend on its two end points alone (zone centres and border
+#: middles, so few), and working them out with exact fractions costs far more than looking them up
+_CROSSINGS: dict = {}
+
+
+def _crossings(p, q) -> tuple:
     """The borders a straight line from p to q crosses, in order: each is ("border", zone, zone) or
     ("corner", zone before, zone after, (way 1 borders), (way 2 borders)) when it passes a grid corner."""
+    got = _CROSSINGS.get((p, q))
+    if got is None:
+        if len(_CROSSINGS) >= 50_000:
+            _CROSSINGS.clear()
+        got = _CROSSINGS[(p, q)] = tuple(_trace(p, q))
+    return got
+
+
+def _trace(p, q) -> list:
+    """The crossings of the line from p to q, worked out (_crossings keeps them)."""
     (y0, x0), (y1, x1) = p, q
     events = {}
     dy, dx = y1 - y0, x1 - x0
@@ -1110,7 +1179,7 @@ def los_blockers(game: Game) -> tuple[dict, list]:
     if cached is not None and cached[0] == game.state.version:
         return cached[1]
     got = _los_blockers(game)
-    game._los_blockers = (game.state.version, got)
+    game._los_blockers = (game.state.version, got, {})  # and in_los between zones, as it is asked
     return got
 
 
@@ -1149,7 +1218,20 @@ def in_los(game: Game, a, b, ignore_walls: bool = False) -> bool:
     by_border, zonal = los_blockers(game)
     if not by_border and not zonal:
         return True
-    own = {getattr(a, "border", None), getattr(b, "border", None)} - {None}
+    own = frozenset({getattr(a, "border", None), getattr(b, "border", None)} - {None})
+    # the answer depends on the two end points, their own borders and the blockers alone: kept with the
+    # blockers (per state version), since agents ask the same lines many times between two changes
+    known = game._los_blockers[2]
+    key = (p, q, own, ignore_walls)
+    got = known.get(key)
+    if got is None:
+        got = known[key] = _traced_los(by_border, zonal, p, q, own, ignore_walls)
+    return got
+
+
+def _traced_los(by_border: dict, zonal: list, p, q, own: frozenset, ignore_walls: bool) -> bool:
+    """in_los along the line from p to q, given the blockers (`own`: the borders of the two ends, which
+    never block their own line)."""
     walls_block = (not ignore_walls) and bool(by_border)
 
     def blocked(x: str, y: str) -> bool:

@@ -273,11 +273,19 @@ def placement_problems(game, caster, card, targets, zone) -> Iterator[tuple[str,
 
 # ---------------------------------------------------------------- cost changes
 def _cost_statics(game):
-    for src in game.state.in_play():
-        if src.hidden:
-            continue
-        for inner, once in card_index(src.card).static_calls.get(COSTS, ()):
-            yield src, inner, once
+    """(source, static, once per round?) of each `costs(...)` of a face-up card in play: kept per state
+    version (every candidate cast of a decision asks), except inside a derived value's computation, whose
+    reads of the objects must be seen (engine/effects.py)."""
+    st = game.state
+    if game.effects._frames:
+        return [(src, inner, once) for src in st.in_play() if not src.hidden
+                for inner, once in card_index(src.card).static_calls.get(COSTS, ())]
+    key = (id(st), st.version)
+    hit = game.__dict__.get("_cost_statics")
+    if hit is None or hit[0] != key:
+        hit = game._cost_statics = (key, [(src, inner, once) for src in st.in_play() if not src.hidden
+                                          for inner, once in card_index(src.card).static_calls.get(COSTS, ())])
+    return hit[1]
 
 
 def _refuse(game, src, what: str) -> None:
@@ -290,7 +298,9 @@ def _refuse(game, src, what: str) -> None:
 
 
 def has_cost_changes(game) -> bool:
-    return next(_cost_statics(game), None) is not None
+    if game.effects._frames:  # (reading no further than the first)
+        return any(card_index(src.card).static_calls.get(COSTS) for src in game.state.in_play() if not src.hidden)
+    return bool(_cost_statics(game))
 
 
 #: the `only:` values of a `costs(...)` static this module applies (None: the casting cost)

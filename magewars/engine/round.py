@@ -24,6 +24,7 @@ from typing import Callable, Optional
 from ..dsl import ast as A
 from . import actions as ACT
 from . import activation as AV
+from . import decisionmemo as DM
 from . import movement
 from . import bound as BD
 from . import othercasters as OC
@@ -101,6 +102,26 @@ def _codex_timed(game) -> dict:
     return idx
 
 
+_CARD_TIMED: dict = {}
+
+
+def _card_timed(card) -> dict:
+    """A card's `at TIMING` abilities by timing: (ability, inner), in printed order (once per card:
+    definitions are frozen)."""
+    hit = _CARD_TIMED.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    if len(_CARD_TIMED) >= 20_000:
+        _CARD_TIMED.clear()
+    got: dict = {}
+    for ab in card.abilities:
+        inner = _timed(ab)
+        if inner is not None:
+            got.setdefault(inner.timing.name, []).append((ab, inner))
+    _CARD_TIMED[id(card)] = (card, got)
+    return got
+
+
 def timed_abilities(game, timing: str, subject=None) -> list[tuple]:
     """Every `at TIMING` ability due now: (source object, ability, inner, X, label).  Printed
     abilities of face-up objects in play, and the codex abilities of the traits each object has
@@ -110,10 +131,8 @@ def timed_abilities(game, timing: str, subject=None) -> list[tuple]:
     for src in list(game.state.in_play()):
         if src.hidden:
             continue
-        for ab in src.card.abilities:
-            inner = _timed(ab)
-            if inner is not None and inner.timing.name == timing:
-                out.append((src, ab, inner, None, src.label()))
+        for ab, inner in _card_timed(src.card).get(timing, ()):
+            out.append((src, ab, inner, None, src.label()))
         if not entries:
             continue
         d = game.d(src)
@@ -374,8 +393,9 @@ def _quickcast_phase(game, which: str) -> None:
         mage = living_mage(game, p)
         if mage is None or p not in rs.quickcast_ready:
             continue
-        casts = AV.cast_options(game, mage, rs.planned.get(p, []), ("quick",), True)
-        casts += AV.quickcast_attacks(game, mage)  # a permission to attack with the marker
+        with DM.scope(game):  # (what the candidates ask alike is worked out once: engine/decisionmemo.py)
+            casts = AV.cast_options(game, mage, rs.planned.get(p, []), ("quick",), True)
+            casts += AV.quickcast_attacks(game, mage)  # a permission to attack with the marker
         if not casts:
             continue
         ch = game.decide("action", p, ACT.options_of(casts + [ACT.PassChoice(mage.id)], game),

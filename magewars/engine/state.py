@@ -41,6 +41,10 @@ class Arena:
     """Zones are labelled row letter + column number: A1 .. C4 by default (3 rows, 4 columns)."""
     rows: int = 3
     cols: int = 4
+    # label -> coords, as of (rows, cols): every range, line-of-sight and movement question parses labels
+    _coords: dict = field(default_factory=dict, init=False, compare=False, repr=False)
+    _coords_rows: int = field(default=-1, init=False, compare=False, repr=False)
+    _coords_cols: int = field(default=-1, init=False, compare=False, repr=False)
 
     def zones(self) -> list[str]:
         return [f"{ROW_LETTERS[r]}{c + 1}" for r in range(self.rows) for c in range(self.cols)]
@@ -51,6 +55,18 @@ class Arena:
     def coords(self, label: str) -> Optional[tuple[int, int]]:
         if not isinstance(label, str) or len(label) < 2:
             return None
+        cache = self._coords
+        if self._coords_rows != self.rows or self._coords_cols != self.cols:
+            cache.clear()
+            self._coords_rows, self._coords_cols = self.rows, self.cols
+        got = cache.get(label, False)
+        if got is False:
+            got = self._parse(label)
+            if len(cache) < 1024:
+                cache[label] = got
+        return got
+
+    def _parse(self, label: str) -> Optional[tuple[int, int]]:
         r = ROW_LETTERS.find(label[0].upper())
         try:
             c = int(label[1:]) - 1

@@ -393,7 +393,14 @@ class Game:
                 for pid in dict.fromkeys(ids[-n:] if n else ()):
                     table.setdefault(pid, []).append((name, carrier, ids[-n:].count(pid)))
             self._held = (version, table)
-        return self._held[1].get(obj.id, [])
+        got = self._held[1].get(obj.id, [])
+        objects = self.state.objects
+        for (_name, carrier, _n) in got:
+            # read by id: a derived value worked out now depends on each carrier (the table may have been
+            # built outside its computation), so a shared condition removed from one drops it, even after
+            # the placers' record of it is gone (Effects._changed_objects reads that record)
+            objects.get(carrier.id)
+        return got
 
     def _pairing_refused(self, obj: GameObject, name: str, by: Optional[GameObject]) -> Optional[str]:
         """Why a shared condition (or one limited per placer) cannot pair `obj` with `by` now, or None."""

@@ -77,3 +77,24 @@ def test_a_static_reading_guard_follows_it(corpus):
     assert g.armor(s) == before
     g.state.set_damage(s, 1)  # damage alone: the value stays the same (and is not recomputed wrongly)
     assert g.armor(s) == before
+
+
+def test_a_grappler_is_free_once_its_prey_leaves_the_zone(corpus):
+    """Grapple is shared with the creature that placed it (codex: both are Restrained and Unmovable).
+    When the prey moves out of the grappler's zone the pair breaks and the marker goes; the grappler's
+    kept value must go with it, although the state check removed the placers' record of the pair before
+    anything asked for the grappler's value again (found by the seeded wizard-siren duel 113)."""
+    g = Game(corpus, SeededDice(0), FirstLegalAgent())
+    g.state.add_player("A")
+    g.state.add_player("B")
+    croc = g.create("Shoalsdeep Crocodile", "c", "A", zone="B3")
+    prey = g.create("Darkfenne Hydra", "h", "B", zone="B3")
+    assert g.place_condition(prey, "Grapple", 1, "test", by=croc) == 1
+    prey.zone = "A2"  # the prey is moved away (a teleport); before the state check breaks the pair,
+    g.state.touch()
+    g.d(prey)  # the table of who holds what is built outside the grappler's computation,
+    assert {"Restrained", "Unmovable"} <= set(g.d(croc).trait_names())  # and the grappler is read
+    g.check_state()  # the pair is broken: the marker and the placers' record go
+    assert prey.markers.get("Grapple", 0) == 0
+    assert not {"Restrained", "Unmovable"} & set(g.d(croc).trait_names())
+    assert set(g.d(croc).trait_names()) == set(fresh(g)["c"][0])

@@ -444,14 +444,14 @@ class Effects:
 
     def _changed_objects(self) -> Optional[set]:
         """The ids of the objects whose fingerprint differs between the last two shapes (objects that came
-        into the game count as changed), or None when anything else differs (the round, the players, the
-        discard piles, X values...), or when one that changed carries statics that may reach other objects
-        (it may change any object: everything is worked out again)."""
+        into the game count as changed), or None when anything else differs (the round, the players, X
+        values...), or when one that changed carries statics that may reach other objects (it may change
+        any object: everything is worked out again)."""
         old, new = self._prev_shape, self._shape
-        # (the round, the arena, the players | the objects | the discard piles, lasting effects, X values,
-        #  casters, the codex: see _fingerprint)
-        if len(old) != len(new) or old[:4] != new[:4] or old[5] != new[5] or old[7] != new[7] \
-                or old[9:] != new[9:] or len(old[4]) > len(new[4]):
+        # (the round, the arena, the players | the objects | lasting effects, X values, casters, the codex:
+        #  see _fingerprint; the discard piles are light, state.GameState.graveyard)
+        if len(old) != len(new) or old[:4] != new[:4] or old[6] != new[6] \
+                or old[8:] != new[8:] or len(old[4]) > len(new[4]):
             return None
         changed = set()
         objects = self.game.state.objects
@@ -462,10 +462,10 @@ class Effects:
             changed.add(b[0])
             if b[5] is not None:  # attached to something as it came: its host changed
                 changed.add(b[5])
-        if old[6] != new[6]:  # effects lasting a while: read by the object they are on (collect)
-            changed.update(e[2] for e in set(old[6]) ^ set(new[6]))
-        if old[8] != new[8]:  # the caster of a spell: read through the spell object
-            changed.update(k for k, _ in set(old[8]) ^ set(new[8]))
+        if old[5] != new[5]:  # effects lasting a while: read by the object they are on (collect)
+            changed.update(e[2] for e in set(old[5]) ^ set(new[5]))
+        if old[7] != new[7]:  # the caster of a spell: read through the spell object
+            changed.update(k for k, _ in set(old[7]) ^ set(new[7]))
         for a, b in zip(old[4], new[4]):
             if a is b or a == b:
                 continue
@@ -589,7 +589,7 @@ class Effects:
                       o.hindered_until, o.left_to, o.display) for o in st.objects.values())
         fp = (st.round, st.arena.rows, st.arena.cols,
               tuple((p.name, p.channeling, p.mage_id) for p in st.players.values()), objs,
-              len(st.graveyard), tuple(self.temporary), tuple(g.x_values.items()),
+              tuple(self.temporary), tuple(g.x_values.items()),
               tuple(getattr(g, "spell_casters", {}).items()), len(g.codex))
         return fp
 

@@ -260,7 +260,9 @@ class GameState:
         self.players: dict[str, Player] = {}
         self.order: list[str] = []  # initiative order
         self.objects: dict[str, GameObject] = {}
-        self.graveyard: list[GameObject] = []
+        # the discard piles: reads counted (a derived value that reads them, a phrase naming cards in a
+        # discard pile, is dropped at the next change of the state; the others outlive a card discarded)
+        self.graveyard: list[GameObject] = LightList()
         self.round = 1
         self.version = 0
         # bumped with version by every change except damage alone (set_damage): what derived values

@@ -780,7 +780,8 @@ def _nothing_states_any(game, name: str, acts: tuple, parties, codex: bool = Tru
         if kept is None or kept[0] != epoch or len(kept[1]) > 10_000:
             kept = game._nothing_memo = (epoch, {})
         memo = kept[1]
-        mkey = (name, acts, codex, *[id(p) for p in parties if p is not None and not isinstance(p, (str, Marker))])
+        # (the parties themselves, hashed by identity: the key holds them, so no id is reused meanwhile)
+        mkey = (name, acts, codex, *[p for p in parties if p is not None and not isinstance(p, (str, Marker))])
         got = memo.get(mkey)
         if got is not None:
             return got

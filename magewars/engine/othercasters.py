@@ -140,9 +140,25 @@ def _abilities(card):
             yield effs
 
 
-def own_casts(card) -> tuple[list, int]:
+_OWN_CASTS: dict = {}
+
+
+def own_casts(card) -> tuple[tuple, int]:
     """The spell phrases the card's own abilities cast with (`cast_spell(this, ...)`, `summon(...)`),
-    and how many spells one of its abilities casts at most (the number it is given at Planning)."""
+    and how many spells one of its abilities casts at most (the number it is given at Planning).
+    Read once per card definition (definitions are frozen; the entry holds the card, so its identity
+    is not reused while the entry lives): every Planning Phase asks it for every card of a spellbook."""
+    hit = _OWN_CASTS.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    if len(_OWN_CASTS) >= 20_000:
+        _OWN_CASTS.clear()
+    got = _read_own_casts(card)
+    _OWN_CASTS[id(card)] = (card, got)
+    return got
+
+
+def _read_own_casts(card) -> tuple[tuple, int]:
     phrases, most, bound_only = [], 0, False
     for effs in _abilities(card):
         for call in _walk(effs):
@@ -157,8 +173,8 @@ def own_casts(card) -> tuple[list, int]:
                     phrases.append(ph)
         most = max(most, _count(effs))
     if bound_only and not phrases:
-        return [], 0
-    return phrases, max(1, most)
+        return (), 0
+    return tuple(phrases), max(1, most)
 
 
 # ---------------------------------------------------------------- what an object may cast

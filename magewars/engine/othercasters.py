@@ -188,6 +188,8 @@ def given(obj) -> list:
 
 
 def _fits(game, caster, card, phrase) -> bool:
+    if not P.may_fit(caster, card, caster.controller, phrase):  # (no spell object made to find that out)
+        return False
     spell = P.probe(game, caster, card, game.state.zone_of(caster))
     return P._spell_fits(game, caster, spell, phrase)
 

@@ -374,59 +374,114 @@ def use_cost_changes(game, caster, spell, targets, which: str, into: Optional[st
 _KINDS = {"incantation", "enchantment", "equipment", "creature", "conjuration", "wall", "attack"}
 
 
-def _words_fit(game, src, words, kind: str, has, controller: str, level=None) -> bool:
-    """Plain words of a phrase against one thing: ownership, kind, level and names (trait, subtype,
-    school)."""
+_FILLER = ("spell", "spells", "card", "cards", "a", "an", "each", "object", "objects")
+
+
+def _words_plan(words) -> tuple[tuple, tuple]:
+    """What plain words of a phrase ask of one thing, read once per phrase: the checks that need only
+    the thing's kind, level and controller (("own", same controller?), ("kind", stem), ("level", N),
+    ("never",) for a word this reading does not know), and the names it must (or, "Non-", must not)
+    carry: (name, negated)."""
+    checks, names = [], []
     skip = -1
     for i, w in enumerate(words):
         if i == skip:
             continue
         low = w.text.lower()
-        if low in ("spell", "spells", "card", "cards", "a", "an", "each", "object", "objects"):
+        if low in _FILLER:
             continue
         if low in ("your", "friendly"):
-            if controller != src.controller:
-                return False
+            checks.append(("own", True))
             continue
         if low == "enemy":
-            if controller == src.controller:
-                return False
+            checks.append(("own", False))
             continue
         stem = low[:-1] if low.endswith("s") and low[:-1] in _KINDS else low
         if stem in _KINDS:
-            if kind != stem and not (stem == "creature" and kind in ("mage", "magestats")):
-                return False
+            checks.append(("kind", stem))
             continue
         if low == "level" and i + 1 < len(words) and words[i + 1].text.isdigit():
             skip = i + 1
-            if level is None or level != int(words[i + 1].text):
-                return False
+            checks.append(("level", int(words[i + 1].text)))
             continue
         if w.kind != "name":
-            return False  # a word this reading does not know: the change does not apply
+            checks.append(("never",))  # a word this reading does not know: the change does not apply
+            continue
         neg = w.text.startswith("Non-")
-        base = w.text[4:] if neg else w.text
+        names.append((w.text[4:] if neg else w.text, neg))
+    return tuple(checks), tuple(names)
+
+
+def _plain_fit(src, checks, kind: str, controller: str, level) -> bool:
+    """The checks of a words plan that need no names: ownership, kind, level, unknown words."""
+    for c in checks:
+        what = c[0]
+        if what == "own":
+            if (controller == src.controller) != c[1]:
+                return False
+        elif what == "kind":
+            stem = c[1]
+            if kind != stem and not (stem == "creature" and kind in ("mage", "magestats")):
+                return False
+        elif what == "level":
+            if level is None or level != c[1]:
+                return False
+        else:
+            return False
+    return True
+
+
+def _words_fit(src, plan, kind: str, has, controller: str, level=None) -> bool:
+    """Plain words of a phrase (read by _words_plan) against one thing: ownership, kind, level and
+    names (trait, subtype, school).  Every word must fit; the names, the only costly part (a name may
+    be one the thing has through derived values), are asked only when the rest fits."""
+    checks, names = plan
+    if not _plain_fit(src, checks, kind, controller, level):
+        return False
+    for base, neg in names:
         if has(base) == neg:
             return False
     return True
+
+
+_PLANS: dict[int, tuple] = {}
+
+
+def _phrase_plan(phrase: A.Phrase) -> tuple:
+    """(plan of the words before "on", plan of the words after it or None): once per phrase (phrases
+    are frozen; the entry holds the phrase, so its identity is not reused while the entry lives)."""
+    hit = _PLANS.get(id(phrase))
+    if hit is not None and hit[0] is phrase:
+        return hit[1]
+    if len(_PLANS) >= 20_000:
+        _PLANS.clear()
+    words = list(phrase.words)
+    on = next((i for i, w in enumerate(words) if w.text.lower() == "on"), None)
+    got = (_words_plan(words), None) if on is None else (_words_plan(words[:on]), _words_plan(words[on + 1:]))
+    _PLANS[id(phrase)] = (phrase, got)
+    return got
+
+
+def may_fit(src, card, controller: str, phrase: A.Phrase) -> bool:
+    """False when a spell of this card controlled by `controller`, with no target, can never fit the
+    phrase (_spell_fits with no targets) whatever names it carries: its kind, level or controller refuse,
+    or the phrase asks of a target.  Read from the card alone, before any spell object is made."""
+    head, rest = _phrase_plan(phrase)
+    return rest is None and _plain_fit(src, head[0], card.kind, controller, card.level)
 
 
 def _spell_fits(game, src, spell, phrase: A.Phrase, targets=()) -> bool:
     """Does the spell fit a `costs(...)` phrase such as "your Soldier spells", "enemy incantations",
     "your Enchantment spells on a friendly creature"?  Ownership words are checked against the
     spell's controller, the rest against its card; words after "on" against its target."""
-    words = list(phrase.words)
-    on = next((i for i, w in enumerate(words) if w.text.lower() == "on"), None)
-    if on is not None:
-        rest = words[on + 1:]
-        words = words[:on]
+    head, rest = _phrase_plan(phrase)
+    if rest is not None:
         if not any(not isinstance(t, str) and _words_fit(
-                game, src, rest, t.kind, lambda n, t=t: has_name(game, t, n), t.controller)
+                src, rest, t.kind, lambda n, t=t: has_name(game, t, n), t.controller)
                    for t in targets):
             return False
     card = spell.card
-    return _words_fit(game, src, words, card.kind, lambda n: has_name(game, spell, n), spell.controller,
-                      card.level)
+    return _words_fit(src, head, card.kind, lambda n: has_name(game, spell, n), spell.controller, card.level)
 
 
 # ---------------------------------------------------------------- resolving

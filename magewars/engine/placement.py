@@ -122,13 +122,27 @@ def _line_clear(arena, a: str, b: str, blocked) -> bool:
 
 
 # ---------------------------------------------------------------- statics of a card and its traits
-def _statics(game, card, name: str) -> list[A.Call]:
-    """Static calls `name` stated by a card itself or by the codex entries of its traits."""
+_STATICS: dict = {}
+
+
+def _statics(game, card, name: str) -> tuple:
+    """Static calls `name` stated by a card itself or by the codex entries of its traits.  Kept per
+    card and name with the codex entries read (definitions and entries are frozen): reused while the
+    game's codex holds the same entries for the card's traits, since every candidate cast and every
+    card of a spellbook at Planning asks several of them."""
+    hit = _STATICS.get((id(card), name))
+    codex = game.codex
+    if hit is not None and hit[0] is card and all(codex.get(k) is e for k, e in hit[1]):
+        return hit[2]
     out = [ab.effect for ab in card.abilities
            if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == name]
     for t in card.traits:
         out.extend(ab.effect for ab in game.codex_statics(t.key, name))
-    return out
+    if len(_STATICS) >= 20_000:
+        _STATICS.clear()
+    got = tuple(out)
+    _STATICS[(id(card), name)] = (card, tuple((t.key, codex.get(t.key)) for t in card.traits), got)
+    return got
 
 
 def _kw(call: A.Call) -> dict:
@@ -199,19 +213,49 @@ def mage_only(game, player: str, card, granted: bool = True) -> Iterator[str]:
     rules read the same `spellbook_only` statement: magewars/spellbook/rules.py).  `granted=False`: the
     stats card's permissions to cast such spells are left out (casting asks them through the general
     query: restrictions)."""
-    from ..spellbook import rules as SR
-    corpus = game.corpus
     if not _statics(game, card, SPELLBOOK_ONLY):
         return
     mage = game.state.mage_of(player)
     mcard = mage.card if mage is not None else None
+    got = _mage_only(game.corpus, mcard, card, granted)
+    if got is None:  # a reading that raises: read again as it goes (what comes before the error is said)
+        got = _read_mage_only(game.corpus, mcard, card, granted)
+    for why in got:
+        yield why if why is not _NO_MAGE else \
+            f"{card.name} is restricted to a kind of Mage, and {player} has no Mage the rules can read"
+
+
+_MAGE_ONLY: dict = {}
+_NO_MAGE = object()  # stands for the message naming the player (the rest of the answer does not)
+
+
+def _mage_only(corpus, mcard, card, granted: bool) -> Optional[tuple]:
+    """mage_only's answer for this Mage card: it reads the corpus and the two cards alone (frozen), so it
+    is kept per corpus, Mage card, spell card and `granted` (every card of a spellbook is asked at each
+    Planning Phase).  None when the reading raises (nothing kept)."""
+    key = (id(corpus), id(mcard), id(card), granted)
+    hit = _MAGE_ONLY.get(key)
+    if hit is not None and hit[0] is corpus and hit[1] is mcard and hit[2] is card:
+        return hit[3]
+    try:
+        got = tuple(_read_mage_only(corpus, mcard, card, granted))
+    except Exception:
+        return None
+    if len(_MAGE_ONLY) >= 20_000:
+        _MAGE_ONLY.clear()
+    _MAGE_ONLY[key] = (corpus, mcard, card, got)
+    return got
+
+
+def _read_mage_only(corpus, mcard, card, granted: bool) -> Iterator:
+    from ..spellbook import rules as SR
     stats = None
     if mcard is not None and mcard.kind == "magestats":
         stats, mcard = mcard, SR.mage_for(corpus, mcard)
     elif mcard is not None and mcard.kind == "mage":
         stats = SR.stats_for(corpus, mcard)
     if mcard is None or stats is None:
-        yield f"{card.name} is restricted to a kind of Mage, and {player} has no Mage the rules can read"
+        yield _NO_MAGE
         return
     try:
         rules = SR.mage_rules(corpus, mcard, stats)

@@ -15,6 +15,7 @@ Nothing here knows a card or trait by name.
 """
 from __future__ import annotations
 
+from operator import is_
 from typing import Iterator, Optional
 
 from ..dsl import ast as A
@@ -132,8 +133,8 @@ def _statics(game, card, name: str) -> tuple:
     card of a spellbook at Planning asks several of them."""
     hit = _STATICS.get((id(card), name))
     codex = game.codex
-    if hit is not None and hit[0] is card and all(codex.get(k) is e for k, e in hit[1]):
-        return hit[2]
+    if hit is not None and hit[0] is card and all(map(is_, map(codex.get, hit[1]), hit[2])):
+        return hit[3]
     out = [ab.effect for ab in card.abilities
            if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == name]
     for t in card.traits:
@@ -141,7 +142,8 @@ def _statics(game, card, name: str) -> tuple:
     if len(_STATICS) >= 20_000:
         _STATICS.clear()
     got = tuple(out)
-    _STATICS[(id(card), name)] = (card, tuple((t.key, codex.get(t.key)) for t in card.traits), got)
+    keys = tuple(t.key for t in card.traits)
+    _STATICS[(id(card), name)] = (card, keys, tuple(map(codex.get, keys)), got)
     return got
 
 
@@ -225,25 +227,25 @@ def mage_only(game, player: str, card, granted: bool = True) -> Iterator[str]:
             f"{card.name} is restricted to a kind of Mage, and {player} has no Mage the rules can read"
 
 
-_MAGE_ONLY: dict = {}
 _NO_MAGE = object()  # stands for the message naming the player (the rest of the answer does not)
 
 
 def _mage_only(corpus, mcard, card, granted: bool) -> Optional[tuple]:
     """mage_only's answer for this Mage card: it reads the corpus and the two cards alone (frozen), so it
-    is kept per corpus, Mage card, spell card and `granted` (every card of a spellbook is asked at each
-    Planning Phase).  None when the reading raises (nothing kept)."""
-    key = (id(corpus), id(mcard), id(card), granted)
-    hit = _MAGE_ONLY.get(key)
-    if hit is not None and hit[0] is corpus and hit[1] is mcard and hit[2] is card:
-        return hit[3]
+    is kept on the corpus per Mage card, spell card and `granted` (every card of a spellbook is asked at
+    each Planning Phase).  None when the reading raises (nothing kept)."""
+    kept = corpus.__dict__.setdefault("_mage_only", {})
+    key = (id(mcard), id(card), granted)
+    hit = kept.get(key)
+    if hit is not None and hit[0] is mcard and hit[1] is card:
+        return hit[2]
     try:
         got = tuple(_read_mage_only(corpus, mcard, card, granted))
     except Exception:
         return None
-    if len(_MAGE_ONLY) >= 20_000:
-        _MAGE_ONLY.clear()
-    _MAGE_ONLY[key] = (corpus, mcard, card, got)
+    if len(kept) >= 20_000:
+        kept.clear()
+    kept[key] = (mcard, card, got)
     return got
 
 

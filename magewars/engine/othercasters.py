@@ -488,6 +488,20 @@ def _new_id(game, stem: str) -> str:
     return f"{stem}{n}"
 
 
+def _marker_cards(corpus, kinds: frozenset) -> list:
+    """The corpus's cards of these kinds with no casting cost (markers), by name: kept on the corpus per
+    kinds while its table of cards is the same one of the same size, since each summon of a marker
+    went through every card of the corpus."""
+    cards = corpus.cards
+    kept = corpus.__dict__.setdefault("_marker_cards", {})
+    hit = kept.get(kinds)
+    if hit is not None and hit[0] is cards and hit[1] == len(cards):
+        return hit[2]
+    got = sorted((cd for cd in cards.values() if cd.kind in kinds and cd.cast_cost is None), key=lambda cd: cd.name)
+    kept[kinds] = (cards, len(cards), got)
+    return got
+
+
 def summon_marker(game, phrase, into: Optional[str], player: str, ctx) -> None:
     """A marker (a card of a kind no spell is cast as, such as a vine marker) is put into a zone under
     the player's control: a new object, not cast, nothing paid for it."""
@@ -498,8 +512,7 @@ def summon_marker(game, phrase, into: Optional[str], player: str, ctx) -> None:
             dom, ks, _sub = V.noun_meaning(low)
             if dom == "object":
                 kinds.update(ks)
-    cards = sorted((cd for cd in game.corpus.cards.values() if cd.kind in kinds and cd.cast_cost is None),
-                   key=lambda cd: cd.name)
+    cards = _marker_cards(game.corpus, frozenset(kinds))
     if not cards or into is None:
         raise Refused("summon", f"no marker card for '{phrase.text}', or no zone to put it in")
     card = cards[0]

@@ -162,7 +162,7 @@ def test_mage_only_answers_per_mage_and_names_the_player_asked(corpus):
     assert [w for w in P.mage_only(g, "Carol", druid_only)] == \
         [f"{druid_only.name} is restricted to a kind of Mage, and Carol has no Mage the rules can read"]
     assert "Dave has no Mage" in next(P.mage_only(g, "Dave", druid_only))
-    P._MAGE_ONLY.clear()
+    corpus._mage_only.clear()
     assert list(P.mage_only(g, "Bob", druid_only)) == why
 
 
@@ -183,3 +183,20 @@ def test_planning_offers_a_spawnpoint_what_may_be_given_says(corpus):
     R.run_phase(g)
     asked = [d for d in agent.asked if d.kind == "plan" and d.context.get("caster") == "yard"]
     assert [o.label for o in asked[0].options][:-1] == expect
+
+
+def test_marker_cards_are_the_corpus_cards_of_those_kinds_with_no_cost(corpus):
+    """Kept on the corpus; a corpus whose table of cards grows reads it again."""
+    from magewars.dsl.corpus import Corpus
+    kinds = frozenset(k for c in corpus.cards.values() if c.cast_cost is None and c.kind not in
+                      ("mage", "magestats") for k in (c.kind,))
+    assert kinds
+    fresh = sorted((c for c in corpus.cards.values() if c.kind in kinds and c.cast_cost is None),
+                   key=lambda c: c.name)
+    assert fresh and OC._marker_cards(corpus, kinds) == fresh
+    mine = Corpus(dict(corpus.cards), dict(corpus.codex))
+    assert OC._marker_cards(mine, kinds) == fresh
+    extra = dataclasses.replace(fresh[0], name="Aaa " + fresh[0].name)
+    mine.cards[extra.name] = extra
+    assert OC._marker_cards(mine, kinds) == [extra] + fresh
+    assert OC._marker_cards(corpus, kinds) == fresh

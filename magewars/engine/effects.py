@@ -448,25 +448,25 @@ class Effects:
         values...), or when one that changed carries statics that may reach other objects (it may change
         any object: everything is worked out again)."""
         old, new = self._prev_shape, self._shape
-        # (the round, the arena, the players | the objects | lasting effects, X values, casters, the codex:
-        #  see _fingerprint; the discard piles are light, state.GameState.graveyard)
-        if len(old) != len(new) or old[:4] != new[:4] or old[6] != new[6] \
-                or old[8:] != new[8:] or len(old[4]) > len(new[4]):
+        # (the arena, the players | the objects | lasting effects, X values, casters, the codex: see
+        #  _fingerprint; the round and the discard piles are light, state.GameState)
+        if len(old) != len(new) or old[:3] != new[:3] or old[5] != new[5] \
+                or old[7:] != new[7:] or len(old[3]) > len(new[3]):
             return None
         changed = set()
         objects = self.game.state.objects
-        for b in new[4][len(old[4]):]:  # objects that came into the game (the table only grows)
+        for b in new[3][len(old[3]):]:  # objects that came into the game (the table only grows)
             o = objects.get(b[0])
             if o is None or not self._affects_only_self(o):
                 return None
             changed.add(b[0])
             if b[5] is not None:  # attached to something as it came: its host changed
                 changed.add(b[5])
-        if old[5] != new[5]:  # effects lasting a while: read by the object they are on (collect)
-            changed.update(e[2] for e in set(old[5]) ^ set(new[5]))
-        if old[7] != new[7]:  # the caster of a spell: read through the spell object
-            changed.update(k for k, _ in set(old[7]) ^ set(new[7]))
-        for a, b in zip(old[4], new[4]):
+        if old[4] != new[4]:  # effects lasting a while: read by the object they are on (collect)
+            changed.update(e[2] for e in set(old[4]) ^ set(new[4]))
+        if old[6] != new[6]:  # the caster of a spell: read through the spell object
+            changed.update(k for k, _ in set(old[6]) ^ set(new[6]))
+        for a, b in zip(old[3], new[3]):
             if a is b or a == b:
                 continue
             if a[0] != b[0] or a[1] != b[1]:  # another object, or its card changed
@@ -587,7 +587,7 @@ class Effects:
         objs = tuple((o.id, id(o.card), o.controller, o.owner, o.zone, o.attached_to, o.attached_zone, o.border,
                       o.hidden, o.timestamp, o.in_play, tuple(o.markers.items()), o.destroyed_by_damage,
                       o.hindered_until, o.left_to, o.display) for o in st.objects.values())
-        fp = (st.round, st.arena.rows, st.arena.cols,
+        fp = (st.arena.rows, st.arena.cols,
               tuple((p.name, p.channeling, p.mage_id) for p in st.players.values()), objs,
               tuple(self.temporary), tuple(g.x_values.items()),
               tuple(getattr(g, "spell_casters", {}).items()), len(g.codex))
@@ -891,8 +891,8 @@ class Effects:
             return  # nothing in its body is applied here (restrictions and obligations: engine/restrictions.py)
         g = self.game
         st = g.state
-        if self._foreach_its[0] != st.version or self._foreach_its[1] != st.round:
-            self._foreach_its = (st.version, st.round, {})
+        if self._foreach_its[0] != st.version or self._foreach_its[1] != st._round:  # (uncounted: bookkeeping)
+            self._foreach_its = (st.version, st._round, {})
         memo = self._foreach_its[2]
         gate = _FOREACH_GATES.get(id(eff))
         if shape == "it" or (shape == "it_this" and obj is not src):
@@ -1000,8 +1000,8 @@ class Effects:
         """The clauses of the body that hold for `it` (conditions read once per state version while
         they read only finished values), applied to `obj` when their subject names it."""
         st = self.game.state
-        if self._foreach_its[0] != st.version or self._foreach_its[1] != st.round:
-            self._foreach_its = (st.version, st.round, {})
+        if self._foreach_its[0] != st.version or self._foreach_its[1] != st._round:  # (uncounted: bookkeeping)
+            self._foreach_its = (st.version, st._round, {})
         memo = self._foreach_its[2]
         key = ("body", src.id, id(body), it.id if it is not None else None, n)
         leaves = memo.get(key)

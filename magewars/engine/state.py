@@ -255,6 +255,17 @@ class GameState:
     def order(self, value) -> None:
         self._order = LightList(value)
 
+    @property
+    def round(self) -> int:
+        """The round number: a light field (its reads are counted, so derived values that never read it
+        survive a new round; those that do are worked out again at the next change)."""
+        LIGHT_READS[0] += 1
+        return self._round
+
+    @round.setter
+    def round(self, value: int) -> None:
+        self._round = value
+
     def __init__(self, arena: Optional[Arena] = None):
         self.arena = arena or Arena()
         self.players: dict[str, Player] = {}

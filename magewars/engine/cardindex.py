@@ -9,13 +9,35 @@ entry lives).  The table is bounded: past `LIMIT` definitions it starts afresh.
 """
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import Any, Callable, TypeVar
 
 from ..dsl import ast as A
 from .phrases import words_of
 
 LIMIT = 20_000
-_INDEX: dict[int, tuple[Any, "CardIndex"]] = {}
+_T = TypeVar("_T")
+
+
+def per_definition(read: Callable[[Any], _T]) -> Callable[[Any], _T]:
+    """`read(definition)` worked out once per definition (a card, a codex entry, a phrase, a node: the
+    language's definitions are frozen), keyed by its identity; the entry holds the definition, so an
+    identity is never reused while its entry lives.  The table is bounded: past LIMIT it starts afresh.
+    The engine's per-definition readings all go through this one table shape."""
+    table: dict[int, tuple[Any, Any]] = {}
+
+    @functools.wraps(read)
+    def kept(definition):
+        hit = table.get(id(definition))
+        if hit is not None and hit[0] is definition:
+            return hit[1]
+        if len(table) >= LIMIT:
+            table.clear()
+        got = read(definition)
+        table[id(definition)] = (definition, got)
+        return got
+    kept.table = table
+    return kept
 
 
 class CardIndex:
@@ -40,15 +62,9 @@ class CardIndex:
         self.must_reveal = [r for r in self.reveal_rules if r.mode == "must"]  # mandatory reveals
 
 
+@per_definition
 def index(card) -> CardIndex:
-    hit = _INDEX.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    if len(_INDEX) >= LIMIT:
-        _INDEX.clear()
-    ix = CardIndex(card)
-    _INDEX[id(card)] = (card, ix)
-    return ix
+    return CardIndex(card)
 
 
 _WORDS: dict[int, tuple[Any, tuple]] = {}

@@ -22,6 +22,7 @@ from typing import Optional, Sequence
 from ..dsl import ast as A
 from ..dsl.model import CardDefinition
 from .actions import CastChoice
+from .cardindex import per_definition
 from .errors import EngineError
 from .phrases import Ctx, matches
 from .state import GameObject
@@ -249,23 +250,10 @@ def discard_target(game, caster, card: CardDefinition, obj: GameObject, probe: G
     return None
 
 
-_TARGET_KINDS: dict = {}
-
-
+@per_definition
 def target_kind(card: CardDefinition) -> str:
     """How a spell names its target: 'zone', 'border', 'object', 'none' (arena), or 'unsupported'
-    (once per card: definitions are frozen, and every candidate of every decision asks it)."""
-    hit = _TARGET_KINDS.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    if len(_TARGET_KINDS) >= 20_000:
-        _TARGET_KINDS.clear()
-    got = _target_kind(card)
-    _TARGET_KINDS[id(card)] = (card, got)
-    return got
-
-
-def _target_kind(card: CardDefinition) -> str:
+    (once per card: every candidate of every decision asks it)."""
     if not card.targets:
         return "none"
     words = {t.lower() for t in card.targets}

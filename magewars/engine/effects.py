@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, Defense, TraitInstance, versus_entry
-from .cardindex import index as card_index, lower_words
+from .cardindex import index as card_index, lower_words, per_definition
 from ..spellbook.rules import RULE_CALLS as SPELLBOOK_RULE_CALLS
 from .spellstatics import CAST_STATIC_CALLS
 from . import movement
@@ -43,54 +43,44 @@ if TYPE_CHECKING:  # pragma: no cover
 _INNATE: dict[int, tuple[object, tuple]] = {}
 # the ids of a codex's entries -> (the entries, their innate rules): one reading per compiled codex
 _INNATE_BY_CODEX: dict[tuple, tuple[tuple, list]] = {}
-#: id of a list of innate rules -> (the list, object kind -> [(entry, what takes it away)]): Effects._innate
-_INNATE_BY_KIND: dict[int, tuple] = {}
 #: entry name -> TraitInstance(name): the names objects have by nature (Effects._innate)
 _BARE_TRAITS: dict[str, TraitInstance] = {}
 
 
-_OWN_STATICS: dict[int, tuple[object, tuple]] = {}
+@per_definition
+def _innate_by_kind(rules: list) -> dict:
+    """Object kind -> [(entry, what takes it away)] from a list of innate rules (Effects.innate_rules)."""
+    by: dict = {}
+    for name, kinds, unless in rules:
+        for k in kinds:
+            by.setdefault(k, []).append((name, unless))
+    return by
 
 
-_NODE_KINDS: dict[int, tuple] = {}
-
-
+@per_definition
 def _codex_node_kind(node) -> Optional[str]:
     """How Effects._codex_static applies one node of a codex entry's static to the object carrying it,
     read once per node: "call" (`immune`/`cannot`/`can`/`no_armor` of `this`: Effects._codex_call),
     "gain" or "lose" (`this gains/loses [...]`), "other" (another node about `this`: nothing here), None
     (about other objects: collected from their sources)."""
-    got = _NODE_KINDS.get(id(node))
-    if got is not None and got[0] is node:
-        return got[1]
     subj = getattr(node, 'subject', None)
     if isinstance(node, A.Call) and node.name in ("immune", "cannot", "can", "no_armor") and node.args \
             and isinstance(node.args[0].value, A.Phrase) and lower_words(node.args[0].value) == ("this",):
-        how = "call"
-    elif subj is None or lower_words(subj) != ('this',):
-        how = None
-    elif isinstance(node, A.Gain):
-        how = "gain"
-    elif isinstance(node, A.Lose):
-        how = "lose"
-    else:
-        how = "other"
-    if len(_NODE_KINDS) > 20_000:
-        _NODE_KINDS.clear()
-    _NODE_KINDS[id(node)] = (node, how)
-    return how
+        return "call"
+    if subj is None or lower_words(subj) != ('this',):
+        return None
+    if isinstance(node, A.Gain):
+        return "gain"
+    if isinstance(node, A.Lose):
+        return "lose"
+    return "other"
 
 
-_ENTRY_SUBJECTS: dict[int, tuple] = {}
-
-
+@per_definition
 def _entry_subjects(cd) -> tuple:
     """A codex entry's statics with a subject, split once per entry (Effects.collect asks for every object
     computed): (those about the object carrying it, `this`/`it` first; those whose subject does not start
     with `this`, read about the objects attached to its carrier)."""
-    got = _ENTRY_SUBJECTS.get(id(cd))
-    if got is not None and got[0] is cd:
-        return got[1]
     own, others = [], []
     for ab in cd.abilities:
         subj = getattr(ab.effect, "subject", None) if isinstance(ab, A.StaticAbility) else None
@@ -101,25 +91,15 @@ def _entry_subjects(cd) -> tuple:
             own.append(ab)
         if ws[:1] != ("this",):
             others.append(ab)
-    if len(_ENTRY_SUBJECTS) > 4096:
-        _ENTRY_SUBJECTS.clear()
-    got = (tuple(own), tuple(others))
-    _ENTRY_SUBJECTS[id(cd)] = (cd, got)
-    return got
+    return (tuple(own), tuple(others))
 
 
+@per_definition
 def _own_statics(cd) -> tuple:
     """A codex entry's statics about the object that carries it (what Effects._codex_static applies):
     every static but `innate(...)`, which is about objects in general (read by Effects.innate_rules)."""
-    got = _OWN_STATICS.get(id(cd))
-    if got is not None and got[0] is cd:
-        return got[1]
-    own = tuple(ab for ab in cd.abilities if isinstance(ab, A.StaticAbility)
-                and not (isinstance(ab.effect, A.Call) and ab.effect.name == "innate"))
-    if len(_OWN_STATICS) > 4096:
-        _OWN_STATICS.clear()
-    _OWN_STATICS[id(cd)] = (cd, own)
-    return own
+    return tuple(ab for ab in cd.abilities if isinstance(ab, A.StaticAbility)
+                 and not (isinstance(ab.effect, A.Call) and ab.effect.name == "innate"))
 
 
 def _entry_innate(name: str, cd) -> tuple:
@@ -213,24 +193,20 @@ class Derived:
 
 
 def trait_from_ref(ref: A.TraitRef, codex: Optional[dict] = None) -> TraitInstance:
-    val = ref.param.signed_value() if ref.param is not None else None
-    if ref.versus:  # `+X vs Name`: the codex entry declared `param versus`
+    if ref.versus:  # `+X vs Name`: the codex entry declared `param versus` (its key depends on the codex)
         key = versus_entry(codex or {}) or ref.text
+        val = ref.param.signed_value() if ref.param is not None else None
         return TraitInstance(key, val, None, tuple(v.text for v in ref.versus), ref.text)
-    # the same reference makes the same (frozen) instance: made once per reference, not at every
-    # derivation (a frozen dataclass's __init__ is slow: object.__setattr__ for each field)
-    hit = _REF_TRAITS.get(id(ref))
-    if hit is not None and hit[0] is ref:
-        return hit[1]
-    got = TraitInstance(ref.name.text, val, None, (), ref.text)
-    if len(_REF_TRAITS) > 20_000:
-        _REF_TRAITS.clear()
-    _REF_TRAITS[id(ref)] = (ref, got)
-    return got
+    return _plain_trait(ref)
 
 
-#: id of a trait reference (without `vs`) -> (the reference, its TraitInstance): trait_from_ref
-_REF_TRAITS: dict[int, tuple] = {}
+@per_definition
+def _plain_trait(ref: A.TraitRef) -> TraitInstance:
+    """The trait a reference without `vs` makes: the same reference makes the same (frozen) instance, made
+    once per reference, not at every derivation (a frozen dataclass's __init__ is slow: object.__setattr__
+    for each field)."""
+    return TraitInstance(ref.name.text, ref.param.signed_value() if ref.param is not None else None, None, (),
+                         ref.text)
 
 
 def attached_subject(subject) -> bool:
@@ -1150,18 +1126,8 @@ class Effects:
         """Give the object the names it has by nature; returns (name, what takes it away) of those given."""
         given = []
         by_kind = self._innate_by_kind
-        if by_kind is None:
-            rules = self.innate_rules()
-            hit = _INNATE_BY_KIND.get(id(rules))  # the rules are shared by the games of a corpus: so is this
-            if hit is None or hit[0] is not rules:
-                by: dict = {}
-                for name, kinds, unless in rules:
-                    for k in kinds:
-                        by.setdefault(k, []).append((name, unless))
-                if len(_INNATE_BY_KIND) > 8:
-                    _INNATE_BY_KIND.clear()
-                hit = _INNATE_BY_KIND[id(rules)] = (rules, by)
-            by_kind = self._innate_by_kind = hit[1]
+        if by_kind is None:  # (the rules are shared by the games of a corpus: so is this table)
+            by_kind = self._innate_by_kind = _innate_by_kind(self.innate_rules())
         for name, unless in by_kind.get(obj.kind, ()):
             if name not in traits and not any(u in traits for u in unless):
                 t = _BARE_TRAITS.get(name)  # (a frozen instance without a value: one per name serves all)

@@ -15,7 +15,7 @@ from .decisions import DECISION_KINDS, Agent, Decision, FirstLegalAgent, Option
 from .dice import Dice, SeededDice
 from .attack import AttackAction, AttackEngine
 from .barclauses import BAR_EVENTS, listeners as bar_listeners
-from .cardindex import index as card_index
+from .cardindex import index as card_index, per_definition
 from .effects import Effects
 from .errors import EngineError
 from .effects import trait_from_ref
@@ -80,9 +80,14 @@ def works_hidden(card) -> bool:
 #: destroyed by them (the hit or damage that destroyed it, its destruction); later steps, no
 LOOK_BACK_EVENTS = frozenset({"hit", "damaged", "destroyed"})
 
-#: id of a codex listener index -> (the index, entry name -> the events it listens for): Game._entry_events
-#: (the entry holds its index, so an id is not reused while its entry stands)
-_ENTRY_EVENTS: dict[int, tuple] = {}
+@per_definition
+def _entry_events(idx: dict) -> dict:
+    """Entry name -> the events it listens for, from a codex listener index (Game._codex_index)."""
+    by_key: dict = {}
+    for event, entries in idx.items():
+        for name in entries:
+            by_key.setdefault(name, set()).add(event)
+    return by_key
 
 
 class Game:
@@ -984,17 +989,8 @@ class Game:
         """Codex entry name -> the events its triggered abilities listen for (from _codex_index)."""
         idx = self._codex_index()
         got = self._entry_event_map
-        if got is None or got[0] is not idx:
-            got = _ENTRY_EVENTS.get(id(idx))  # the index is shared by the games of a corpus: so is this
-            if got is None or got[0] is not idx:
-                by_key: dict = {}
-                for event, entries in idx.items():
-                    for name in entries:
-                        by_key.setdefault(name, set()).add(event)
-                if len(_ENTRY_EVENTS) >= 64:
-                    _ENTRY_EVENTS.clear()
-                got = _ENTRY_EVENTS[id(idx)] = (idx, by_key)
-            self._entry_event_map = got
+        if got is None or got[0] is not idx:  # (the index is shared by the games of a corpus: so is this)
+            got = self._entry_event_map = (idx, _entry_events(idx))
         return got[1]
 
     def _event_ok(self, src, inner, subject, ctx, info) -> bool:

@@ -38,7 +38,7 @@ from typing import Any, Iterable, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import CardDefinition
-from .cardindex import index as card_index
+from .cardindex import index as card_index, per_definition
 from . import decisionmemo as DM
 from .decisions import Option
 from . import move_costs
@@ -201,17 +201,10 @@ def _rule_of(game: Game, who: str) -> str:
     return f"Codex: {who}" if who in game.codex else f"Card: {who}"
 
 
-_IMPOSING: dict = {}
-
-
+@per_definition
 def _imposing(card) -> dict:
     """A card's `static cannot(PHRASE, ACTION, ...)` about others (PHRASE not `this`), by ACTION, in printed
     order: (ability, positional arguments, keywords).  Cards are frozen: worked out once per card."""
-    hit = _IMPOSING.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    if len(_IMPOSING) >= 20_000:
-        _IMPOSING.clear()
     got: dict = {}
     for ab in card.abilities:
         if not (isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "cannot"):
@@ -220,7 +213,6 @@ def _imposing(card) -> dict:
         if len(pos) < 2 or _is_this(pos[0]) or not isinstance(pos[0], A.Phrase) or not isinstance(pos[1], A.StringLit):
             continue
         got.setdefault(pos[1].value, []).append((ab, pos, kw))
-    _IMPOSING[id(card)] = (card, got)
     return got
 
 

@@ -28,7 +28,7 @@ from .actions import CastChoice, PassChoice, options_of
 from .decisions import HiddenPick
 from .decisions import Option
 from .errors import EffectStopped
-from .cardindex import index as card_index
+from .cardindex import index as card_index, per_definition
 from .phrases import Ctx, resolve
 from .targeting import choose_target, needs_choice
 from ..dsl import vocab as V
@@ -140,25 +140,9 @@ def _abilities(card):
             yield effs
 
 
-_OWN_CASTS: dict = {}
-
-
-def own_casts(card) -> tuple[tuple, int]:
-    """The spell phrases the card's own abilities cast with (`cast_spell(this, ...)`, `summon(...)`),
-    and how many spells one of its abilities casts at most (the number it is given at Planning).
-    Read once per card definition (definitions are frozen; the entry holds the card, so its identity
-    is not reused while the entry lives): every Planning Phase asks it for every card of a spellbook."""
-    hit = _OWN_CASTS.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    if len(_OWN_CASTS) >= 20_000:
-        _OWN_CASTS.clear()
-    got = _read_own_casts(card)
-    _OWN_CASTS[id(card)] = (card, got)
-    return got
-
-
 def _read_own_casts(card) -> tuple[tuple, int]:
+    """The spell phrases the card's own abilities cast with (`cast_spell(this, ...)`, `summon(...)`),
+    and how many spells one of its abilities casts at most (the number it is given at Planning)."""
     phrases, most, bound_only = [], 0, False
     for effs in _abilities(card):
         for call in _walk(effs):
@@ -177,7 +161,12 @@ def _read_own_casts(card) -> tuple[tuple, int]:
     return tuple(phrases), max(1, most)
 
 
+#: _read_own_casts once per card definition: every Planning Phase asks it for every card of a spellbook
+own_casts = per_definition(_read_own_casts)
+
+
 # ---------------------------------------------------------------- what an object may cast
+
 def given(obj) -> list:
     """The card names an object was given at Planning and has not cast yet (kept on the object, so
     they follow it when a scenario renames it)."""

@@ -20,7 +20,7 @@ from typing import Iterator, Optional
 
 from ..dsl import ast as A
 from . import castlimit as CL
-from .cardindex import index as card_index
+from .cardindex import index as card_index, per_definition
 from .decisions import Option
 from .errors import EngineError
 from .phrases import Ctx, has_name, matches
@@ -490,22 +490,12 @@ def _words_fit(src, plan, kind: str, has, controller: str, level=None) -> bool:
     return True
 
 
-_PLANS: dict[int, tuple] = {}
-
-
+@per_definition
 def _phrase_plan(phrase: A.Phrase) -> tuple:
-    """(plan of the words before "on", plan of the words after it or None): once per phrase (phrases
-    are frozen; the entry holds the phrase, so its identity is not reused while the entry lives)."""
-    hit = _PLANS.get(id(phrase))
-    if hit is not None and hit[0] is phrase:
-        return hit[1]
-    if len(_PLANS) >= 20_000:
-        _PLANS.clear()
+    """(plan of the words before "on", plan of the words after it or None): once per phrase."""
     words = list(phrase.words)
     on = next((i for i, w in enumerate(words) if w.text.lower() == "on"), None)
-    got = (_words_plan(words), None) if on is None else (_words_plan(words[:on]), _words_plan(words[on + 1:]))
-    _PLANS[id(phrase)] = (phrase, got)
-    return got
+    return (_words_plan(words), None) if on is None else (_words_plan(words[:on]), _words_plan(words[on + 1:]))
 
 
 def may_fit(src, card, controller: str, phrase: A.Phrase) -> bool:

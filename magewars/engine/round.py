@@ -30,7 +30,7 @@ from . import bound as BD
 from . import othercasters as OC
 from . import ability_costs as COSTS
 from . import forced_reveals as FORCED
-from .cardindex import index as card_index
+from .cardindex import index as card_index, per_definition
 from . import manasupply as MS
 from .decisions import HiddenPick, Option
 from .phrases import Ctx, resolve
@@ -102,23 +102,14 @@ def _codex_timed(game) -> dict:
     return idx
 
 
-_CARD_TIMED: dict = {}
-
-
+@per_definition
 def _card_timed(card) -> dict:
-    """A card's `at TIMING` abilities by timing: (ability, inner), in printed order (once per card:
-    definitions are frozen)."""
-    hit = _CARD_TIMED.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    if len(_CARD_TIMED) >= 20_000:
-        _CARD_TIMED.clear()
+    """A card's `at TIMING` abilities by timing: (ability, inner), in printed order (once per card)."""
     got: dict = {}
     for ab in card.abilities:
         inner = _timed(ab)
         if inner is not None:
             got.setdefault(inner.timing.name, []).append((ab, inner))
-    _CARD_TIMED[id(card)] = (card, got)
     return got
 
 

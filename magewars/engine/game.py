@@ -870,12 +870,7 @@ class Game:
                 # an attack's own replacement of a destruction (Devour's Obliterate) comes before the
                 # object's (Cantrip): Obliterate removes even a Cantrip from the game (Codex, Cantrip)
                 rules = [*more, *rules] if event == "would_be_destroyed" else [*rules, *more]
-        if not rules and not pending:  # nothing listens (the usual case): only an attack bar's own trait may
-            if ctx.attack is None and subject is not None:
-                for (ab, inner, x, label, bar) in self.bar_listeners(subject, event):
-                    self.run_trigger(subject, ab, inner, subject, ctx, info, x, label, bar=bar)
-            return
-        if event == "attack_step" and "step" in info:  # only the listeners of this step (event_matches would refuse the rest)
+        if (rules or pending) and event == "attack_step" and "step" in info:  # only the listeners of this step (event_matches would refuse the rest)
             step = info["step"]
             rules = [r for r in rules if _step_of(r[2]) in (None, step)]
             pending = [p for p in pending if _step_of(p[2]) in (None, step)]

@@ -745,22 +745,11 @@ def _in_play_stated(game) -> frozenset:
 def _nothing_states(game, name: str, act: str, parties, codex: bool) -> bool:
     """No statement that could be read for this query is about this action: neither the cards in play,
     nor the parties' own cards, nor (codex) any codex entry, nor (cannot) an effect's restriction.
-    Then the answer is None whatever the parties carry, and nothing needs deriving.  (One action:
-    _nothing_states_any's work without its loops over actions, for the engine's most frequent query.)"""
+    Then the answer is None whatever the parties carry, and nothing needs deriving.  (One query: not
+    kept, as _nothing_states_any keeps its pooled answers, since a single query's parties rarely repeat.)"""
     if name == "cannot" and getattr(game, "effect_restrictions", None):
         return False
-    k = (name, act)
-    if k in _in_play_stated(game):
-        return False
-    if not codex:
-        return True
-    in_codex = k in _codex_stated(game)  # (else what a party carries need not be worked out)
-    for p in parties:
-        if p is None or isinstance(p, (str, Marker)):
-            continue
-        if k in _card_stated(p.card) or (in_codex and k in _carried_stated(game, p)):
-            return False
-    return True
+    return _nothing_states_read(game, name, (act,), parties, codex)
 
 
 def _nothing_states_any(game, name: str, acts: tuple, parties, codex: bool = True) -> bool:
@@ -798,25 +787,13 @@ def _nothing_states_read(game, name: str, acts: tuple, parties, codex: bool) -> 
     if not codex:
         return True
     in_codex = not _codex_stated(game).isdisjoint(keys)  # (else what a party carries need not be worked out)
-    kept = None
-    if in_codex:  # _carried_stated's answers of this epoch, read here without a call per party
-        game.effects.reads_others()
-        cache = getattr(game, "_carried_stated_cache", None)
-        if cache is not None and cache[0] == game.effects.current_epoch() and not getattr(game, "placers", None) \
-                and not game.effects._computing:
-            kept = cache[1]
     done = []
     for p in parties:
         if p is None or isinstance(p, (str, Marker)) or p in done:
-            continue
+            continue  # (a party named twice is read once)
         done.append(p)
-        if not _card_stated(p.card).isdisjoint(keys):
+        if not _card_stated(p.card).isdisjoint(keys) or (in_codex and not _carried_stated(game, p).isdisjoint(keys)):
             return False
-        if in_codex:
-            hit = kept.get(p.id) if kept is not None else None
-            stated = hit[1] if hit is not None and hit[0] is p else _carried_stated(game, p)
-            if not stated.isdisjoint(keys):
-                return False
     return True
 
 

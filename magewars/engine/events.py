@@ -66,7 +66,15 @@ class EventLog:
 
     def emit(self, _kind: str, _text: str, *, secret_for: Optional[str] = None,
              public_text: Optional[str] = None, audience: Optional[tuple] = None, **data) -> Event:
-        ev = Event(len(self.events) + 1, _kind, _text, data, self.depth, secret_for, public_text,
+        """Record an event.  Watchers (invariant checks, replays) replace this method on the log
+        itself; the engine's Game.emit goes through them when they do."""
+        return self.record(_kind, _text, data, secret_for, public_text, audience)
+
+    def record(self, kind: str, text: str, data: dict, secret_for: Optional[str], public_text: Optional[str],
+               audience) -> Event:
+        """emit's work, its arguments as they are kept (Game.emit calls it directly: no keyword
+        arguments packed twice)."""
+        ev = Event(len(self.events) + 1, kind, text, data, self.depth, secret_for, public_text,
                    tuple(audience) if audience is not None else None)
         self.events.append(ev)
         return ev

@@ -141,7 +141,7 @@ class Game:
         self._listening_version = -1
         self._heard_cache: tuple = (-1, frozenset())  # (derived epoch, events anything may hear): _heard
         self._entry_event_map: Optional[tuple] = None  # (codex index, entry -> its events): _entry_events
-        self._attack_listening: tuple = (None, None, {}, frozenset())  # attack_listeners of the attack in hand, by event
+        self._attack_listening: tuple = (None,) * 9  # what attack_listeners keeps of the attack in hand (_attack_kept)
         self._lowers_armor: dict[str, bool] = {}  # codex entry -> lowers armor (lowers_armor)
         self.just_moved: set = LightSet()  # creatures whose last action was a move (Charge)  # (object id, action, detail, source id, round)
         self.attacks = AttackEngine(self)
@@ -200,12 +200,16 @@ class Game:
         return None
 
     # ------------------------------------------------------------ log and decisions
-    def emit(self, _kind: str, _text: str, **kw):
+    def emit(self, _kind: str, _text: str, *, secret_for: Optional[str] = None, public_text: Optional[str] = None,
+             audience: Optional[tuple] = None, **data):
+        log = self.log
         if self.pending_notes:
             notes, self.pending_notes = self.pending_notes, []
             for n in notes:
-                self.log.emit("unsupported", n)
-        return self.log.emit(_kind, _text, **kw)
+                log.emit("unsupported", n)
+        if "emit" in log.__dict__:  # a watcher replaced the log's emit (invariant checks, replays)
+            return log.emit(_kind, _text, secret_for=secret_for, public_text=public_text, audience=audience, **data)
+        return log.record(_kind, _text, data, secret_for, public_text, audience)
 
     def note_unsupported(self, what: str, why: str) -> None:
         """Refuse a construct loudly: counted in `unsupported`, logged before the next event (safe to call
@@ -793,24 +797,31 @@ class Game:
     def attack_listeners(self, atk, event: str) -> list:
         """Codex abilities of the traits of the attack being resolved (Vampiric, Piercing...):
         `this` is the attacker; X is the trait's value."""
-        if atk is None:
-            return []
-        # kept per attack while its traits stay the same (an attack fires a dozen events, most
-        # of them several times)
-        if getattr(atk, "is_casting", False):  # a spell being cast stands in for an attack: no bar, no traits
-            return []
+        if atk is None or getattr(atk, "is_casting", False):  # a spell being cast stands in for an attack: no bar, no traits
+            return ()
+        kept = self._attack_kept(atk)
+        if event not in kept[7]:  # neither its bar nor a trait of it listens for the event
+            return ()
+        got = kept[6].get(event)
+        if got is None:
+            got = kept[6][event] = self._attack_listeners(atk, event)
+        return got
+
+    def _attack_kept(self, atk) -> tuple:
+        """What attack_listeners keeps of the attack in hand: (attack, its traits, how many it gained,
+        its bar, the bar's owner, its attacker, listeners by event, the events it may hear, its X).
+        An attack fires a dozen events, most of them several times; the answer holds while the attack
+        is the same object and none of what it is worked out from was replaced (compared by identity:
+        a replaced part, even an equal one, only works the answer out again)."""
         kept = self._attack_listening
         action = atk.action
-        # what the answer is worked out from (items compared by identity first)
-        key = (action.traits, len(atk.gained), action.definition, action.bar_owner, atk.attacker, action.x)
-        if kept[0] is not atk or kept[1] != key:
-            kept = self._attack_listening = (atk, key, {}, self._attack_heard(atk))
-        if event not in kept[3]:  # neither its bar nor a trait of it listens for the event
-            return ()
-        got = kept[2].get(event)
-        if got is None:
-            got = kept[2][event] = self._attack_listeners(atk, event)
-        return got
+        if kept[0] is not atk or kept[1] is not action.traits or kept[2] != len(atk.gained) \
+                or kept[3] is not action.definition or kept[4] is not action.bar_owner \
+                or kept[5] is not atk.attacker or kept[8] != action.x:
+            kept = self._attack_listening = (atk, action.traits, len(atk.gained), action.definition,
+                                             action.bar_owner, atk.attacker, {}, self._attack_heard(atk),
+                                             action.x)
+        return kept
 
     def _attack_heard(self, atk) -> frozenset:
         """The events the attack in hand may hear (a superset of those _attack_listeners finds any
@@ -863,6 +874,9 @@ class Game:
         the traits of the attack being resolved.
 
         `info` carries event details matched against keyword arguments (step=..., by=...)."""
+        atk = ctx.attack
+        if atk is not None and self._unheard(event, subject, atk, exclude):
+            return
         rules, pending = self._listening(event, subject, exclude)  # kept lists: read, never changed here
         if ctx.attack is not None:
             more = self.attack_listeners(ctx.attack, event)
@@ -888,6 +902,26 @@ class Game:
                 pending = self.order_triggers(pending, event)
         for (src, ab, inner, x, label) in pending:
             self.run_trigger(src, ab, inner, subject, ctx, info, x, label)
+
+    def _unheard(self, event: str, subject, atk, exclude) -> bool:
+        """Is it already known that nothing hears this event of the attack in hand?  True only where
+        _listening would find no listener from what it keeps (the events anything in play may hear,
+        _heard, kept for the current derived epoch and already worked out) and the attack's bar and
+        traits hear no such event: the usual case, most events of an attack sequence.  Anything
+        else (no kept answer yet, a destruction, a subject gone, excluded objects, spells that
+        linger) takes the full path."""
+        eff = self.effects
+        heard = self._heard_cache
+        if exclude or self.lingering or event == "destroyed" or eff._version != self.state.version \
+                or heard[0] != eff.epoch or event in heard[1]:
+            return False
+        if event in LOOK_BACK_EVENTS and subject is not None and not isinstance(subject, str) \
+                and not subject.in_play:
+            return False  # what was attached to a destroyed subject still hears it
+        if not getattr(atk, "is_casting", False) and event in self._attack_kept(atk)[7]:
+            return False
+        eff.reads_others()  # (as _listening: kept across objects)
+        return True
 
     #: events about what becomes of a card as it would leave play: a face-down card's codex rules hear them
     CARD_FATE_EVENTS = ("would_be_destroyed", "discarded")

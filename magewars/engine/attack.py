@@ -1297,7 +1297,9 @@ class AttackEngine:
         self.current_step = key
         try:
             if atk.status != "canceled":
-                g.fire("attack_step", atk.defender or atk.target, Ctx(attack=atk), step=key)
+                subject = atk.defender or atk.target
+                if not g.unheard("attack_step", subject, atk):  # (known unheard: no context to build)
+                    g.fire_heard("attack_step", subject, Ctx(attack=atk), (), {"step": key})
             if atk.status == "canceled" and not st.after_cancel:
                 return
             st.run(self, atk)

@@ -875,8 +875,11 @@ class Game:
 
         `info` carries event details matched against keyword arguments (step=..., by=...)."""
         atk = ctx.attack
-        if atk is not None and self._unheard(event, subject, atk, exclude):
-            return
+        if atk is None or not self.unheard(event, subject, atk, exclude):
+            self.fire_heard(event, subject, ctx, exclude, info)
+
+    def fire_heard(self, event: str, subject: Optional[GameObject], ctx: Ctx, exclude, info: dict) -> None:
+        """fire's work once `unheard` did not rule the event out (its caller asked it first)."""
         rules, pending = self._listening(event, subject, exclude)  # kept lists: read, never changed here
         if ctx.attack is not None:
             more = self.attack_listeners(ctx.attack, event)
@@ -903,7 +906,7 @@ class Game:
         for (src, ab, inner, x, label) in pending:
             self.run_trigger(src, ab, inner, subject, ctx, info, x, label)
 
-    def _unheard(self, event: str, subject, atk, exclude) -> bool:
+    def unheard(self, event: str, subject, atk, exclude=()) -> bool:
         """Is it already known that nothing hears this event of the attack in hand?  True only where
         _listening would find no listener from what it keeps (the events anything in play may hear,
         _heard, kept for the current derived epoch and already worked out) and the attack's bar and

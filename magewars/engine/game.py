@@ -130,6 +130,8 @@ class Game:
         self._shared: dict = {}  # condition -> does it state shared_with_placer() (Game.shared)
         self._loses: dict = {}  # condition -> does it state loses_abilities() (Game._sync_abilities)
         self._stripped: dict = {}  # object id -> its own card, while it is read without its abilities
+        self._abilities_synced = -1  # the derived epoch of the last _sync_abilities that changed nothing
+        self._state_rules: tuple = (-1, ())  # (derived epoch, the state rules in play): staterules.apply
         self._held: tuple = (-1, {})  # (state version, placer id -> the shared markers it placed) (Game.held)
         self._checked_version = -1
         self._would_destroy: set = set()  # objects in their "would be destroyed" window
@@ -433,7 +435,13 @@ class Game:
         """An object carrying a condition that states `loses_abilities()` (Disable) is read, while the marker is
         on it, as its card without attack bars or abilities (bar the statics that set X): every procedure
         that reads the card then finds nothing to offer, fire or apply.  Its card comes back with the
-        last marker, or when it leaves play.  True if any object changed."""
+        last marker, or when it leaves play.  True if any object changed.
+
+        What it reads (markers, being in play, the card, the codex) is all fingerprinted: once a pass
+        changed nothing, none is needed again until the derived epoch changes."""
+        epoch = self.effects.current_epoch()
+        if self._abilities_synced == epoch:
+            return False
         changed = False
         for obj in list(self.state.objects.values()):
             why = None
@@ -459,6 +467,8 @@ class Game:
                 continue
             self.state.touch()
             changed = True
+        if not changed:
+            self._abilities_synced = epoch
         return changed
 
     def _pairs_broken(self) -> bool:

@@ -55,14 +55,25 @@ def _rules(card) -> list:
     return got[1]
 
 
+def in_play(game) -> tuple:
+    """(card, its state rules) of each face-up card in play that states any.  Which cards those are
+    depends on fingerprinted state alone (in play, face down, the card): kept for the derived epoch,
+    so that the state check, run after every change, goes over the objects only when that changed."""
+    epoch = game.effects.current_epoch()
+    kept = game._state_rules
+    if kept[0] != epoch:
+        kept = game._state_rules = (epoch, tuple((src, rules) for src in game.state.in_play()
+                                                 if not src.hidden for rules in (_rules(src.card),) if rules))
+    return kept[1]
+
+
 def apply(game) -> bool:
     """Apply every state rule of the face-up cards in play once; True when a marker was removed."""
     changed = False
     st = game.state
-    for src in list(st.in_play()):
+    for src, rules in in_play(game):
         if src.hidden or not src.in_play:
-            continue
-        rules = _rules(src.card)
+            continue  # (it left play, or was turned face down, by an earlier rule of this pass)
         for ab in rules:
             if ab.guard is not None and not game.evaluate(ab.guard, Ctx(this=src)):
                 continue

@@ -1299,7 +1299,7 @@ class AttackEngine:
             if atk.status != "canceled":
                 subject = atk.defender or atk.target
                 if not g.unheard("attack_step", subject, atk):  # (known unheard: no context to build)
-                    g.fire_heard("attack_step", subject, Ctx(attack=atk), (), {"step": key})
+                    g.fire_heard("attack_step", subject, Ctx(attack=atk), step=key)
             if atk.status == "canceled" and not st.after_cancel:
                 return
             st.run(self, atk)

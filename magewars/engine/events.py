@@ -1,13 +1,13 @@
 """Structured event records.  The text log and the JSON log both render these."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 
-@dataclass(slots=True)
-class Event:
-    """One log record, and who may see it.
+class Event(NamedTuple):
+    """One log record, and who may see it.  Records are never changed once made (a named tuple: an
+    attack sequence makes about thirty, and a tuple is made in one step, where a class with eight
+    attributes sets them one by one).
 
     Visibility, from most to least open:
     * everyone sees `text` (the default);
@@ -20,7 +20,7 @@ class Event:
     seq: int
     kind: str  # step, window, reveal, roll, modifier, damage, condition, destroyed, ...
     text: str
-    data: dict = field(default_factory=dict)
+    data: dict
     depth: int = 0
     secret_for: Optional[str] = None  # the only player who may see `text` (hidden information)
     public_text: Optional[str] = None  # what everyone else sees
@@ -45,6 +45,9 @@ class Event:
         return {"seq": self.seq, "kind": self.kind, "depth": self.depth, "text": text,
                 "visible_to": self.visible_to(),
                 **({"data": _jsonable(data)} if data else {})}
+
+
+make_event = tuple.__new__  # (EventLog.record: the named tuple made without its Python-level __new__)
 
 
 def _jsonable(v: Any):
@@ -74,8 +77,8 @@ class EventLog:
                audience) -> Event:
         """emit's work, its arguments as they are kept (Game.emit calls it directly: no keyword
         arguments packed twice)."""
-        ev = Event(len(self.events) + 1, kind, text, data, self.depth, secret_for, public_text,
-                   tuple(audience) if audience is not None else None)
+        ev = make_event(Event, (len(self.events) + 1, kind, text, data, self.depth, secret_for, public_text,
+                                 tuple(audience) if audience is not None else None))
         self.events.append(ev)
         return ev
 

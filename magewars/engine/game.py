@@ -19,7 +19,7 @@ from .cardindex import index as card_index, per_definition
 from .effects import Effects
 from .errors import EngineError
 from .effects import trait_from_ref
-from .events import EventLog
+from .events import Event, EventLog, make_event
 from . import movement
 from . import staterules
 from .phrases import Ctx, matches, resolve, resolve_one
@@ -211,7 +211,11 @@ class Game:
                 log.emit("unsupported", n)
         if "emit" in log.__dict__:  # a watcher replaced the log's emit (invariant checks, replays)
             return log.emit(_kind, _text, secret_for=secret_for, public_text=public_text, audience=audience, **data)
-        return log.record(_kind, _text, data, secret_for, public_text, audience)
+        events = log.events  # (EventLog.record's work, done here: about thirty events a sequence)
+        ev = make_event(Event, (len(events) + 1, _kind, _text, data, log.depth, secret_for, public_text,
+                                tuple(audience) if audience is not None else None))
+        events.append(ev)
+        return ev
 
     def note_unsupported(self, what: str, why: str) -> None:
         """Refuse a construct loudly: counted in `unsupported`, logged before the next event (safe to call
@@ -886,9 +890,9 @@ class Game:
         `info` carries event details matched against keyword arguments (step=..., by=...)."""
         atk = ctx.attack
         if atk is None or not self.unheard(event, subject, atk, exclude):
-            self.fire_heard(event, subject, ctx, exclude, info)
+            self.fire_heard(event, subject, ctx, exclude, **info)
 
-    def fire_heard(self, event: str, subject: Optional[GameObject], ctx: Ctx, exclude, info: dict) -> None:
+    def fire_heard(self, event: str, subject: Optional[GameObject], ctx: Ctx, exclude=(), **info) -> None:
         """fire's work once `unheard` did not rule the event out (its caller asked it first)."""
         rules, pending = self._listening(event, subject, exclude)  # kept lists: read, never changed here
         if ctx.attack is not None:

@@ -1114,19 +1114,27 @@ class Game:
         Each argument is read by the role its parameter has (vocab.EVENT_PARAM_ROLES), through
         EVENT_ROLE_READERS and nothing else; an argument with no reader raises (run_trigger reports it),
         so no argument is ever passed over (the checker refuses such an argument first: E204)."""
-        info = info or {}
-        args = V.event_arguments(call)
-        if not args:
+        kept = self._EVENT_READS.get(id(call))
+        if kept is None or kept[0] is not call:  # (the call is kept too: its id stays its own)
+            roles = V.EVENT_PARAM_ROLES.get(call.name, {})
+            reads = tuple((name, value, self.EVENT_ROLE_READERS.get(roles.get(name)))
+                          for name, value in V.event_arguments(call).items())
+            kept = self._EVENT_READS[id(call)] = (call, reads, [name for name, _, reader in reads if reader is None])
+        if not kept[1]:
             return True
-        roles = V.EVENT_PARAM_ROLES.get(call.name, {})
+        if kept[2]:  # refused whatever the other arguments say
+            raise PhraseError(f"{call.name}(): the engine does not match {', '.join(map(repr, kept[2]))} "
+                              f"against the event")
+        info = info or {}
         here = Ctx(this=src, attack=ctx.attack)
-        for name, value in args.items():
-            reader = self.EVENT_ROLE_READERS.get(roles.get(name))
-            if reader is None:
-                raise PhraseError(f"{call.name}(): the engine does not match '{name}' against the event")
+        for name, value, reader in kept[1]:
             if not reader(self, call.name, name, value, subject, ctx, here, info):
                 return False
         return True
+
+    #: per event call (by id, with the call): its arguments by parameter name with the reader of each,
+    #: and the names of those no reader reads
+    _EVENT_READS: dict = {}
 
     def _fits_object(self, obj, value, here: Ctx) -> bool:
         """Does an object of an event fit an object argument: a phrase (a destroyed object described
@@ -1148,20 +1156,26 @@ class Game:
 
     def _ev_other(self, event, name, value, subject, ctx, here, info) -> bool:
         """The event's other object, where its fire site gives one (EVENT_OTHER_OBJECT)."""
-        getter = self.EVENT_OTHER_OBJECT.get(event)
-        if getter is None:
+        where = self.EVENT_OTHER_OBJECT.get(event)
+        if where is None:
             raise PhraseError(f"{event}(): no other object is given where the event happens")
-        obj = getter(subject, ctx, info)
+        if where == "it" and ctx.it is not None and ctx.it is not subject:
+            obj = ctx.it
+        elif where in ("it", "attack.target"):
+            obj = getattr(ctx.attack, "target", None)
+        else:
+            obj = info.get(where)
         return obj is not None and self._fits_object(obj, value, here)
 
     def _ev_marker(self, event, name, value, subject, ctx, here, info) -> bool:
         """The condition or token the event is about (the fire site's `kind=`)."""
-        if "kind" not in info:
+        kind = info.get(self.EVENT_ROLE_DETAIL["marker"])
+        if kind is None:
             raise PhraseError(f"{event}(): the kind of marker is not given where the event happens")
         if isinstance(value, A.TraitGroup):
-            return info["kind"] in {r.name.text for r in value.traits}
+            return kind in {r.name.text for r in value.traits}
         if isinstance(value, A.Phrase):
-            return value.text == info["kind"]
+            return value.text == kind
         raise PhraseError(f"{event}(): cannot read a marker kind from {type(value).__name__}")
 
     def _ev_attack_kind(self, event, name, value, subject, ctx, here, info) -> bool:
@@ -1175,13 +1189,14 @@ class Game:
     def _ev_place(self, event, name, value, subject, ctx, here, info) -> bool:
         """The zone entered, left or moved into (the fire site's detail of the parameter's name), or
         the kind of change of zone (`how`)."""
-        return movement.zone_matches(self, value, info.get(name), here.this)
+        return movement.zone_matches(self, value, info.get(self.EVENT_ROLE_DETAIL.get(name, name)), here.this)
 
     def _ev_step(self, event, name, value, subject, ctx, here, info) -> bool:
+        step = info.get(self.EVENT_ROLE_DETAIL["step"])
         if isinstance(value, A.StringLit):
-            return value.value == info.get("step")
+            return value.value == step
         if isinstance(value, A.Phrase):
-            return value.text.replace(" ", "_") == info.get("step")
+            return value.text.replace(" ", "_") == step
         raise PhraseError(f"{event}(): cannot read a step from {type(value).__name__}")
 
     def _ev_side(self, event, name, value, subject, ctx, here, info) -> bool:
@@ -1212,15 +1227,16 @@ class Game:
         return act == getattr(ctx.attack, "declared", None)
 
     def _ev_roll(self, event, name, value, subject, ctx, here, info) -> bool:
+        roll = info.get(self.EVENT_ROLE_DETAIL["roll"])
         if isinstance(value, A.StringLit):
-            return value.value == info.get("what")
+            return value.value == roll
         if isinstance(value, A.Phrase):
-            return value.text == info.get("what")
+            return value.text == roll
         raise PhraseError(f"{event}(): cannot read a roll from {type(value).__name__}")
 
     def _ev_source(self, event, name, value, subject, ctx, here, info) -> bool:
         """loses_mana(..., source: WHO): the object whose effect takes the mana."""
-        return self._by_object(value, here.this, info.get("by_obj"))
+        return self._by_object(value, here.this, info.get(self.EVENT_ROLE_DETAIL["source"]))
 
     def _ev_cause(self, event, name, by, subject, ctx, here, info) -> bool:
         """`by:` an attack of a kind, an attack or spell named, the attacker (or the object whose weapon
@@ -1267,16 +1283,14 @@ class Game:
                           "attack_kind": _ev_attack_kind, "place": _ev_place, "how": _ev_place,
                           "step": _ev_step, "defending": _ev_side, "attacking": _ev_side,
                           "action": _ev_action, "roll": _ev_roll, "source": _ev_source, "cause": _ev_cause}
-    #: the event's other object, as its fire site gives it: the object damaged (`fire("deals_damage",
-    #: attacker, Ctx(it=target))`; an attack recorded for reveal rules names none: its target), the
-    #: attack's target (attacks), the object pushed (`pushed=`), the revealing player's Mage (`who=`)
-    EVENT_OTHER_OBJECT = {
-        "deals_damage": lambda subject, ctx, info: ctx.it if ctx.it is not None and ctx.it is not subject
-        else getattr(ctx.attack, "target", None),
-        "attacks": lambda subject, ctx, info: getattr(ctx.attack, "target", None),
-        "pushes": lambda subject, ctx, info: info.get("pushed"),
-        "reveals": lambda subject, ctx, info: info.get("who"),
-    }
+    #: the detail of the fire site (`fire(EVENT, ..., DETAIL=...)`) a role reads; `place` reads the detail
+    #: named as its parameter (`zone=`, `into=`).  tests/engine/test_event_arguments.py checks the fire sites.
+    EVENT_ROLE_DETAIL = {"marker": "kind", "how": "how", "step": "step", "roll": "what", "source": "by_obj"}
+    #: where the event's other object is, as its fire sites give it: `it` (the Ctx's `it`, when it is not
+    #: the subject: `fire("deals_damage", attacker, Ctx(it=target))`; an attack recorded for reveal rules
+    #: gives none: its target then), `attack.target` (the target of the attack in the Ctx), or a detail
+    #: passed to fire (`pushed=`, `who=`).  tests/engine/test_event_arguments.py checks the fire sites.
+    EVENT_OTHER_OBJECT = {"deals_damage": "it", "attacks": "attack.target", "pushes": "pushed", "reveals": "who"}
 
     # ------------------------------------------------------------ abilities
     def run_effects(self, effects: Iterable, ctx: Ctx) -> None:

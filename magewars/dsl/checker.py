@@ -628,6 +628,13 @@ class Checker:
         for p in fixed:
             if not p.optional and p.name not in bound:
                 self.err("E203", f"{call.name}() needs '{p.name}'", call.span, f"signature: {sig.render()}")
+        if what == "event":
+            roles = V.EVENT_PARAM_ROLES.get(call.name, {})
+            for name, a in bound.items():
+                if name not in roles:  # nothing compares it with the event: it would be ignored
+                    self.err("E204", f"{call.name}(): the engine does not match '{name}' against the event",
+                             a.span, "the ability would fire whatever it says; matched here: "
+                                     + (", ".join(roles) or "nothing"))
         for p in fixed:
             if p.name in bound:
                 self.check_value(bound[p.name].value, p.kind, uns, bound[p.name].span, p.name)

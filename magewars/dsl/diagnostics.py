@@ -23,6 +23,7 @@ CODES: dict[str, str] = {
     "E201": "wrong parameter kind",
     "E202": "impossible range or value",
     "E203": "wrong argument for a function",
+    "E204": "an event argument the engine does not match against the event",
     "E301": "effect-die table has overlapping rows",
     "E302": "effect-die table has a gap",
     "E401": "a stat the card type requires is missing",

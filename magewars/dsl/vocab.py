@@ -295,6 +295,92 @@ loses_mana(who?: obj, source?: obj)              A player loses, pays or has man
 declares(what?: obj, action?: any)               An object declares an action or a spell ("move", "attack", "quick_spell"...), before it resolves.
 """
 
+# ---------------------------------------------------------------- what an event's arguments are matched against
+#: The roles an event parameter may have: what the engine compares its argument with when the event
+#: happens (engine/game.py Game.event_matches reads an event's arguments through EVENT_PARAM_ROLES and
+#: nothing else).
+EVENT_ROLES: dict[str, str] = {
+    "subject": "the object the event is about must fit the phrase",
+    "other": "the event's other object (the one damaged, attacked or pushed; the player revealing) must fit the phrase",
+    "cause": "what brought the event about: an attack of a kind, an attack or spell named, an object or player",
+    "marker": "the condition the event is about is one of the bracketed names",
+    "attack_kind": "the attack behind the event is of this kind (melee, ranged...)",
+    "place": "the zone entered, left or moved into fits the place",
+    "how": "the kind of change of zone",
+    "step": "the step of the attack sequence reached",
+    "defending": "the object defending against the attack must fit the phrase",
+    "attacking": "the attacking object must fit the phrase",
+    "action": "the action declared",
+    "roll": "the roll made",
+    "source": "the object whose effect brought the event about must fit the phrase",
+}
+#: For each event, the role of each parameter the engine matches.  A parameter missing from its event's
+#: row is never compared with anything: the checker refuses an argument given for it (E204) rather than
+#: let the ability fire as if it had not been written.
+EVENT_PARAM_ROLES: dict[str, dict[str, str]] = {
+    "cast": {"what": "subject"},
+    "casting": {"what": "subject"},
+    "revealed": {},
+    "enters": {"what": "subject", "zone": "place"},
+    "destroyed": {"what": "subject", "by": "cause"},
+    "discarded": {"what": "subject"},
+    "attacked": {"what": "subject", "by": "cause"},
+    "attacks": {"what": "subject", "target": "other"},
+    "hit": {"what": "subject", "by": "cause"},
+    "damaged": {"what": "subject", "by": "cause", "kind": "attack_kind"},
+    "deals_damage": {"what": "subject", "to": "other"},
+    "avoided": {"what": "subject"},
+    "moves": {"what": "subject", "into": "place", "how": "how"},
+    "leaves": {"what": "subject", "zone": "place", "how": "how"},
+    "enchanted": {"what": "subject"},
+    "condition_placed": {"what": "subject", "kind": "marker"},
+    "condition_removed": {"what": "subject", "kind": "marker"},
+    "token_removed": {"what": "subject", "kind": "marker"},
+    "healed": {"what": "subject"},
+    "activated": {"what": "subject"},
+    "action_ends": {"what": "subject"},
+    "targeted": {"what": "subject", "by": "cause"},
+    "counterstrike": {"what": "subject"},
+    "guards": {"what": "subject"},
+    "channels": {"who": "subject"},
+    "pays": {"who": "subject"},
+    "pushes": {"what": "subject", "target": "other"},
+    "intercepts": {"what": "subject"},
+    "attack_resolved": {"what": "subject"},
+    "condition_damage": {"what": "subject", "kind": "marker"},
+    "would_be_destroyed": {"what": "subject", "by": "cause"},
+    "attack_step": {"step": "step", "defending": "defending", "attacking": "attacking"},
+    "reveals": {"who": "other", "what": "subject"},
+    "rolls": {"what": "roll"},
+    "loses_mana": {"who": "subject", "source": "source"},
+    "declares": {"what": "subject", "action": "action"},
+}
+
+
+def event_arguments(call) -> dict:
+    """The arguments of an event call by parameter name (positional ones by their place in the
+    signature), or {} for an unknown event."""
+    sig = EVENT_FUNCS.get(call.name)
+    if sig is None:
+        return {}
+    names = [p.name for p in sig.params if not p.rest]
+    out: dict = {}
+    pos = [a for a in call.args if not a.key]
+    for name, a in zip(names, pos):
+        out[name] = a.value
+    for a in call.args:
+        if a.key and a.key not in out:
+            out[a.key] = a.value
+    return out
+
+
+def unmatched_event_params(name: str) -> tuple[str, ...]:
+    """The parameters of an event that no role covers: an argument for one would be ignored."""
+    sig = EVENT_FUNCS.get(name)
+    roles = EVENT_PARAM_ROLES.get(name, {})
+    return tuple(p.name for p in sig.params if p.name not in roles) if sig else ()
+
+
 # ---------------------------------------------------------------- timings
 TIMINGS = """
 upkeep(who?: obj)                                During the Upkeep Phase.

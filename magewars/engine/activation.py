@@ -297,14 +297,17 @@ def permitted_casts(game, creature, spells: list[str], act: Activation) -> list[
     return cast_options(game, creature, ok, speeds, False) if ok else []
 
 
-def legal_actions(game, creature, act: Activation, planned: list[str], quickcast_ready: bool) -> list:
+def legal_actions(game, creature, act: Activation, planned: list[str], quickcast_ready: bool,
+                  notes: Optional[list] = None) -> list:
     """The typed choices open to `creature` at this point of its activation (what the candidates ask
-    alike is worked out once: engine/decisionmemo.py)."""
+    alike is worked out once: engine/decisionmemo.py).  Asking writes nothing in the log: what the
+    offer means to the players (a mandatory action narrowing it) is added to `notes`, for the caller
+    that offers the choices to say."""
     with DM.scope(game):
-        return _legal_actions(game, creature, act, planned, quickcast_ready)
+        return _legal_actions(game, creature, act, planned, quickcast_ready, notes if notes is not None else [])
 
 
-def _legal_actions(game, creature, act: Activation, planned: list[str], quickcast_ready: bool) -> list:
+def _legal_actions(game, creature, act: Activation, planned: list[str], quickcast_ready: bool, notes: list) -> list:
     d = game.d(creature)
     out: list = []
     is_mage = game.state.players.get(creature.controller) is not None and \
@@ -345,7 +348,7 @@ def _legal_actions(game, creature, act: Activation, planned: list[str], quickcas
             obeying = [c for c in acts + moves if any(obeys(game, c, du) for du in duties)]
             if obeying:
                 names = ", ".join(sorted({du[2] for du in duties}))
-                game.emit("rule", f"{creature.label()} must obey {names}: only the actions that do are offered")
+                notes.append(f"{creature.label()} must obey {names}: only the actions that do are offered")
                 return out + obeying
         out += moves + acts
     return out + [PassChoice(creature.id)]

@@ -676,6 +676,9 @@ def cast_spell(game, caster: GameObject, card, targets: Sequence[GameObject] = (
     if x is None and (isinstance(card.cast_cost, A.XValue) or isinstance(card.reveal_cost, A.XValue)):
         x = x_from_card(game, caster, card, targets, zone)
     cost = check_cast(game, caster, card, targets, zone, face_down, x)
+    lifted = P.mage_only_lifted(game, caster, card)  # (checking a cast says nothing: casting it does)
+    if lifted:
+        game.emit("rule", f"{card.name} is restricted to another kind of Mage, but {lifted}")
     c = Casting(caster, card, None, targets, zone, face_down, x, cost, bound_to=bound_to)
     CL.record(game, caster.controller, card.name)
     game.casting_stack = getattr(game, "casting_stack", [])

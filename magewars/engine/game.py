@@ -22,7 +22,7 @@ from .effects import trait_from_ref
 from .events import Event, EventLog, make_event
 from . import movement
 from . import staterules
-from .phrases import Ctx, matches, resolve, resolve_one
+from .phrases import Ctx, PhraseError, matches, resolve, resolve_one
 from .primitives import evaluate, run_effect
 from . import addons  # noqa: F401  effects and values of their own modules, added to the primitives' tables
 from .restrictions import forbidden, forbids
@@ -1161,97 +1161,162 @@ class Game:
     REDIRECTED_STEPS = ("roll_dice", "damage_and_effects")
 
     def event_matches(self, call: A.Call, src: GameObject, subject, ctx: Ctx, info: Optional[dict] = None) -> bool:
+        """Does what happened (`subject`, `ctx`, the fire site's `info`) fit the event an ability names?
+        Each argument is read by the role its parameter has (vocab.EVENT_PARAM_ROLES), through
+        EVENT_ROLE_READERS and nothing else; an argument with no reader raises (run_trigger reports it),
+        so no argument is ever passed over (the checker refuses such an argument first: E204)."""
+        kept = self._EVENT_READS.get(id(call))
+        if kept is None or kept[0] is not call:  # (the call is kept too: its id stays its own)
+            roles = V.EVENT_PARAM_ROLES.get(call.name, {})
+            reads = tuple((name, value, self.EVENT_ROLE_READERS.get(roles.get(name)))
+                          for name, value in V.event_arguments(call).items())
+            kept = self._EVENT_READS[id(call)] = (call, reads, [name for name, _, reader in reads if reader is None])
+        if not kept[1]:
+            return True
+        if kept[2]:  # refused whatever the other arguments say
+            raise PhraseError(f"{call.name}(): the engine does not match {', '.join(map(repr, kept[2]))} "
+                              f"against the event")
         info = info or {}
-        atk = ctx.attack
-        pos = [a.value for a in call.args if not a.key]
-        kw = {a.key: a.value for a in call.args if a.key}
-        sig = V.EVENT_FUNCS.get(call.name)
-        if sig is not None:  # `attacks(this, object with Burn)`: a positional target or source is read by name
-            for p, v in zip(sig.params[1:], pos[1:]):
-                if p.name in ("target", "by", "kind") and p.name not in kw:
-                    kw[p.name] = v
-        if "kind" in kw and "kind" in info and isinstance(kw["kind"], A.TraitGroup) \
-                and info["kind"] not in {r.name.text for r in kw["kind"].traits}:
-            return False  # `condition_removed(this, [Burn])`: the event is about another condition
-        if call.name == "pushes" and "pushed" in info and "target" in kw:  # pushes(WHO, target: WHAT)
-            if not matches(self, info["pushed"], kw.pop("target"), Ctx(this=src, attack=atk)):
-                return False
-        if call.name == "reveals":  # reveals(WHO, WHAT): the player (their Mage) and the enchantment revealed
-            here = Ctx(this=src, attack=atk)
-            for phrase, what in zip(pos, (info.get("who"), subject)):  # the enchantment may be gone already
-                if isinstance(phrase, A.Phrase) and (what is None or not matches(self, what, phrase, here)):
-                    return False
-            return True
-        if call.name == "attack_step":
-            if pos and isinstance(pos[0], A.StringLit) and pos[0].value != info.get("step"):
-                return False
-            if pos and isinstance(pos[0], A.Phrase) and pos[0].text.replace(" ", "_") != info.get("step"):
-                return False
-            defending = atk.defender or atk.target if atk else None
-            if atk is not None and atk.redirected and info.get("step") in self.REDIRECTED_STEPS:
-                defending = atk.target  # an intercepted attack rolls and lands against its new target
-            for key, who in (("defending", defending),
-                             ("attacking", atk.attacker if atk else None)):
-                if key in kw:
-                    got = resolve(self, kw[key], Ctx(this=src, attack=atk))
-                    if who not in got:
-                        return False
-            return True
-        if call.name == "declares" and "actions" in info:  # an attack action declares these actions
-            if len(pos) > 1 and isinstance(pos[1], A.StringLit) and pos[1].value not in info.get("actions", ()):
-                return False
-        if call.name == "rolls":
-            if pos and isinstance(pos[0], A.StringLit) and pos[0].value != info.get("what"):
-                return False
-            return True
-        if call.name == "enters" and info.get("how") == "summoned" and (len(pos) > 1 or "zone" in kw):
-            return False  # coming into play in a zone is not entering that zone (traps do not fire)
-        if call.name == "declares" and "actions" not in info and len(pos) > 1 and isinstance(pos[1], A.StringLit) \
-                and pos[1].value != getattr(atk, "declared", None):  # a spell's declaration (casting)
-            return False  # the action declared ("quick_spell", "move"...) must be the one named
-        if pos and subject is not None and isinstance(pos[0], A.Phrase):
-            if not getattr(subject, "in_play", True):  # destroyed already: described as it was, not looked up in play
-                if not matches(self, subject, pos[0], Ctx(this=src, attack=atk)):
-                    return False
-            elif subject not in resolve(self, pos[0], Ctx(this=src, attack=atk)):
-                return False
-        if call.name in movement.ZONE_EVENTS:
-            for key, where in movement.event_places(call.name, pos, kw):
-                if not movement.zone_matches(self, where, info.get(key), src):
-                    return False
-        if "source" in kw and not self._by_object(kw["source"], src, info.get("by_obj")):
-            return False  # loses_mana(..., source: WHO): the object whose effect takes the mana
-        if "by" in kw:
-            by = kw["by"]
-            if call.name == "destroyed" and isinstance(by, A.Phrase) and by.text.lower() == "damage":
-                return bool(getattr(subject, "destroyed_by_damage", False))  # `destroyed(X, by: damage)`
-            if atk is None:
-                return self._by_object(by, src, info.get("by_obj"))
-            if isinstance(by, A.StringLit):
-                if by.value.lower() != "attack" and by.value.lower() != atk.action.definition.name.lower():
-                    return False
-            elif isinstance(by, A.Phrase):
-                kinds = atk.kinds()
-                words = [w.lower() for w in by.text.split()]
-                if any(w in ("melee", "ranged", "zone", "counterstrike", "barrier") for w in words):
-                    if not any(w in kinds for w in words):
-                        return False
-                else:
-                    got = resolve(self, by, Ctx(this=src, attack=atk))
-                    # an attack made with an object's own attack bar (a weapon) is by that object too:
-                    # the object is attached to the attacker (two Timber Wolves share one Bite bar)
-                    if atk.attacker not in got and atk.source not in got and not any(
-                            not isinstance(o, str) and o.attached_to == atk.attacker.id
-                            and any(a is atk.action.definition for a in o.card.attacks) for o in got):
-                        return False
-        if "target" in kw and atk is not None:
-            here = Ctx(this=src, attack=atk)
-            got = self.evaluate(kw["target"], here) if isinstance(kw["target"], A.Call) \
-                else resolve(self, kw["target"], here)  # a value naming objects: `target: prey(this)`
-            got = got if isinstance(got, (list, tuple)) else [got]
-            if atk.target not in got:
+        here = Ctx(this=src, attack=ctx.attack)
+        for name, value, reader in kept[1]:
+            if not reader(self, call.name, name, value, subject, ctx, here, info):
                 return False
         return True
+
+    #: per event call (by id, with the call): its arguments by parameter name with the reader of each,
+    #: and the names of those no reader reads
+    _EVENT_READS: dict = {}
+
+    def _fits_object(self, obj, value, here: Ctx) -> bool:
+        """Does an object of an event fit an object argument: a phrase (a destroyed object described
+        as it was, one in play looked up), a call naming objects (`prey(this)`) or a quoted card name?"""
+        if isinstance(value, A.Phrase):
+            if not getattr(obj, "in_play", True):
+                return matches(self, obj, value, here)
+            return obj in resolve(self, value, here)
+        if isinstance(value, A.Call):
+            got = self.evaluate(value, here)
+            return any(g is obj for g in (got if isinstance(got, (list, tuple)) else [got]))
+        if isinstance(value, A.StringLit):
+            return getattr(obj, "name", None) == value.value
+        raise PhraseError(f"cannot match an object against {type(value).__name__}")
+
+    def _ev_subject(self, event, name, value, subject, ctx, here, info) -> bool:
+        """The object the event is about (the fire site's subject); an event without one is not narrowed."""
+        return subject is None or self._fits_object(subject, value, here)
+
+    def _ev_other(self, event, name, value, subject, ctx, here, info) -> bool:
+        """The event's other object, where its fire site gives one (EVENT_OTHER_OBJECT)."""
+        where = self.EVENT_OTHER_OBJECT.get(event)
+        if where is None:
+            raise PhraseError(f"{event}(): no other object is given where the event happens")
+        if where == "it" and ctx.it is not None and ctx.it is not subject:
+            obj = ctx.it
+        elif where in ("it", "attack.target"):
+            obj = getattr(ctx.attack, "target", None)
+        else:
+            obj = info.get(where)
+        return obj is not None and self._fits_object(obj, value, here)
+
+    def _ev_marker(self, event, name, value, subject, ctx, here, info) -> bool:
+        """The condition or token the event is about (the fire site's `kind=`)."""
+        kind = info.get(self.EVENT_ROLE_DETAIL["marker"])
+        if kind is None:
+            raise PhraseError(f"{event}(): the kind of marker is not given where the event happens")
+        if isinstance(value, A.TraitGroup):
+            return kind in {r.name.text for r in value.traits}
+        if isinstance(value, A.Phrase):
+            return value.text == kind
+        raise PhraseError(f"{event}(): cannot read a marker kind from {type(value).__name__}")
+
+    def _ev_attack_kind(self, event, name, value, subject, ctx, here, info) -> bool:
+        """The kind of the attack behind the event (`damaged(..., kind: melee)`): none outside an attack."""
+        words = [w.lower() for w in value.text.split()] if isinstance(value, A.Phrase) else \
+            [value.value.lower()] if isinstance(value, A.StringLit) else None
+        if words is None:
+            raise PhraseError(f"{event}(): cannot read an attack kind from {type(value).__name__}")
+        return ctx.attack is not None and any(w in ctx.attack.kinds() for w in words)
+
+    def _ev_place(self, event, name, value, subject, ctx, here, info) -> bool:
+        """The zone entered, left or moved into (the fire site's detail of the parameter's name), or
+        the kind of change of zone (`how`)."""
+        return movement.zone_matches(self, value, info.get(self.EVENT_ROLE_DETAIL.get(name, name)), here.this)
+
+    def _ev_step(self, event, name, value, subject, ctx, here, info) -> bool:
+        step = info.get(self.EVENT_ROLE_DETAIL["step"])
+        if isinstance(value, A.StringLit):
+            return value.value == step
+        if isinstance(value, A.Phrase):
+            return value.text.replace(" ", "_") == step
+        raise PhraseError(f"{event}(): cannot read a step from {type(value).__name__}")
+
+    def _ev_side(self, event, name, value, subject, ctx, here, info) -> bool:
+        """`defending:` / `attacking:` of an attack step: the attack's defender (its new target once
+        redirected, at the steps it rolls and lands against) or its attacker."""
+        atk = ctx.attack
+        if atk is None:
+            return False
+        if name == "attacking":
+            who = atk.attacker
+        else:
+            who = atk.defender or atk.target
+            if atk.redirected and info.get("step") in self.REDIRECTED_STEPS:
+                who = atk.target  # an intercepted attack rolls and lands against its new target
+        return who in resolve(self, value, here)
+
+    def _ev_action(self, event, name, value, subject, ctx, here, info) -> bool:
+        """The action declared: one of those an attack action or a move declares (`actions=`), else the
+        one a spell's declaration names (the cast's `declared`)."""
+        if isinstance(value, A.StringLit):
+            act = value.value
+        elif isinstance(value, A.Phrase):
+            act = value.text.replace(" ", "_")
+        else:
+            raise PhraseError(f"{event}(): cannot read an action from {type(value).__name__}")
+        if "actions" in info:
+            return act in info["actions"]
+        return act == getattr(ctx.attack, "declared", None)
+
+    def _ev_roll(self, event, name, value, subject, ctx, here, info) -> bool:
+        roll = info.get(self.EVENT_ROLE_DETAIL["roll"])
+        if isinstance(value, A.StringLit):
+            return value.value == roll
+        if isinstance(value, A.Phrase):
+            return value.text == roll
+        raise PhraseError(f"{event}(): cannot read a roll from {type(value).__name__}")
+
+    def _ev_source(self, event, name, value, subject, ctx, here, info) -> bool:
+        """loses_mana(..., source: WHO): the object whose effect takes the mana."""
+        return self._by_object(value, here.this, info.get(self.EVENT_ROLE_DETAIL["source"]))
+
+    def _ev_cause(self, event, name, by, subject, ctx, here, info) -> bool:
+        """`by:` an attack of a kind, an attack or spell named, the attacker (or the object whose weapon
+        bar it is), or outside an attack the object whose effect it is; `destroyed(X, by: damage)`."""
+        atk = ctx.attack
+        if isinstance(by, A.Phrase) and by.text.lower() == "damage" and event == "destroyed":
+            return bool(getattr(subject, "destroyed_by_damage", False))  # `destroyed(X, by: damage)`
+        if atk is None:
+            return self._by_object(by, here.this, info.get("by_obj"))
+        if isinstance(by, A.StringLit):
+            return by.value.lower() == "attack" or by.value.lower() == atk.action.definition.name.lower()
+        if isinstance(by, A.Call):  # `by: the_attack()`: the attack being resolved, or objects
+            got = self.evaluate(by, here)
+            if got is atk:
+                return True
+            got = got if isinstance(got, (list, tuple)) else [got]
+        elif isinstance(by, A.Phrase):
+            kinds = atk.kinds()
+            words = [w.lower() for w in by.text.split()]
+            if any(w in ("melee", "ranged", "zone", "counterstrike", "barrier") for w in words):
+                return any(w in kinds for w in words)
+            got = resolve(self, by, here)
+        else:
+            raise PhraseError(f"{event}(): cannot read what the event is by from {type(by).__name__}")
+        # an attack made with an object's own attack bar (a weapon) is by that object too:
+        # the object is attached to the attacker (two Timber Wolves share one Bite bar)
+        return atk.attacker in got or atk.source in got or any(
+            o is not None and not isinstance(o, str) and o.attached_to == atk.attacker.id
+            and any(a is atk.action.definition for a in o.card.attacks) for o in got)
 
     def _by_object(self, by, src: GameObject, obj: Optional[GameObject]) -> bool:
         """`by: PHRASE` of an event outside an attack: does the object whose effect caused the event
@@ -1262,6 +1327,21 @@ class Game:
         mage = self.state.mage_of(obj.controller)
         return any(got is obj or (mage is not None and got is mage)
                    for got in resolve(self, by, Ctx(this=src)))
+
+    #: what Game.event_matches reads an argument with, by the role vocab.EVENT_PARAM_ROLES gives its
+    #: parameter: the only way an event's argument is read (a role missing here is refused, loudly)
+    EVENT_ROLE_READERS = {"subject": _ev_subject, "other": _ev_other, "marker": _ev_marker,
+                          "attack_kind": _ev_attack_kind, "place": _ev_place, "how": _ev_place,
+                          "step": _ev_step, "defending": _ev_side, "attacking": _ev_side,
+                          "action": _ev_action, "roll": _ev_roll, "source": _ev_source, "cause": _ev_cause}
+    #: the detail of the fire site (`fire(EVENT, ..., DETAIL=...)`) a role reads; `place` reads the detail
+    #: named as its parameter (`zone=`, `into=`).  tests/engine/test_event_arguments.py checks the fire sites.
+    EVENT_ROLE_DETAIL = {"marker": "kind", "how": "how", "step": "step", "roll": "what", "source": "by_obj"}
+    #: where the event's other object is, as its fire sites give it: `it` (the Ctx's `it`, when it is not
+    #: the subject: `fire("deals_damage", attacker, Ctx(it=target))`; an attack recorded for reveal rules
+    #: gives none: its target then), `attack.target` (the target of the attack in the Ctx), or a detail
+    #: passed to fire (`pushed=`, `who=`).  tests/engine/test_event_arguments.py checks the fire sites.
+    EVENT_OTHER_OBJECT = {"deals_damage": "it", "attacks": "attack.target", "pushes": "pushed", "reveals": "who"}
 
     # ------------------------------------------------------------ abilities
     def run_effects(self, effects: Iterable, ctx: Ctx) -> None:

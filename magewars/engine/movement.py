@@ -1192,8 +1192,10 @@ def _los_blockers(game: Game) -> tuple[dict, list]:
                         and [w.text.lower() for w in pos[0].words] == ["this", "zone"]:
                     zonal.append((o, zone, n.as_int() if hasattr(n, "as_int") else 1))
                 else:
-                    game.emit("unsupported", f"NOT IMPLEMENTED: block_los of {o.label()} names a place the "
-                                             f"line-of-sight tracer cannot read")
+                    # said once a game, before the next event: lines of sight are traced for the options
+                    # an agent is offered too, and asking writes nothing
+                    game.note_unsupported(f"block_los of {o.card.name}",
+                                          "it names a place the line-of-sight tracer cannot read")
     return by_border, zonal
 
 

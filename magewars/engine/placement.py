@@ -160,16 +160,27 @@ def _is_this(v) -> bool:
 
 
 # ---------------------------------------------------------------- restrictions on the caster and the card
+def _lifts_mage_only(game, caster: GameObject, card) -> Optional[str]:
+    """A `can(WHO, "cast", ...)` letting this caster cast the spell (`permits`' reason), or None."""
+    return permits(game, "cast", caster, probe(game, caster, card, game.state.zone_of(caster))) or None
+
+
+def mage_only_lifted(game, caster: GameObject, card) -> Optional[str]:
+    """Why this caster may cast a spell restricted to another kind of Mage (a card's permission), or None
+    when the spell is not so restricted for it.  The casting sequence says it once the cast is legal;
+    `restrictions`, asked for every option an agent is offered, says nothing."""
+    if not _statics(game, card, SPELLBOOK_ONLY) or not list(mage_only(game, caster.controller, card, granted=False)):
+        return None
+    return _lifts_mage_only(game, caster, card)
+
+
 def restrictions(game, caster: GameObject, card) -> Iterator[tuple[str, str]]:
     """(rule, message) for each restriction that forbids this caster this spell now."""
     st = game.state
     if _statics(game, card, SPELLBOOK_ONLY):
         whys = list(mage_only(game, caster.controller, card, granted=False))
-        if whys:
-            ok = permits(game, "cast", caster, probe(game, caster, card, st.zone_of(caster)))  # `can(WHO, "cast", ...)`
-            if ok:
-                game.emit("rule", f"{card.name} is restricted to another kind of Mage, but {ok}")
-                whys = []
+        if whys and _lifts_mage_only(game, caster, card):
+            whys = []  # (said when the spell is cast: mage_only_lifted; asking changes nothing, says nothing)
         for why in whys:
             yield ("mage-only", why)
     for call in _statics(game, caster.card, CAST_ONLY):

@@ -326,7 +326,7 @@ def p_remove_tokens(game, call, ctx):
             _note_paid(ctx)
         game.emit("token", f"{n} {name} token(s) removed from {o.label()} ({_src(ctx)})",
                   **game._hidden_line(o, f"{n} {name} token(s) removed from {o.public_label()}"))
-        game.fire("token_removed", o, Ctx(this=o, it=o))
+        game.fire("token_removed", o, Ctx(this=o, it=o), kind=name)  # `kind:` names the token removed
 
 
 def _atk(ctx):
@@ -617,7 +617,7 @@ def _pay_upkeep_in_tokens(game, o, n, token, holder) -> None:
         o.uses.add(("upkeep_paid", game.state.round))
         game.state.touch()
         game.emit("token", f"{p.name} pays {n} {token} from {holder.label()} as the upkeep of {o.label()}")
-        game.fire("token_removed", holder, Ctx(this=holder, it=holder))
+        game.fire("token_removed", holder, Ctx(this=holder, it=holder), kind=token)
     else:
         game.emit("rule", f"the upkeep of {o.label()} ({n} {token}, {have} held) is not paid: it is destroyed")
         game.destroy(o, why="upkeep not paid")

@@ -48,7 +48,7 @@ from .othercasters import refused_shape as _casting_refused
 from .placement import ONLY_READ as _COST_ONLY
 from .reveal import own_reveal_cost as _own_reveal_cost
 from .healtrade import HEALING_REMOVES as _HEALING_REMOVES
-from .game import LOSES_ABILITIES as _LOSES, MAX_PLACED as _MAX_PLACED, OUTLASTS_OWN_ACTIVATION as _OUTLASTS, SHARED_WITH_PLACER as _SHARED
+from .game import Game as _Game, LOSES_ABILITIES as _LOSES, MAX_PLACED as _MAX_PLACED, OUTLASTS_OWN_ACTIVATION as _OUTLASTS, SHARED_WITH_PLACER as _SHARED
 from ..spellbook.rules import RULE_CALLS as _SPELLBOOK_RULE_CALLS
 from .restrictions import ACTIONS as _RESTRICTION_ACTIONS, bar_restriction_runs, grantable, ignore_honoured, \
     imposable, in_foreach_runs, is_obligation, is_permission, is_restriction
@@ -269,6 +269,20 @@ def effect_refused(call: A.Call) -> Optional[str]:
 
 def value_status(name: str) -> str:
     return RUNS if name in VALUES else LOUD
+
+
+#: what an event's arguments are compared with: the roles Game.event_matches has a reader for
+#: (Game.EVENT_ROLE_READERS), the events whose fire sites give an other object (Game.EVENT_OTHER_OBJECT)
+EVENT_ROLES_READ: frozenset[str] = frozenset(_Game.EVENT_ROLE_READERS)
+EVENTS_WITH_OTHER_OBJECT: frozenset[str] = frozenset(_Game.EVENT_OTHER_OBJECT)
+
+
+def event_params_read(name: str) -> frozenset[str]:
+    """The parameters of an event the engine compares with what happened (vocab.EVENT_PARAM_ROLES, for
+    the roles it reads); an argument for any other parameter is refused by the checker (E204)."""
+    roles = vocab.EVENT_PARAM_ROLES.get(name, {})
+    return frozenset(p for p, r in roles.items()
+                     if r in EVENT_ROLES_READ and (r != "other" or name in EVENTS_WITH_OTHER_OBJECT))
 
 
 def event_status(name: str) -> str:

@@ -469,8 +469,11 @@ def activate(game, obj) -> None:
         for _ in range(8):  # two moves, an action, a quickcast and passes: bounded
             if not obj.in_play:
                 break
+            notes: list = []
             choices = AV.legal_actions(game, obj, act, rs.planned.get(obj.controller, []),
-                                        obj.controller in rs.quickcast_ready)
+                                        obj.controller in rs.quickcast_ready, notes)
+            for text in notes:  # what narrows the offer, said as it is made
+                game.emit("rule", text)
             passes = [i for i, c in enumerate(choices) if isinstance(c, ACT.PassChoice)]
             ch = game.decide("action", obj.controller, ACT.options_of(choices, game),
                              prompt=f"{obj.label()}: what does it do?", default=passes[0] if passes else None)

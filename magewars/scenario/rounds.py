@@ -96,8 +96,11 @@ def run(game, v, kind: str, body, where, obj_of, result, check_cls) -> None:
         o = obj_of(body.get("object"))
         if o is None:
             return
+        notes: list = []
         choices = AV.legal_actions(game, o, ACT.Activation(o.id), rs.planned.get(o.controller, []),
-                                    o.controller in rs.quickcast_ready)
+                                    o.controller in rs.quickcast_ready, notes)
+        for text in notes:  # the step stands for the offer being made: what narrows it is said, as in a round
+            game.emit("rule", text)
         labels = [op.label for op in ACT.options_of(choices, game)]
         low = [lb.lower() for lb in labels]
 

@@ -137,6 +137,17 @@ def test_E203_wrong_arguments():
     at(one('creature "A" {\n  armor 1 life 2\n  effect: heal(this, 2, amout: 3)\n}', "E203"), 3, 25)
 
 
+def test_E204_event_argument_the_engine_does_not_match():
+    # `pays(who, amount)`: nothing compares the amount with the payment, so the ability would fire
+    # on any payment; the argument is refused where it stands, by position or by keyword
+    d = one('creature "A" {\n  armor 1 life 2\n  when pays(this, 2): heal(this, 1)\n}', "E204")
+    at(d, 3, 12)  # a bare number is located at its argument list
+    assert "amount" in d.message
+    at(one('creature "A" {\n  armor 1 life 2\n  when pays(this, amount: 2): heal(this, 1)\n}', "E204"), 3, 19)
+    # arguments every event matches are accepted: the object damaged by a deals_damage
+    assert diags_for('creature "A" {\n  armor 1 life 2\n  when deals_damage(this, to: Living creature): heal(this, 1)\n}') == []
+
+
 def test_E301_overlapping_effect_rows():
     d = one('creature "A" {\n  armor 1 life 2\n  attack "B" { quick melee dice 2 d12 4-8 Burn; 7+ 2 Burn }\n}', "E301")
     at(d, 3, 49)

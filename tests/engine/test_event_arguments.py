@@ -49,7 +49,7 @@ def fire_sites() -> dict[str, list[dict]]:
                 continue
             dicts = _dict_keys(fn)
             for node in ast.walk(fn):
-                if not (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) == "fire"
+                if not (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) in ("fire", "fire_heard")
                         and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
                     continue
                 details = set()

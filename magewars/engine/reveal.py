@@ -183,6 +183,10 @@ class Reveals:
                     n = g.evaluate(call.args[1].value, ctx)
                     if isinstance(n, int) and n:
                         out.append((f"{obj.label()} itself", n))
+        # (no face-up card in play states a cost change: nothing to ask, and the round, a light field
+        # placement.cost_changes reads for limited uses, is not read, so the kept cost survives damage)
+        if not placement.has_cost_changes(g):
+            return out
         for src, call, minimum in placement.cost_changes(g, caster, obj, (host,) if host else (), "reveal"):
             if src is obj and _own_card_reveal_cost(call):
                 continue  # counted above

@@ -1093,15 +1093,34 @@ def cast_forbidden(game, caster, spell, targets: tuple = (), zone: Optional[str]
     return None
 
 
+#: the (normalized) actions reveal_forbidden's two queries ask about
+_REVEAL_ACTIONS = (_norm(BE_REVEALED), _norm("reveal"))
+
+
 def reveal_forbidden(game, obj) -> Optional[Ruling]:
     """What forbids revealing this hidden enchantment now: its own `cannot_reveal(this, during: ...)` or
     `cannot(this, "be revealed", ...)`, or a statement that its controller may not reveal it
     (`cannot(controller, "reveal", target: this)`)."""
     mage = game.state.mage_of(obj.controller)
-    if _nothing_states_any(game, "cannot", (_norm(BE_REVEALED), _norm("reveal")), (obj, mage)):
+    if _nothing_states_any(game, "cannot", _REVEAL_ACTIONS, (obj, mage)):
         return None  # neither query below can find a statement (every reveal window asks, per card)
     return forbids(game, BE_REVEALED, obj, by=mage) or (
         forbids(game, "reveal", mage, obj) if mage is not None else None)
+
+
+def reveal_forbidden_none(game, objs) -> bool:
+    """True when reveal_forbidden would answer None for each of these hidden enchantments: nothing
+    states either of its actions among them and their controllers' Mages (one pooled check, as
+    _nothing_states_any keeps it, for a reveal window's candidates; False says only "ask each").
+    The pooled parties are the union of each card's own, so it derives nothing reveal_forbidden of
+    each would not."""
+    st = game.state
+    parties = list(objs)
+    for o in objs:
+        mage = st.mage_of(o.controller)
+        if mage not in parties:
+            parties.append(mage)
+    return _nothing_states_any(game, "cannot", _REVEAL_ACTIONS, parties)
 
 
 def push_through_forbidden(game, obj, by, walls: Iterable) -> Optional[Ruling]:

@@ -23,7 +23,7 @@ from .cardindex import index
 from .decisions import Option
 from . import placement
 from .phrases import Ctx, matches, resolve
-from .restrictions import reveal_forbidden
+from .restrictions import reveal_forbidden, reveal_forbidden_none
 from .state import LIGHT_READS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -88,13 +88,14 @@ class Reveals:
         self.countering: list = []  # enchantments whose reveal is being countered (innermost last)
         self._hidden: dict = {}  # controller -> hidden enchantments, as of state version _hidden_version
         self._hidden_version = -1
-        self._must_any, self._must_version = False, -1  # _any_must_reveal, as of that state version
+        self._must_any = False  # _any_must_reveal, as of that state version too
         self._cost_key: tuple = ()  # what the kept reveal costs were worked out from (reveal_cost)
         self._cost_attack = None  # ... and the attack under way then
         self._cost_status = None  # ... and its status
         self._cost_light = False  # whether working them out read a light field (state.LIGHT_READS)
         self._cost_version = -1  # the state version they were last asked at
         self._costs: dict = {}  # object id -> its reveal cost, as of _cost_key
+        self._cands: dict = {}  # player -> (state, version, mana, cost table, candidates): _candidates
 
     def can_counter(self, o, revealing) -> bool:
         """A hidden enchantment whose reveal rule answers another enchantment being revealed."""
@@ -117,15 +118,18 @@ class Reveals:
         return list(self._hidden_table().get(player, ()))
 
     def _hidden_table(self) -> dict:
-        """controller -> the face-down enchantments in play it controls (hidden_of)."""
+        """controller -> the face-down enchantments in play it controls (hidden_of); the same pass
+        finds whether any of them has a `must` reveal rule (_any_must_reveal)."""
         st = self.game.state
         self.game.effects.reads_others()  # (kept across objects: a derived value reading it reads them all)
         if self._hidden_version != st.version:
             by: dict = {}
+            must = False
             for o in st.objects.values():
                 if o.hidden and o.in_play and o.card.kind == "enchantment":
                     by.setdefault(o.controller, []).append(o)
-            self._hidden, self._hidden_version = by, st.version
+                    must = must or bool(index(o.card).must_reveal)
+            self._hidden, self._must_any, self._hidden_version = by, must, st.version
         return self._hidden
 
     def reveal_cost(self, obj: "GameObject") -> int:
@@ -143,8 +147,13 @@ class Reveals:
         c = obj.card.reveal_cost
         if c is None:
             return 0
+        self.game.effects.reads_others()
+        return self._kept_cost(self._cost_table(), obj, c)
+
+    def _cost_table(self) -> dict:
+        """The kept reveal costs (object id -> cost), emptied first when what they were worked out from
+        changed (reveal_cost says what that is).  The same dict is handed out while they stay valid."""
         g = self.game
-        g.effects.reads_others()
         st = g.state
         atk = g.current_attack
         xs, uses = g.x_values, getattr(g, "cost_uses", None)
@@ -155,10 +164,13 @@ class Reveals:
             self._cost_key, self._costs, self._cost_light = key, {}, False
         self._cost_attack, self._cost_status = atk, status
         self._cost_version = st.version
-        got = self._costs.get(obj.id)
+        return self._costs
+
+    def _kept_cost(self, costs: dict, obj: "GameObject", c) -> int:
+        got = costs.get(obj.id)
         if got is None:
             reads = LIGHT_READS[0]
-            got = self._costs[obj.id] = self._reveal_cost(obj, c)
+            got = costs[obj.id] = self._reveal_cost(obj, c)
             # a cost worked out without reading damage, mana or another light field survives a
             # change of those alone (the only changes that bump the version but not the shape)
             self._cost_light |= LIGHT_READS[0] != reads
@@ -242,13 +254,8 @@ class Reveals:
     # ------------------------------------------------------------ windows
     def _any_must_reveal(self) -> bool:
         """Does any face-down enchantment in play have a `must` reveal rule (per state version: what is
-        hidden and in play changes only with the version)?"""
-        st = self.game.state
-        self.game.effects.reads_others()
-        if self._must_version != st.version:
-            self._must_any = any(index(o.card).must_reveal for o in st.objects.values()
-                                 if o.hidden and o.in_play and o.card.kind == "enchantment")
-            self._must_version = st.version
+        hidden and in play changes only with the version; found with the hidden table)?"""
+        self._hidden_table()
         return self._must_any
 
     def mandatory(self, rel: str, step: str, atk) -> None:
@@ -275,8 +282,7 @@ class Reveals:
         revealed_any = False
         for player in (g.state.order if self._hidden_table() else ()):  # nothing face down: nobody to ask
             while True:
-                cands = [o for o in self.hidden_of(player)
-                         if self.reveal_cost(o) <= g.state.players[player].mana and not reveal_forbidden(g, o)]
+                cands = self._candidates(player)
                 if not cands:
                     break
                 opts = [Option("pass")] + [Option(o.name, o) for o in cands]
@@ -290,6 +296,42 @@ class Reveals:
                     return
         if not revealed_any:
             g.emit("window", f"reveal window after {step.replace('_', ' ')}: nothing revealed", step=step)
+
+    def _candidates(self, player: str) -> list:
+        """The face-down enchantments `player` may reveal now: those whose reveal cost they can pay and
+        that nothing forbids revealing (reveal_forbidden), in the order hidden_of gives them.
+
+        Every window asks it of every player; the list is kept per player while the state (its object and
+        version), the player's mana and the kept reveal costs (the same table: _cost_table) stay the same,
+        and only when the pooled check answered that nothing can forbid revealing any of them
+        (reveal_forbidden_none: an answer that holds for the derived epoch, which moves only with the state
+        version, and is not given while an effect forbids something, shared conditions are placed or a
+        derived value is being worked out, the cases where this is not kept either).  A list with a
+        forbidding statement in reach is worked out card by card each time (it may read the step, the
+        attack, the phase)."""
+        g = self.game
+        st = g.state
+        g.effects.reads_others()
+        objs = self._hidden_table().get(player)
+        if not objs:
+            return []
+        mana = st.players[player].mana
+        costs = self._cost_table()
+        kept = self._cands.get(player)
+        if kept is not None and kept[0] is st and kept[1] == st.version and kept[2] == mana and kept[3] is costs \
+                and not getattr(g, "effect_restrictions", None) and not getattr(g, "placers", None) \
+                and not g.effects._computing:
+            return list(kept[4])
+        # the costs first, card by card as reveal_cost keeps them; then whether any affordable one may be
+        # forbidden, pooled (each is asked on its own only when something in reach states it)
+        cheap = [o for o in objs if (0 if o.card.reveal_cost is None else
+                                     self._kept_cost(costs, o, o.card.reveal_cost)) <= mana]
+        if reveal_forbidden_none(g, cheap):
+            if not getattr(g, "effect_restrictions", None) and not getattr(g, "placers", None) \
+                    and not g.effects._computing and st.version == self._hidden_version:
+                self._cands[player] = (st, st.version, mana, costs, tuple(cheap))
+            return cheap
+        return [o for o in cheap if not reveal_forbidden(g, o)]
 
     # ------------------------------------------------------------ the process
     def reveal(self, obj: "GameObject", atk=None, forced: bool = False, subject=None) -> bool:

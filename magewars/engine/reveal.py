@@ -81,6 +81,10 @@ def is_one_time(obj: "GameObject") -> bool:
     return False
 
 
+#: the "pass" option of every reveal window (an Option is frozen: one serves every window of every game)
+_PASS = Option("pass")
+
+
 class Reveals:
     def __init__(self, game: "Game"):
         self.game = game
@@ -96,6 +100,7 @@ class Reveals:
         self._cost_version = -1  # the state version they were last asked at
         self._costs: dict = {}  # object id -> its reveal cost, as of _cost_key
         self._cands: dict = {}  # player -> (state, version, mana, cost table, candidates): _candidates
+        self._opts: dict = {}  # object id -> the Option offering it in a window (_offer)
 
     def can_counter(self, o, revealing) -> bool:
         """A hidden enchantment whose reveal rule answers another enchantment being revealed."""
@@ -281,11 +286,13 @@ class Reveals:
         self.mandatory("after", step, atk)
         revealed_any = False
         for player in (g.state.order if self._hidden_table() else ()):  # nothing face down: nobody to ask
+            if player not in self._hidden_table():  # (as of now: an earlier player's reveal may have changed it)
+                continue
             while True:
                 cands = self._candidates(player)
                 if not cands:
                     break
-                opts = [Option("pass")] + [Option(o.name, o) for o in cands]
+                opts = self._offer(cands)
                 ch = g.decide("reveal", player, opts, prompt=f"reveal after {step.replace('_', ' ')}?", default=0,
                               step=step)
                 if ch.value is None:
@@ -296,6 +303,19 @@ class Reveals:
                     return
         if not revealed_any:
             g.emit("window", f"reveal window after {step.replace('_', ' ')}: nothing revealed", step=step)
+
+    def _offer(self, cands: list) -> list:
+        """A window's options: pass, then each candidate.  An Option is frozen and compared by value, so
+        the one offering an object is kept (per object id, checked against the object and its name): a
+        frozen dataclass costs thousands of instructions to make, and every window offers the same."""
+        opts = [_PASS]
+        kept = self._opts
+        for o in cands:
+            opt = kept.get(o.id)
+            if opt is None or opt.value is not o or opt.label != o.name:
+                opt = kept[o.id] = Option(o.name, o)
+            opts.append(opt)
+        return opts
 
     def _candidates(self, player: str) -> list:
         """The face-down enchantments `player` may reveal now: those whose reveal cost they can pay and

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
-from .cardindex import index
+from .cardindex import index, per_definition
 from .decisions import Option
 from . import placement
 from .phrases import Ctx, matches, resolve
@@ -39,9 +39,11 @@ def _trait_value(game, obj, t) -> int:
     return 0
 
 
+@per_definition
 def own_reveal_cost(call: A.Call) -> bool:
     """`costs(this, N, only: "enchantment_reveal")`: a codex entry's change to the reveal cost of the
-    enchantment carrying it (Reveals.trait_changes)."""
+    enchantment carrying it (Reveals.trait_changes).  Read once per node: every reveal cost asks it of
+    each cost static of each trait the enchantment carries."""
     pos = [a.value for a in call.args if not a.key]
     only = next((a.value for a in call.args if a.key == "only"), None)
     return len(pos) == 2 and isinstance(pos[0], A.Phrase) and [w.text.lower() for w in pos[0].words] == ["this"] \
@@ -49,8 +51,10 @@ def own_reveal_cost(call: A.Call) -> bool:
         and all(a.key in (None, "only") for a in call.args)
 
 
+@per_definition
 def _own_card_reveal_cost(call: A.Call) -> bool:
-    """A card's `costs(this, N, only: "reveal" | "enchantment_reveal")`: a change to its own reveal cost."""
+    """A card's `costs(this, N, only: "reveal" | "enchantment_reveal")`: a change to its own reveal cost
+    (once per node)."""
     pos = [a.value for a in call.args if not a.key]
     only = next((a.value for a in call.args if a.key == "only"), None)
     return len(pos) == 2 and isinstance(pos[0], A.Phrase) and [w.text.lower() for w in pos[0].words] == ["this"] \

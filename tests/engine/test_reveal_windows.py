@@ -110,3 +110,17 @@ def test_kept_reveal_costs_and_candidates_match_fresh_ones_after_every_event(cor
     g.attacks.make_attack(wolf, "Bite", [bear])
     assert bear.damage > 0 and len(seen) > 20
     assert {n for _, names in agent.offers for n in names} == {"Bear Strength", "Rhino Hide", "Bull Endurance"}
+
+
+def test_the_kept_readings_of_cost_statics_are_the_fresh_ones_over_the_corpus(corpus):
+    # own_reveal_cost / _own_card_reveal_cost are read once per node (cardindex.per_definition): over every
+    # `costs(...)` static of the shipped codex and cards, the kept answer is the reading's own
+    from magewars.dsl import ast as A
+    from magewars.engine import reveal as R
+    calls = [ab.effect for d in (*corpus.codex.values(), *corpus.cards.values()) for ab in d.abilities
+             if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "costs"]
+    assert len(calls) > 10
+    for read in (R.own_reveal_cost, R._own_card_reveal_cost):
+        for call in calls:
+            assert read(call) == read.__wrapped__(call) == read(call)
+    assert any(R.own_reveal_cost(c) for c in calls) and any(R._own_card_reveal_cost(c) for c in calls)

@@ -660,16 +660,14 @@ _CARD_STATED: dict[int, tuple[Any, frozenset]] = {}
 
 
 def _card_stated(card) -> frozenset:
-    """What a card's (or codex entry's) statements are about: {(cannot|can, action)}, once per definition."""
+    """What a card's statements are about: {(cannot|can, action)}, once per definition; those written in a
+    `static for each` body too (card_statements, what _gather reads of a party's own card)."""
     hit = _CARD_STATED.get(id(card))
     if hit is not None and hit[0] is card:
         return hit[1]
     if len(_CARD_STATED) >= 20_000:
         _CARD_STATED.clear()
-    got = frozenset(k for ab in card.abilities
-                    if isinstance(ab, A.StaticAbility) and isinstance(getattr(ab, "effect", None), A.Call)
-                    and ab.effect.name in STATEMENT_CALLS
-                    for k in (_stated(ab.effect),) if k is not None)
+    got = frozenset(k for _ab, call in card_statements(card) for k in (_stated(call),) if k is not None)
     _CARD_STATED[id(card)] = (card, got)
     return got
 

@@ -178,3 +178,17 @@ def test_a_game_whose_codex_differs_from_its_corpus_is_read_from_its_own(corpus)
     g2.codex["Stagger"] = dataclasses.replace(g2.codex["Stagger"], abilities=())
     g2.state.add_marker(fang2, "Stagger")
     assert R.forbids(g2, "guard", fang2) is None
+
+
+def test_what_a_party_card_states_covers_every_statement_read_of_it(corpus):
+    # the shortcut "nothing states this action" reads a party's own card through _card_stated: it must
+    # count every statement _gather would read of that card (a party not in play or face down), those in
+    # a `static for each` body included (Alluring Orchid's `cannot(it, "attack", except: this)`, Siren
+    # Stats' `must`/`cannot` about `it` are written there), else a query whose party is such a card not in
+    # play (a spell being cast) could answer "nothing states it" past a statement of that card
+    missed = []
+    for card in corpus.cards.values():
+        read = {k for _ab, call in R.card_statements(card) for k in (R._stated(call),) if k is not None}
+        if not read <= R._card_stated(card):
+            missed.append(card.name)
+    assert not missed, missed[:5]

@@ -660,16 +660,14 @@ _CARD_STATED: dict[int, tuple[Any, frozenset]] = {}
 
 
 def _card_stated(card) -> frozenset:
-    """What a card's (or codex entry's) statements are about: {(cannot|can, action)}, once per definition."""
+    """What a card's statements are about: {(cannot|can, action)}, once per definition; those written in a
+    `static for each` body too (card_statements, what _gather reads of a party's own card)."""
     hit = _CARD_STATED.get(id(card))
     if hit is not None and hit[0] is card:
         return hit[1]
     if len(_CARD_STATED) >= 20_000:
         _CARD_STATED.clear()
-    got = frozenset(k for ab in card.abilities
-                    if isinstance(ab, A.StaticAbility) and isinstance(getattr(ab, "effect", None), A.Call)
-                    and ab.effect.name in STATEMENT_CALLS
-                    for k in (_stated(ab.effect),) if k is not None)
+    got = frozenset(k for _ab, call in card_statements(card) for k in (_stated(call),) if k is not None)
     _CARD_STATED[id(card)] = (card, got)
     return got
 
@@ -692,29 +690,50 @@ def _entry_stated(game, name: str) -> frozenset:
     return got
 
 
-def _carried_stated(game, obj) -> frozenset:
-    """What the statements of the codex entries an object carries are about (kept while the derived
-    epoch stays the same: what it carries is its derived traits and its markers)."""
-    game.effects.reads_others()
-    keep = not getattr(game, "placers", None) and not game.effects._computing
-    if keep:
-        epoch = game.effects.current_epoch()
-        cache = getattr(game, "_carried_stated_cache", None)
-        if cache is None or cache[0] != epoch:
-            cache = game._carried_stated_cache = (epoch, {})
-        hit = cache[1].get(obj.id)
-        if hit is not None and hit[0] is obj:
-            return hit[1]
-    got = frozenset(k for entry in _carried(game, obj) for k in _entry_stated(game, entry))
-    if keep:
-        cache[1][obj.id] = (obj, got)
+def _carried_fresh(game, obj) -> frozenset:
+    """What the statements of the codex entries an object carries are about (worked out now)."""
+    return frozenset(k for entry in _carried(game, obj) for k in _entry_stated(game, entry))
+
+
+def _party_carried(game, carried: dict, obj) -> frozenset:
+    """_carried_fresh of `obj`, kept in a _stated_now table's dict (object id -> (object, set)): what an
+    object carries is its derived traits and its markers, the same for one derived epoch."""
+    hit = carried.get(obj.id)
+    if hit is not None and hit[0] is obj:
+        return hit[1]
+    got = _carried_fresh(game, obj)
+    carried[obj.id] = (obj, got)
     return got
+
+
+def _stated_now(game) -> Optional[list]:
+    """[state, derived epoch, what the cards in play state, {object id: (object, what the codex entries it
+    carries state)}]: what _nothing_states_read reads, kept together for one derived epoch of one state
+    (what is in play, face up and attached is fingerprinted; what an object carries is its derived traits
+    and its markers), the carried sets filled in as parties are asked.  None while those sets may not be
+    kept: shared conditions are placed (a placer carries what it holds, Game.held, which is not in the
+    fingerprint) or a derived value is being worked out (a party's traits would be what is known of it so
+    far).  The caller has said it reads others (Effects.reads_others)."""
+    eff = game.effects
+    if eff._computing or getattr(game, "placers", None):
+        return None
+    st = game.state
+    epoch = eff.current_epoch()
+    now = game.__dict__.get("_stated_kept")
+    if now is None or now[1] != epoch or now[0] is not st:
+        now = game._stated_kept = [st, epoch, _in_play_keys(game), {}]
+    return now
+
+
+def _in_play_keys(game) -> frozenset:
+    """What the statements of the face-up cards in play are about (worked out now)."""
+    return frozenset(k for _, _, call, _ in _in_play_statements(game) for k in (_stated(call),) if k is not None)
 
 
 def _codex_stated(game) -> frozenset:
     """What any statement of any codex entry of this game is about (once per game; per corpus when the
     game's entries are the corpus's own)."""
-    got = getattr(game, "_codex_stated", None)
+    got = game.__dict__.get("_codex_stated")
     if got is None:
         cached = getattr(game.corpus, "_codex_stated", None)
         if cached is not None and cached[0] == game.codex:  # the same entries (compared by identity first)
@@ -726,19 +745,6 @@ def _codex_stated(game) -> frozenset:
             except AttributeError:
                 pass
         game._codex_stated = got
-    return got
-
-
-def _in_play_stated(game) -> frozenset:
-    """What the statements of the cards in play are about (per derived epoch)."""
-    game.effects.reads_others()
-    st = game.state
-    cache = getattr(game, "_in_play_stated_cache", None)
-    epoch = game.effects.current_epoch()  # (what is in play, face up, attached: fingerprinted fields)
-    if cache is not None and cache[0] is st and cache[1] == epoch:
-        return cache[2]
-    got = frozenset(k for _, _, call, _ in _in_play_statements(game) for k in (_stated(call),) if k is not None)
-    game._in_play_stated_cache = (st, epoch, got)
     return got
 
 
@@ -764,13 +770,14 @@ def _nothing_states_any(game, name: str, acts: tuple, parties, codex: bool = Tru
     memo = None
     if not getattr(game, "placers", None) and not eff._computing:
         eff.reads_others()
-        kept = getattr(game, "_nothing_memo", None)
+        kept = game.__dict__.get("_nothing_memo")
         epoch = eff.current_epoch()
         if kept is None or kept[0] != epoch or len(kept[1]) > 10_000:
             kept = game._nothing_memo = (epoch, {})
         memo = kept[1]
-        # (the parties themselves, hashed by identity: the key holds them, so no id is reused meanwhile)
-        mkey = (name, acts, codex, *[p for p in parties if p is not None and not isinstance(p, (str, Marker))])
+        # (the parties themselves, hashed by identity: the key holds them, so no id is reused meanwhile;
+        # None, a zone's name or a Marker among them is never read, and only makes the key narrower)
+        mkey = (name, acts, codex, *parties)
         got = memo.get(mkey)
         if got is not None:
             return got
@@ -780,19 +787,44 @@ def _nothing_states_any(game, name: str, acts: tuple, parties, codex: bool = Tru
     return got
 
 
+#: (cannot|can, actions) -> the frozenset of (cannot|can, action) keys a query about them looks for
+_QUERY_KEYS: dict[tuple, frozenset] = {}
+
+
 def _nothing_states_read(game, name: str, acts: tuple, parties, codex: bool) -> bool:
-    keys = [(name, act) for act in acts]
-    if not _in_play_stated(game).isdisjoint(keys):
+    keys = _QUERY_KEYS.get((name, acts))
+    if keys is None:
+        keys = frozenset((name, act) for act in acts)
+        if len(_QUERY_KEYS) < 4096:
+            _QUERY_KEYS[(name, acts)] = keys
+    game.effects.reads_others()
+    now = _stated_now(game)
+    if not (_in_play_keys(game) if now is None else now[2]).isdisjoint(keys):
         return False
     if not codex:
         return True
-    in_codex = not _codex_stated(game).isdisjoint(keys)  # (else what a party carries need not be worked out)
+    # what a party carries states only what some codex entry states: when no entry states these actions, the
+    # parties' carried entries need not be read (nor the parties derived).  Asked only for a party whose
+    # carried set is not known and whose derived value is not kept (reading either derives nothing), since
+    # comparing the game's codex with the corpus's (once per game) costs more than reading two parties.
+    in_codex = None
+    kept = getattr(game.effects, "_cache", None) if now is not None else None
     done = []
     for p in parties:
         if p is None or isinstance(p, (str, Marker)) or p in done:
             continue  # (a party named twice is read once)
         done.append(p)
-        if not _card_stated(p.card).isdisjoint(keys) or (in_codex and not _carried_stated(game, p).isdisjoint(keys)):
+        if not _card_stated(p.card).isdisjoint(keys):
+            return False
+        if now is not None and (p.id in now[3] or (kept is not None and p.id in kept)):
+            carried = _party_carried(game, now[3], p)
+        else:
+            if in_codex is None:
+                in_codex = not _codex_stated(game).isdisjoint(keys)
+            if not in_codex:
+                continue
+            carried = _carried_fresh(game, p) if now is None else _party_carried(game, now[3], p)
+        if not carried.isdisjoint(keys):
             return False
     return True
 
@@ -1093,15 +1125,34 @@ def cast_forbidden(game, caster, spell, targets: tuple = (), zone: Optional[str]
     return None
 
 
+#: the (normalized) actions reveal_forbidden's two queries ask about
+_REVEAL_ACTIONS = (_norm(BE_REVEALED), _norm("reveal"))
+
+
 def reveal_forbidden(game, obj) -> Optional[Ruling]:
     """What forbids revealing this hidden enchantment now: its own `cannot_reveal(this, during: ...)` or
     `cannot(this, "be revealed", ...)`, or a statement that its controller may not reveal it
     (`cannot(controller, "reveal", target: this)`)."""
     mage = game.state.mage_of(obj.controller)
-    if _nothing_states_any(game, "cannot", (_norm(BE_REVEALED), _norm("reveal")), (obj, mage)):
+    if _nothing_states_any(game, "cannot", _REVEAL_ACTIONS, (obj, mage)):
         return None  # neither query below can find a statement (every reveal window asks, per card)
     return forbids(game, BE_REVEALED, obj, by=mage) or (
         forbids(game, "reveal", mage, obj) if mage is not None else None)
+
+
+def reveal_forbidden_none(game, objs) -> bool:
+    """True when reveal_forbidden would answer None for each of these hidden enchantments: nothing
+    states either of its actions among them and their controllers' Mages (one pooled check, as
+    _nothing_states_any keeps it, for a reveal window's candidates; False says only "ask each").
+    The pooled parties are the union of each card's own, so it derives nothing reveal_forbidden of
+    each would not."""
+    st = game.state
+    parties = list(objs)
+    for o in objs:
+        mage = st.mage_of(o.controller)
+        if mage not in parties:
+            parties.append(mage)
+    return _nothing_states_any(game, "cannot", _REVEAL_ACTIONS, parties)
 
 
 def push_through_forbidden(game, obj, by, walls: Iterable) -> Optional[Ruling]:

@@ -19,11 +19,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
-from .cardindex import index
+from .cardindex import index, per_definition
 from .decisions import Option
 from . import placement
 from .phrases import Ctx, matches, resolve
-from .restrictions import reveal_forbidden
+from .restrictions import reveal_forbidden, reveal_forbidden_none
 from .state import LIGHT_READS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,9 +39,11 @@ def _trait_value(game, obj, t) -> int:
     return 0
 
 
+@per_definition
 def own_reveal_cost(call: A.Call) -> bool:
     """`costs(this, N, only: "enchantment_reveal")`: a codex entry's change to the reveal cost of the
-    enchantment carrying it (Reveals.trait_changes)."""
+    enchantment carrying it (Reveals.trait_changes).  Read once per node: every reveal cost asks it of
+    each cost static of each trait the enchantment carries."""
     pos = [a.value for a in call.args if not a.key]
     only = next((a.value for a in call.args if a.key == "only"), None)
     return len(pos) == 2 and isinstance(pos[0], A.Phrase) and [w.text.lower() for w in pos[0].words] == ["this"] \
@@ -49,8 +51,10 @@ def own_reveal_cost(call: A.Call) -> bool:
         and all(a.key in (None, "only") for a in call.args)
 
 
+@per_definition
 def _own_card_reveal_cost(call: A.Call) -> bool:
-    """A card's `costs(this, N, only: "reveal" | "enchantment_reveal")`: a change to its own reveal cost."""
+    """A card's `costs(this, N, only: "reveal" | "enchantment_reveal")`: a change to its own reveal cost
+    (once per node)."""
     pos = [a.value for a in call.args if not a.key]
     only = next((a.value for a in call.args if a.key == "only"), None)
     return len(pos) == 2 and isinstance(pos[0], A.Phrase) and [w.text.lower() for w in pos[0].words] == ["this"] \
@@ -81,6 +85,10 @@ def is_one_time(obj: "GameObject") -> bool:
     return False
 
 
+#: the "pass" option of every reveal window (an Option is frozen: one serves every window of every game)
+_PASS = Option("pass")
+
+
 class Reveals:
     def __init__(self, game: "Game"):
         self.game = game
@@ -88,13 +96,15 @@ class Reveals:
         self.countering: list = []  # enchantments whose reveal is being countered (innermost last)
         self._hidden: dict = {}  # controller -> hidden enchantments, as of state version _hidden_version
         self._hidden_version = -1
-        self._must_any, self._must_version = False, -1  # _any_must_reveal, as of that state version
+        self._must_any = False  # _any_must_reveal, as of that state version too
         self._cost_key: tuple = ()  # what the kept reveal costs were worked out from (reveal_cost)
         self._cost_attack = None  # ... and the attack under way then
         self._cost_status = None  # ... and its status
         self._cost_light = False  # whether working them out read a light field (state.LIGHT_READS)
         self._cost_version = -1  # the state version they were last asked at
         self._costs: dict = {}  # object id -> its reveal cost, as of _cost_key
+        self._cands: dict = {}  # player -> (state, version, mana, cost table, candidates): _candidates
+        self._opts: dict = {}  # object id -> the Option offering it in a window (_offer)
 
     def can_counter(self, o, revealing) -> bool:
         """A hidden enchantment whose reveal rule answers another enchantment being revealed."""
@@ -117,15 +127,18 @@ class Reveals:
         return list(self._hidden_table().get(player, ()))
 
     def _hidden_table(self) -> dict:
-        """controller -> the face-down enchantments in play it controls (hidden_of)."""
+        """controller -> the face-down enchantments in play it controls (hidden_of); the same pass
+        finds whether any of them has a `must` reveal rule (_any_must_reveal)."""
         st = self.game.state
         self.game.effects.reads_others()  # (kept across objects: a derived value reading it reads them all)
         if self._hidden_version != st.version:
             by: dict = {}
+            must = False
             for o in st.objects.values():
                 if o.hidden and o.in_play and o.card.kind == "enchantment":
                     by.setdefault(o.controller, []).append(o)
-            self._hidden, self._hidden_version = by, st.version
+                    must = must or bool(index(o.card).must_reveal)
+            self._hidden, self._must_any, self._hidden_version = by, must, st.version
         return self._hidden
 
     def reveal_cost(self, obj: "GameObject") -> int:
@@ -143,8 +156,13 @@ class Reveals:
         c = obj.card.reveal_cost
         if c is None:
             return 0
+        self.game.effects.reads_others()
+        return self._kept_cost(self._cost_table(), obj, c)
+
+    def _cost_table(self) -> dict:
+        """The kept reveal costs (object id -> cost), emptied first when what they were worked out from
+        changed (reveal_cost says what that is).  The same dict is handed out while they stay valid."""
         g = self.game
-        g.effects.reads_others()
         st = g.state
         atk = g.current_attack
         xs, uses = g.x_values, getattr(g, "cost_uses", None)
@@ -155,10 +173,13 @@ class Reveals:
             self._cost_key, self._costs, self._cost_light = key, {}, False
         self._cost_attack, self._cost_status = atk, status
         self._cost_version = st.version
-        got = self._costs.get(obj.id)
+        return self._costs
+
+    def _kept_cost(self, costs: dict, obj: "GameObject", c) -> int:
+        got = costs.get(obj.id)
         if got is None:
             reads = LIGHT_READS[0]
-            got = self._costs[obj.id] = self._reveal_cost(obj, c)
+            got = costs[obj.id] = self._reveal_cost(obj, c)
             # a cost worked out without reading damage, mana or another light field survives a
             # change of those alone (the only changes that bump the version but not the shape)
             self._cost_light |= LIGHT_READS[0] != reads
@@ -183,6 +204,10 @@ class Reveals:
                     n = g.evaluate(call.args[1].value, ctx)
                     if isinstance(n, int) and n:
                         out.append((f"{obj.label()} itself", n))
+        # (no face-up card in play states a cost change: nothing to ask, and the round, a light field
+        # placement.cost_changes reads for limited uses, is not read, so the kept cost survives damage)
+        if not placement.has_cost_changes(g):
+            return out
         for src, call, minimum in placement.cost_changes(g, caster, obj, (host,) if host else (), "reveal"):
             if src is obj and _own_card_reveal_cost(call):
                 continue  # counted above
@@ -238,13 +263,8 @@ class Reveals:
     # ------------------------------------------------------------ windows
     def _any_must_reveal(self) -> bool:
         """Does any face-down enchantment in play have a `must` reveal rule (per state version: what is
-        hidden and in play changes only with the version)?"""
-        st = self.game.state
-        self.game.effects.reads_others()
-        if self._must_version != st.version:
-            self._must_any = any(index(o.card).must_reveal for o in st.objects.values()
-                                 if o.hidden and o.in_play and o.card.kind == "enchantment")
-            self._must_version = st.version
+        hidden and in play changes only with the version; found with the hidden table)?"""
+        self._hidden_table()
         return self._must_any
 
     def mandatory(self, rel: str, step: str, atk) -> None:
@@ -270,12 +290,13 @@ class Reveals:
         self.mandatory("after", step, atk)
         revealed_any = False
         for player in (g.state.order if self._hidden_table() else ()):  # nothing face down: nobody to ask
+            if player not in self._hidden_table():  # (as of now: an earlier player's reveal may have changed it)
+                continue
             while True:
-                cands = [o for o in self.hidden_of(player)
-                         if self.reveal_cost(o) <= g.state.players[player].mana and not reveal_forbidden(g, o)]
+                cands = self._candidates(player)
                 if not cands:
                     break
-                opts = [Option("pass")] + [Option(o.name, o) for o in cands]
+                opts = self._offer(cands)
                 ch = g.decide("reveal", player, opts, prompt=f"reveal after {step.replace('_', ' ')}?", default=0,
                               step=step)
                 if ch.value is None:
@@ -286,6 +307,55 @@ class Reveals:
                     return
         if not revealed_any:
             g.emit("window", f"reveal window after {step.replace('_', ' ')}: nothing revealed", step=step)
+
+    def _offer(self, cands: list) -> list:
+        """A window's options: pass, then each candidate.  An Option is frozen and compared by value, so
+        the one offering an object is kept (per object id, checked against the object and its name): a
+        frozen dataclass costs thousands of instructions to make, and every window offers the same."""
+        opts = [_PASS]
+        kept = self._opts
+        for o in cands:
+            opt = kept.get(o.id)
+            if opt is None or opt.value is not o or opt.label != o.name:
+                opt = kept[o.id] = Option(o.name, o)
+            opts.append(opt)
+        return opts
+
+    def _candidates(self, player: str) -> list:
+        """The face-down enchantments `player` may reveal now: those whose reveal cost they can pay and
+        that nothing forbids revealing (reveal_forbidden), in the order hidden_of gives them.
+
+        Every window asks it of every player; the list is kept per player while the state (its object and
+        version), the player's mana and the kept reveal costs (the same table: _cost_table) stay the same,
+        and only when the pooled check answered that nothing can forbid revealing any of them
+        (reveal_forbidden_none: an answer that holds for the derived epoch, which moves only with the state
+        version, and is not given while an effect forbids something, shared conditions are placed or a
+        derived value is being worked out, the cases where this is not kept either).  A list with a
+        forbidding statement in reach is worked out card by card each time (it may read the step, the
+        attack, the phase)."""
+        g = self.game
+        st = g.state
+        g.effects.reads_others()
+        objs = self._hidden_table().get(player)
+        if not objs:
+            return []
+        mana = st.players[player].mana
+        costs = self._cost_table()
+        kept = self._cands.get(player)
+        if kept is not None and kept[0] is st and kept[1] == st.version and kept[2] == mana and kept[3] is costs \
+                and not getattr(g, "effect_restrictions", None) and not getattr(g, "placers", None) \
+                and not g.effects._computing:
+            return list(kept[4])
+        # the costs first, card by card as reveal_cost keeps them; then whether any affordable one may be
+        # forbidden, pooled (each is asked on its own only when something in reach states it)
+        cheap = [o for o in objs if (0 if o.card.reveal_cost is None else
+                                     self._kept_cost(costs, o, o.card.reveal_cost)) <= mana]
+        if reveal_forbidden_none(g, cheap):
+            if not getattr(g, "effect_restrictions", None) and not getattr(g, "placers", None) \
+                    and not g.effects._computing and st.version == self._hidden_version:
+                self._cands[player] = (st, st.version, mana, costs, tuple(cheap))
+            return cheap
+        return [o for o in cheap if not reveal_forbidden(g, o)]
 
     # ------------------------------------------------------------ the process
     def reveal(self, obj: "GameObject", atk=None, forced: bool = False, subject=None) -> bool:

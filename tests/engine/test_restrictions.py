@@ -135,3 +135,60 @@ def test_a_spell_bound_to_thoughtspore_cannot_be_changed(corpus):
     assert any("keeps Sniper Shot bound" in ln for ln in g.log.render().splitlines())
     g.run_effects([rebind], Ctx(this=helm, it=helm))
     assert helm.bound_spell == "Battle Fury"
+
+
+def _wolves(corpus):
+    g = Game(corpus)
+    g.state.add_player("Alice", mana=10)
+    g.state.add_player("Bob", mana=10)
+    return g, g.create("Timber Wolf", "wolf", "Alice", zone="B2"), g.create("Timber Wolf", "fang", "Bob", zone="B2")
+
+
+def test_a_condition_placed_or_removed_between_two_queries_is_read_at_the_second(corpus):
+    # what a party carries is kept per derived epoch: a Stagger marker placed on a derived wolf (a Minor
+    # creature: it may not guard) must be read at the next query, and its removal too
+    g, wolf, fang = _wolves(corpus)
+    g.d(wolf)
+    assert R.forbids(g, "guard", wolf) is None
+    g.state.add_marker(wolf, "Stagger")
+    why = R.forbids(g, "guard", wolf)
+    assert why and why.rule == "Codex: Stagger" and why.source is wolf
+    assert R.forbids(g, "guard", fang) is None
+    g.state.remove_marker(wolf, "Stagger", 1)
+    assert R.forbids(g, "guard", wolf) is None
+
+
+def test_a_party_not_derived_yet_is_read_through_the_codex(corpus):
+    # the first query of a game about a party nobody derived yet: the codex says some entry states the
+    # action, so what the party carries is read (and it is derived then)
+    g, wolf, fang = _wolves(corpus)
+    g.state.add_marker(fang, "Stagger")
+    why = R.forbids(g, "guard", fang)
+    assert why and why.rule == "Codex: Stagger"
+
+
+def test_a_game_whose_codex_differs_from_its_corpus_is_read_from_its_own(corpus):
+    # the codex union is kept per corpus; a game that changed an entry (a scenario, a test) must not be
+    # answered from the corpus's: with Stagger stating nothing, a Staggered wolf may guard
+    import dataclasses
+    g, wolf, fang = _wolves(corpus)
+    g.state.add_marker(fang, "Stagger")
+    assert R.forbids(g, "guard", fang)  # (the corpus's union is kept now)
+    g2, wolf2, fang2 = _wolves(corpus)
+    g2.codex["Stagger"] = dataclasses.replace(g2.codex["Stagger"], abilities=())
+    g2.state.add_marker(fang2, "Stagger")
+    assert R.forbids(g2, "guard", fang2) is None
+
+
+def test_what_a_party_card_states_covers_every_statement_read_of_it(corpus):
+    # the shortcut "nothing states this action" reads a party's own card through _card_stated: it must
+    # count every statement _gather would read of that card (a party not in play or face down), those in
+    # a `static for each` body included (Alluring Orchid's `cannot(it, "attack", except: this)`, Siren
+    # Stats' `must`/`cannot` about `it` are written there), else a query whose party is such a card not in
+    # play (a spell being cast) could answer "nothing states it" past a statement of that card
+    missed = []
+    for card in corpus.cards.values():
+        read = {k for _ab, call in R.card_statements(card) for k in (R._stated(call),) if k is not None}
+        if not read <= R._card_stated(card):
+            missed.append(card.name)
+    assert not missed, missed[:5]

@@ -96,10 +96,14 @@ def _entry_subjects(cd) -> tuple:
 
 @per_definition
 def _own_statics(cd) -> tuple:
-    """A codex entry's statics about the object that carries it (what Effects._codex_static applies):
-    every static but `innate(...)`, which is about objects in general (read by Effects.innate_rules)."""
+    """A codex entry's statics that Effects._codex_static applies to the object that carries it: a
+    `static for each` (its body is read there), or one whose node is about `this` in a way applied there
+    (`this gains/loses [...]`, `immune`/`cannot`/`can`/`no_armor` of `this`: _codex_node_kind).  The
+    others apply nothing there (`innate(...)` is about objects in general, Effects.innate_rules; a cost, a
+    restriction or another call is read where it is used), so their guards are not evaluated for nothing
+    (Magebind's `if is(enchanted, Mage)` derived the host of every enchantment computed)."""
     return tuple(ab for ab in cd.abilities if isinstance(ab, A.StaticAbility)
-                 and not (isinstance(ab.effect, A.Call) and ab.effect.name == "innate"))
+                 and (isinstance(ab.effect, A.ForEach) or _codex_node_kind(ab.effect) in ("call", "gain", "lose")))
 
 
 def _entry_innate(name: str, cd) -> tuple:

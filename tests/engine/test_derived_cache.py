@@ -98,3 +98,23 @@ def test_a_grappler_is_free_once_its_prey_leaves_the_zone(corpus):
     assert prey.markers.get("Grapple", 0) == 0
     assert not {"Restrained", "Unmovable"} & set(g.d(croc).trait_names())
     assert set(g.d(croc).trait_names()) == set(fresh(g)["c"][0])
+
+
+
+def test_a_codex_static_applied_elsewhere_has_its_guard_left_unread(corpus):
+    """Magebind's `static if is(enchanted, Mage) costs(...)` is read by the reveal cost, not applied to the
+    enchantment's derived value: working the enchantment out evaluates no guard (it evaluated this one for
+    nothing, for every enchantment with Magebind), and the value is the one worked out from nothing."""
+    g = Game(corpus, SeededDice(0), FirstLegalAgent())
+    g.state.add_player("A")
+    g.state.add_player("B")
+    golem = g.create("Iron Golem", "d", "B", zone="B2")
+    hide = g.create("Rhino Hide", "e0", "B", attached_to="d")
+    g.d(golem)
+    evaluated = []
+    evaluate = g.evaluate
+    g.evaluate = lambda node, ctx, *a, **kw: evaluated.append(node) or evaluate(node, ctx, *a, **kw)
+    assert any(n.startswith("Magebind") for n in g.d(hide).trait_names())
+    assert evaluated == []
+    assert summary(g.d(hide)) == fresh(g)["e0"]
+    assert g.armor(golem) == 7  # Rhino Hide's armor +2 still reaches the host

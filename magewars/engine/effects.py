@@ -106,6 +106,14 @@ def _own_statics(cd) -> tuple:
                  and (isinstance(ab.effect, A.ForEach) or _codex_node_kind(ab.effect) in ("call", "gain", "lose")))
 
 
+@per_definition
+def _self_stat_changes(cd) -> tuple:
+    """A codex entry's `static this gets ...` (a stat change about the object carrying it: Armor +X, Life
+    +X), read once per entry (Effects._trait_stats asked it of every trait of every object computed)."""
+    return tuple(ab for ab in cd.abilities if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.StatChange)
+                 and [w.lower() for w in words_of(ab.effect.subject)] == ["this"])
+
+
 def _entry_innate(name: str, cd) -> tuple:
     got = _INNATE.get(id(cd))
     if got is not None and got[0] is cd:
@@ -1186,10 +1194,8 @@ class Effects:
             cdef = codex.get(key)
             if cdef is None:
                 continue
-            for ab in cdef.abilities:
-                eff = ab.effect if isinstance(ab, A.StaticAbility) else None
-                if not isinstance(eff, A.StatChange) or [w.lower() for w in words_of(eff.subject)] != ["this"]:
-                    continue
+            for ab in _self_stat_changes(cdef):
+                eff = ab.effect
                 if ab.guard is not None and not self._guard_ok(ab.guard, obj, obj):
                     continue
                 values = [self._trait_x(obj, t) for t in insts]

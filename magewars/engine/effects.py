@@ -160,7 +160,7 @@ class Mod:
 BORROW_BARS = "borrow_bars"
 
 
-@dataclass
+@dataclass(init=False)
 class Derived:
     traits: dict = field(default_factory=dict)  # key -> list[TraitInstance]
     cannot_gain: set = field(default_factory=set)
@@ -186,6 +186,35 @@ class Derived:
     carried: dict = field(default_factory=dict)  # event -> codex listeners it carries (Game._carried)
     heard: Optional[frozenset] = None  # events it may hear in play (Game._heard_by), worked out on first use
     borrowed: list = field(default_factory=list)  # ids of objects whose bars it may use (borrow_bars)
+
+    def __init__(self, traits: Optional[dict] = None) -> None:
+        """A value being worked out (Effects._compute) or what is known before (Effects._printed): every
+        field at its default.  Written out, not generated: the generated __init__ tested each of the 23
+        fields for a default factory (a fifth of a derivation's own bytecode)."""
+        self.traits = {} if traits is None else traits
+        self.cannot_gain = set()
+        self.base_armor = 0
+        self.armor = 0
+        self.no_armor = False
+        self.life = None
+        self.channeling = None
+        self.mods = []
+        self.defenses = []
+        self.attacks = []
+        self.attack_traits = []
+        self.immune_conditions = set()
+        self.immune_types = set()
+        self.immune_by = {}
+        self.cannot_do = set()
+        self.cannot_by = {}
+        self.can_by = {}
+        self.can_do = set()
+        self.cannot_be_attacked = []
+        self.barrier = None
+        self.extra_barriers = []
+        self.carried = {}
+        self.heard = None
+        self.borrowed = []
 
     def has(self, key: str) -> bool:
         return key in self.traits

@@ -118,3 +118,15 @@ def test_a_codex_static_applied_elsewhere_has_its_guard_left_unread(corpus):
     assert evaluated == []
     assert summary(g.d(hide)) == fresh(g)["e0"]
     assert g.armor(golem) == 7  # Rhino Hide's armor +2 still reaches the host
+
+
+def test_a_new_derived_value_has_every_field_at_its_declared_default():
+    """Derived's __init__ is written out (Effects._compute makes one per derivation): a field added to the
+    class must be given its default there too."""
+    import dataclasses
+    from magewars.engine.effects import Derived
+    d = Derived()
+    for f in dataclasses.fields(Derived):
+        want = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+        assert getattr(d, f.name) == want and type(getattr(d, f.name)) is type(want), f.name
+    assert set(vars(d)) == {f.name for f in dataclasses.fields(Derived)}

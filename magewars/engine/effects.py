@@ -95,6 +95,16 @@ def _entry_subjects(cd) -> tuple:
 
 
 @per_definition
+def _attached_statics(cd) -> tuple:
+    """A codex entry's statics that reach what is attached to the object carrying it (Effects.collect,
+    Effects._about_attached): (those whose subject does not start with `this`, read about each attached
+    object; its `static each KIND attached to this gains [...]` (Invisible)), read once per entry."""
+    return (_entry_subjects(cd)[1],
+            tuple(ab.effect for ab in card_index(cd).statics
+                  if isinstance(ab.effect, A.Gain) and attached_subject(ab.effect.subject)))
+
+
+@per_definition
 def _own_statics(cd) -> tuple:
     """A codex entry's statics that Effects._codex_static applies to the object that carries it: a
     `static for each` (its body is read there), or one whose node is about `this` in a way applied there
@@ -186,6 +196,8 @@ class Derived:
     carried: dict = field(default_factory=dict)  # event -> codex listeners it carries (Game._carried)
     heard: Optional[frozenset] = None  # events it may hear in play (Game._heard_by), worked out on first use
     borrowed: list = field(default_factory=list)  # ids of objects whose bars it may use (borrow_bars)
+    # the statics of its traits' entries about what is attached to it (Effects._about_attached), on first use
+    about_attached: Optional[tuple] = None
 
     def __init__(self, traits: Optional[dict] = None) -> None:
         """A value being worked out (Effects._compute) or what is known before (Effects._printed): every
@@ -215,6 +227,7 @@ class Derived:
         self.carried = {}
         self.heard = None
         self.borrowed = []
+        self.about_attached = None
 
     def has(self, key: str) -> bool:
         return key in self.traits
@@ -754,10 +767,11 @@ class Effects:
         # to it (`static each enchantment attached to this gains [...]`: Invisible)
         codex = self.game.codex
         host = st.objects.get(obj.attached_to) if obj.attached_to else None
+        about_attached = ()
         if host is not None and host.in_play:
-            for key in list(self.game.d(host).traits):
-                cd = codex.get(key)
-                for ab in (_entry_subjects(cd)[1] if cd is not None else ()):
+            about_attached = self._about_attached(host)
+            for key, (others, _gains) in about_attached:
+                for ab in others:
                     if self._affects(host, ab.effect.subject, obj) and self._guard_ok(ab.guard, host, obj):
                         out.append((host.timestamp, f"{key} ({host.label()})", ab.effect, 1))
         # conditions and tokens with codex abilities
@@ -769,14 +783,10 @@ class Effects:
                 out.append((obj.timestamp, self.marker_label(name, n), ab.effect, n))
         # a trait of the object it is attached to that states `static each KIND attached to this gains [...]`
         # (Invisible: its enchantments and equipment are Invisible too), read with `this` = that host
-        host = st.objects.get(obj.attached_to) if obj.attached_to else None
-        if host is not None and host.in_play:
-            for key in self.derived(host).traits:
-                for ab in card_index(codex[key]).statics if key in codex else ():
-                    eff = ab.effect
-                    if isinstance(eff, A.Gain) and attached_subject(eff.subject) \
-                            and matches(self.game, obj, eff.subject, Ctx(this=host)):
-                        out.append((host.timestamp, f"{key} of {host.label()}", eff, 1))
+        for key, (_others, gains) in about_attached:
+            for eff in gains:
+                if matches(self.game, obj, eff.subject, Ctx(this=host)):
+                    out.append((host.timestamp, f"{key} of {host.label()}", eff, 1))
         # a shared condition it placed on another object (`shared_with_placer()`): it carries that one too
         for name, carrier, n in (self.game.held(obj) if self.game.placers else ()):
             for ab in codex[name].abilities:
@@ -790,6 +800,22 @@ class Effects:
                 out.append((ts, label, node, 1))
         out.sort(key=lambda e: e[0])
         return out
+
+    def _about_attached(self, host) -> tuple:
+        """(trait, (its entry's statics whose subject does not start with `this`, its entry's
+        `static each KIND attached to this gains [...]`)) for each trait of `host` whose entry has any:
+        what collect reads about the objects attached to it.  Kept on the host's derived value (which
+        it is worked out from, with the codex: kept while that value is), but not on one still being
+        worked out (its traits may yet change)."""
+        d = self.derived(host)
+        got = d.about_attached
+        if got is None:
+            codex = self.game.codex
+            got = tuple((key, pair) for key in list(d.traits) if (cd := codex.get(key)) is not None
+                        and (pair := _attached_statics(cd)) != ((), ()))
+            if host.id not in self._computing:
+                d.about_attached = got
+        return got
 
     STATIC_CALLS = ("gain_attack", "attacks_gain", "grant_defense", "immune", "cannot")
     IGNORED_STATIC = ()

@@ -417,6 +417,7 @@ class _Watched(dict):
 class Effects:
     def __init__(self, game: "Game"):
         self.game = game
+        self._state = game.state  # (the game's state for its lifetime: read at every derived() call)
         self._cache: dict[str, Derived] = {}
         self._version = -1
         self._shape_version = -1
@@ -539,21 +540,22 @@ class Effects:
         only then): what is worked out from the fingerprinted fields of the state and from derived values
         alone (the listeners of an event, what the codex entries a party carries state) stays valid while
         it is the same, however many light fields (damage, mana, guard...) changed meanwhile."""
-        if self._version != self.game.state.version:
+        if self._version != self._state.version:
             self._sync()
         return self.epoch
 
     def derived(self, obj: "GameObject") -> Derived:
-        if self._version != self.game.state.version:
+        if self._version != self._state.version:
             self._sync()
-        frames = self._frames
-        d = self._cache.get(obj.id)
+        oid = obj.id
+        d = self._cache.get(oid)
         if d is not None:
-            if obj.id in self._damage_dependent:
+            if oid in self._damage_dependent:
                 LIGHT_READS[0] += 1  # a computation using this one depends on light fields too
-            if frames:
-                self._read_value_of(obj.id)
+            if self._frames:
+                self._read_value_of(oid)
             return d
+        frames = self._frames
         if obj.id in self._computing:  # a phrase asked about the object being computed: what is known so far
             self._partial_reads += 1
             if frames and frames[-1][0] != obj.id:

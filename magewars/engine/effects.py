@@ -49,11 +49,15 @@ _BARE_TRAITS: dict[str, TraitInstance] = {}
 
 @per_definition
 def _innate_by_kind(rules: list) -> dict:
-    """Object kind -> [(entry, what takes it away)] from a list of innate rules (Effects.innate_rules)."""
+    """Object kind -> [(entry, what takes it away, the trait it gives)] from a list of innate rules
+    (Effects.innate_rules).  The trait is a frozen instance without a value: one per name serves all."""
     by: dict = {}
     for name, kinds, unless in rules:
+        t = _BARE_TRAITS.get(name)
+        if t is None:
+            t = _BARE_TRAITS[name] = TraitInstance(name)
         for k in kinds:
-            by.setdefault(k, []).append((name, unless))
+            by.setdefault(k, []).append((name, unless, t))
     return by
 
 
@@ -1197,12 +1201,9 @@ class Effects:
         by_kind = self._innate_by_kind
         if by_kind is None:  # (the rules are shared by the games of a corpus: so is this table)
             by_kind = self._innate_by_kind = _innate_by_kind(self.innate_rules())
-        for name, unless in by_kind.get(obj.kind, ()):
-            if name not in traits and not any(u in traits for u in unless):
-                t = _BARE_TRAITS.get(name)  # (a frozen instance without a value: one per name serves all)
-                if t is None:
-                    t = _BARE_TRAITS[name] = TraitInstance(name)
-                traits.setdefault(name, []).append(t)
+        for name, unless, t in by_kind.get(obj.card.kind, ()):
+            if name not in traits and traits.keys().isdisjoint(unless):
+                traits[name] = [t]
                 given.append((name, unless))
         return given
 
@@ -1554,7 +1555,7 @@ class Effects:
             traits.pop(k, None)
         armor, life, channeling = self._trait_stats(obj, traits, d, armor, life, channeling)
         for key, unless in innate:  # a name it had by nature goes when it gained what takes it away
-            if any(u in traits for u in unless):
+            if not traits.keys().isdisjoint(unless):
                 traits.pop(key, None)
 
         d.traits = traits

@@ -99,16 +99,6 @@ def _entry_subjects(cd) -> tuple:
 
 
 @per_definition
-def _attached_statics(cd) -> tuple:
-    """A codex entry's statics that reach what is attached to the object carrying it (Effects.collect,
-    Effects._about_attached): (those whose subject does not start with `this`, read about each attached
-    object; its `static each KIND attached to this gains [...]` (Invisible)), read once per entry."""
-    return (_entry_subjects(cd)[1],
-            tuple(ab.effect for ab in card_index(cd).statics
-                  if isinstance(ab.effect, A.Gain) and attached_subject(ab.effect.subject)))
-
-
-@per_definition
 def _own_statics(cd) -> tuple:
     """A codex entry's statics that Effects._codex_static applies to the object that carries it: a
     `static for each` (its body is read there), or one whose node is about `this` in a way applied there
@@ -770,13 +760,12 @@ class Effects:
                 else:
                     self._static_call(src, ab, eff, obj, out)
         # codex statics of the traits of the object this one is attached to, about what is attached
-        # to it (`static each enchantment attached to this gains [...]`: Invisible)
+        # to it (`static each enchantment attached to this gains [...]`: Invisible; read here only: a
+        # second reading of those gains gave each attachment of an Invisible creature Invisible twice)
         codex = self.game.codex
         host = st.objects.get(obj.attached_to) if obj.attached_to else None
-        about_attached = ()
         if host is not None and host.in_play:
-            about_attached = self._about_attached(host)
-            for key, (others, _gains) in about_attached:
+            for key, others in self._about_attached(host):
                 for ab in others:
                     if self._affects(host, ab.effect.subject, obj) and self._guard_ok(ab.guard, host, obj):
                         out.append((host.timestamp, f"{key} ({host.label()})", ab.effect, 1))
@@ -787,12 +776,6 @@ class Effects:
                 continue
             for ab in _entry_subjects(cd)[0]:
                 out.append((obj.timestamp, self.marker_label(name, n), ab.effect, n))
-        # a trait of the object it is attached to that states `static each KIND attached to this gains [...]`
-        # (Invisible: its enchantments and equipment are Invisible too), read with `this` = that host
-        for key, (_others, gains) in about_attached:
-            for eff in gains:
-                if matches(self.game, obj, eff.subject, Ctx(this=host)):
-                    out.append((host.timestamp, f"{key} of {host.label()}", eff, 1))
         # a shared condition it placed on another object (`shared_with_placer()`): it carries that one too
         for name, carrier, n in (self.game.held(obj) if self.game.placers else ()):
             for ab in codex[name].abilities:
@@ -808,17 +791,17 @@ class Effects:
         return out
 
     def _about_attached(self, host) -> tuple:
-        """(trait, (its entry's statics whose subject does not start with `this`, its entry's
-        `static each KIND attached to this gains [...]`)) for each trait of `host` whose entry has any:
-        what collect reads about the objects attached to it.  Kept on the host's derived value (which
+        """(trait, its entry's statics whose subject does not start with `this`) for each trait of `host`
+        whose entry has any: what collect reads about the objects attached to it (`static each enchantment
+        attached to this gains [...]`: Invisible).  Kept on the host's derived value (which
         it is worked out from, with the codex: kept while that value is), but not on one still being
         worked out (its traits may yet change)."""
         d = self.derived(host)
         got = d.about_attached
         if got is None:
             codex = self.game.codex
-            got = tuple((key, pair) for key in list(d.traits) if (cd := codex.get(key)) is not None
-                        and (pair := _attached_statics(cd)) != ((), ()))
+            got = tuple((key, others) for key in list(d.traits) if (cd := codex.get(key)) is not None
+                        and (others := _entry_subjects(cd)[1]))
             if host.id not in self._computing:
                 d.about_attached = got
         return got

@@ -130,3 +130,19 @@ def test_a_new_derived_value_has_every_field_at_its_declared_default():
         want = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
         assert getattr(d, f.name) == want and type(getattr(d, f.name)) is type(want), f.name
     assert set(vars(d)) == {f.name for f in dataclasses.fields(Derived)}
+
+
+def test_an_enchantment_on_an_invisible_creature_is_invisible_once(corpus):
+    """Invisible's `static each enchantment attached to this gains [Invisible]` is read once when the
+    enchantment is worked out: it was read twice (as a codex static about what is attached, and again as
+    a gain of what is attached), and the enchantment carried two Invisible instances and two mods."""
+    g = Game(corpus, SeededDice(0), FirstLegalAgent())
+    g.state.add_player("A")
+    g.state.add_player("B")
+    g.create("Invisible Stalker", "s", "A", zone="A1")
+    hide = g.create("Rhino Hide", "e", "A", attached_to="s")
+    d = g.d(hide)
+    assert len(d.traits["Invisible"]) == 1
+    assert [m.what for m in d.mods].count("gains Invisible") == 1
+    assert {"Pest", "Elusive"} <= set(d.traits)
+    assert summary(d) == fresh(g)["e"]

@@ -16,25 +16,30 @@ from ..dsl import ast as A
 from .phrases import words_of
 
 LIMIT = 20_000
+_MISSING = object()
 _T = TypeVar("_T")
 
 
 def per_definition(read: Callable[[Any], _T]) -> Callable[[Any], _T]:
     """`read(definition)` worked out once per definition (a card, a codex entry, a phrase, a node: the
-    language's definitions are frozen), keyed by its identity; the entry holds the definition, so an
-    identity is never reused while its entry lives.  The table is bounded: past LIMIT it starts afresh.
-    The engine's per-definition readings all go through this one table shape."""
-    table: dict[int, tuple[Any, Any]] = {}
+    language's definitions are frozen), keyed by its identity.  The definitions read are held (`held`)
+    as long as their readings are kept, so an identity is never reused while its reading lives: the
+    lookup is one dict get, with no check that the object is the one read.  The table is bounded: past
+    LIMIT it starts afresh.  The engine's per-definition readings all go through this one table shape."""
+    table: dict[int, Any] = {}  # id of a definition -> its reading
+    held: list = []  # the definitions of the readings in `table`, kept alive
 
     @functools.wraps(read)
     def kept(definition):
-        hit = table.get(id(definition))
-        if hit is not None and hit[0] is definition:
-            return hit[1]
+        got = table.get(id(definition), _MISSING)
+        if got is not _MISSING:
+            return got
+        got = read(definition)
         if len(table) >= LIMIT:
             table.clear()
-        got = read(definition)
-        table[id(definition)] = (definition, got)
+            held.clear()
+        table[id(definition)] = got
+        held.append(definition)
         return got
     kept.table = table
     return kept

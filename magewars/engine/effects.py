@@ -49,11 +49,15 @@ _BARE_TRAITS: dict[str, TraitInstance] = {}
 
 @per_definition
 def _innate_by_kind(rules: list) -> dict:
-    """Object kind -> [(entry, what takes it away)] from a list of innate rules (Effects.innate_rules)."""
+    """Object kind -> [(entry, what takes it away, the trait it gives)] from a list of innate rules
+    (Effects.innate_rules).  The trait is a frozen instance without a value: one per name serves all."""
     by: dict = {}
     for name, kinds, unless in rules:
+        t = _BARE_TRAITS.get(name)
+        if t is None:
+            t = _BARE_TRAITS[name] = TraitInstance(name)
         for k in kinds:
-            by.setdefault(k, []).append((name, unless))
+            by.setdefault(k, []).append((name, unless, t))
     return by
 
 
@@ -96,10 +100,22 @@ def _entry_subjects(cd) -> tuple:
 
 @per_definition
 def _own_statics(cd) -> tuple:
-    """A codex entry's statics about the object that carries it (what Effects._codex_static applies):
-    every static but `innate(...)`, which is about objects in general (read by Effects.innate_rules)."""
+    """A codex entry's statics that Effects._codex_static applies to the object that carries it: a
+    `static for each` (its body is read there), or one whose node is about `this` in a way applied there
+    (`this gains/loses [...]`, `immune`/`cannot`/`can`/`no_armor` of `this`: _codex_node_kind).  The
+    others apply nothing there (`innate(...)` is about objects in general, Effects.innate_rules; a cost, a
+    restriction or another call is read where it is used), so their guards are not evaluated for nothing
+    (Magebind's `if is(enchanted, Mage)` derived the host of every enchantment computed)."""
     return tuple(ab for ab in cd.abilities if isinstance(ab, A.StaticAbility)
-                 and not (isinstance(ab.effect, A.Call) and ab.effect.name == "innate"))
+                 and (isinstance(ab.effect, A.ForEach) or _codex_node_kind(ab.effect) in ("call", "gain", "lose")))
+
+
+@per_definition
+def _self_stat_changes(cd) -> tuple:
+    """A codex entry's `static this gets ...` (a stat change about the object carrying it: Armor +X, Life
+    +X), read once per entry (Effects._trait_stats asked it of every trait of every object computed)."""
+    return tuple(ab for ab in cd.abilities if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.StatChange)
+                 and [w.lower() for w in words_of(ab.effect.subject)] == ["this"])
 
 
 def _entry_innate(name: str, cd) -> tuple:
@@ -148,7 +164,7 @@ class Mod:
 BORROW_BARS = "borrow_bars"
 
 
-@dataclass
+@dataclass(init=False)
 class Derived:
     traits: dict = field(default_factory=dict)  # key -> list[TraitInstance]
     cannot_gain: set = field(default_factory=set)
@@ -174,6 +190,38 @@ class Derived:
     carried: dict = field(default_factory=dict)  # event -> codex listeners it carries (Game._carried)
     heard: Optional[frozenset] = None  # events it may hear in play (Game._heard_by), worked out on first use
     borrowed: list = field(default_factory=list)  # ids of objects whose bars it may use (borrow_bars)
+    # the statics of its traits' entries about what is attached to it (Effects._about_attached), on first use
+    about_attached: Optional[tuple] = None
+
+    def __init__(self, traits: Optional[dict] = None) -> None:
+        """A value being worked out (Effects._compute) or what is known before (Effects._printed): every
+        field at its default.  Written out, not generated: the generated __init__ tested each of the 23
+        fields for a default factory (a fifth of a derivation's own bytecode)."""
+        self.traits = {} if traits is None else traits
+        self.cannot_gain = set()
+        self.base_armor = 0
+        self.armor = 0
+        self.no_armor = False
+        self.life = None
+        self.channeling = None
+        self.mods = []
+        self.defenses = []
+        self.attacks = []
+        self.attack_traits = []
+        self.immune_conditions = set()
+        self.immune_types = set()
+        self.immune_by = {}
+        self.cannot_do = set()
+        self.cannot_by = {}
+        self.can_by = {}
+        self.can_do = set()
+        self.cannot_be_attacked = []
+        self.barrier = None
+        self.extra_barriers = []
+        self.carried = {}
+        self.heard = None
+        self.borrowed = []
+        self.about_attached = None
 
     def has(self, key: str) -> bool:
         return key in self.traits
@@ -363,6 +411,7 @@ class _Watched(dict):
 class Effects:
     def __init__(self, game: "Game"):
         self.game = game
+        self._state = game.state  # (the game's state for its lifetime: read at every derived() call)
         self._cache: dict[str, Derived] = {}
         self._version = -1
         self._shape_version = -1
@@ -485,21 +534,22 @@ class Effects:
         only then): what is worked out from the fingerprinted fields of the state and from derived values
         alone (the listeners of an event, what the codex entries a party carries state) stays valid while
         it is the same, however many light fields (damage, mana, guard...) changed meanwhile."""
-        if self._version != self.game.state.version:
+        if self._version != self._state.version:
             self._sync()
         return self.epoch
 
     def derived(self, obj: "GameObject") -> Derived:
-        if self._version != self.game.state.version:
+        if self._version != self._state.version:
             self._sync()
-        frames = self._frames
-        d = self._cache.get(obj.id)
+        oid = obj.id
+        d = self._cache.get(oid)
         if d is not None:
-            if obj.id in self._damage_dependent:
+            if oid in self._damage_dependent:
                 LIGHT_READS[0] += 1  # a computation using this one depends on light fields too
-            if frames:
-                self._read_value_of(obj.id)
+            if self._frames:
+                self._read_value_of(oid)
             return d
+        frames = self._frames
         if obj.id in self._computing:  # a phrase asked about the object being computed: what is known so far
             self._partial_reads += 1
             if frames and frames[-1][0] != obj.id:
@@ -710,13 +760,13 @@ class Effects:
                 else:
                     self._static_call(src, ab, eff, obj, out)
         # codex statics of the traits of the object this one is attached to, about what is attached
-        # to it (`static each enchantment attached to this gains [...]`: Invisible)
+        # to it (`static each enchantment attached to this gains [...]`: Invisible; read here only: a
+        # second reading of those gains gave each attachment of an Invisible creature Invisible twice)
         codex = self.game.codex
         host = st.objects.get(obj.attached_to) if obj.attached_to else None
         if host is not None and host.in_play:
-            for key in list(self.game.d(host).traits):
-                cd = codex.get(key)
-                for ab in (_entry_subjects(cd)[1] if cd is not None else ()):
+            for key, others in self._about_attached(host):
+                for ab in others:
                     if self._affects(host, ab.effect.subject, obj) and self._guard_ok(ab.guard, host, obj):
                         out.append((host.timestamp, f"{key} ({host.label()})", ab.effect, 1))
         # conditions and tokens with codex abilities
@@ -726,16 +776,6 @@ class Effects:
                 continue
             for ab in _entry_subjects(cd)[0]:
                 out.append((obj.timestamp, self.marker_label(name, n), ab.effect, n))
-        # a trait of the object it is attached to that states `static each KIND attached to this gains [...]`
-        # (Invisible: its enchantments and equipment are Invisible too), read with `this` = that host
-        host = st.objects.get(obj.attached_to) if obj.attached_to else None
-        if host is not None and host.in_play:
-            for key in self.derived(host).traits:
-                for ab in card_index(codex[key]).statics if key in codex else ():
-                    eff = ab.effect
-                    if isinstance(eff, A.Gain) and attached_subject(eff.subject) \
-                            and matches(self.game, obj, eff.subject, Ctx(this=host)):
-                        out.append((host.timestamp, f"{key} of {host.label()}", eff, 1))
         # a shared condition it placed on another object (`shared_with_placer()`): it carries that one too
         for name, carrier, n in (self.game.held(obj) if self.game.placers else ()):
             for ab in codex[name].abilities:
@@ -749,6 +789,22 @@ class Effects:
                 out.append((ts, label, node, 1))
         out.sort(key=lambda e: e[0])
         return out
+
+    def _about_attached(self, host) -> tuple:
+        """(trait, its entry's statics whose subject does not start with `this`) for each trait of `host`
+        whose entry has any: what collect reads about the objects attached to it (`static each enchantment
+        attached to this gains [...]`: Invisible).  Kept on the host's derived value (which
+        it is worked out from, with the codex: kept while that value is), but not on one still being
+        worked out (its traits may yet change)."""
+        d = self.derived(host)
+        got = d.about_attached
+        if got is None:
+            codex = self.game.codex
+            got = tuple((key, others) for key in list(d.traits) if (cd := codex.get(key)) is not None
+                        and (others := _entry_subjects(cd)[1]))
+            if host.id not in self._computing:
+                d.about_attached = got
+        return got
 
     STATIC_CALLS = ("gain_attack", "attacks_gain", "grant_defense", "immune", "cannot")
     IGNORED_STATIC = ()
@@ -1128,12 +1184,9 @@ class Effects:
         by_kind = self._innate_by_kind
         if by_kind is None:  # (the rules are shared by the games of a corpus: so is this table)
             by_kind = self._innate_by_kind = _innate_by_kind(self.innate_rules())
-        for name, unless in by_kind.get(obj.kind, ()):
-            if name not in traits and not any(u in traits for u in unless):
-                t = _BARE_TRAITS.get(name)  # (a frozen instance without a value: one per name serves all)
-                if t is None:
-                    t = _BARE_TRAITS[name] = TraitInstance(name)
-                traits.setdefault(name, []).append(t)
+        for name, unless, t in by_kind.get(obj.card.kind, ()):
+            if name not in traits and traits.keys().isdisjoint(unless):
+                traits[name] = [t]
                 given.append((name, unless))
         return given
 
@@ -1182,10 +1235,8 @@ class Effects:
             cdef = codex.get(key)
             if cdef is None:
                 continue
-            for ab in cdef.abilities:
-                eff = ab.effect if isinstance(ab, A.StaticAbility) else None
-                if not isinstance(eff, A.StatChange) or [w.lower() for w in words_of(eff.subject)] != ["this"]:
-                    continue
+            for ab in _self_stat_changes(cdef):
+                eff = ab.effect
                 if ab.guard is not None and not self._guard_ok(ab.guard, obj, obj):
                     continue
                 values = [self._trait_x(obj, t) for t in insts]
@@ -1487,7 +1538,7 @@ class Effects:
             traits.pop(k, None)
         armor, life, channeling = self._trait_stats(obj, traits, d, armor, life, channeling)
         for key, unless in innate:  # a name it had by nature goes when it gained what takes it away
-            if any(u in traits for u in unless):
+            if not traits.keys().isdisjoint(unless):
                 traits.pop(key, None)
 
         d.traits = traits

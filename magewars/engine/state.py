@@ -309,8 +309,10 @@ class GameState:
         return self.objects[oid]
 
     # ------------------------------------------------------------ queries
-    def in_play(self) -> Iterator[GameObject]:
-        return (o for o in self.objects.values() if o.in_play)
+    def in_play(self) -> list[GameObject]:
+        """The objects in play, in the order they came into the game (a list: built at once, cheaper
+        than a generator resumed for each object, and unmoved by a change of the table while read)."""
+        return [o for o in self.objects.values() if o.in_play]
 
     def zone_of(self, obj: GameObject) -> Optional[str]:
         seen = 0

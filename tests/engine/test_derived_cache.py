@@ -98,3 +98,51 @@ def test_a_grappler_is_free_once_its_prey_leaves_the_zone(corpus):
     assert prey.markers.get("Grapple", 0) == 0
     assert not {"Restrained", "Unmovable"} & set(g.d(croc).trait_names())
     assert set(g.d(croc).trait_names()) == set(fresh(g)["c"][0])
+
+
+
+def test_a_codex_static_applied_elsewhere_has_its_guard_left_unread(corpus):
+    """Magebind's `static if is(enchanted, Mage) costs(...)` is read by the reveal cost, not applied to the
+    enchantment's derived value: working the enchantment out evaluates no guard (it evaluated this one for
+    nothing, for every enchantment with Magebind), and the value is the one worked out from nothing."""
+    g = Game(corpus, SeededDice(0), FirstLegalAgent())
+    g.state.add_player("A")
+    g.state.add_player("B")
+    golem = g.create("Iron Golem", "d", "B", zone="B2")
+    hide = g.create("Rhino Hide", "e0", "B", attached_to="d")
+    g.d(golem)
+    evaluated = []
+    evaluate = g.evaluate
+    g.evaluate = lambda node, ctx, *a, **kw: evaluated.append(node) or evaluate(node, ctx, *a, **kw)
+    assert any(n.startswith("Magebind") for n in g.d(hide).trait_names())
+    assert evaluated == []
+    assert summary(g.d(hide)) == fresh(g)["e0"]
+    assert g.armor(golem) == 7  # Rhino Hide's armor +2 still reaches the host
+
+
+def test_a_new_derived_value_has_every_field_at_its_declared_default():
+    """Derived's __init__ is written out (Effects._compute makes one per derivation): a field added to the
+    class must be given its default there too."""
+    import dataclasses
+    from magewars.engine.effects import Derived
+    d = Derived()
+    for f in dataclasses.fields(Derived):
+        want = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+        assert getattr(d, f.name) == want and type(getattr(d, f.name)) is type(want), f.name
+    assert set(vars(d)) == {f.name for f in dataclasses.fields(Derived)}
+
+
+def test_an_enchantment_on_an_invisible_creature_is_invisible_once(corpus):
+    """Invisible's `static each enchantment attached to this gains [Invisible]` is read once when the
+    enchantment is worked out: it was read twice (as a codex static about what is attached, and again as
+    a gain of what is attached), and the enchantment carried two Invisible instances and two mods."""
+    g = Game(corpus, SeededDice(0), FirstLegalAgent())
+    g.state.add_player("A")
+    g.state.add_player("B")
+    g.create("Invisible Stalker", "s", "A", zone="A1")
+    hide = g.create("Rhino Hide", "e", "A", attached_to="s")
+    d = g.d(hide)
+    assert len(d.traits["Invisible"]) == 1
+    assert [m.what for m in d.mods].count("gains Invisible") == 1
+    assert {"Pest", "Elusive"} <= set(d.traits)
+    assert summary(d) == fresh(g)["e"]

@@ -1298,7 +1298,7 @@ class AttackEngine:
         try:
             if atk.status != "canceled":
                 subject = atk.defender or atk.target
-                if not g.unheard("attack_step", subject, atk):  # (known unheard: no context to build)
+                if not g.unheard("attack_step", subject, atk, step=key):  # (known unheard: no context to build)
                     g.fire_heard("attack_step", subject, Ctx(attack=atk), step=key)
             if atk.status == "canceled" and not st.after_cancel:
                 return

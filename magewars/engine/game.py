@@ -51,6 +51,10 @@ OUTLASTS_OWN_ACTIVATION = "outlasts_own_activation"
 _STEP_OF: dict[int, tuple] = {}
 
 
+#: the event fired at every step of an attack, with the step's key (`step=`)
+STEP_EVENT = "attack_step"
+
+
 def _step_of(inner) -> Optional[str]:
     """The step an `attack_step(STEP, ...)` trigger names (None: it names none the engine reads
     before matching), read once per ability: Game.event_matches refuses every other step first."""
@@ -80,14 +84,44 @@ def works_hidden(card) -> bool:
 #: destroyed by them (the hit or damage that destroyed it, its destruction); later steps, no
 LOOK_BACK_EVENTS = frozenset({"hit", "damaged", "destroyed"})
 
+def _heard_keys(event: str, inners) -> set:
+    """What hearing `event` through these triggered abilities adds to a set of events heard: the
+    event itself and, for `attack_step`, the step each trigger names (`attack_step:STEP`;
+    `attack_step:*` for one that names none the engine reads before matching): an attack fires
+    `attack_step` at every step, and most listeners answer one step only (Game.unheard)."""
+    if event != STEP_EVENT:
+        return {event}
+    out = {event}
+    for inner in inners:
+        step = _step_of(inner)
+        out.add(f"{STEP_EVENT}:{step if step is not None else '*'}")
+    return out
+
+
+@per_definition
+def _card_heard(card) -> frozenset:
+    """The events a card's own triggered abilities hear (with _heard_keys' step keys)."""
+    got: set = set()
+    for event, triggers in card_index(card).triggers.items():
+        got |= _heard_keys(event, (inner for _ab, inner in triggers))
+    return frozenset(got)
+
+
 @per_definition
 def _entry_events(idx: dict) -> dict:
-    """Entry name -> the events it listens for, from a codex listener index (Game._codex_index)."""
+    """Entry name -> the events it listens for (with _heard_keys' step keys), from a codex listener
+    index (Game._codex_index)."""
     by_key: dict = {}
     for event, entries in idx.items():
-        for name in entries:
-            by_key.setdefault(name, set()).add(event)
+        for name, listeners in entries.items():
+            by_key.setdefault(name, set()).update(_heard_keys(event, (inner for _cd, _ab, inner in listeners)))
     return by_key
+
+
+def _hears(heard, event: str, step: Optional[str]) -> bool:
+    """May a listener in `heard` (a set of _heard_keys that holds `event`) hear `event` (at `step`,
+    for attack_step)?"""
+    return step is None or event != STEP_EVENT or f"{STEP_EVENT}:*" in heard or f"{STEP_EVENT}:{step}" in heard
 
 
 class Game:
@@ -842,8 +876,11 @@ class Game:
         listener for): its bar's triggers and those of the codex entries of its traits."""
         by_key = self._entry_events()
         bar = getattr(atk.action.definition, "abilities", None) or ()  # (a move in progress has no bar)
-        got = {inner.event.name for ab in bar for inner in (ab.ability if isinstance(ab, A.OncePerRound) else ab,)
-               if isinstance(inner, A.TriggeredAbility) and inner.event.name in BAR_EVENTS}
+        got = set()
+        for ab in bar:
+            inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
+            if isinstance(inner, A.TriggeredAbility) and inner.event.name in BAR_EVENTS:
+                got |= _heard_keys(inner.event.name, (inner,))
         for t in (*atk.traits, *atk.gained):
             got.update(by_key.get(t.key, ()))
         return frozenset(got)
@@ -889,7 +926,7 @@ class Game:
 
         `info` carries event details matched against keyword arguments (step=..., by=...)."""
         atk = ctx.attack
-        if atk is None or not self.unheard(event, subject, atk, exclude):
+        if atk is None or not self.unheard(event, subject, atk, exclude, info.get("step")):
             self.fire_heard(event, subject, ctx, exclude, **info)
 
     def fire_heard(self, event: str, subject: Optional[GameObject], ctx: Ctx, exclude=(), **info) -> None:
@@ -920,23 +957,26 @@ class Game:
         for (src, ab, inner, x, label) in pending:
             self.run_trigger(src, ab, inner, subject, ctx, info, x, label)
 
-    def unheard(self, event: str, subject, atk, exclude=()) -> bool:
+    def unheard(self, event: str, subject, atk, exclude=(), step: Optional[str] = None) -> bool:
         """Is it already known that nothing hears this event of the attack in hand?  True only where
         _listening would find no listener from what it keeps (the events anything in play may hear,
         _heard, kept for the current derived epoch and already worked out) and the attack's bar and
         traits hear no such event: the usual case, most events of an attack sequence.  Anything
         else (no kept answer yet, a destruction, a subject gone, excluded objects, spells that
-        linger) takes the full path."""
+        linger) takes the full path.  `step`: the step of an `attack_step` event, which only listeners
+        of that step (or of any step) hear (_heard_keys)."""
         eff = self.effects
         heard = self._heard_cache
         if exclude or self.lingering or event == "destroyed" or eff._version != self.state.version \
-                or heard[0] != eff.epoch or event in heard[1]:
+                or heard[0] != eff.epoch or (event in heard[1] and _hears(heard[1], event, step)):
             return False
         if event in LOOK_BACK_EVENTS and subject is not None and not isinstance(subject, str) \
                 and not subject.in_play:
             return False  # what was attached to a destroyed subject still hears it
-        if not getattr(atk, "is_casting", False) and event in self._attack_kept(atk)[7]:
-            return False
+        if not getattr(atk, "is_casting", False):
+            own = self._attack_kept(atk)[7]
+            if event in own and _hears(own, event, step):
+                return False
         eff.reads_others()  # (as _listening: kept across objects)
         return True
 
@@ -1022,7 +1062,7 @@ class Game:
         got = d.heard
         if got is None:
             by_key = self._entry_events()
-            got = set(card_index(src.card).triggers)
+            got = set(_card_heard(src.card))
             for key in d.traits:
                 got.update(by_key.get(key, ()))
             for key, n in src.markers.items():

@@ -89,7 +89,7 @@ class Option:
         return self.label
 
 
-@dataclass
+@dataclass(slots=True)  # (made at every decision: slots, no per-instance dict)
 class Decision:
     kind: str
     player: str

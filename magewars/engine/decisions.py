@@ -11,6 +11,7 @@ attacks), ``target``, ``optional`` (an optional effect or cost),
 from __future__ import annotations
 
 import random
+from reprlib import recursive_repr
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -57,16 +58,38 @@ class HiddenPick(str):
         return "a spell"
 
 
-@dataclass(frozen=True)
 class Option:
-    label: str
-    value: Any = None
+    """One choice offered in a decision: its label and the value the engine acts on.
+
+    Compared and hashed by (label, value), as the frozen dataclass it was: an option equal to one
+    offered is accepted by `Game.decide` (agents answer with the very object).  A plain class with
+    slots, because every decision site makes its options and a frozen dataclass's __init__ sets each
+    field through object.__setattr__ (about three times the cost); never assign to an option once it
+    is made (its hash is its value)."""
+    __slots__ = ("label", "value")
+    __match_args__ = ("label", "value")
+
+    def __init__(self, label: str, value: Any = None):
+        self.label = label
+        self.value = value
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.label, self.value) == (other.label, other.value)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.label, self.value))
+
+    @recursive_repr()
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(label={self.label!r}, value={self.value!r})"
 
     def __str__(self) -> str:
         return self.label
 
 
-@dataclass
+@dataclass(slots=True)  # (made at every decision: slots, no per-instance dict)
 class Decision:
     kind: str
     player: str

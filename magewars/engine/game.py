@@ -269,10 +269,15 @@ class Game:
                default: Optional[int] = None, **context) -> Option:
         if kind not in DECISION_KINDS:
             raise EngineError(f"unknown decision kind {kind!r} (decisions.DECISION_KINDS lists the kinds)")
-        d = Decision(kind, player, options, context, prompt, default)
-        choice = self.agent_for(player).decide(d)
-        if choice not in options:
-            raise EngineError(f"agent chose {choice!r}, not an option of {kind}")
+        agents = self.agents
+        agent = self.agent_for(player) if isinstance(agents, dict) else agents
+        choice = agent.decide(Decision(kind, player, options, context, prompt, default))
+        for o in options:  # agents answer with the option itself: found by identity first
+            if o is choice:
+                break
+        else:
+            if choice not in options:  # (an equal option is as good: Option compares by value)
+                raise EngineError(f"agent chose {choice!r}, not an option of {kind}")
         if kind == "reveal" and choice.value is None:
             return choice  # a pass: the window's own line says nothing was revealed (and names nothing)
         # Only the option taken is logged (never the other candidates: a reveal

@@ -726,8 +726,17 @@ def _stated_now(game) -> Optional[list]:
 
 
 def _in_play_keys(game) -> frozenset:
-    """What the statements of the face-up cards in play are about (worked out now)."""
-    return frozenset(k for _, _, call, _ in _in_play_statements(game) for k in (_stated(call),) if k is not None)
+    """What the statements of the face-up cards in play are about: worked out from _in_play_statements's
+    list, and kept with that very list (which it keeps per state version and never changes), so a query
+    asked while a derived value is being worked out (no _stated_now table then) does not read them all
+    again."""
+    stmts = _in_play_statements(game)
+    kept = game.__dict__.get("_in_play_keys_kept")
+    if kept is not None and kept[0] is stmts:
+        return kept[1]
+    got = frozenset(k for _, _, call, _ in stmts for k in (_stated(call),) if k is not None)
+    game._in_play_keys_kept = (stmts, got)  # (holding the list: its identity is not reused meanwhile)
+    return got
 
 
 def _codex_stated(game) -> frozenset:

@@ -85,8 +85,20 @@ def is_one_time(obj: "GameObject") -> bool:
     return False
 
 
-#: the "pass" option of every reveal window (an Option is frozen: one serves every window of every game)
+#: the "pass" option of every reveal window (an Option is never changed: one serves every window of every game)
 _PASS = Option("pass")
+
+_TEXTS: dict = {}  # step -> a window's prompt and its "nothing revealed" line (_window_texts)
+
+
+def _window_texts(step: str) -> tuple:
+    """The prompt of a reveal window after `step` and its line when nothing is revealed, made once per
+    step name (every window of every attack says them)."""
+    got = _TEXTS.get(step)
+    if got is None:
+        s = step.replace("_", " ")
+        got = _TEXTS[step] = (f"reveal after {s}?", f"reveal window after {s}: nothing revealed")
+    return got
 
 
 class Reveals:
@@ -103,7 +115,7 @@ class Reveals:
         self._cost_light = False  # whether working them out read a light field (state.LIGHT_READS)
         self._cost_version = -1  # the state version they were last asked at
         self._costs: dict = {}  # object id -> its reveal cost, as of _cost_key
-        self._cands: dict = {}  # player -> (state, version, mana, cost table, candidates): _candidates
+        self._cands: dict = {}  # player -> [state, version, mana, cost table, candidates, options]: _candidates_now
         self._opts: dict = {}  # object id -> the Option offering it in a window (_offer)
 
     def can_counter(self, o, revealing) -> bool:
@@ -287,18 +299,18 @@ class Reveals:
         """Reveal window after `step`: mandatory `after` reveals, then each player in turn."""
         g = self.game
         self.windows += 1
-        self.mandatory("after", step, atk)
+        hidden = self._hidden_table()
+        if self._must_any:  # a face-down card has a rule saying when it must be revealed (mandatory)
+            self.mandatory("after", step, atk)
+            hidden = self._hidden_table()  # (as of now: a mandatory reveal changed it)
+        prompt, nothing = _window_texts(step)
         revealed_any = False
-        for player in (g.state.order if self._hidden_table() else ()):  # nothing face down: nobody to ask
-            if player not in self._hidden_table():  # (as of now: an earlier player's reveal may have changed it)
-                continue
-            while True:
-                cands = self._candidates(player)
-                if not cands:
+        for player in (g.state.order if hidden else ()):  # nothing face down: nobody to ask
+            while True:  # (a player with nothing face down, as of now, has no candidate: _candidates_now)
+                opts = self._window_options(player)
+                if opts is None:
                     break
-                opts = self._offer(cands)
-                ch = g.decide("reveal", player, opts, prompt=f"reveal after {step.replace('_', ' ')}?", default=0,
-                              step=step)
+                ch = g.decide("reveal", player, opts, prompt=prompt, default=0, step=step)
                 if ch.value is None:
                     break
                 self.reveal(ch.value, atk)
@@ -306,12 +318,26 @@ class Reveals:
                 if atk is not None and atk.status == "canceled":
                     return
         if not revealed_any:
-            g.emit("window", f"reveal window after {step.replace('_', ' ')}: nothing revealed", step=step)
+            g.emit("window", nothing, step=step)
+
+    def _window_options(self, player: str) -> Optional[list]:
+        """A window's options for `player` (_offer), or None when they may reveal nothing now.  Kept
+        with a kept candidates list (_candidates_now), which holds while what they are worked out from
+        stays the same; a fresh list each time (the decision's own)."""
+        cands, kept = self._candidates_now(player)
+        if not cands:
+            return None
+        if kept is None:
+            return self._offer(cands)
+        opts = kept[5]
+        if opts is None:
+            opts = kept[5] = tuple(self._offer(cands))
+        return list(opts)
 
     def _offer(self, cands: list) -> list:
-        """A window's options: pass, then each candidate.  An Option is frozen and compared by value, so
-        the one offering an object is kept (per object id, checked against the object and its name): a
-        frozen dataclass costs thousands of instructions to make, and every window offers the same."""
+        """A window's options: pass, then each candidate.  An Option is never changed and is compared by
+        value, so the one offering an object is kept (per object id, checked against the object and its
+        name): every window offers the same."""
         opts = [_PASS]
         kept = self._opts
         for o in cands:
@@ -322,6 +348,10 @@ class Reveals:
         return opts
 
     def _candidates(self, player: str) -> list:
+        """The face-down enchantments `player` may reveal now (_candidates_now), as a list of its own."""
+        return list(self._candidates_now(player)[0])
+
+    def _candidates_now(self, player: str) -> tuple:
         """The face-down enchantments `player` may reveal now: those whose reveal cost they can pay and
         that nothing forbids revealing (reveal_forbidden), in the order hidden_of gives them.
 
@@ -332,20 +362,23 @@ class Reveals:
         version, and is not given while an effect forbids something, shared conditions are placed or a
         derived value is being worked out, the cases where this is not kept either).  A list with a
         forbidding statement in reach is worked out card by card each time (it may read the step, the
-        attack, the phase)."""
+        attack, the phase).
+
+        Returns the candidates (a sequence not to be changed) and the kept entry they come from, None
+        when they are not kept (_window_options keeps a window's options in it)."""
         g = self.game
         st = g.state
         g.effects.reads_others()
         objs = self._hidden_table().get(player)
         if not objs:
-            return []
+            return (), None
         mana = st.players[player].mana
         costs = self._cost_table()
         kept = self._cands.get(player)
         if kept is not None and kept[0] is st and kept[1] == st.version and kept[2] == mana and kept[3] is costs \
                 and not getattr(g, "effect_restrictions", None) and not getattr(g, "placers", None) \
                 and not g.effects._computing:
-            return list(kept[4])
+            return kept[4], kept
         # the costs first, card by card as reveal_cost keeps them; then whether any affordable one may be
         # forbidden, pooled (each is asked on its own only when something in reach states it)
         cheap = [o for o in objs if (0 if o.card.reveal_cost is None else
@@ -353,9 +386,9 @@ class Reveals:
         if reveal_forbidden_none(g, cheap):
             if not getattr(g, "effect_restrictions", None) and not getattr(g, "placers", None) \
                     and not g.effects._computing and st.version == self._hidden_version:
-                self._cands[player] = (st, st.version, mana, costs, tuple(cheap))
-            return cheap
-        return [o for o in cheap if not reveal_forbidden(g, o)]
+                self._cands[player] = [st, st.version, mana, costs, tuple(cheap), None]
+            return cheap, None
+        return [o for o in cheap if not reveal_forbidden(g, o)], None
 
     # ------------------------------------------------------------ the process
     def reveal(self, obj: "GameObject", atk=None, forced: bool = False, subject=None) -> bool:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
+from ..dsl import vocab as V
 from .cardindex import index, per_definition
 from .decisions import Option
 from . import placement
@@ -119,17 +120,24 @@ class Reveals:
         self._opts: dict = {}  # object id -> the Option offering it in a window (_offer)
 
     def can_counter(self, o, revealing) -> bool:
-        """A hidden enchantment whose reveal rule answers another enchantment being revealed."""
+        """A hidden enchantment whose reveal rule answers another enchantment being revealed:
+        `reveals(WHO, WHAT)`, each argument read by its place in the event's signature (the player
+        revealing, as their Mage; the enchantment revealed), as Game.event_matches reads them."""
+        g = self.game
         for r in reveal_rules(o):
             for ev in r.on:
                 if ev.name != "reveals":
                     continue
-                what = next((a.value for a in ev.args if a.key == "what"), None)
-                if what is None:
-                    pos = [a.value for a in ev.args if not a.key]
-                    what = pos[-1] if pos else None
-                if what is None or (isinstance(what, A.Phrase) and matches(self.game, revealing, what, Ctx(this=o))):
-                    return True
+                args = V.event_arguments(ev)
+                here = Ctx(this=o)
+                what, who = args.get("what"), args.get("who")
+                if what is not None and not (isinstance(what, A.Phrase) and matches(g, revealing, what, here)):
+                    continue
+                if who is not None:
+                    mage = g.state.mage_of(revealing.controller)
+                    if mage is None or not (isinstance(who, A.Phrase) and matches(g, mage, who, here)):
+                        continue
+                return True
         return False
 
     # ------------------------------------------------------------ eligibility

@@ -36,8 +36,29 @@ ZONE_KINDS = ("creature",) + CONJURATION_KINDS
 
 def probe(game, caster, card, zone) -> GameObject:
     """The spell as an object not yet in play, for phrases asked before it is cast.  Its id names
-    its card, so derived values cached for one card are never read for another."""
-    return GameObject(f"probe:{caster.controller}:{card.name}", card, caster.controller, caster.controller, zone=zone, in_play=False)
+    its card, so derived values cached for one card are never read for another.
+
+    Kept per game, keyed by the caster's controller, the card (by identity) and the zone: every field
+    of a probe follows from these three (it is never in play, carries no marker, is attached to
+    nothing), so one object stands for every probe of that key.  Being the same object, the answers
+    other layers keep per object by identity (a restriction query's statements, what the codex entries
+    it carries state, the pooled "nothing states it") hold for it from one candidate and one decision to
+    the next, as they would for an object in play.  Nothing may write to it: a caller that must change
+    a field (x_from_card's attachment) makes its own with `fresh_probe`."""
+    kept = game.__dict__.get("_probes")
+    if kept is None:
+        kept = game._probes = {}
+    key = (caster.controller, id(card), zone)
+    got = kept.get(key)
+    if got is None or got.card is not card:
+        got = kept[key] = fresh_probe(caster, card, zone)
+    return got
+
+
+def fresh_probe(caster, card, zone) -> GameObject:
+    """A probe of its own (placement.probe), for a caller that changes one of its fields."""
+    return GameObject(f"probe:{caster.controller}:{card.name}", card, caster.controller, caster.controller, zone=zone,
+                      in_play=False)
 
 
 # ---------------------------------------------------------------- borders and line of sight

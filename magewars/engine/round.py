@@ -117,6 +117,31 @@ def timed_abilities(game, timing: str, subject=None) -> list[tuple]:
     """Every `at TIMING` ability due now: (source object, ability, inner, X, label).  Printed
     abilities of face-up objects in play, and the codex abilities of the traits each object has
     (X = the trait's value) and of the conditions and tokens on it (X = how many)."""
+    return [t for t in _due(game, timing) if _timing_applies(game, t, subject)]
+
+
+def _due(game, timing: str) -> list[tuple]:
+    """timed_abilities before the check of whom a timing names, kept per derived epoch
+    (`Effects.current_epoch`), by timing: it is worked out from which objects are in play and face up,
+    their cards, markers and labels (fingerprinted fields) and their derived traits and values alone,
+    so it stays valid while the epoch stays the same (most timings of a round find nothing: each asked
+    again visited every object).  Not kept while a derived value is being worked out.  The caller must
+    not change the list."""
+    eff = game.effects
+    epoch = eff.current_epoch()
+    kept = game.__dict__.get("_timed_due")
+    if kept is None or kept[0] is not eff or kept[1] != epoch:
+        kept = game._timed_due = (eff, epoch, {})
+    got = kept[2].get(timing)
+    if got is not None:
+        return got
+    got = _read_due(game, timing)
+    if eff.current_epoch() == epoch and not eff._computing:
+        kept[2][timing] = got
+    return got
+
+
+def _read_due(game, timing: str) -> list[tuple]:
     out = []
     entries = _codex_timed(game).get(timing, {})
     for src in list(game.state.in_play()):
@@ -135,7 +160,7 @@ def timed_abilities(game, timing: str, subject=None) -> list[tuple]:
             if n and key not in d.traits:
                 for (cd, ab, inner) in entries.get(key, ()):
                     out.append((src, ab, inner, n, f"{cd.name} x{n} ({src.label()})"))
-    return [t for t in out if _timing_applies(game, t, subject)]
+    return out
 
 
 def _timing_applies(game, item, subject) -> bool:

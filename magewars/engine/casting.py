@@ -174,9 +174,9 @@ def x_from_card(game, caster, card, targets, zone: Optional[str] = None) -> Opti
     """X as the spell's own `set_x(...)` statics state it for these targets (the first whose guard
     holds), or None when the card states none or its value cannot be known at declaration."""
     t = targets[0] if targets else None
-    probe = P.fresh_probe(caster, card, game.state.zone_of(caster))  # (its attachment is set below)
-    if t is not None and card.kind in ("enchantment", "equipment"):
-        probe.attached_to = t.id  # `enchanted`/`bearer` in its set_x is the object it will be attached to
+    # `enchanted`/`bearer` in its set_x is the object it will be attached to
+    host = t.id if t is not None and card.kind in ("enchantment", "equipment") else None
+    probe = P.fresh_probe(caster, card, game.state.zone_of(caster), attached_to=host)
     ctx = Ctx(this=probe, target=t, it=t)
     if zone is not None and "/" not in zone and target_kind(card) == "object_zone":
         ctx.extra["targets"] = [zone]

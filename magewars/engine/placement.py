@@ -36,7 +36,9 @@ ZONE_KINDS = ("creature",) + CONJURATION_KINDS
 
 def probe(game, caster, card, zone) -> GameObject:
     """The spell as an object not yet in play, for phrases asked before it is cast.  Its id names
-    its card, so derived values cached for one card are never read for another.
+    its card, its zone and what it is attached to (fresh_probe), so derived values cached for one
+    probe (engine/effects.py keeps them by object id) are never read for another card, or for the same
+    card in another zone or on another host.
 
     Kept per game, keyed by the caster's controller, the card (by identity) and the zone: every field
     of a probe follows from these three (it is never in play, carries no marker, is attached to
@@ -55,10 +57,15 @@ def probe(game, caster, card, zone) -> GameObject:
     return got
 
 
-def fresh_probe(caster, card, zone) -> GameObject:
-    """A probe of its own (placement.probe), for a caller that changes one of its fields."""
-    return GameObject(f"probe:{caster.controller}:{card.name}", card, caster.controller, caster.controller, zone=zone,
-                      in_play=False)
+def fresh_probe(caster, card, zone, attached_to: Optional[str] = None) -> GameObject:
+    """A probe of its own (placement.probe), for a caller that needs one attached to an object.  Its id
+    names its zone and attachment as well as its caster's controller and card: derived values are kept
+    by object id (Effects.derived), and what a probe is may depend on where it is (a static about the
+    objects in a zone) and on what it is attached to (statics about what is attached to its host).  Its
+    zone and attachment are set here, never changed afterwards (the id would no longer name them)."""
+    where = zone if attached_to is None else f"{zone}>{attached_to}"
+    return GameObject(f"probe:{caster.controller}:{card.name}@{where}", card, caster.controller, caster.controller,
+                      zone=zone, attached_to=attached_to, in_play=False)
 
 
 # ---------------------------------------------------------------- borders and line of sight

@@ -1,0 +1,91 @@
+"""A spell not yet cast, asked about through a probe (engine/placement.py), has the derived values of
+its own zone and attachment: the derived-value cache (engine/effects.py), kept by object id, never
+answers one probe with the value worked out for another probe of the same caster and card."""
+from __future__ import annotations
+
+import pytest
+
+from magewars.dsl import load_corpus
+from magewars.engine import Game
+from magewars.engine import placement as P
+from magewars.engine.phrases import has_name
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return load_corpus()
+
+
+def _game(corpus):
+    g = Game(corpus)
+    g.state.add_player("Alice", mana=20)
+    g.state.add_player("Bob", mana=20)
+    g.create("Druid", "mage", "Alice", zone="A1")
+    g.create("Necromancer", "other", "Bob", zone="C4")
+    # each object in its zone loses one trait and gains another (a static about its own zone)
+    g.create("Voltaric Veil", "veil", "Bob", zone="B2")
+    return g
+
+
+def _zone_traits(g):
+    """(the trait the Veil's zone takes away, the one it gives), read from the card's statics."""
+    veil = g.card("Voltaric Veil")
+    lost = gained = None
+    for ab in veil.abilities:
+        eff = getattr(ab, "effect", None)
+        kind = type(eff).__name__
+        if kind in ("Gain", "Lose"):
+            name = eff.traits.traits[0].name.text if hasattr(eff.traits, "traits") else None
+            if kind == "Lose":
+                lost = name
+            else:
+                gained = name
+    assert lost and gained
+    return lost, gained
+
+
+@pytest.mark.parametrize("first", ["B2", "A1"])
+def test_probes_in_two_zones_keep_their_own_derived_values(corpus, first):
+    g = _game(corpus)
+    lost, gained = _zone_traits(g)
+    mage, wolf = g.state.objects["mage"], g.card("Timber Wolf")
+    zones = [first, "A1" if first == "B2" else "B2"]
+    got = {}
+    for z in zones:
+        spell = P.probe(g, mage, wolf, z)
+        got[z] = (has_name(g, spell, lost), has_name(g, spell, gained))
+    assert got["B2"] == (False, True)  # in the Veil's zone
+    assert got["A1"] == (True, False)  # elsewhere
+
+
+def _host_gift(g, host):
+    """The trait a creature's printed traits give each enchantment attached to it, read from the codex."""
+    for t in g.card(host).traits:
+        entry = g.codex.get(t.key)
+        for ab in entry.abilities if entry is not None else ():
+            eff = getattr(ab, "effect", None)
+            subject = " ".join(w.text for w in getattr(eff, "subject", None).words) if hasattr(eff, "subject") else ""
+            if type(eff).__name__ == "Gain" and subject.startswith("each enchantment attached to this"):
+                return eff.traits.traits[0].name.text
+    raise AssertionError(f"nothing of {host} gives what is attached to it a trait")
+
+
+@pytest.mark.parametrize("held_first", [True, False])
+def test_an_attached_probe_and_an_unattached_one_keep_their_own_values(corpus, held_first):
+    g = _game(corpus)
+    mage = g.state.objects["mage"]
+    g.create(HOST, "host", "Bob", zone="C3")
+    gift = _host_gift(g, HOST)
+    card = g.card("Rhino Hide")
+    # as x_from_card makes it: attached to the creature it will enchant
+    held = P.fresh_probe(mage, card, "A1", attached_to="host")
+    loose = P.probe(g, mage, card, "A1")
+    got = {}
+    order = [("held", held), ("loose", loose)] if held_first else [("loose", loose), ("held", held)]
+    for name, spell in order:
+        got[name] = has_name(g, spell, gift)
+    assert got == {"held": True, "loose": False}
+
+
+#: a creature whose printed trait gives what is attached to it a trait of its own
+HOST = "Invisible Stalker"

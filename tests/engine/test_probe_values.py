@@ -89,3 +89,28 @@ def test_an_attached_probe_and_an_unattached_one_keep_their_own_values(corpus, h
 
 #: a creature whose printed trait gives what is attached to it a trait of its own
 HOST = "Invisible Stalker"
+
+
+def test_no_two_probes_share_an_id_in_a_seeded_duel(monkeypatch):
+    """Every object not in the game that reaches the derived-value cache (a probe) has an id of its own:
+    two with the same id are the same in every field a derived value may read."""
+    from magewars.duel.runner import DuelConfig, setup_game
+    from magewars.engine.effects import Effects
+
+    seen: dict = {}
+    clash: list = []
+    derived = Effects.derived
+
+    def watched(self, obj):
+        if dict.get(self.game.state.objects, obj.id) is not obj:
+            fields = (obj.controller, obj.owner, id(obj.card), obj.zone, obj.attached_to, obj.attached_zone,
+                      obj.border, obj.hidden, obj.in_play, tuple(obj.markers.items()))
+            if seen.setdefault(obj.id, fields) != fields:
+                clash.append(obj.id)
+        return derived(self, obj)
+
+    monkeypatch.setattr(Effects, "derived", watched)
+    game, _, _, _ = setup_game(DuelConfig(("beastmaster", "wizard"), seed=3, max_rounds=4), 0)
+    game.play(max_rounds=4)
+    assert len(seen) > 10  # probes were asked about
+    assert not clash, f"probes sharing an id: {sorted(set(clash))}"

@@ -648,11 +648,14 @@ def _applies(game, src, ab, call, actor, target, *, by, attack, into, out_of, ru
 
 # ---------------------------------------------------------------- which actions anything states
 def _stated(call: A.Call) -> Optional[tuple]:
-    """("cannot" or "can", normalized action) of a statement as _query filters it; None for the others."""
+    """("cannot" or "can", normalized action) of a statement as _query filters it, ("must", normalized
+    action) of an obligation as obligations_on filters it; None for the others."""
     if call.name in ("cannot", CANNOT_REVEAL, PREVENT_DAMAGE):
         return "cannot", action_of(call)
     if call.name == "can":
         return "can", action_of(call)
+    if call.name == MUST:
+        return MUST, action_of_must(call)
     return None
 
 
@@ -660,7 +663,7 @@ _CARD_STATED: dict[int, tuple[Any, frozenset]] = {}
 
 
 def _card_stated(card) -> frozenset:
-    """What a card's statements are about: {(cannot|can, action)}, once per definition; those written in a
+    """What a card's statements are about: {(cannot|can|must, action)}, once per definition; those written in a
     `static for each` body too (card_statements, what _gather reads of a party's own card)."""
     hit = _CARD_STATED.get(id(card))
     if hit is not None and hit[0] is card:
@@ -676,7 +679,7 @@ _ENTRY_STATED: dict[int, tuple[Any, frozenset]] = {}
 
 
 def _entry_stated(game, name: str) -> frozenset:
-    """What the statements of one codex entry are about: {(cannot|can, action)} (per entry definition)."""
+    """What the statements of one codex entry are about: {(cannot|can|must, action)} (per entry definition)."""
     cd = game.codex.get(name)
     if cd is None:
         return frozenset()
@@ -1101,37 +1104,50 @@ def cast_forbidden(game, caster, spell, targets: tuple = (), zone: Optional[str]
             and spell.card.targets == () and zone is None:
         into = st.zone_of(caster)
     aimed = targets[0] if targets else (zone if zone and "/" not in zone else None)
-    why = forbids(game, "cast", caster, spell, spell=spell)
+    # every query below is among these parties (a zone among them is never read): when nothing states any
+    # of their `cannot` actions, or any of their obligations, those queries are not asked (the usual case)
+    parties = (caster, spell, aimed, *targets)
+    free = _nothing_states_any(game, "cannot", _CAST_ACTIONS, parties)
+    loose = _nothing_states_any(game, MUST, _CAST_DUTIES, parties)
+    if free and loose:
+        return None
+    why = None if free else forbids(game, "cast", caster, spell, spell=spell)
     if why:
         return why
-    why = forbids(game, "be cast", spell, aimed, by=caster, into=into) or unmet(game, "be cast", spell, into=into,
-                                                                               by=caster)
+    why = (None if free else forbids(game, "be cast", spell, aimed, by=caster, into=into)) or (
+        None if loose else unmet(game, "be cast", spell, into=into, by=caster))
     if why:
         return why
-    if into is not None and not targets and spell.card.kind in ("creature", "conjuration", "wall", "terrain",
-                                                                "vine"):
+    if not free and into is not None and not targets and spell.card.kind in ("creature", "conjuration", "wall",
+                                                                             "terrain", "vine"):
         why = forbids(game, "be placed", spell, into, by=caster, into=into)
         if why:
             return why
-    if spell.card.kind in ("creature", "conjuration", "wall", "terrain", "vine", "equipment", "enchantment"):
+    if not free and spell.card.kind in ("creature", "conjuration", "wall", "terrain", "vine", "equipment",
+                                        "enchantment"):
         why = forbids(game, "enter play", spell, by=caster, into=into)  # `except:` the object bringing it
         if why:
             return why
-    if spell.card.kind in ATTACHING_KINDS:
+    if not free and spell.card.kind in ATTACHING_KINDS:
         for t in targets:  # the spell would be attached to its target object
             why = forbids(game, "attach", caster, t, spell=spell)
             if why:
                 return why
     for t in targets:
-        why = forbids(game, "target", spell, t, by=caster) or (  # "be targeted": casting.legal_target
-            unmet(game, "be in a zone", t, spell=spell) if not isinstance(t, str) else None)
+        why = (None if free else forbids(game, "target", spell, t, by=caster)) or (  # "be targeted": legal_target
+            unmet(game, "be in a zone", t, spell=spell) if not loose and not isinstance(t, str) else None)
         if why:
             return why
-    if aimed is not None and isinstance(aimed, str):
+    if not free and aimed is not None and isinstance(aimed, str):
         why = forbids(game, "target", spell, aimed, by=caster)
         if why:
             return why
     return None
+
+
+#: the (normalized) actions of cast_forbidden's `cannot` queries, and of its obligations (`must`)
+_CAST_ACTIONS = tuple(map(_norm, ("cast", "be cast", "be placed", "enter play", "attach", "target")))
+_CAST_DUTIES = (_norm("be cast"), _norm("be in a zone"))
 
 
 #: the (normalized) actions reveal_forbidden's two queries ask about

@@ -326,7 +326,8 @@ def p_remove_tokens(game, call, ctx):
             _note_paid(ctx)
         game.emit("token", f"{n} {name} token(s) removed from {o.label()} ({_src(ctx)})",
                   **game._hidden_line(o, f"{n} {name} token(s) removed from {o.public_label()}"))
-        game.fire("token_removed", o, Ctx(this=o, it=o), kind=name)  # `kind:` names the token removed
+        if n:  # (a token removed: an object carrying none loses none, and nothing hears of it)
+            game.fire("token_removed", o, Ctx(this=o, it=o), kind=name)  # `kind:` names the token removed
 
 
 def _atk(ctx):

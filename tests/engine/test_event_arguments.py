@@ -230,3 +230,17 @@ def test_an_argument_nothing_reads_is_refused_at_run_time(corpus):
     ab = next(ab for ab in g.card("Altar of Carnage").abilities if hasattr(ab, "event"))
     assert g.run_trigger(altar, ab, dataclasses.replace(ab, event=paid), g.state.objects["wl"], Ctx(), {}) is False
     assert any(e.kind == "unsupported" and "amount" in e.text for e in g.log.events)
+
+
+def test_removing_tokens_an_object_does_not_have_removes_none_and_sets_nothing_off(corpus):
+    """`token_removed` says a token was removed: an effect that removes Dissipate tokens from a Pillar of
+    Righteous Flame carrying none removes none, and the Pillar does not attack (it used to: the event
+    was fired whatever was removed)."""
+    g = _game(corpus, attack_dice=(("2*",) * 4,) * 4)
+    pillar = g.create("Pillar of Righteous Flame", "pillar", "A", zone="B2")
+    g.create("Timber Wolf", "wolf", "B", zone="B2")
+    upkeep = next(ab for ab in corpus.codex["Dissipate"].abilities if hasattr(ab, "timing"))
+    assert not pillar.markers["Dissipate"]
+    g.run_effects(upkeep.effects, Ctx(this=pillar))
+    assert not pillar.markers["Dissipate"]
+    assert not _triggered(g, "Pillar of Righteous Flame")

@@ -209,14 +209,6 @@ def has_name(game: Game, obj: GameObject, name: str) -> bool:
     return game.effects.derived(obj).has(name)
 
 
-def has_subtype(game: Game, obj: GameObject, name: str) -> bool:
-    """Does the object have this subtype (printed, or given by a marker's `gain_subtypes`)?"""
-    n = name.lower()
-    if any(s.lower() == n for s in obj.card.subtypes):
-        return True
-    return any(count and n in _gained_subtypes(game, key) for key, count in obj.markers.items())
-
-
 def _has_test(game: Game, obj: GameObject, t) -> bool:
     """A name test of a phrase: the name in any sense, or only the subtype (`Frost subtype`)."""
     return has_subtype(game, obj, t.name) if getattr(t, "subtype", False) else has_name(game, obj, t.name)

@@ -19,11 +19,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
-from ..dsl import vocab as V
 from .cardindex import index, per_definition
 from .decisions import Option
 from . import placement
-from .phrases import Ctx, matches, resolve
+from .phrases import Ctx
 from .restrictions import reveal_forbidden, reveal_forbidden_none
 from .state import LIGHT_READS
 
@@ -121,23 +120,17 @@ class Reveals:
 
     def can_counter(self, o, revealing) -> bool:
         """A hidden enchantment whose reveal rule answers another enchantment being revealed:
-        `reveals(WHO, WHAT)`, each argument read by its place in the event's signature (the player
-        revealing, as their Mage; the enchantment revealed), as Game.event_matches reads them."""
+        `reveals(WHO, WHAT)` read as Game.event_matches reads the event when `reveal` fires it (the
+        enchantment revealed its subject, the revealing player's Mage `who`)."""
         g = self.game
+        info = {"who": g.state.mage_of(revealing.controller)}
+        here = Ctx(this=revealing, it=revealing)
         for r in reveal_rules(o):
             for ev in r.on:
                 if ev.name != "reveals":
                     continue
-                args = V.event_arguments(ev)
-                here = Ctx(this=o)
-                what, who = args.get("what"), args.get("who")
-                if what is not None and not (isinstance(what, A.Phrase) and matches(g, revealing, what, here)):
-                    continue
-                if who is not None:
-                    mage = g.state.mage_of(revealing.controller)
-                    if mage is None or not (isinstance(who, A.Phrase) and matches(g, mage, who, here)):
-                        continue
-                return True
+                if g.event_matches(ev, o, revealing, here, info):
+                    return True
         return False
 
     # ------------------------------------------------------------ eligibility

@@ -124,6 +124,17 @@ def _hears(heard, event: str, step: Optional[str]) -> bool:
     return step is None or event != STEP_EVENT or f"{STEP_EVENT}:*" in heard or f"{STEP_EVENT}:{step}" in heard
 
 
+class _AttackKept:
+    """What Game.attack_listeners keeps of the attack in hand: what it was worked out from (the attack,
+    its traits, how many traits it gained, its bar, the bar's owner, its attacker, its X), its listeners
+    by event, and the events it may hear (with _heard_keys' step keys).  (Slots: read at every event.)"""
+    __slots__ = ("atk", "traits", "gained", "bar", "owner", "attacker", "listeners", "heard", "x")
+
+    def __init__(self, atk, traits, gained, bar, owner, attacker, listeners, heard, x):
+        self.atk, self.traits, self.gained, self.bar, self.owner = atk, traits, gained, bar, owner
+        self.attacker, self.listeners, self.heard, self.x = attacker, listeners, heard, x
+
+
 class Game:
     @property
     def current_attack(self):
@@ -177,7 +188,7 @@ class Game:
         self._listening_version = -1
         self._heard_cache: tuple = (-1, frozenset())  # (derived epoch, events anything may hear): _heard
         self._entry_event_map: Optional[tuple] = None  # (codex index, entry -> its events): _entry_events
-        self._attack_listening: tuple = (None,) * 9  # what attack_listeners keeps of the attack in hand (_attack_kept)
+        self._attack_listening = _AttackKept(*(None,) * 9)  # what attack_listeners keeps of the attack in hand
         self._lowers_armor: dict[str, bool] = {}  # codex entry -> lowers armor (lowers_armor)
         self.just_moved: set = LightSet()  # creatures whose last action was a move (Charge)  # (object id, action, detail, source id, round)
         self.attacks = AttackEngine(self)
@@ -853,27 +864,26 @@ class Game:
         if atk is None or getattr(atk, "is_casting", False):  # a spell being cast stands in for an attack: no bar, no traits
             return ()
         kept = self._attack_kept(atk)
-        if event not in kept[7]:  # neither its bar nor a trait of it listens for the event
+        if event not in kept.heard:  # neither its bar nor a trait of it listens for the event
             return ()
-        got = kept[6].get(event)
+        got = kept.listeners.get(event)
         if got is None:
-            got = kept[6][event] = self._attack_listeners(atk, event)
+            got = kept.listeners[event] = self._attack_listeners(atk, event)
         return got
 
-    def _attack_kept(self, atk) -> tuple:
-        """What attack_listeners keeps of the attack in hand: (attack, its traits, how many it gained,
-        its bar, the bar's owner, its attacker, listeners by event, the events it may hear, its X).
-        An attack fires a dozen events, most of them several times; the answer holds while the attack
-        is the same object and none of what it is worked out from was replaced (compared by identity:
-        a replaced part, even an equal one, only works the answer out again)."""
+    def _attack_kept(self, atk) -> "_AttackKept":
+        """What attack_listeners keeps of the attack in hand.  An attack fires a dozen events, most of
+        them several times; the answer holds while the attack is the same object and none of what it is
+        worked out from was replaced (compared by identity: a replaced part, even an equal one, only
+        works the answer out again)."""
         kept = self._attack_listening
         action = atk.action
-        if kept[0] is not atk or kept[1] is not action.traits or kept[2] != len(atk.gained) \
-                or kept[3] is not action.definition or kept[4] is not action.bar_owner \
-                or kept[5] is not atk.attacker or kept[8] != action.x:
-            kept = self._attack_listening = (atk, action.traits, len(atk.gained), action.definition,
-                                             action.bar_owner, atk.attacker, {}, self._attack_heard(atk),
-                                             action.x)
+        if kept.atk is not atk or kept.traits is not action.traits or kept.gained != len(atk.gained) \
+                or kept.bar is not action.definition or kept.owner is not action.bar_owner \
+                or kept.attacker is not atk.attacker or kept.x != action.x:
+            kept = self._attack_listening = _AttackKept(atk, action.traits, len(atk.gained), action.definition,
+                                                        action.bar_owner, atk.attacker, {},
+                                                        self._attack_heard(atk), action.x)
         return kept
 
     def _attack_heard(self, atk) -> frozenset:
@@ -943,7 +953,7 @@ class Game:
                 # an attack's own replacement of a destruction (Devour's Obliterate) comes before the
                 # object's (Cantrip): Obliterate removes even a Cantrip from the game (Codex, Cantrip)
                 rules = [*more, *rules] if event == "would_be_destroyed" else [*rules, *more]
-        if (rules or pending) and event == "attack_step" and "step" in info:  # only the listeners of this step (event_matches would refuse the rest)
+        if (rules or pending) and event == STEP_EVENT and "step" in info:  # only the listeners of this step (event_matches would refuse the rest)
             step = info["step"]
             rules = [r for r in rules if _step_of(r[2]) in (None, step)]
             pending = [p for p in pending if _step_of(p[2]) in (None, step)]
@@ -979,7 +989,7 @@ class Game:
                 and not subject.in_play:
             return False  # what was attached to a destroyed subject still hears it
         if not getattr(atk, "is_casting", False):
-            own = self._attack_kept(atk)[7]
+            own = self._attack_kept(atk).heard
             if event in own and _hears(own, event, step):
                 return False
         eff.reads_others()  # (as _listening: kept across objects)

@@ -46,16 +46,10 @@ def wanted(game) -> dict:
 
 
 def _any_gain_control(game) -> bool:
-    """Is a face-up card in play stating `static gain_control`?  Kept per derived epoch
-    (Effects.current_epoch: it changes whenever the fingerprint does, and which cards are in play and
-    face up is fingerprinted): the state check asks at every change of the state."""
-    epoch = game.effects.current_epoch()
-    kept = game.__dict__.get("_gain_control_stated")
-    if kept is not None and kept[0] is game.effects and kept[1] == epoch:
-        return kept[2]
-    got = any(GAIN_CONTROL in card_index(o.card).static_calls for o in game.state.in_play() if not o.hidden)
-    game.__dict__["_gain_control_stated"] = (game.effects, epoch, got)
-    return got
+    """Is a face-up card in play stating `static gain_control`?  Kept for the derived epoch (which
+    cards are in play and face up is fingerprinted): the state check asks at every change of the state."""
+    return game.effects.for_epoch("gain_control", lambda: any(
+        GAIN_CONTROL in card_index(o.card).static_calls for o in game.state.in_play() if not o.hidden))
 
 
 def reconcile(game) -> bool:

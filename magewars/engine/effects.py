@@ -18,7 +18,7 @@ each at its timestamp.  Rules implemented here:
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, Defense, TraitInstance, versus_entry
@@ -408,6 +408,8 @@ class _Watched(dict):
     __setitem__ = __delitem__ = pop = popitem = setdefault = update = clear = _changed
 
 
+_UNKEPT = object()  # (Effects.for_epoch: no answer kept yet)
+
 class Effects:
     def __init__(self, game: "Game"):
         self.game = game
@@ -416,6 +418,7 @@ class Effects:
         self._version = -1
         self._shape_version = -1
         self.epoch = 0  # Effects.current_epoch
+        self._epoch_kept: tuple = (-1, {})  # (epoch, key -> answer): Effects.for_epoch
         self._prev_shape: tuple = ()  # the fingerprint before the last change (Effects._changed_objects)
         self._frames: list = []  # [object id, ids of the other objects read (None: all)] of each computation under way
         self._deps: dict[str, Optional[set]] = {}  # kept value -> the other objects its computation read (None: all)
@@ -537,6 +540,22 @@ class Effects:
         if self._version != self._state.version:
             self._sync()
         return self.epoch
+
+    def for_epoch(self, key, work: Callable[[], Any]):
+        """`work()`, kept under `key` while the derived epoch stays the same: the one table of answers
+        other layers work out from fingerprinted state and derived values alone (the state check's
+        "does anything state gain_control", the state rules in play, the round's timed abilities...).
+        Not kept when the epoch moved while it was worked out, or while a derived value is."""
+        epoch = self.current_epoch()
+        kept = self._epoch_kept
+        if kept[0] != epoch:
+            kept = self._epoch_kept = (epoch, {})
+        got = kept[1].get(key, _UNKEPT)
+        if got is _UNKEPT:
+            got = work()
+            if self.current_epoch() == epoch and not self._computing:
+                kept[1][key] = got
+        return got
 
     def derived(self, obj: "GameObject") -> Derived:
         if self._version != self._state.version:

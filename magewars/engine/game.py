@@ -176,7 +176,6 @@ class Game:
         self._loses: dict = {}  # condition -> does it state loses_abilities() (Game._sync_abilities)
         self._stripped: dict = {}  # object id -> its own card, while it is read without its abilities
         self._abilities_synced = -1  # the derived epoch of the last _sync_abilities that changed nothing
-        self._state_rules: tuple = (-1, ())  # (derived epoch, the state rules in play): staterules.apply
         self._held: tuple = (-1, {})  # (state version, placer id -> the shared markers it placed) (Game.held)
         self._checked_version = -1
         self._would_destroy: set = set()  # objects in their "would be destroyed" window

@@ -127,18 +127,7 @@ def _due(game, timing: str) -> list[tuple]:
     so it stays valid while the epoch stays the same (most timings of a round find nothing: each asked
     again visited every object).  Not kept while a derived value is being worked out.  The caller must
     not change the list."""
-    eff = game.effects
-    epoch = eff.current_epoch()
-    kept = game.__dict__.get("_timed_due")
-    if kept is None or kept[0] is not eff or kept[1] != epoch:
-        kept = game._timed_due = (eff, epoch, {})
-    got = kept[2].get(timing)
-    if got is not None:
-        return got
-    got = _read_due(game, timing)
-    if eff.current_epoch() == epoch and not eff._computing:
-        kept[2][timing] = got
-    return got
+    return game.effects.for_epoch(("timed", timing), lambda: _read_due(game, timing))
 
 
 def _read_due(game, timing: str) -> list[tuple]:

@@ -59,12 +59,8 @@ def in_play(game) -> tuple:
     """(card, its state rules) of each face-up card in play that states any.  Which cards those are
     depends on fingerprinted state alone (in play, face down, the card): kept for the derived epoch,
     so that the state check, run after every change, goes over the objects only when that changed."""
-    epoch = game.effects.current_epoch()
-    kept = game._state_rules
-    if kept[0] != epoch:
-        kept = game._state_rules = (epoch, tuple((src, rules) for src in game.state.in_play()
-                                                 if not src.hidden for rules in (_rules(src.card),) if rules))
-    return kept[1]
+    return game.effects.for_epoch("state_rules", lambda: tuple(
+        (src, rules) for src in game.state.in_play() if not src.hidden for rules in (_rules(src.card),) if rules))
 
 
 def apply(game) -> bool:

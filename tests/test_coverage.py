@@ -11,18 +11,13 @@ from click.testing import CliRunner
 
 from magewars.cli import main
 from magewars.coverage import analyse, compute_coverage, silent_drops
-from magewars.dsl import compile_sources, load_corpus
+from magewars.dsl import compile_sources
 from magewars.dsl import vocab
 from magewars.engine import registry as R
 from magewars.resources import data_dir
 
 ENGINE = Path(R.__file__).resolve().parent
 ALLOWLIST = Path(__file__).resolve().parent / "data" / "silent_drop_allowlist.txt"
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus()
 
 
 @pytest.fixture(scope="module")

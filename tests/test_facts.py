@@ -19,7 +19,6 @@ from collections import defaultdict
 
 import pytest
 
-from magewars.dsl import load_corpus
 from magewars.resources import data_dir
 from magewars.dsl import printer
 from magewars.dsl.ast import XValue
@@ -160,11 +159,6 @@ def data(shared_dir):
         if not r["set"].startswith("Mage Wars Academy"):
             by_name[r["name"]].append(r)
     return by_name
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus()
 
 
 def test_every_arena_name_is_defined_once(data, corpus):
@@ -547,4 +541,3 @@ def test_no_rule_lives_in_a_detail_string():
                                                           and re.search(r'\btarget:\s*(bearer|enchanted|this)\b', code)):
                 found.append(f"{f.name}:{i}: {line.strip()}")
     assert not found, f"{len(found)} rule(s) in detail strings:\n" + "\n".join(found[:20])
-

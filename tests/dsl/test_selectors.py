@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from magewars.dsl import ast as A
-from magewars.dsl import load_corpus
 from magewars.dsl import selectors as S
 from magewars.dsl import vocab as V
 from magewars.dsl.checker import BASE_NAMES
@@ -18,11 +17,6 @@ from magewars.resources import shipped_sources
 from magewars.dsl import expand_paths
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus()
 
 
 @pytest.fixture(scope="module")

@@ -6,17 +6,11 @@ import copy
 
 import pytest
 
-from magewars.dsl import load_corpus
 from magewars.engine import Game
 from magewars.engine.actions import CastChoice
 from magewars.engine.casting import CAST_STEPS, IllegalCast, cast_spell, legal_casts
 from magewars.engine.phrases import Ctx
 from magewars.engine import placement as P
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus()
 
 
 def board(corpus, mana=20):

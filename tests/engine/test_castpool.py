@@ -6,16 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from magewars.dsl import load_corpus
 from magewars.engine import Game
 from magewars.engine import placement as P
 from magewars.engine import restrictions as R
 from magewars.engine.casting import legal_casts
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus()
 
 
 def orb_board(corpus):

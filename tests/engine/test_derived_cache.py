@@ -6,14 +6,9 @@ reveal-cost memos keep answers per state version.  These tests check the cache a
 computed from nothing, on shipped cards and spellbooks, after every event of seeded duels."""
 import pytest
 
-from magewars.duel.runner import DuelConfig, corpus as load_corpus, setup_game
+from magewars.duel.runner import DuelConfig, setup_game
 from magewars.engine import FirstLegalAgent, Game, SeededDice
 from magewars.engine.effects import Effects
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus()
 
 
 def summary(d):
@@ -98,7 +93,6 @@ def test_a_grappler_is_free_once_its_prey_leaves_the_zone(corpus):
     assert prey.markers.get("Grapple", 0) == 0
     assert not {"Restrained", "Unmovable"} & set(g.d(croc).trait_names())
     assert set(g.d(croc).trait_names()) == set(fresh(g)["c"][0])
-
 
 
 def test_a_codex_static_applied_elsewhere_has_its_guard_left_unread(corpus):

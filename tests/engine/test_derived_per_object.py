@@ -4,15 +4,8 @@ When only some objects changed, and none of them carries a static ability that m
 only their own values, those of what they are (or were) attached to, and those of objects whose
 computation read them are worked out again.  Shipped cards throughout; test_derived_cache.py checks
 the kept values against values worked out from nothing after every event of seeded duels."""
-import pytest
 
-from magewars.duel.runner import corpus as load_corpus
 from magewars.engine import FirstLegalAgent, Game, SeededDice
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus()
 
 
 def game(corpus) -> Game:

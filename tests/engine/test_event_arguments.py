@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import magewars.engine as engine_pkg
-from magewars.dsl import compile_sources, load_corpus
+from magewars.dsl import compile_sources
 from magewars.dsl import vocab as V
 from magewars.engine import Game, ScriptedDice
 from magewars.engine import registry as R
@@ -147,9 +147,6 @@ def test_every_event_parameter_is_read_or_refused(event):
 
 
 # ---------------------------------------------------------------- shipped cards
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus()
 
 
 def _game(corpus, script=(), attack_dice=(("2*", "2*"),) * 6):

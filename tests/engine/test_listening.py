@@ -6,16 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from magewars.dsl import load_corpus
 from magewars.duel import runner as R
 from magewars.engine import Game, SeededDice
 from magewars.engine.decisions import FirstLegalAgent
 from magewars.engine.game import STEP_EVENT, _step_of
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus()
 
 
 @pytest.fixture

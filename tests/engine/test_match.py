@@ -7,7 +7,6 @@ import pytest
 from click.testing import CliRunner
 
 from magewars.cli import main
-from magewars.dsl import load_corpus
 from magewars.dsl import vocab
 from magewars.engine import registry as REG
 from magewars.engine import round as R
@@ -17,11 +16,6 @@ from magewars.engine.decisions import Agent, RandomAgent, ScriptedAgent, Unscrip
 from magewars.engine.match import GameResult, start_game, step_action, step_phase
 from magewars.engine.views import texts
 from magewars.spellbook import load_spellbook
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus()
 
 
 @pytest.fixture(scope="module")

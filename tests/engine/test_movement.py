@@ -3,15 +3,9 @@ line of sight from walls, hindering read from the codex, push directions and the
 Whole rulings live as scenarios under tests/scenarios/movement/."""
 import pytest
 
-from magewars.dsl import load_corpus
 from magewars.engine import Game, ScriptedDice
 from magewars.engine import movement as M
 from magewars.engine.state import Arena
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus()
 
 
 def _game(corpus, arena=None, dice=None):

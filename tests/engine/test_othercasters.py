@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from magewars.dsl import ast as A, load_corpus
+from magewars.dsl import ast as A
 from magewars.engine import Game
 from magewars.engine import extracost as EC
 from magewars.engine import othercasters as OC
@@ -18,11 +18,6 @@ from magewars.engine.casting import IllegalCast
 from magewars.engine.decisions import Agent
 from magewars.engine.phrases import Ctx
 from magewars.spellbook import load_spellbook
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus()
 
 
 class Recorder(Agent):

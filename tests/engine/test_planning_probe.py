@@ -5,9 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
-import pytest
-
-from magewars.dsl import ast as A, load_corpus
+from magewars.dsl import ast as A
 from magewars.engine import Game
 from magewars.engine import othercasters as OC
 from magewars.engine import placement as P
@@ -18,11 +16,6 @@ from magewars.engine.decisions import Agent
 from magewars.engine.phrases import has_name
 from magewars.engine.spellstatics import CAST_ONLY, COSTS, SPELLBOOK_ONLY
 from magewars.spellbook import load_spellbook
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus()
 
 
 class First(Agent):

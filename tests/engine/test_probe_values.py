@@ -5,15 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from magewars.dsl import load_corpus
 from magewars.engine import Game
 from magewars.engine import placement as P
 from magewars.engine.phrases import has_name
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus()
 
 
 def _game(corpus):

@@ -9,17 +9,11 @@ from pathlib import Path
 import pytest
 
 from magewars.dsl import ast as A
-from magewars.dsl import load_corpus
 from magewars.engine import Game
 from magewars.engine import restrictions as R
 from magewars.engine.casting import IllegalCast, cast_spell, legal_casts
 
 ENGINE = Path(R.__file__).resolve().parent
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus()
 
 
 def _asked_actions() -> set[str]:

@@ -2,17 +2,10 @@
 its candidates, kept reveal costs and pooled restriction checks between windows."""
 from __future__ import annotations
 
-import pytest
 
-from magewars.dsl import load_corpus
 from magewars.engine import Game, SeededDice
 from magewars.engine.decisions import FirstLegalAgent
 from magewars.engine.restrictions import forbids, BE_REVEALED
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus()
 
 
 class Recorder(FirstLegalAgent):

@@ -5,18 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from magewars.dsl import load_corpus
 from magewars.duel.runner import DuelConfig, setup_game
 from magewars.engine import Game
 from magewars.engine import activation as AV
 from magewars.engine import casting as C
 from magewars.engine import othercasters as OC
 from magewars.engine import round as R
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    return load_corpus()
 
 
 def _priest(corpus):

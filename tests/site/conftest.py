@@ -4,15 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from magewars.dsl import load_corpus
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
-
-
-@pytest.fixture(scope="session")
-def corpus():
-    return load_corpus()
 
 
 @pytest.fixture(scope="session")

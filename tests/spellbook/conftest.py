@@ -1,12 +1,5 @@
 import pytest
 
-from magewars.dsl import load_corpus
-
-
-@pytest.fixture(scope="session")
-def corpus():
-    return load_corpus()
-
 
 @pytest.fixture
 def check(tmp_path, corpus):

@@ -135,6 +135,11 @@ class _AttackKept:
         self.attacker, self.listeners, self.heard, self.x = attacker, listeners, heard, x
 
 
+#: what Game.attack_listeners keeps before any attack: it matches no attack (its attack is None), so the
+#: first attack replaces it; never written, so every new game starts from this one
+_NO_ATTACK_KEPT = _AttackKept(*(None,) * 9)
+
+
 class Game:
     @property
     def current_attack(self):
@@ -156,7 +161,7 @@ class Game:
         self.agents = agents if agents is not None else FirstLegalAgent()
         self.log = EventLog()
         self.effects = Effects(self)
-        self.current_attack = None
+        self._current_attack = None  # (current_attack's store, set without a call to its setter)
         self.spared_from: dict = {}  # spell object id -> ids of objects its effect no longer reaches
         self.permissions: list = []  # (object id, permission, detail, source id, round): can(...) as an effect
         self.x_values: dict[str, int] = {}
@@ -187,7 +192,7 @@ class Game:
         self._listening_version = -1
         self._heard_cache: tuple = (-1, frozenset())  # (derived epoch, events anything may hear): _heard
         self._entry_event_map: Optional[tuple] = None  # (codex index, entry -> its events): _entry_events
-        self._attack_listening = _AttackKept(*(None,) * 9)  # what attack_listeners keeps of the attack in hand
+        self._attack_listening = _NO_ATTACK_KEPT  # what attack_listeners keeps of the attack in hand
         self._lowers_armor: dict[str, bool] = {}  # codex entry -> lowers armor (lowers_armor)
         self.just_moved: set = LightSet()  # creatures whose last action was a move (Charge)  # (object id, action, detail, source id, round)
         self.attacks = AttackEngine(self)

@@ -1,0 +1,100 @@
+"""A new game's objects are made as the dataclasses would make them.
+
+GameObject and Player are built by hand-written constructors (their light fields' stores set
+directly, empty Counters made without Counter.__init__), the GameState and the Game set their
+properties' stores directly, and every game starts from one shared "no attack kept" record.  These
+tests hold the hand-written code to what the generated code did: the same fields, in the same order,
+with the same defaults, a new container for each object, counted reads, and a shared record that no
+game writes."""
+import dataclasses
+from collections import Counter
+
+import pytest
+
+from magewars.engine import FirstLegalAgent, Game, SeededDice
+from magewars.engine.state import DAMAGE_READS, LIGHT_FIELDS, LIGHT_READS, GameObject, GameState, LightList, Player
+from magewars.scenario.runner import base_corpus
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return base_corpus()
+
+
+def _default(f: dataclasses.Field):
+    return f.default_factory() if f.default is dataclasses.MISSING else f.default
+
+
+def test_game_object_fields_take_their_declared_defaults(corpus):
+    card = corpus.cards["Timber Wolf"]
+    a = GameObject("a", card, "A", "A")
+    b = GameObject("b", card, "A", "A")
+    for f in dataclasses.fields(GameObject)[4:]:
+        got = getattr(a, f.name)
+        want = _default(f)
+        assert type(got) is type(want) and got == want, f.name
+        if isinstance(want, (dict, set, list)):
+            assert getattr(b, f.name) is not got, f"{f.name} shared between two objects"
+    a.markers["x"] += 2  # a Counter: a missing key counts 0
+    assert a.markers == Counter(x=2) and not b.markers
+
+
+def test_game_object_takes_every_field_in_the_fields_order(corpus):
+    card = corpus.cards["Timber Wolf"]
+    names = [f.name for f in dataclasses.fields(GameObject)]
+    values = [object() for _ in names]
+    by_position = GameObject(*values)
+    by_keyword = GameObject(**dict(zip(names, values)))
+    for name, v in zip(names, values):
+        assert getattr(by_position, name) is v, name
+        assert getattr(by_keyword, name) is v, name
+    kept = Counter(y=1)
+    assert GameObject("c", card, "A", "A", markers=kept).markers is kept
+
+
+def test_light_fields_count_their_reads_and_keep_what_is_written(corpus):
+    o = GameObject("a", corpus.cards["Timber Wolf"], "A", "A", damage=3)
+    for name in LIGHT_FIELDS:
+        before = LIGHT_READS[0]
+        getattr(o, name)
+        assert LIGHT_READS[0] == before + 1, name
+    before = DAMAGE_READS[0]
+    assert o.damage == 3 and DAMAGE_READS[0] == before + 1
+    o.damage = 5
+    o.guard = True
+    assert (o.damage, o.guard) == (5, True)
+    p = Player("A", 7, 2)
+    before = LIGHT_READS[0]
+    assert (p.mana, p.channeling, p.mage_id) == (7, 2, None) and LIGHT_READS[0] == before + 1
+    p.mana = 9
+    assert p.mana == 9 and p == Player("A", 9, 2)
+
+
+def test_a_new_state_reads_as_before():
+    s = GameState()
+    assert type(s.order) is LightList and s.order == [] and s.round == 1
+    before = LIGHT_READS[0]
+    assert s.round == 1 and LIGHT_READS[0] == before + 1
+    s.add_player("A")
+    s.order = ["A"]
+    assert type(s.order) is LightList and s.order == ["A"]
+
+
+def _game(corpus, seed):
+    g = Game(corpus, SeededDice(seed), FirstLegalAgent())
+    g.state.add_player("A", mana=100)
+    g.state.add_player("B", mana=100)
+    a = g.create("Timber Wolf", "a", "A", zone="B2")
+    d = g.create("Timber Wolf", "d", "B", zone="B2")
+    return g, a, d
+
+
+def test_games_share_the_empty_attack_record_and_never_write_it(corpus):
+    g1, a, d = _game(corpus, 1)
+    g2, _, _ = _game(corpus, 2)
+    start = g2._attack_listening
+    assert g1._attack_listening is start and start.atk is None and g2.current_attack is None
+    g1.attacks.make_attack(a, "Bite", [d])
+    assert g1._attack_listening is not start  # the attack worked out a record of its own
+    assert all(getattr(start, k) is None for k in type(start).__slots__)
+    assert g2._attack_listening is start

@@ -100,9 +100,24 @@ class Arena:
 #: (GameObject.__init__: a default standing for "a new empty container", as the dataclass's default_factory did)
 _NEW = object()
 
+#: the light fields of an object (each read is counted in LIGHT_READS)
+LIGHT_FIELDS = ("damage", "guard", "action_marker", "moves_taken", "move_stopped", "defense_uses", "uses",
+                "fresh")
 
-@dataclass(eq=False, init=False)
-class GameObject:
+
+class _LightStores:
+    """The slots holding an object's light fields (`_damage`...), read through GameObject's counting
+    properties (_light); and an instance dict, made only when some module keeps an attribute of its
+    own on an object (othercasters' given spells)."""
+    __slots__ = (*("_" + name for name in LIGHT_FIELDS), "__dict__")
+
+
+# Slots, not an instance dict: an object has thirty fields, past what an instance dict keeps in its
+# compact shared form, so each object made (and left to the collector) a 3 KB dict of its own; slots
+# are read and written in one step.  (The dataclass's own slots for the light fields stay unused:
+# _light puts the counting properties in their place.)
+@dataclass(eq=False, init=False, slots=True)
+class GameObject(_LightStores):
     """A card in the game.  An entity: two objects are the same only if they are one object (compared
     by identity; comparing field by field read every field, damage included, wherever an object was
     looked for in a list)."""
@@ -212,11 +227,6 @@ class GameObject:
 LIGHT_READS = [0]
 #: reads of an object's damage alone (magewars odds asks whether an attack's outcome depends on it)
 DAMAGE_READS = [0]
-
-#: the light fields of an object (each read is counted in LIGHT_READS)
-LIGHT_FIELDS = ("damage", "guard", "action_marker", "moves_taken", "move_stopped", "defense_uses", "uses",
-                "fresh")
-
 
 _LIGHT_ACCESSORS = """
 def get(self):

@@ -184,12 +184,12 @@ class GameObject(_LightStores):
         self.timestamp = timestamp
         self._damage = damage
         self.markers = dict.__new__(Counter) if markers is _NEW else markers
-        self._fresh = dict.__new__(Counter) if fresh is _NEW else fresh
+        self._fresh = None if fresh is _NEW else fresh  # (made when first read: _LAZY_LIGHT)
         self.marker_since = {} if marker_since is _NEW else marker_since
         self._guard = guard
         self._action_marker = action_marker
-        self._defense_uses = dict.__new__(Counter) if defense_uses is _NEW else defense_uses
-        self._uses = set() if uses is _NEW else uses
+        self._defense_uses = None if defense_uses is _NEW else defense_uses  # (made when first read)
+        self._uses = None if uses is _NEW else uses  # (made when first read)
         self.in_play = in_play
         self.destroyed_by_damage = destroyed_by_damage
         self._moves_taken = moves_taken
@@ -237,13 +237,31 @@ def set_(self, value):
     self._{name} = value
 """
 
+#: light fields holding a container that many objects never touch (no fresh markers, no defense used, no
+#: once-per-round ability): each is made when first read (an empty one, as the constructor's default
+#: was), so an object that never reads it makes none, and leaves none to the collector
+_LAZY_LIGHT = {"fresh": lambda: dict.__new__(Counter), "defense_uses": lambda: dict.__new__(Counter), "uses": set}
+
+_LAZY_LIGHT_ACCESSORS = """
+def get(self):
+    LIGHT_READS[0] += 1
+    got = self._{name}
+    if got is None:
+        got = self._{name} = NEW()
+    return got
+
+def set_(self, value):
+    self._{name} = value
+"""
+
 
 def _light(cls, name: str) -> None:
     # The accessors are written out for each field (the store's name in their code, not read from a
     # variable): `self._damage` is an attribute read the interpreter specializes, where
     # `self.__dict__[slot]` looked the instance dict up (and made the object keep one) at every read.
-    env = {"LIGHT_READS": LIGHT_READS, "DAMAGE_READS": DAMAGE_READS}
-    src = _LIGHT_ACCESSORS.format(name=name, damage="\n    DAMAGE_READS[0] += 1" if name == "damage" else "")
+    env = {"LIGHT_READS": LIGHT_READS, "DAMAGE_READS": DAMAGE_READS, "NEW": _LAZY_LIGHT.get(name)}
+    src = (_LAZY_LIGHT_ACCESSORS if name in _LAZY_LIGHT and cls is GameObject else _LIGHT_ACCESSORS).format(
+        name=name, damage="\n    DAMAGE_READS[0] += 1" if name == "damage" else "")
     exec(compile(src, __file__, "exec"), env)
     # the dataclass field stays a constructor argument (with its default); reading it is counted
     setattr(cls, name, property(env["get"], env["set_"]))

@@ -98,3 +98,34 @@ def test_games_share_the_empty_attack_record_and_never_write_it(corpus):
     assert g1._attack_listening is not start  # the attack worked out a record of its own
     assert all(getattr(start, k) is None for k in type(start).__slots__)
     assert g2._attack_listening is start
+
+
+def test_light_containers_are_made_when_first_read_and_kept(corpus):
+    card = corpus.cards["Timber Wolf"]
+    a = GameObject("a", card, "A", "A")
+    b = GameObject("b", card, "A", "A")
+    for name, kind in (("fresh", Counter), ("defense_uses", Counter), ("uses", set)):
+        assert getattr(a, "_" + name) is None, f"{name} made before it was read"
+        got = getattr(a, name)
+        assert type(got) is kind and not got and getattr(a, name) is got
+        assert getattr(b, name) is not got
+    a.defense_uses[0] += 1
+    a.uses.add(("once", 1))
+    a.fresh["x"] += 1
+    assert (a.defense_uses, a.uses, a.fresh) == (Counter({0: 1}), {("once", 1)}, Counter(x=1))
+    assert (b.defense_uses, b.uses, b.fresh) == (Counter(), set(), Counter())
+    given = Counter(y=2)
+    c = GameObject("c", card, "A", "A", fresh=given)
+    assert c.fresh is given
+    c.fresh = Counter()
+    assert c.fresh == Counter() and c.fresh is not given
+
+
+def test_a_marker_placed_fresh_reads_back_through_the_lazy_container(corpus):
+    g, a, d = _game(corpus, 3)
+    g.state.add_marker(d, "Burn", 2, fresh=True)
+    assert d.fresh == Counter(Burn=2) and d.markers["Burn"] == 2
+    g.state.remove_marker(d, "Burn", 1)
+    assert d.fresh == Counter(Burn=1)
+    g.state.remove_marker(a, "Burn")  # nothing to remove: a's fresh markers stay empty
+    assert a.fresh == Counter()

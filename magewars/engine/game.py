@@ -138,6 +138,10 @@ class _AttackKept:
 #: what Game.attack_listeners keeps before any attack: it matches no attack (its attack is None), so the
 #: first attack replaces it; never written, so every new game starts from this one
 _NO_ATTACK_KEPT = _AttackKept(*(None,) * 9)
+#: Game.held's and Game._heard's kept answers before any is worked out: as of no state version and no
+#: derived epoch (-1), so the first question replaces them; never written, so every new game starts from these
+_HELD_NONE = (-1, {})
+_HEARD_NONE = (-1, frozenset())
 
 
 class Game:
@@ -181,7 +185,7 @@ class Game:
         self._loses: dict = {}  # condition -> does it state loses_abilities() (Game._sync_abilities)
         self._stripped: dict = {}  # object id -> its own card, while it is read without its abilities
         self._abilities_synced = -1  # the derived epoch of the last _sync_abilities that changed nothing
-        self._held: tuple = (-1, {})  # (state version, placer id -> the shared markers it placed) (Game.held)
+        self._held: tuple = _HELD_NONE  # (state version, placer id -> the shared markers it placed) (Game.held)
         self._checked_version = -1
         self._would_destroy: set = set()  # objects in their "would be destroyed" window
         self._rule_names: Optional[dict] = None  # id of a codex ability -> its entry (rule_of)
@@ -190,7 +194,7 @@ class Game:
         self._listeners: Optional[dict] = None  # codex triggers by event and entry (_codex_index)
         self._listening_cache: dict = {}  # event -> listeners, as of derived epoch _listening_version (_listening)
         self._listening_version = -1
-        self._heard_cache: tuple = (-1, frozenset())  # (derived epoch, events anything may hear): _heard
+        self._heard_cache: tuple = _HEARD_NONE  # (derived epoch, events anything may hear): _heard
         self._entry_event_map: Optional[tuple] = None  # (codex index, entry -> its events): _entry_events
         self._attack_listening = _NO_ATTACK_KEPT  # what attack_listeners keeps of the attack in hand
         self._lowers_armor: dict[str, bool] = {}  # codex entry -> lowers armor (lowers_armor)

@@ -98,6 +98,11 @@ def test_games_share_the_empty_attack_record_and_never_write_it(corpus):
     assert g1._attack_listening is not start  # the attack worked out a record of its own
     assert all(getattr(start, k) is None for k in type(start).__slots__)
     assert g2._attack_listening is start
+    # the kept answers of Game.held and Game._heard start shared too, as of no version (-1): never written
+    held, heard = g2._held, g2._heard_cache
+    assert g1._held is held and g1._heard_cache is not heard  # the attack asked what may be heard
+    assert held == (-1, {}) and heard == (-1, frozenset())
+    assert g2.held(g2.state.objects["a"]) == [] and g2._held is not held and held == (-1, {})
 
 
 def test_light_containers_are_made_when_first_read_and_kept(corpus):

@@ -145,6 +145,18 @@ _HEARD_NONE = (-1, frozenset())
 
 
 class Game:
+    # Slots for what every game sets up in __init__ (keep the two lists together), and an instance dict
+    # for what modules keep on a game of their own (restrictions' memos...): past thirty attributes an
+    # instance dict leaves the compact form shared by the class, so each game copied its attributes into
+    # a dict of its own, grown as they came; slots are set and read in one step.
+    __slots__ = ('corpus', 'codex', 'state', 'dice', 'agents', 'log', 'effects', '_current_attack', 'spared_from',
+                 'permissions', 'x_values', 'end_of_round_hooks', 'upkeep_hooks', 'unsupported', 'uses', 'transients',
+                 'static_unsupported', 'pending_notes', 'restrictions', 'summon_later', 'lingering', 'taken_control',
+                 'placers', '_shared', '_loses', '_stripped', '_abilities_synced', '_held', '_checked_version',
+                 '_would_destroy', '_rule_names', '_source_immunities', '_spared', '_listeners', '_listening_cache',
+                 '_listening_version', '_heard_cache', '_entry_event_map', '_attack_listening', '_lowers_armor',
+                 'just_moved', 'attacks', 'reveals', 'round_state', "__dict__")
+
     @property
     def current_attack(self):
         """The attack under way (None between attacks); reads are counted in state.LIGHT_READS."""

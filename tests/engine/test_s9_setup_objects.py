@@ -134,3 +134,18 @@ def test_a_marker_placed_fresh_reads_back_through_the_lazy_container(corpus):
     assert d.fresh == Counter(Burn=1)
     g.state.remove_marker(a, "Burn")  # nothing to remove: a's fresh markers stay empty
     assert a.fresh == Counter()
+
+
+def test_a_new_game_keeps_what_it_sets_up_in_its_slots(corpus):
+    g, a, d = _game(corpus, 4)
+    # everything Game.__init__ (and the parts it makes) sets is a slot: an attribute added there without
+    # its slot lands in the instance dict (and this test names it)
+    assert vars(g) == {}
+    for name in type(g).__slots__:
+        if name != "__dict__":
+            getattr(g, name)  # set (an unset slot raises AttributeError)
+    # a module's own attribute on a game still has a place (restrictions' and movement's memos...)
+    g._memo_of_some_module = {"k": 1}
+    assert vars(g) == {"_memo_of_some_module": {"k": 1}} and g.__dict__.get("_memo_of_some_module") == {"k": 1}
+    g.attacks.make_attack(a, "Bite", [d])
+    assert g.log.events and g.current_attack is None

@@ -228,8 +228,10 @@ class Game:
                zone: Optional[str] = None, attached_to: Optional[str] = None, attached_zone: Optional[str] = None,
                hidden: bool = False) -> GameObject:
         cd = self.card(card) if isinstance(card, str) else card
-        obj = GameObject(oid, cd, controller, owner or controller, zone=zone, attached_to=attached_to,
-                         attached_zone=attached_zone, hidden=hidden)
+        # (by position, in GameObject's field order: a class called with keywords packs them into a dict
+        # and unpacks it again, a third of what making the object costs; border and facing are None)
+        obj = GameObject(oid, cd, controller, owner or controller, zone, attached_to, attached_zone, None, None,
+                         hidden)
         self.state.add_object(obj)
         if cd.kind in ("mage", "magestats") or ("Mage" in cd.subtypes and cd.kind == "creature"):
             p = self.state.players.get(controller)

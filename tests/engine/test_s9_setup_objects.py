@@ -149,3 +149,14 @@ def test_a_new_game_keeps_what_it_sets_up_in_its_slots(corpus):
     assert vars(g) == {"_memo_of_some_module": {"k": 1}} and g.__dict__.get("_memo_of_some_module") == {"k": 1}
     g.attacks.make_attack(a, "Bite", [d])
     assert g.log.events and g.current_attack is None
+
+
+def test_create_puts_each_argument_in_its_field(corpus):
+    g, a, d = _game(corpus, 5)
+    assert (a.zone, a.attached_to, a.attached_zone, a.hidden, a.owner, a.border, a.facing) == \
+        ("B2", None, None, False, "A", None, None)
+    e = g.create("Rhino Hide", "e", "B", owner="A", attached_to="d", hidden=True)
+    assert (e.zone, e.attached_to, e.attached_zone, e.hidden, e.controller, e.owner) == (None, "d", None, True, "B", "A")
+    z = g.create("Rhino Hide", "z", "A", attached_zone="C1")
+    assert (z.zone, z.attached_to, z.attached_zone, z.hidden, z.owner) == (None, None, "C1", False, "A")
+    assert g.state.zone_of(e) == "B2" and g.state.zone_of(z) == "C1"

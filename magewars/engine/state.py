@@ -382,16 +382,21 @@ class GameState:
     def add_player(self, name: str, mana: int = 0, channeling: int = 0) -> Player:
         p = Player(name, mana, channeling)
         self.players[name] = p
-        self.order.append(name)
-        self.touch()
+        self._order.append(name)
+        # (touch's work, done here: a game is set up by a handful of these and add_object)
+        self.version += 1
+        self.shape_version += 1
         return p
 
     def add_object(self, obj: GameObject) -> GameObject:
         if obj.id in self.objects:
             raise ValueError(f"duplicate object id {obj.id!r}")
-        obj.timestamp = self.next_timestamp()
+        # (next_timestamp's and touch's work, done here: every object of a game comes through this)
+        self._clock += 1
+        obj.timestamp = self._clock
         self.objects[obj.id] = obj
-        self.touch()
+        self.version += 1
+        self.shape_version += 1
         return obj
 
     def get(self, oid: str) -> GameObject:

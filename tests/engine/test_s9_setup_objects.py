@@ -160,3 +160,18 @@ def test_create_puts_each_argument_in_its_field(corpus):
     z = g.create("Rhino Hide", "z", "A", attached_zone="C1")
     assert (z.zone, z.attached_to, z.attached_zone, z.hidden, z.owner) == (None, None, "C1", False, "A")
     assert g.state.zone_of(e) == "B2" and g.state.zone_of(z) == "C1"
+
+
+def test_adding_players_and_objects_changes_the_state_as_touch_and_next_timestamp_did(corpus):
+    s = GameState()
+    s.add_player("A")
+    assert (s.version, s.shape_version, list(s.order)) == (1, 1, ["A"])
+    card = corpus.cards["Timber Wolf"]
+    a = s.add_object(GameObject("a", card, "A", "A", zone="A1"))
+    stamp = s.next_timestamp()  # the clock goes on from the objects added
+    b = s.add_object(GameObject("b", card, "A", "A", zone="A1"))
+    assert (a.timestamp, stamp, b.timestamp) == (1, 2, 3)
+    assert (s.version, s.shape_version) == (3, 3) and list(s.objects) == ["a", "b"]
+    with pytest.raises(ValueError):
+        s.add_object(GameObject("a", card, "A", "A"))
+    assert (s.version, s._clock) == (3, 3)  # a refused object changes nothing

@@ -135,7 +135,28 @@ class _AttackKept:
         self.attacker, self.listeners, self.heard, self.x = attacker, listeners, heard, x
 
 
+#: what Game.attack_listeners keeps before any attack: it matches no attack (its attack is None), so the
+#: first attack replaces it; never written, so every new game starts from this one
+_NO_ATTACK_KEPT = _AttackKept(*(None,) * 9)
+#: Game.held's and Game._heard's kept answers before any is worked out: as of no state version and no
+#: derived epoch (-1), so the first question replaces them; never written, so every new game starts from these
+_HELD_NONE = (-1, {})
+_HEARD_NONE = (-1, frozenset())
+
+
 class Game:
+    # Slots for what every game sets up in __init__ (keep the two lists together), and an instance dict
+    # for what modules keep on a game of their own (restrictions' memos...): past thirty attributes an
+    # instance dict leaves the compact form shared by the class, so each game copied its attributes into
+    # a dict of its own, grown as they came; slots are set and read in one step.
+    __slots__ = ('corpus', 'codex', 'state', 'dice', 'agents', 'log', 'effects', '_current_attack', 'spared_from',
+                 'permissions', 'x_values', 'end_of_round_hooks', 'upkeep_hooks', 'unsupported', 'uses', 'transients',
+                 'static_unsupported', 'pending_notes', 'restrictions', 'summon_later', 'lingering', 'taken_control',
+                 'placers', '_shared', '_loses', '_stripped', '_abilities_synced', '_held', '_checked_version',
+                 '_would_destroy', '_rule_names', '_source_immunities', '_spared', '_listeners', '_listening_cache',
+                 '_listening_version', '_heard_cache', '_entry_event_map', '_attack_listening', '_lowers_armor',
+                 'just_moved', 'attacks', 'reveals', 'round_state', "__dict__")
+
     @property
     def current_attack(self):
         """The attack under way (None between attacks); reads are counted in state.LIGHT_READS."""
@@ -156,7 +177,7 @@ class Game:
         self.agents = agents if agents is not None else FirstLegalAgent()
         self.log = EventLog()
         self.effects = Effects(self)
-        self.current_attack = None
+        self._current_attack = None  # (current_attack's store, set without a call to its setter)
         self.spared_from: dict = {}  # spell object id -> ids of objects its effect no longer reaches
         self.permissions: list = []  # (object id, permission, detail, source id, round): can(...) as an effect
         self.x_values: dict[str, int] = {}
@@ -176,7 +197,7 @@ class Game:
         self._loses: dict = {}  # condition -> does it state loses_abilities() (Game._sync_abilities)
         self._stripped: dict = {}  # object id -> its own card, while it is read without its abilities
         self._abilities_synced = -1  # the derived epoch of the last _sync_abilities that changed nothing
-        self._held: tuple = (-1, {})  # (state version, placer id -> the shared markers it placed) (Game.held)
+        self._held: tuple = _HELD_NONE  # (state version, placer id -> the shared markers it placed) (Game.held)
         self._checked_version = -1
         self._would_destroy: set = set()  # objects in their "would be destroyed" window
         self._rule_names: Optional[dict] = None  # id of a codex ability -> its entry (rule_of)
@@ -185,9 +206,9 @@ class Game:
         self._listeners: Optional[dict] = None  # codex triggers by event and entry (_codex_index)
         self._listening_cache: dict = {}  # event -> listeners, as of derived epoch _listening_version (_listening)
         self._listening_version = -1
-        self._heard_cache: tuple = (-1, frozenset())  # (derived epoch, events anything may hear): _heard
+        self._heard_cache: tuple = _HEARD_NONE  # (derived epoch, events anything may hear): _heard
         self._entry_event_map: Optional[tuple] = None  # (codex index, entry -> its events): _entry_events
-        self._attack_listening = _AttackKept(*(None,) * 9)  # what attack_listeners keeps of the attack in hand
+        self._attack_listening = _NO_ATTACK_KEPT  # what attack_listeners keeps of the attack in hand
         self._lowers_armor: dict[str, bool] = {}  # codex entry -> lowers armor (lowers_armor)
         self.just_moved: set = LightSet()  # creatures whose last action was a move (Charge)  # (object id, action, detail, source id, round)
         self.attacks = AttackEngine(self)
@@ -207,8 +228,10 @@ class Game:
                zone: Optional[str] = None, attached_to: Optional[str] = None, attached_zone: Optional[str] = None,
                hidden: bool = False) -> GameObject:
         cd = self.card(card) if isinstance(card, str) else card
-        obj = GameObject(oid, cd, controller, owner or controller, zone=zone, attached_to=attached_to,
-                         attached_zone=attached_zone, hidden=hidden)
+        # (by position, in GameObject's field order: a class called with keywords packs them into a dict
+        # and unpacks it again, a third of what making the object costs; border and facing are None)
+        obj = GameObject(oid, cd, controller, owner or controller, zone, attached_to, attached_zone, None, None,
+                         hidden)
         self.state.add_object(obj)
         if cd.kind in ("mage", "magestats") or ("Mage" in cd.subtypes and cd.kind == "creature"):
             p = self.state.players.get(controller)

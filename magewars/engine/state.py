@@ -28,12 +28,20 @@ def start_of_action_phase(obj_id: str) -> str:
     return f"start_of_action_phase#{obj_id}"
 
 
-@dataclass
+@dataclass(init=False)
 class Player:
     name: str
     mana: int = 0
     channeling: int = 0
     mage_id: Optional[str] = None
+
+    def __init__(self, name: str, mana: int = 0, channeling: int = 0, mage_id: Optional[str] = None):
+        # written by hand: the dataclass's own __init__ would set the light field `mana` through its
+        # counting property (a Python call); its store `_mana` is set here directly
+        self.name = name
+        self._mana = mana
+        self.channeling = channeling
+        self.mage_id = mage_id
 
 
 @dataclass
@@ -89,8 +97,27 @@ class Arena:
         return frozenset((a, b))
 
 
-@dataclass(eq=False)
-class GameObject:
+#: (GameObject.__init__: a default standing for "a new empty container", as the dataclass's default_factory did)
+_NEW = object()
+
+#: the light fields of an object (each read is counted in LIGHT_READS)
+LIGHT_FIELDS = ("damage", "guard", "action_marker", "moves_taken", "move_stopped", "defense_uses", "uses",
+                "fresh")
+
+
+class _LightStores:
+    """The slots holding an object's light fields (`_damage`...), read through GameObject's counting
+    properties (_light); and an instance dict, made only when some module keeps an attribute of its
+    own on an object (othercasters' given spells)."""
+    __slots__ = (*("_" + name for name in LIGHT_FIELDS), "__dict__")
+
+
+# Slots, not an instance dict: an object has thirty fields, past what an instance dict keeps in its
+# compact shared form, so each object made (and left to the collector) a 3 KB dict of its own; slots
+# are read and written in one step.  (The dataclass's own slots for the light fields stay unused:
+# _light puts the counting properties in their place.)
+@dataclass(eq=False, init=False, slots=True)
+class GameObject(_LightStores):
     """A card in the game.  An entity: two objects are the same only if they are one object (compared
     by identity; comparing field by field read every field, damage included, wherever an object was
     looked for in a list)."""
@@ -129,6 +156,52 @@ class GameObject:
     # its Life when it came to be unable to gain life (Finite Life): a Life +X that grows later is held there
     life_when_barred: Optional[int] = None
 
+    def __init__(self, id: str, card: CardDefinition, controller: str, owner: str, zone: Optional[str] = None,
+                 attached_to: Optional[str] = None, attached_zone: Optional[str] = None,
+                 border: Optional[frozenset] = None, facing: Optional[str] = None, hidden: bool = False,
+                 timestamp: int = 0, damage: int = 0, markers: Counter = _NEW, fresh: Counter = _NEW,
+                 marker_since: dict = _NEW, guard: bool = False, action_marker: str = "ready",
+                 defense_uses: Counter = _NEW, uses: set = _NEW, in_play: bool = True,
+                 destroyed_by_damage: bool = False, moves_taken: int = 0, move_stopped: Optional[str] = None,
+                 hindered_until: Optional[int] = None, left_to: Optional[str] = None, display: Optional[str] = None,
+                 entered_round: Optional[int] = None, outside: Optional[tuple] = None, front: Optional[str] = None,
+                 life_when_barred: Optional[int] = None):
+        # Written by hand (the dataclass's fields, in their order, with their defaults): the generated
+        # __init__ set each light field through its counting property (eight Python calls an object),
+        # and made each Counter through Counter.__init__ (two more); here the light fields' stores
+        # (`_damage`...) are set directly and an empty Counter is made by dict.__new__, which is all
+        # Counter() does when given nothing to count.
+        self.id = id
+        self.card = card
+        self.controller = controller
+        self.owner = owner
+        self.zone = zone
+        self.attached_to = attached_to
+        self.attached_zone = attached_zone
+        self.border = border
+        self.facing = facing
+        self.hidden = hidden
+        self.timestamp = timestamp
+        self._damage = damage
+        self.markers = dict.__new__(Counter) if markers is _NEW else markers
+        self._fresh = None if fresh is _NEW else fresh  # (made when first read: _LAZY_LIGHT)
+        self.marker_since = {} if marker_since is _NEW else marker_since
+        self._guard = guard
+        self._action_marker = action_marker
+        self._defense_uses = None if defense_uses is _NEW else defense_uses  # (made when first read)
+        self._uses = None if uses is _NEW else uses  # (made when first read)
+        self.in_play = in_play
+        self.destroyed_by_damage = destroyed_by_damage
+        self._moves_taken = moves_taken
+        self._move_stopped = move_stopped
+        self.hindered_until = hindered_until
+        self.left_to = left_to
+        self.display = display
+        self.entered_round = entered_round
+        self.outside = outside
+        self.front = front
+        self.life_when_barred = life_when_barred
+
     @property
     def name(self) -> str:
         return self.card.name
@@ -155,28 +228,43 @@ LIGHT_READS = [0]
 #: reads of an object's damage alone (magewars odds asks whether an attack's outcome depends on it)
 DAMAGE_READS = [0]
 
-#: the light fields of an object (each read is counted in LIGHT_READS)
-LIGHT_FIELDS = ("damage", "guard", "action_marker", "moves_taken", "move_stopped", "defense_uses", "uses",
-                "fresh")
+_LIGHT_ACCESSORS = """
+def get(self):
+    LIGHT_READS[0] += 1{damage}
+    return self._{name}
+
+def set_(self, value):
+    self._{name} = value
+"""
+
+#: light fields holding a container that many objects never touch (no fresh markers, no defense used, no
+#: once-per-round ability): each is made when first read (an empty one, as the constructor's default
+#: was), so an object that never reads it makes none, and leaves none to the collector
+_LAZY_LIGHT = {"fresh": lambda: dict.__new__(Counter), "defense_uses": lambda: dict.__new__(Counter), "uses": set}
+
+_LAZY_LIGHT_ACCESSORS = """
+def get(self):
+    LIGHT_READS[0] += 1
+    got = self._{name}
+    if got is None:
+        got = self._{name} = NEW()
+    return got
+
+def set_(self, value):
+    self._{name} = value
+"""
 
 
 def _light(cls, name: str) -> None:
-    slot = "_" + name
-
-    if name == "damage":
-        def get(self):
-            LIGHT_READS[0] += 1
-            DAMAGE_READS[0] += 1
-            return self.__dict__[slot]
-    else:
-        def get(self):
-            LIGHT_READS[0] += 1
-            return self.__dict__[slot]
-
-    def set_(self, value) -> None:
-        self.__dict__[slot] = value
+    # The accessors are written out for each field (the store's name in their code, not read from a
+    # variable): `self._damage` is an attribute read the interpreter specializes, where
+    # `self.__dict__[slot]` looked the instance dict up (and made the object keep one) at every read.
+    env = {"LIGHT_READS": LIGHT_READS, "DAMAGE_READS": DAMAGE_READS, "NEW": _LAZY_LIGHT.get(name)}
+    src = (_LAZY_LIGHT_ACCESSORS if name in _LAZY_LIGHT and cls is GameObject else _LIGHT_ACCESSORS).format(
+        name=name, damage="\n    DAMAGE_READS[0] += 1" if name == "damage" else "")
+    exec(compile(src, __file__, "exec"), env)
     # the dataclass field stays a constructor argument (with its default); reading it is counted
-    setattr(cls, name, property(get, set_))
+    setattr(cls, name, property(env["get"], env["set_"]))
 
 
 for _name in LIGHT_FIELDS:
@@ -269,12 +357,13 @@ class GameState:
     def __init__(self, arena: Optional[Arena] = None):
         self.arena = arena or Arena()
         self.players: dict[str, Player] = {}
-        self.order: list[str] = []  # initiative order
+        # initiative order (the `order` and `round` properties' stores, set directly: no Python call each)
+        self._order: list[str] = LightList()
         self.objects: dict[str, GameObject] = {}
         # the discard piles: reads counted (a derived value that reads them, a phrase naming cards in a
         # discard pile, is dropped at the next change of the state; the others outlive a card discarded)
         self.graveyard: list[GameObject] = LightList()
-        self.round = 1
+        self._round = 1
         self.version = 0
         # bumped with version by every change except damage alone (set_damage): what derived values
         # (Effects) depend on unless they read damage
@@ -293,16 +382,21 @@ class GameState:
     def add_player(self, name: str, mana: int = 0, channeling: int = 0) -> Player:
         p = Player(name, mana, channeling)
         self.players[name] = p
-        self.order.append(name)
-        self.touch()
+        self._order.append(name)
+        # (touch's work, done here: a game is set up by a handful of these and add_object)
+        self.version += 1
+        self.shape_version += 1
         return p
 
     def add_object(self, obj: GameObject) -> GameObject:
         if obj.id in self.objects:
             raise ValueError(f"duplicate object id {obj.id!r}")
-        obj.timestamp = self.next_timestamp()
+        # (next_timestamp's and touch's work, done here: every object of a game comes through this)
+        self._clock += 1
+        obj.timestamp = self._clock
         self.objects[obj.id] = obj
-        self.touch()
+        self.version += 1
+        self.shape_version += 1
         return obj
 
     def get(self, oid: str) -> GameObject:

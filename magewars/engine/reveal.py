@@ -319,7 +319,7 @@ class Reveals:
                 if atk is not None and atk.status == "canceled":
                     return
         if not revealed_any:
-            g.emit("window", nothing, step=step)
+            g.emit_data("window", nothing, {"step": step})
 
     def _window_options(self, player: str) -> Optional[list]:
         """A window's options for `player` (_offer), or None when they may reveal nothing now.  Kept

@@ -542,9 +542,9 @@ class RollDice(Step):
                    source=label, amount=amount, timestamp=ts, applies="attack dice")
         atk.faces = g.dice.attack(n)
         eng.count_faces(atk)
-        g.emit("roll", f"rolls {n} attack dice: {' '.join(str(f) for f in atk.faces)} "
-                       f"= {atk.normal} normal + {atk.crit} critical", faces=[str(f) for f in atk.faces],
-               dice=n, normal=atk.normal, critical=atk.crit)
+        faces = [str(f) for f in atk.faces]  # (each face written once, for the line and its details)
+        g.emit_data("roll", f"rolls {n} attack dice: {' '.join(faces)} = {atk.normal} normal + {atk.crit} critical",
+                    {"faces": faces, "dice": n, "normal": atk.normal, "critical": atk.crit})
         if not g.unheard("rolls", atk.attacker, atk):
             g.fire_heard("rolls", atk.attacker, Ctx(attack=atk, it=atk.attacker), what="attack dice")
         eng.offer_reroll(atk, "attack dice")
@@ -705,8 +705,8 @@ class DamageAndEffects(Step):
             natural = atk.effect_natural
             total = natural + sum(m[1] for m in mods)
             atk.effect_roll = total
-        g.emit("roll", f"effect die: {natural}" + "".join(f" {m[1]:+d} ({m[0]})" for m in mods)
-               + (f" = {total}" if mods else ""), d12=natural, total=total, purpose="effect")
+        g.emit_data("roll", f"effect die: {natural}" + "".join(f" {m[1]:+d} ({m[0]})" for m in mods)
+                    + (f" = {total}" if mods else ""), {"d12": natural, "total": total, "purpose": "effect"})
         row = DamageAndEffects.effect_row(table, total)
         if row is None:
             g.emit("info", "no effect")

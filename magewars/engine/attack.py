@@ -341,9 +341,10 @@ class DeclareAttack(Step):
             g.fire("attacks", atk.attacker, Ctx(attack=atk, it=atk.attacker))
             return
         # public labels: an effect may aim an attack at a face-down object, whose name the opponent may not see
+        kinds = atk.kinds()
         g.emit("info", f"{atk.attacker.public_label()} attacks {atk.target.public_label()} with {a.definition.name}"
                + (f" (strike {atk.strike})" if a.strikes > 1 else "")
-               + (f" [{', '.join(sorted(atk.kinds()))}]" if atk.kinds() else " [neither melee nor ranged]"))
+               + (f" [{', '.join(sorted(kinds))}]" if kinds else " [neither melee nor ranged]"))
         # line of sight is checked once the declaration's own effects have run (a trait granted "for
         # that attack" as it is declared, such as Indirect from Archer's Watchtower, counts)
         reason = eng.illegal_reason(atk, los=False)

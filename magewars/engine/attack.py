@@ -309,9 +309,8 @@ class Step:
     key = ""
     after_cancel = False  # taken even for a canceled attack: it settles what the attack action did
 
-    @property
-    def title(self) -> str:
-        return STEP_TITLES[self.key]
+    def __init__(self):
+        self.title = STEP_TITLES[self.key]  # (read at every step: worked out once, for the one instance)
 
     def applies(self, eng: "AttackEngine", seq: Sequence) -> bool:
         return seq.atk.status != "canceled"
@@ -342,9 +341,10 @@ class DeclareAttack(Step):
             g.fire("attacks", atk.attacker, Ctx(attack=atk, it=atk.attacker))
             return
         # public labels: an effect may aim an attack at a face-down object, whose name the opponent may not see
+        kinds = atk.kinds()
         g.emit("info", f"{atk.attacker.public_label()} attacks {atk.target.public_label()} with {a.definition.name}"
                + (f" (strike {atk.strike})" if a.strikes > 1 else "")
-               + (f" [{', '.join(sorted(atk.kinds()))}]" if atk.kinds() else " [neither melee nor ranged]"))
+               + (f" [{', '.join(sorted(kinds))}]" if kinds else " [neither melee nor ranged]"))
         # line of sight is checked once the declaration's own effects have run (a trait granted "for
         # that attack" as it is declared, such as Indirect from Archer's Watchtower, counts)
         reason = eng.illegal_reason(atk, los=False)
@@ -353,9 +353,13 @@ class DeclareAttack(Step):
             return
         atk.declared = True
         if a.attacks and atk is a.attacks[0] and not a.is_barrier:  # the attack action is declared once
-            kinds = atk.kinds()
-            acts = {"attack"} | {f"{k}_attack" for k in ("melee", "ranged") if k in kinds}
-            g.fire("declares", atk.attacker, Ctx(attack=atk, it=atk.attacker, target=atk.target), actions=frozenset(acts))
+            # (the attack's events are asked whether anything hears them before their context is built:
+            # Game.fire's own first question, most events of a sequence being heard by nothing)
+            if not g.unheard("declares", atk.attacker, atk):
+                kinds = atk.kinds()
+                acts = {"attack"} | {f"{k}_attack" for k in ("melee", "ranged") if k in kinds}
+                g.fire_heard("declares", atk.attacker, Ctx(attack=atk, it=atk.attacker, target=atk.target),
+                             actions=frozenset(acts))
             if atk.status == "canceled":
                 return
             eng.apply_next_attack(atk)
@@ -367,8 +371,10 @@ class DeclareAttack(Step):
             eng.cancel(atk, f"illegal target: {reason}", before_declared=True)
             return
         atk.events.add(("attacked", atk.target.id))
-        g.fire("attacked", atk.target, Ctx(attack=atk, it=atk.target))
-        g.fire("attacks", atk.attacker, Ctx(attack=atk, it=atk.attacker))
+        if not g.unheard("attacked", atk.target, atk):
+            g.fire_heard("attacked", atk.target, Ctx(attack=atk, it=atk.target))
+        if not g.unheard("attacks", atk.attacker, atk):
+            g.fire_heard("attacks", atk.attacker, Ctx(attack=atk, it=atk.attacker))
         # the step is complete only now: a cancel during it (Helm of Fear) engaged no guard
         atk.engaged = atk.status != "canceled"
 
@@ -537,10 +543,11 @@ class RollDice(Step):
                    source=label, amount=amount, timestamp=ts, applies="attack dice")
         atk.faces = g.dice.attack(n)
         eng.count_faces(atk)
-        g.emit("roll", f"rolls {n} attack dice: {' '.join(str(f) for f in atk.faces)} "
-                       f"= {atk.normal} normal + {atk.crit} critical", faces=[str(f) for f in atk.faces],
-               dice=n, normal=atk.normal, critical=atk.crit)
-        g.fire("rolls", atk.attacker, Ctx(attack=atk, it=atk.attacker), what="attack dice")
+        faces = [str(f) for f in atk.faces]  # (each face written once, for the line and its details)
+        g.emit_data("roll", f"rolls {n} attack dice: {' '.join(faces)} = {atk.normal} normal + {atk.crit} critical",
+                    {"faces": faces, "dice": n, "normal": atk.normal, "critical": atk.crit})
+        if not g.unheard("rolls", atk.attacker, atk):
+            g.fire_heard("rolls", atk.attacker, Ctx(attack=atk, it=atk.attacker), what="attack dice")
         eng.offer_reroll(atk, "attack dice")
 
 
@@ -606,9 +613,12 @@ class DamageAndEffects(Step):
             barclauses.run_effects(g, atk, bar_effects)
         # triggers once damage and effects are done (Eye for an Eye, chaining attacks...)
         if atk.damage:
-            g.fire("damaged", target, Ctx(attack=atk, it=target))
-            g.fire("deals_damage", atk.attacker, Ctx(attack=atk, it=target))
-        g.fire("hit", target, Ctx(attack=atk, it=target))
+            if not g.unheard("damaged", target, atk):
+                g.fire_heard("damaged", target, Ctx(attack=atk, it=target))
+            if not g.unheard("deals_damage", atk.attacker, atk):
+                g.fire_heard("deals_damage", atk.attacker, Ctx(attack=atk, it=target))
+        if not g.unheard("hit", target, atk):
+            g.fire_heard("hit", target, Ctx(attack=atk, it=target))
 
     @staticmethod
     def no_longer_possible(eng, atk) -> Optional[str]:
@@ -690,13 +700,14 @@ class DamageAndEffects(Step):
         atk.effect_natural, atk.effect_roll, atk.effect_mods = natural, total, mods
         if mods or atk.reroll_offers:
             g.emit("roll", f"effect die rolled: {natural}", d12=natural, purpose="effect (natural)")
-        g.fire("rolls", atk.attacker, Ctx(attack=atk, it=atk.attacker), what="effect die")
+        if not g.unheard("rolls", atk.attacker, atk):
+            g.fire_heard("rolls", atk.attacker, Ctx(attack=atk, it=atk.attacker), what="effect die")
         if eng.offer_reroll(atk, "effect die"):
             natural = atk.effect_natural
             total = natural + sum(m[1] for m in mods)
             atk.effect_roll = total
-        g.emit("roll", f"effect die: {natural}" + "".join(f" {m[1]:+d} ({m[0]})" for m in mods)
-               + (f" = {total}" if mods else ""), d12=natural, total=total, purpose="effect")
+        g.emit_data("roll", f"effect die: {natural}" + "".join(f" {m[1]:+d} ({m[0]})" for m in mods)
+                    + (f" = {total}" if mods else ""), {"d12": natural, "total": total, "purpose": "effect"})
         row = DamageAndEffects.effect_row(table, total)
         if row is None:
             g.emit("info", "no effect")
@@ -1038,7 +1049,8 @@ class AttackEngine:
             if action.attacks:  # the attack action is over (`when attack_resolved` of its bar)
                 last = action.attacks[-1]
                 self.end_action_effects(action)
-                g.fire("attack_resolved", action.attacker, Ctx(attack=last, it=action.attacker))
+                if not g.unheard("attack_resolved", action.attacker, last):
+                    g.fire_heard("attack_resolved", action.attacker, Ctx(attack=last, it=action.attacker))
         finally:
             g.current_attack = prev
             g.log.depth -= 1
@@ -1171,11 +1183,13 @@ class AttackEngine:
         """The attacks of an action against one target: its column of the chart, once per strike."""
         if action.canceled:
             return
-        try:
-            n = barclauses.strikes(self.game, Attack(action, action.attacker, source or action.source, target))
-        except Exception as e:  # a value the engine cannot read: said, never guessed
-            self.game.note_unsupported(f"attack bar {action.definition.name}: set_stat", str(e))
-            n = None
+        n = None
+        if action.definition.abilities:  # (a bar stating nothing sets no strikes: no probe attack to make)
+            try:
+                n = barclauses.strikes(self.game, Attack(action, action.attacker, source or action.source, target))
+            except Exception as e:  # a value the engine cannot read: said, never guessed
+                self.game.note_unsupported(f"attack bar {action.definition.name}: set_stat", str(e))
+                n = None
         if n is not None and n <= 0:
             self.game.emit("rule", f"{action.definition.name} makes no attack against {target.label()} "
                                    f"({action.definition.name}'s own rule)")
@@ -1290,7 +1304,7 @@ class AttackEngine:
         the step settles canceled attacks too."""
         g = self.game
         key = st.key
-        g.emit("step", st.title, step=key, attack=atk.action.definition.name, target=atk.target.id)
+        g.emit_data("step", st.title, {"step": key, "attack": atk.action.definition.name, "target": atk.target.id})
         atk.reached.add(key)
         g.log.depth += 1
         g.current_attack = atk
@@ -1298,7 +1312,7 @@ class AttackEngine:
         try:
             if atk.status != "canceled":
                 subject = atk.defender or atk.target
-                if not g.unheard("attack_step", subject, atk, step=key):  # (known unheard: no context to build)
+                if not g.unheard("attack_step", subject, atk, (), key):  # (known unheard: no context to build)
                     g.fire_heard("attack_step", subject, Ctx(attack=atk), step=key)
             if atk.status == "canceled" and not st.after_cancel:
                 return

@@ -284,6 +284,22 @@ class Game:
         events.append(ev)
         return ev
 
+    def emit_data(self, kind: str, text: str, data: dict):
+        """emit for an event everyone sees whose details are already a dict of its own (a step's title, a
+        reveal window's line: a dozen and more each attack sequence): the same record, without packing
+        keyword arguments into that dict on every call."""
+        log = self.log
+        if self.pending_notes:
+            notes, self.pending_notes = self.pending_notes, []
+            for n in notes:
+                log.emit("unsupported", n)
+        if "emit" in log.__dict__:  # a watcher replaced the log's emit (invariant checks, replays)
+            return log.emit(kind, text, **data)
+        events = log.events
+        ev = make_event(Event, (len(events) + 1, kind, text, data, log.depth, None, None, None))
+        events.append(ev)
+        return ev
+
     def note_unsupported(self, what: str, why: str) -> None:
         """Refuse a construct loudly: counted in `unsupported`, logged before the next event (safe to call
         while derived values are being computed).  Said once per game for each (what, why)."""
@@ -901,8 +917,9 @@ class Game:
         kept = self._attack_listening
         action = atk.action
         if kept.atk is not atk or kept.traits is not action.traits or kept.gained != len(atk.gained) \
-                or kept.bar is not action.definition or kept.owner is not action.bar_owner \
-                or kept.attacker is not atk.attacker or kept.x != action.x:
+                or kept.bar is not action.definition \
+                or kept.owner is not (action.owner or action.spell or action.source) \
+                or kept.attacker is not atk.attacker or kept.x != action.x:  # (the owner: AttackAction.bar_owner)
             kept = self._attack_listening = _AttackKept(atk, action.traits, len(atk.gained), action.definition,
                                                         action.bar_owner, atk.attacker, {},
                                                         self._attack_heard(atk), action.x)

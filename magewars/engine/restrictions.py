@@ -219,7 +219,8 @@ def _carried(game, obj) -> list[str]:
         names = list(game.d(obj).traits)
     except Exception:  # noqa: BLE001 - an object the continuous-effects layer cannot derive: its card's
         names = [t.name for t in getattr(obj.card, "traits", ())]
-    names.extend(k for k, n in obj.markers.items() if n and k not in names)
+    if obj.markers:  # (most objects carry none: no generator to make)
+        names.extend(k for k, n in obj.markers.items() if n and k not in names)
     if getattr(game, "placers", None):  # shared conditions it placed on another object (Game.held)
         names.extend(k for k, _c, _n in game.held(obj) if k not in names)
     return names
@@ -695,7 +696,15 @@ def _entry_stated(game, name: str) -> frozenset:
 
 def _carried_fresh(game, obj) -> frozenset:
     """What the statements of the codex entries an object carries are about (worked out now)."""
-    return frozenset(k for entry in _carried(game, obj) for k in _entry_stated(game, entry))
+    got = _NOTHING_STATED
+    for entry in _carried(game, obj):  # (most entries state nothing: a union made only when one does)
+        stated = _entry_stated(game, entry)
+        if stated:
+            got = got | stated
+    return got
+
+
+_NOTHING_STATED: frozenset = frozenset()
 
 
 def _party_carried(game, carried: dict, obj) -> frozenset:

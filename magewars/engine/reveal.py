@@ -307,6 +307,8 @@ class Reveals:
         prompt, nothing = _window_texts(step)
         revealed_any = False
         for player in (g.state.order if hidden else ()):  # nothing face down: nobody to ask
+            if not self._hidden_table().get(player):
+                continue  # nothing face down of theirs, as of now: no candidate (as _candidates_now finds first)
             while True:  # (a player with nothing face down, as of now, has no candidate: _candidates_now)
                 opts = self._window_options(player)
                 if opts is None:
@@ -319,7 +321,7 @@ class Reveals:
                 if atk is not None and atk.status == "canceled":
                     return
         if not revealed_any:
-            g.emit("window", nothing, step=step)
+            g.emit_data("window", nothing, {"step": step})
 
     def _window_options(self, player: str) -> Optional[list]:
         """A window's options for `player` (_offer), or None when they may reveal nothing now.  Kept

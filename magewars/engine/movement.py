@@ -785,9 +785,16 @@ def legal_moves(game: Game, obj, action: bool = True, over=None) -> list[str]:
     if action and move_costs.unpaid_reason(game, obj):  # a move its controller cannot pay for
         return []
     out = []
+    tunnels = None  # (a zone further than one away is reached only through a tunnel: none is looked for
+    # when no card in play states one, as tunnel_of would find none; its own zone is never one)
     for z in game.state.arena.zones():
-        if game.state.arena.distance(here, z) != 1 and not (action and tunnel_of(game, obj, here, z)):
-            continue
+        if game.state.arena.distance(here, z) != 1:
+            if not action or z == here:
+                continue
+            if tunnels is None:
+                tunnels = bool(_tunnels(game))
+            if not (tunnels and tunnel_of(game, obj, here, z)):
+                continue
         try:
             declare_move(game, obj, z, count_action=action, over=over)
         except IllegalMove:

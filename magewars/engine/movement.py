@@ -45,6 +45,7 @@ from . import move_costs
 from .errors import EngineError
 from .phrases import Ctx, PhraseError, matches, resolve
 from .restrictions import full_action_move, permits, push_through_forbidden
+from . import restrictions as RS
 from .state import ROW_LETTERS, GameObject
 
 Game = Any  # engine.game.Game: named, not imported (nothing in the engine imports game.py)
@@ -462,7 +463,11 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True, over=
         if obj.move_stopped:
             raise IllegalMove(f"{obj.label()} must stop moving this Action Phase: its last move was "
                               f"{obj.move_stopped}", RULE_HINDER)
-        full = full_action_move(game, obj, here, to_zone, walls_on(game, here, to_zone))
+        # the obligations it reads bind the creature alike for every zone: whether any does is asked once per
+        # decision (when none does, as usual, it would find nothing for any zone)
+        full = full_action_move(game, obj, here, to_zone, walls_on(game, here, to_zone)) \
+            if game.__dict__.get("_decision_memo") is None or DM.recall(
+                game, ("full action duties", obj.id), lambda: _bound_to_full_action(game, obj)) else None
         if full and obj.moves_taken:
             raise IllegalMove(f"{obj.label()} has moved already this Action Phase: {full}", full.rule)
         limit = DM.recall(game, ("max moves", obj.id), lambda: max_moves(game, obj))
@@ -480,6 +485,12 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True, over=
                 raise IllegalMove(f"{wall.label()} on the border of {here} and {to_zone} lets nothing through "
                                   f"({who})", _rule_of(game, who))
     return hindered(game, obj, here, to_zone)
+
+
+def _bound_to_full_action(game: Game, obj) -> bool:
+    """Does any `must(WHO, "full_action", ...)` bind `obj` now, whatever the move (full_action_move reads
+    each one's places, zone by zone)?"""
+    return next(iter(RS.obligations_on(game, "full action", obj)), None) is not None
 
 
 def _tunnels(game: Game) -> list:
@@ -818,6 +829,12 @@ def teleport_moves(game: Game, obj) -> list[str]:
     if restriction(game, obj, CANNOT_TELEPORTED, here=here):
         return []
     if move_costs.unpaid_reason(game, obj, move_costs.TELEPORT):  # `action_cost(WHO, "teleport", N)` unpaid
+        return []
+    # every zone's permission query has the same parties (the zone is no party): when no statement about
+    # the action is in reach of them and no effect grants one for a while, each would answer None
+    # (restrictions._query's own first test, asked once here instead of once per zone)
+    if not getattr(game, "effect_permissions", None) and \
+            RS._nothing_states(game, "can", RS._norm("teleport"), [obj, None, None, None], True):
         return []
     return [z for z in game.state.arena.zones()
             if z != here and permits(game, "teleport", obj, into=z)]

@@ -180,8 +180,8 @@ def restriction(game: Game, obj, action: str, target=None, here: Optional[str] =
     `cannot(this, ACTION[, target: PHRASE])`, a card in play stating `cannot(PHRASE, ACTION[, out_of:
     PLACE][, into: PLACE])` about it (leaving `here`, entering `dest`), or an effect until end of round."""
     for name, ab in _statics(game, obj, "cannot"):
-        pos, kw = _args(ab.effect)
-        if len(pos) < 2 or not _is_this(pos[0]) or not isinstance(pos[1], A.StringLit) or pos[1].value != action:
+        said, kw = _own_cannot(ab.effect)
+        if said != action:
             continue
         if "target" in kw:
             if target is None or not _matches(game, target, kw["target"], obj, f"{name}: cannot {action}"):
@@ -195,6 +195,25 @@ def restriction(game: Game, obj, action: str, target=None, here: Optional[str] =
             src = game.state.objects.get(sid) if sid else None
             return f"until the end of the round, by {src.label() if src is not None else 'an effect'}"
     return None
+
+
+#: id of a `cannot(...)` call -> (the call, the action of a `cannot(this, ACTION, ...)` or None, its keywords)
+_OWN_CANNOT: dict[int, tuple] = {}
+
+
+def _own_cannot(call: A.Call) -> tuple[Optional[str], dict]:
+    """(ACTION, keywords) of a `cannot(this, ACTION, ...)`, (None, keywords) for any other shape: read once
+    per call (calls are frozen; restriction asks it of every statement, for every action, of every
+    creature it is asked about)."""
+    hit = _OWN_CANNOT.get(id(call))
+    if hit is not None and hit[0] is call:
+        return hit[1], hit[2]
+    pos, kw = _args(call)
+    said = pos[1].value if len(pos) >= 2 and _is_this(pos[0]) and isinstance(pos[1], A.StringLit) else None
+    if len(_OWN_CANNOT) >= 20_000:
+        _OWN_CANNOT.clear()
+    _OWN_CANNOT[id(call)] = (call, said, kw)
+    return said, kw
 
 
 def _rule_of(game: Game, who: str) -> str:

@@ -404,8 +404,21 @@ def hindered(game: Game, obj, here: Optional[str], dest: Optional[str]) -> Optio
 
 # ---------------------------------------------------------------- walls
 def walls_on(game: Game, a: str, b: str) -> list:
+    """The objects in play on the border of zones `a` and `b`, in the order of the objects in play: the
+    walls of every border are filed at once per state version (each candidate move asks, twice), except
+    inside a derived value's computation, whose reads of the objects must be seen."""
     border = frozenset((a, b))
-    return [o for o in game.state.in_play() if o.border == border]
+    st = game.state
+    if game.effects._frames:
+        return [o for o in st.in_play() if o.border == border]
+    kept = game.__dict__.get("_walls_kept")
+    if kept is None or kept[0] is not st or kept[1] != st.version:
+        by_border: dict = {}
+        for o in st.in_play():
+            if o.border is not None:
+                by_border.setdefault(o.border, []).append(o)
+        kept = game._walls_kept = (st, st.version, by_border)
+    return list(kept[2].get(border, ()))
 
 
 def blocks_passage(game: Game, wall, mover) -> Optional[str]:

@@ -768,7 +768,18 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     # nothing has changed when each candidate is checked: the same restrictions would forbid nothing again
     # (unless asking them logs something, which is then logged again for each, as it always was)
     quiet = DM.trace(game) == before
+    # a spell costing X works X out for each candidate before anything else (x_from_card: its `set_x` read
+    # with a probe attached to the target, derived anew): a target its phrase does not fit is set aside
+    # first, as check_cast would then refuse it, when nothing before that check is asked per candidate
+    # (the caster's restrictions and the range found quiet) and the state is the same
+    phrases = card.target_phrases or ()
+    fit_first = kind == "object" and bool(phrases) and quiet and rng_quiet \
+        and (isinstance(card.cast_cost, A.XValue) or isinstance(card.reveal_cost, A.XValue))
     for ts, z in cands:
+        if fit_first and st.version == version == rng_version:
+            ctx = Ctx(this=spell_probe)
+            if not any(matches(game, ts[0], ph, ctx) for ph in phrases):
+                continue
         try:
             check_cast(game, caster, card, ts, z, face_down, None, probe=spell_probe,
                        caster_checked=quiet and st.version == version,

@@ -45,6 +45,7 @@ from . import move_costs
 from .errors import EngineError
 from .phrases import Ctx, PhraseError, matches, resolve
 from .restrictions import full_action_move, permits, push_through_forbidden
+from . import restrictions as RS
 from .state import ROW_LETTERS, GameObject
 
 Game = Any  # engine.game.Game: named, not imported (nothing in the engine imports game.py)
@@ -179,8 +180,8 @@ def restriction(game: Game, obj, action: str, target=None, here: Optional[str] =
     `cannot(this, ACTION[, target: PHRASE])`, a card in play stating `cannot(PHRASE, ACTION[, out_of:
     PLACE][, into: PLACE])` about it (leaving `here`, entering `dest`), or an effect until end of round."""
     for name, ab in _statics(game, obj, "cannot"):
-        pos, kw = _args(ab.effect)
-        if len(pos) < 2 or not _is_this(pos[0]) or not isinstance(pos[1], A.StringLit) or pos[1].value != action:
+        said, kw = _own_cannot(ab.effect)
+        if said != action:
             continue
         if "target" in kw:
             if target is None or not _matches(game, target, kw["target"], obj, f"{name}: cannot {action}"):
@@ -194,6 +195,25 @@ def restriction(game: Game, obj, action: str, target=None, here: Optional[str] =
             src = game.state.objects.get(sid) if sid else None
             return f"until the end of the round, by {src.label() if src is not None else 'an effect'}"
     return None
+
+
+#: id of a `cannot(...)` call -> (the call, the action of a `cannot(this, ACTION, ...)` or None, its keywords)
+_OWN_CANNOT: dict[int, tuple] = {}
+
+
+def _own_cannot(call: A.Call) -> tuple[Optional[str], dict]:
+    """(ACTION, keywords) of a `cannot(this, ACTION, ...)`, (None, keywords) for any other shape: read once
+    per call (calls are frozen; restriction asks it of every statement, for every action, of every
+    creature it is asked about)."""
+    hit = _OWN_CANNOT.get(id(call))
+    if hit is not None and hit[0] is call:
+        return hit[1], hit[2]
+    pos, kw = _args(call)
+    said = pos[1].value if len(pos) >= 2 and _is_this(pos[0]) and isinstance(pos[1], A.StringLit) else None
+    if len(_OWN_CANNOT) >= 20_000:
+        _OWN_CANNOT.clear()
+    _OWN_CANNOT[id(call)] = (call, said, kw)
+    return said, kw
 
 
 def _rule_of(game: Game, who: str) -> str:
@@ -384,8 +404,21 @@ def hindered(game: Game, obj, here: Optional[str], dest: Optional[str]) -> Optio
 
 # ---------------------------------------------------------------- walls
 def walls_on(game: Game, a: str, b: str) -> list:
+    """The objects in play on the border of zones `a` and `b`, in the order of the objects in play: the
+    walls of every border are filed at once per state version (each candidate move asks, twice), except
+    inside a derived value's computation, whose reads of the objects must be seen."""
     border = frozenset((a, b))
-    return [o for o in game.state.in_play() if o.border == border]
+    st = game.state
+    if game.effects._frames:
+        return [o for o in st.in_play() if o.border == border]
+    kept = game.__dict__.get("_walls_kept")
+    if kept is None or kept[0] is not st or kept[1] != st.version:
+        by_border: dict = {}
+        for o in st.in_play():
+            if o.border is not None:
+                by_border.setdefault(o.border, []).append(o)
+        kept = game._walls_kept = (st, st.version, by_border)
+    return list(kept[2].get(border, ()))
 
 
 def blocks_passage(game: Game, wall, mover) -> Optional[str]:
@@ -462,7 +495,11 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True, over=
         if obj.move_stopped:
             raise IllegalMove(f"{obj.label()} must stop moving this Action Phase: its last move was "
                               f"{obj.move_stopped}", RULE_HINDER)
-        full = full_action_move(game, obj, here, to_zone, walls_on(game, here, to_zone))
+        # the obligations it reads bind the creature alike for every zone: whether any does is asked once per
+        # decision (when none does, as usual, it would find nothing for any zone)
+        full = full_action_move(game, obj, here, to_zone, walls_on(game, here, to_zone)) \
+            if game.__dict__.get("_decision_memo") is None or DM.recall(
+                game, ("full action duties", obj.id), lambda: _bound_to_full_action(game, obj)) else None
         if full and obj.moves_taken:
             raise IllegalMove(f"{obj.label()} has moved already this Action Phase: {full}", full.rule)
         limit = DM.recall(game, ("max moves", obj.id), lambda: max_moves(game, obj))
@@ -480,6 +517,12 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True, over=
                 raise IllegalMove(f"{wall.label()} on the border of {here} and {to_zone} lets nothing through "
                                   f"({who})", _rule_of(game, who))
     return hindered(game, obj, here, to_zone)
+
+
+def _bound_to_full_action(game: Game, obj) -> bool:
+    """Does any `must(WHO, "full_action", ...)` bind `obj` now, whatever the move (full_action_move reads
+    each one's places, zone by zone)?"""
+    return next(iter(RS.obligations_on(game, "full action", obj)), None) is not None
 
 
 def _tunnels(game: Game) -> list:
@@ -785,9 +828,16 @@ def legal_moves(game: Game, obj, action: bool = True, over=None) -> list[str]:
     if action and move_costs.unpaid_reason(game, obj):  # a move its controller cannot pay for
         return []
     out = []
+    tunnels = None  # (a zone further than one away is reached only through a tunnel: none is looked for
+    # when no card in play states one, as tunnel_of would find none; its own zone is never one)
     for z in game.state.arena.zones():
-        if game.state.arena.distance(here, z) != 1 and not (action and tunnel_of(game, obj, here, z)):
-            continue
+        if game.state.arena.distance(here, z) != 1:
+            if not action or z == here:
+                continue
+            if tunnels is None:
+                tunnels = bool(_tunnels(game))
+            if not (tunnels and tunnel_of(game, obj, here, z)):
+                continue
         try:
             declare_move(game, obj, z, count_action=action, over=over)
         except IllegalMove:
@@ -811,6 +861,12 @@ def teleport_moves(game: Game, obj) -> list[str]:
     if restriction(game, obj, CANNOT_TELEPORTED, here=here):
         return []
     if move_costs.unpaid_reason(game, obj, move_costs.TELEPORT):  # `action_cost(WHO, "teleport", N)` unpaid
+        return []
+    # every zone's permission query has the same parties (the zone is no party): when no statement about
+    # the action is in reach of them and no effect grants one for a while, each would answer None
+    # (restrictions._query's own first test, asked once here instead of once per zone)
+    if not getattr(game, "effect_permissions", None) and \
+            RS._nothing_states(game, "can", RS._norm("teleport"), [obj, None, None, None], True):
         return []
     return [z for z in game.state.arena.zones()
             if z != here and permits(game, "teleport", obj, into=z)]

@@ -187,14 +187,12 @@ def has_name(game: Game, obj: GameObject, name: str) -> bool:
     """Does the object carry this Capitalised name (trait, condition, token, subtype, school,
     card name or card-type word)?  Names an object has without printing them (Living for a
     creature...) are traits it has: the codex states them (`static innate(...)`, Effects._innate)."""
-    n = name.lower()
-    if n in V.NOUN_MEANINGS or n in V.PHRASE_WORDS:
-        try:
-            dom, kinds, subtype = V.noun_meaning(n)
-        except KeyError:
-            dom, kinds = "", ()
-        if dom == "object" and obj.kind in kinds:
-            return True
+    hit = _NAME_READING.get(name)
+    if hit is None:
+        hit = _name_reading(name)
+    n, kinds = hit
+    if obj.kind in kinds:
+        return True
     # what the card prints and the markers on it first: the derived traits (the costly part, and
     # the only one that can start a computation of derived values) only when those do not answer
     if n in _printed_names(obj.card):
@@ -207,6 +205,27 @@ def has_name(game: Game, obj: GameObject, name: str) -> bool:
     if obj.name.lower() == n:
         return True
     return game.effects.derived(obj).has(name)
+
+
+#: name -> (its lower case, the object kinds it names as a card-type noun, or ()): has_name reads it for
+#: every name test of every phrase, and the vocabulary's tables are fixed
+_NAME_READING: dict[str, tuple[str, tuple]] = {}
+
+
+def _name_reading(name: str) -> tuple[str, tuple]:
+    n = name.lower()
+    kinds: tuple = ()
+    if n in V.NOUN_MEANINGS or n in V.PHRASE_WORDS:
+        try:
+            dom, nk, _subtype = V.noun_meaning(n)
+        except KeyError:
+            dom, nk = "", ()
+        if dom == "object":
+            kinds = tuple(nk)
+    if len(_NAME_READING) >= 20_000:  # (bounded: names come from the corpus and the engine)
+        _NAME_READING.clear()
+    got = _NAME_READING[name] = (n, kinds)
+    return got
 
 
 def _has_test(game: Game, obj: GameObject, t) -> bool:

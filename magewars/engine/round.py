@@ -127,7 +127,24 @@ def _due(game, timing: str) -> list[tuple]:
     so it stays valid while the epoch stays the same (most timings of a round find nothing: each asked
     again visited every object).  Not kept while a derived value is being worked out.  The caller must
     not change the list."""
+    if timing not in _codex_timed(game):  # printed abilities only: every such timing from one visit
+        return game.effects.for_epoch(("timed", None), lambda: _read_printed_due(game)).get(timing, ())
     return game.effects.for_epoch(("timed", timing), lambda: _read_due(game, timing))
+
+
+def _read_printed_due(game) -> dict[str, list[tuple]]:
+    """_read_due of every timing no codex entry has abilities for, at once: {timing: the printed `at
+    TIMING` abilities of the face-up objects in play, in order} (a creature's activation asks four
+    such timings in the same epoch, each of which visited every object)."""
+    out: dict[str, list] = {}
+    for src in list(game.state.in_play()):
+        if src.hidden:
+            continue
+        for timing, items in _card_timed(src.card).items():
+            got = out.setdefault(timing, [])
+            for ab, inner in items:
+                got.append((src, ab, inner, None, src.label()))
+    return out
 
 
 def _read_due(game, timing: str) -> list[tuple]:

@@ -160,6 +160,14 @@ class Mod:
         return s
 
 
+#: id of a card -> (the card, the names by nature it was read with, (entry name, entry) read, what a
+#: derivation of an object of it worked out when nothing else applied: Effects._keep_template, or None)
+_TEMPLATES: dict[int, tuple] = {}
+#: the fields of a Derived that are sets and dicts a template carries (Effects._keep_template)
+_TEMPLATE_SETS = ("cannot_gain", "immune_conditions", "immune_types", "cannot_do", "can_do")
+_TEMPLATE_DICTS = ("immune_by", "cannot_by", "can_by")
+
+
 #: a temporary effect `borrow_bars(OBJECT id)` (engine/glyphs.py): the object may use the other's bars
 BORROW_BARS = "borrow_bars"
 
@@ -1323,14 +1331,112 @@ class Effects:
                 return key
         return None
 
+    # ------------------------------------------------------------ templates of cards
+    def _template_deps(self, card) -> Optional[tuple]:
+        """(entry name, the game's entry or None) for every codex entry whose statics the values of an
+        object of this card can read when nothing else applies to it: the entries of its printed traits
+        and of the names it may have by nature, and, in turn, of every trait their `this gains [...]`
+        brings.  None when working those values out reads more than the card and these entries: a
+        value X (of the card, or of a trait an entry brings: read from the state), a guard, a `for each`
+        (markers on the object), a stat change an entry states (evaluated), a `+X vs` reference (the
+        whole codex).  Then nothing is kept (Effects._keep_template)."""
+        if card.channeling is not None and not isinstance(card.channeling, int):
+            return None
+        if any(isinstance(t.value, A.XValue) for t in card.traits):
+            return None
+        codex = self.game.codex
+        todo = [t.key for t in card.traits] + [name for name, _unless, _t in self._innate_by_kind.get(card.kind, ())]
+        seen: dict = {}
+        while todo:
+            key = todo.pop()
+            if key in seen:
+                continue
+            cd = seen[key] = codex.get(key)
+            if cd is None:
+                continue
+            if _self_stat_changes(cd):
+                return None
+            for ab in _own_statics(cd):
+                if ab.guard is not None or isinstance(ab.effect, A.ForEach):
+                    return None
+                if _codex_node_kind(ab.effect) == "gain":
+                    for ref in ab.effect.traits.traits:
+                        if ref.versus or isinstance(_plain_trait(ref).value, A.XValue):
+                            return None
+                        todo.append(ref.name.text)
+        return tuple(seen.items())
+
+    def _keep_template(self, obj: "GameObject", d: Derived, life, channeling) -> None:
+        """Keep what a derivation of an object nothing applied to worked out before Effects._finish (its
+        traits, mods, immunities, armor, Life and channeling), when it was worked out from its card and
+        the codex entries Effects._template_deps names alone: the next object of the card is given a
+        copy (Effects._from_template) while the game's codex holds those same entries and the same names
+        by nature.  A template that cannot be kept is remembered as such (its card is worked out in full)."""
+        card = obj.card
+        by_kind = self._innate_by_kind  # (read by Effects._innate during the derivation)
+        hit = _TEMPLATES.get(id(card))
+        if hit is not None and hit[0] is card and hit[1] is by_kind and hit[3] is None:
+            return  # known not to be kept with this codex
+        deps = self._template_deps(card) if by_kind is not None else None
+        data = None
+        ts = obj.timestamp
+        # (every field Effects._finish fills in is still empty; every mod is stamped with the object's
+        #  timestamp: a copy stamps the next object's)
+        if deps is not None and not (d.defenses or d.attacks or d.attack_traits or d.cannot_be_attacked or d.borrowed
+                                     or d.extra_barriers or d.carried or d.barrier is not None or d.heard is not None
+                                     or d.about_attached is not None) \
+                and all(m.timestamp == ts for m in d.mods):
+            data = (tuple((k, tuple(v)) for k, v in d.traits.items()),
+                    tuple((m.source, m.what, m.applied, m.why) for m in d.mods),
+                    d.no_armor, d.base_armor, d.armor, life, channeling,
+                    tuple((name, tuple(getattr(d, name))) for name in _TEMPLATE_SETS if getattr(d, name)),
+                    tuple((name, tuple(getattr(d, name).items())) for name in _TEMPLATE_DICTS if getattr(d, name)))
+        if len(_TEMPLATES) >= 20_000:
+            _TEMPLATES.clear()
+        _TEMPLATES[id(card)] = (card, by_kind, deps if data is not None else None, data)
+
+    def _from_template(self, obj: "GameObject") -> Optional[tuple]:
+        """(a fresh Derived, its Life, its channeling) copied from the template of the object's card
+        (Effects._keep_template), to be finished (Effects._finish), or None when there is none for the
+        game's codex: every entry the template was worked out from must be the game's entry by that name,
+        and the names objects have by nature the game's."""
+        card = obj.card
+        hit = _TEMPLATES.get(id(card))
+        if hit is None or hit[0] is not card or hit[3] is None:
+            return None
+        by_kind = self._innate_by_kind
+        if by_kind is None:
+            by_kind = self._innate_by_kind = _innate_by_kind(self.innate_rules())
+        if hit[1] is not by_kind:
+            return None
+        codex = self.game.codex
+        for key, cd in hit[2]:
+            if codex.get(key) is not cd:
+                return None
+        traits, mods, no_armor, base_armor, armor, life, channeling, sets, dicts = hit[3]
+        d = Derived({k: list(v) for k, v in traits})
+        if mods:
+            ts = obj.timestamp
+            d.mods = [Mod(source, ts, what, applied, why) for source, what, applied, why in mods]
+        d.no_armor, d.base_armor, d.armor = no_armor, base_armor, armor
+        for name, values in sets:
+            setattr(d, name, set(values))
+        for name, items in dicts:
+            setattr(d, name, dict(items))
+        return d, life, channeling
+
     # ------------------------------------------------------------ compute
     def _compute(self, obj: "GameObject") -> Derived:
         st = self.game.state
         codex = self.game.codex
+        effects = self.collect(obj)
+        if not effects:  # nothing applies to it but its card and the codex: as for the last object of its card?
+            got = self._from_template(obj)
+            if got is not None:
+                return self._finish(obj, *got)
         d = Derived()
         card = obj.card
         mods = d.mods
-        effects = self.collect(obj)
         marker_labels = {self.marker_label(name, n) for name, n in obj.markers.items()}
 
         # "loses and cannot gain" wins whatever the order
@@ -1566,6 +1672,17 @@ class Effects:
         # armor before the conditions that lower it (Corrode): their excess markers drop off
         d.base_armor = armor - marker_armor
         d.armor = max(0, armor)
+        if not effects:  # worked out from its card and the codex alone: kept for the next object of this card
+            self._keep_template(obj, d, life, channeling)
+        return self._finish(obj, d, life, channeling, gained_attacks)
+
+    def _finish(self, obj: "GameObject", d: Derived, life, channeling, gained_attacks=()) -> Derived:
+        """What a derivation adds after its traits, armor and immunities (Effects._compute, or a template of
+        its card: Effects._from_template): the Life it keeps while it cannot gain life (read and written on
+        the object), its channeling, and its defenses, attacks and damage barriers (named by its id, and
+        those of what is attached to it, and the attacks it gained: (timestamp, attack, source id))."""
+        st = self.game.state
+        card = obj.card
         if life is not None and "gain life" in d.cannot_do:
             # it keeps the Life it had when it could no longer gain life: a bonus that grows later
             # (Stranglevine's Life +2X as Crush tokens come) does not raise it

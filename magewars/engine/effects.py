@@ -160,9 +160,10 @@ class Mod:
         return s
 
 
-#: id of a card -> (the card, the names by nature it was read with, (entry name, entry) read, what a
-#: derivation of an object of it worked out when nothing else applied: Effects._keep_template, or None)
-_TEMPLATES: dict[int, tuple] = {}
+#: id of a card -> [the card, the names by nature it was read with, (entry name, entry) read or None, what a
+#: derivation of an object of it works out before the effects on it, what it works out when nothing else
+#: applies]: Effects._template_entry
+_TEMPLATES: dict[int, list] = {}
 #: the fields of a Derived that are sets and dicts a template carries (Effects._keep_template)
 _TEMPLATE_SETS = ("cannot_gain", "immune_conditions", "immune_types", "cannot_do", "can_do")
 _TEMPLATE_DICTS = ("immune_by", "cannot_by", "can_by")
@@ -1366,63 +1367,113 @@ class Effects:
                         todo.append(ref.name.text)
         return tuple(seen.items())
 
+    def _template_entry(self, obj: "GameObject") -> Optional[list]:
+        """The templates kept for the object's card in this game: [card, names by nature, (entry name,
+        entry) read, prefix, full] (prefix, full: Effects._keep_prefix, Effects._keep_template, None
+        until kept), or None when its values read more than its card and the codex (Effects._template_deps).
+        An entry is used only while every codex entry it was worked out from is the game's entry by that
+        name and the game's names by nature are those it was read with; else it is worked out again."""
+        card = obj.card
+        by_kind = self._innate_by_kind
+        if by_kind is None:
+            by_kind = self._innate_by_kind = _innate_by_kind(self.innate_rules())
+        hit = _TEMPLATES.get(id(card))
+        if hit is not None and hit[0] is card and hit[1] is by_kind:
+            deps = hit[2]
+            if deps is None:
+                return None  # known to read more than its card and these entries
+            codex = self.game.codex
+            for key, cd in deps:
+                if codex.get(key) is not cd:
+                    break
+            else:
+                return hit
+        deps = self._template_deps(card)
+        if len(_TEMPLATES) >= 20_000:
+            _TEMPLATES.clear()
+        hit = _TEMPLATES[id(card)] = [card, by_kind, deps, None, None]
+        return hit if deps is not None else None
+
+    @staticmethod
+    def _template_of(obj: "GameObject", d: Derived) -> Optional[tuple]:
+        """What a derivation of `obj` worked out so far, for a template: (traits, mods without their
+        timestamp, the sets and dicts filled), or None when a mod bears another timestamp than the
+        object's (a copy stamps the next object's) or a field Effects._finish fills is not empty."""
+        ts = obj.timestamp
+        if d.defenses or d.attacks or d.attack_traits or d.cannot_be_attacked or d.borrowed or d.extra_barriers \
+                or d.carried or d.barrier is not None or d.heard is not None or d.about_attached is not None \
+                or any(m.timestamp != ts for m in d.mods):
+            return None
+        return (tuple((k, tuple(v)) for k, v in d.traits.items()),
+                tuple((m.source, m.what, m.applied, m.why) for m in d.mods),
+                tuple((name, tuple(getattr(d, name))) for name in _TEMPLATE_SETS if getattr(d, name)),
+                tuple((name, tuple(getattr(d, name).items())) for name in _TEMPLATE_DICTS if getattr(d, name)))
+
+    @staticmethod
+    def _fill(obj: "GameObject", d: Derived, kept: tuple) -> None:
+        """Give `d` a copy of what Effects._template_of kept, its mods stamped with the object's timestamp."""
+        traits, mods, sets, dicts = kept
+        into = d.traits
+        for k, v in traits:
+            into[k] = list(v)
+        if mods:
+            ts = obj.timestamp
+            d.mods.extend([Mod(source, ts, what, applied, why) for source, what, applied, why in mods])
+        for name, values in sets:
+            setattr(d, name, set(values))
+        for name, items in dicts:
+            setattr(d, name, dict(items))
+
+    def _keep_prefix(self, entry: list, obj: "GameObject", d: Derived, applied, finished, implied_by, innate,
+                     settled) -> None:
+        """Keep what a derivation works out before the effects on the object are applied (its printed
+        traits, what their entries bring, the names it has by nature), with the bookkeeping the rest of
+        the derivation reads (the statics applied, the entries done with, what each brought, the names by
+        nature given, what was known when it came to rest): Effects._compute starts the next object of
+        the card from a copy.  Kept only from a derivation on which no effect made it lose a trait for good
+        (those are refused from the start)."""
+        kept = self._template_of(obj, d)
+        if kept is not None:
+            entry[3] = (kept, d.no_armor, tuple(applied), tuple(finished),
+                        tuple((k, tuple(v)) for k, v in implied_by.items()), tuple(innate), settled)
+
+    def _from_prefix(self, prefix: tuple, obj: "GameObject", d: Derived, applied: set, finished: set,
+                     implied_by: dict) -> tuple:
+        """Start a derivation from a kept prefix (Effects._keep_prefix): returns (the names by nature
+        given, what was known when it came to rest)."""
+        kept, no_armor, done, ended, brought, innate, settled = prefix
+        self._fill(obj, d, kept)
+        d.no_armor = no_armor
+        applied.update(done)
+        finished.update(ended)
+        implied_by.update((k, list(v)) for k, v in brought)
+        return list(innate), settled
+
     def _keep_template(self, obj: "GameObject", d: Derived, life, channeling) -> None:
         """Keep what a derivation of an object nothing applied to worked out before Effects._finish (its
         traits, mods, immunities, armor, Life and channeling), when it was worked out from its card and
         the codex entries Effects._template_deps names alone: the next object of the card is given a
         copy (Effects._from_template) while the game's codex holds those same entries and the same names
-        by nature.  A template that cannot be kept is remembered as such (its card is worked out in full)."""
-        card = obj.card
-        by_kind = self._innate_by_kind  # (read by Effects._innate during the derivation)
-        hit = _TEMPLATES.get(id(card))
-        if hit is not None and hit[0] is card and hit[1] is by_kind and hit[3] is None:
-            return  # known not to be kept with this codex
-        deps = self._template_deps(card) if by_kind is not None else None
-        data = None
-        ts = obj.timestamp
-        # (every field Effects._finish fills in is still empty; every mod is stamped with the object's
-        #  timestamp: a copy stamps the next object's)
-        if deps is not None and not (d.defenses or d.attacks or d.attack_traits or d.cannot_be_attacked or d.borrowed
-                                     or d.extra_barriers or d.carried or d.barrier is not None or d.heard is not None
-                                     or d.about_attached is not None) \
-                and all(m.timestamp == ts for m in d.mods):
-            data = (tuple((k, tuple(v)) for k, v in d.traits.items()),
-                    tuple((m.source, m.what, m.applied, m.why) for m in d.mods),
-                    d.no_armor, d.base_armor, d.armor, life, channeling,
-                    tuple((name, tuple(getattr(d, name))) for name in _TEMPLATE_SETS if getattr(d, name)),
-                    tuple((name, tuple(getattr(d, name).items())) for name in _TEMPLATE_DICTS if getattr(d, name)))
-        if len(_TEMPLATES) >= 20_000:
-            _TEMPLATES.clear()
-        _TEMPLATES[id(card)] = (card, by_kind, deps if data is not None else None, data)
+        by nature."""
+        entry = self._template_entry(obj)
+        if entry is None or entry[4] is not None:
+            return
+        kept = self._template_of(obj, d)
+        if kept is not None:
+            entry[4] = (kept, d.no_armor, d.base_armor, d.armor, life, channeling)
 
     def _from_template(self, obj: "GameObject") -> Optional[tuple]:
         """(a fresh Derived, its Life, its channeling) copied from the template of the object's card
-        (Effects._keep_template), to be finished (Effects._finish), or None when there is none for the
-        game's codex: every entry the template was worked out from must be the game's entry by that name,
-        and the names objects have by nature the game's."""
-        card = obj.card
-        hit = _TEMPLATES.get(id(card))
-        if hit is None or hit[0] is not card or hit[3] is None:
+        (Effects._keep_template), to be finished (Effects._finish), or None when none is kept for the
+        game's codex (Effects._template_entry)."""
+        entry = self._template_entry(obj)
+        full = entry[4] if entry is not None else None
+        if full is None:
             return None
-        by_kind = self._innate_by_kind
-        if by_kind is None:
-            by_kind = self._innate_by_kind = _innate_by_kind(self.innate_rules())
-        if hit[1] is not by_kind:
-            return None
-        codex = self.game.codex
-        for key, cd in hit[2]:
-            if codex.get(key) is not cd:
-                return None
-        traits, mods, no_armor, base_armor, armor, life, channeling, sets, dicts = hit[3]
-        d = Derived({k: list(v) for k, v in traits})
-        if mods:
-            ts = obj.timestamp
-            d.mods = [Mod(source, ts, what, applied, why) for source, what, applied, why in mods]
+        kept, no_armor, base_armor, armor, life, channeling = full
+        d = Derived()
+        self._fill(obj, d, kept)
         d.no_armor, d.base_armor, d.armor = no_armor, base_armor, armor
-        for name, values in sets:
-            setattr(d, name, set(values))
-        for name, items in dicts:
-            setattr(d, name, dict(items))
         return d, life, channeling
 
     # ------------------------------------------------------------ compute
@@ -1461,9 +1512,14 @@ class Effects:
             traits.setdefault(t.key, []).append(t)
             mods.append(Mod(label, ts, f"gains {t}"))
 
-        for t in card.traits:
-            if t.key not in d.cannot_gain:
-                traits.setdefault(t.key, []).append(self._x_trait(t, obj))
+        # a derivation no effect makes lose a trait for good starts from the template of its card's
+        # traits, what their entries bring and the names it has by nature (Effects._keep_prefix)
+        entry = None if d.cannot_gain else self._template_entry(obj)
+        prefix = entry[3] if entry is not None else None
+        if prefix is None:
+            for t in card.traits:
+                if t.key not in d.cannot_gain:
+                    traits.setdefault(t.key, []).append(self._x_trait(t, obj))
 
         armor_base = card.armor
         # printed `armor none`; a trait whose codex entry states `no_armor(this)` (Effects._codex_call) too
@@ -1562,9 +1618,14 @@ class Effects:
                 finished.discard(key)
 
         implied_by: dict = {}
-        implied()
-        innate = self._innate(obj, traits)
-        implied()
+        if prefix is None:
+            implied()
+            innate = self._innate(obj, traits)
+            implied()
+            if entry is not None:
+                self._keep_prefix(entry, obj, d, applied, finished, implied_by, innate, settled[0])
+        else:
+            innate, settled[0] = self._from_prefix(prefix, obj, d, applied, finished, implied_by)
 
         marker_armor = 0
         for (ts, label, node, n) in effects:

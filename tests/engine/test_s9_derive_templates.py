@@ -136,3 +136,54 @@ def test_the_life_an_object_keeps_is_read_from_the_object_not_the_template(corpu
     d = g.d(obj)
     assert counted[0] == 1
     assert "gain life" in d.cannot_do and obj.life_when_barred == d.life
+
+
+@pytest.fixture
+def prefixed(monkeypatch):
+    """How many derivations started from a kept prefix (Effects._from_prefix)."""
+    used = [0]
+    real = E.Effects._from_prefix
+
+    def spy(self, *a):
+        used[0] += 1
+        return real(self, *a)
+    monkeypatch.setattr(E.Effects, "_from_prefix", spy)
+    return used
+
+
+def _derive_enchanted(corpus, name, enchantment, before=0, full=False):
+    """The derived values of an object of card `name` with `enchantment` attached (effects apply to it)."""
+    if full:
+        E._TEMPLATES.clear()
+    g = _game(corpus)
+    for i in range(before):
+        g.create("Timber Wolf", f"w{i}", "B", zone="A1")
+    obj = g.create(name, "x", "A", zone="B2")
+    g.create(enchantment, "e", "A", attached_to="x")
+    return g.d(obj)
+
+
+def test_a_derivation_started_from_a_kept_prefix_equals_one_worked_out_in_full(corpus, prefixed):
+    # an enchantment whose statics reach the creature it is attached to: effects apply on top of the prefix
+    names = sorted(n for n, c in corpus.cards.items() if c.kind == "creature")
+    for name in names:
+        E._TEMPLATES.clear()
+        _derive_enchanted(corpus, name, "Rhino Hide")
+        started = prefixed[0]
+        got = _derive_enchanted(corpus, name, "Rhino Hide", before=2)
+        if prefixed[0] == started:
+            continue  # its values read more than the card and the codex
+        assert got == _derive_enchanted(corpus, name, "Rhino Hide", before=2, full=True), name
+    assert prefixed[0] > len(names) // 2, (prefixed[0], len(names))
+
+
+def test_no_prefix_when_an_effect_makes_it_lose_a_trait_for_good(corpus, prefixed):
+    # `enchanted loses [...] and cannot gain`: what it may gain is known only from the effects on it
+    enchantment = next(n for n, c in corpus.cards.items() if c.kind == "enchantment" and any(
+        isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Lose) and ab.effect.cannot_gain
+        for ab in c.abilities))
+    E._TEMPLATES.clear()
+    _derive_enchanted(corpus, "Iron Golem", "Rhino Hide")  # a prefix kept
+    got = _derive_enchanted(corpus, "Iron Golem", enchantment)
+    assert prefixed[0] == 0 and got.cannot_gain
+    assert got == _derive_enchanted(corpus, "Iron Golem", enchantment, full=True)

@@ -18,6 +18,7 @@ each at its timestamp.  Rules implemented here:
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..dsl import ast as A
@@ -167,6 +168,9 @@ _TEMPLATES: dict[int, list] = {}
 #: the fields of a Derived that are sets and dicts a template carries (Effects._keep_template)
 _TEMPLATE_SETS = ("cannot_gain", "immune_conditions", "immune_types", "cannot_do", "can_do")
 _TEMPLATE_DICTS = ("immune_by", "cannot_by", "can_by")
+_NO_NAMES: frozenset = frozenset()
+_TIMESTAMP = attrgetter("timestamp")
+_FIRST = itemgetter(0)
 
 
 #: a temporary effect `borrow_bars(OBJECT id)` (engine/glyphs.py): the object may use the other's bars
@@ -231,6 +235,41 @@ class Derived:
         self.heard = None
         self.borrowed = []
         self.about_attached = None
+
+    @classmethod
+    def copied(cls, traits: dict, mods: list, sets: tuple, dicts: tuple) -> "Derived":
+        """A value copied from a template of its card (Effects._from_template), to be finished: its five
+        sets (cannot_gain, immune_conditions, immune_types, cannot_do, can_do) are the template's frozen
+        ones, shared (nothing writes them once a value is worked out: a write would fail loudly), not five
+        new sets per object; its three dicts (immune_by, cannot_by, can_by) copies.  Fields are set in the
+        order __init__ sets them (the instances share one layout of their attributes)."""
+        self = object.__new__(cls)
+        self.traits = traits
+        self.cannot_gain = sets[0]
+        self.base_armor = 0
+        self.armor = 0
+        self.no_armor = False
+        self.life = None
+        self.channeling = None
+        self.mods = mods
+        self.defenses = []
+        self.attacks = []
+        self.attack_traits = []
+        self.immune_conditions = sets[1]
+        self.immune_types = sets[2]
+        self.immune_by = dict(dicts[0]) if dicts[0] else {}
+        self.cannot_do = sets[3]
+        self.cannot_by = dict(dicts[1]) if dicts[1] else {}
+        self.can_by = dict(dicts[2]) if dicts[2] else {}
+        self.can_do = sets[4]
+        self.cannot_be_attacked = []
+        self.barrier = None
+        self.extra_barriers = []
+        self.carried = {}
+        self.heard = None
+        self.borrowed = []
+        self.about_attached = None
+        return self
 
     def has(self, key: str) -> bool:
         return key in self.traits
@@ -443,6 +482,7 @@ class Effects:
         self._partial: dict[str, Derived] = {}  # objects being computed: their traits so far
         self._sources_version = -1  # Effects._sources, as of this state version
         self._sources_list: list = []
+        self._attached: dict = {}  # host id -> the objects attached to it in play, as of _sources_version
         self._printed_traits: dict[int, tuple] = {}
         self._elsewhere: dict[int, tuple] = {}  # id of a static call -> (call, read elsewhere?)  # id of a card -> (card, its traits before any source)
         self.temporary: list[tuple] = []  # (timestamp, source label, target id, effect node, until)
@@ -638,11 +678,12 @@ class Effects:
         read none stay valid.  Kept as of the last check (`self._shape`, Effects._same_shape)."""
         g = self.game
         st = g.state
-        objs = tuple((o.id, id(o.card), o.controller, o.owner, o.zone, o.attached_to, o.attached_zone, o.border,
-                      o.hidden, o.timestamp, o.in_play, tuple(o.markers.items()), o.destroyed_by_damage,
-                      o.hindered_until, o.left_to, o.display) for o in st.objects.values())
+        # (a list built, then made a tuple: a generator is resumed once per object)
+        objs = tuple([(o.id, id(o.card), o.controller, o.owner, o.zone, o.attached_to, o.attached_zone, o.border,
+                       o.hidden, o.timestamp, o.in_play, tuple(o.markers.items()), o.destroyed_by_damage,
+                       o.hindered_until, o.left_to, o.display) for o in st.objects.values()])
         fp = (st.arena.rows, st.arena.cols,
-              tuple((p.name, p.channeling, p.mage_id) for p in st.players.values()), objs,
+              tuple([(p.name, p.channeling, p.mage_id) for p in st.players.values()]), objs,
               tuple(self.temporary), tuple(g.x_values.items()),
               tuple(getattr(g, "spell_casters", {}).items()), len(g.codex))
         return fp
@@ -697,8 +738,13 @@ class Effects:
         if self._sources_version == st.version:
             return self._sources_list
         got = []
+        attached: dict = {}  # host id -> what is attached to it, in play (face down too): Effects._finish
         for src in st.objects.values():
-            if src.hidden or not src.in_play:
+            if not src.in_play:
+                continue
+            if src.attached_to is not None:
+                attached.setdefault(src.attached_to, []).append(src)
+            if src.hidden:
                 continue
             statics = card_index(src.card).statics
             if not statics:
@@ -711,7 +757,7 @@ class Effects:
                     step = (*step[:5], pronoun(self.game, step[4], Ctx(this=src)))
                 plan.append(step)
             got.append((src, plan, bool(self.game.source_immunities(src.card))))
-        self._sources_version, self._sources_list = st.version, got
+        self._sources_version, self._sources_list, self._attached = st.version, got, attached
         return got
 
     def _static_plan(self, card, statics) -> list:
@@ -1460,7 +1506,11 @@ class Effects:
             return
         kept = self._template_of(obj, d)
         if kept is not None:
-            entry[4] = (kept, d.no_armor, d.base_armor, d.armor, life, channeling)
+            traits, mods, _sets, _dicts = kept
+            entry[4] = (traits, mods, tuple(frozenset(getattr(d, name)) if getattr(d, name) else _NO_NAMES
+                                            for name in _TEMPLATE_SETS),
+                        tuple(tuple(getattr(d, name).items()) for name in _TEMPLATE_DICTS),
+                        d.no_armor, d.base_armor, d.armor, life, channeling)
 
     def _from_template(self, obj: "GameObject") -> Optional[tuple]:
         """(a fresh Derived, its Life, its channeling) copied from the template of the object's card
@@ -1470,9 +1520,13 @@ class Effects:
         full = entry[4] if entry is not None else None
         if full is None:
             return None
-        kept, no_armor, base_armor, armor, life, channeling = full
-        d = Derived()
-        self._fill(obj, d, kept)
+        traits, mods, sets, dicts, no_armor, base_armor, armor, life, channeling = full
+        if mods:
+            ts = obj.timestamp
+            mods = [Mod(source, ts, what, applied, why) for source, what, applied, why in mods]
+        else:
+            mods = []
+        d = Derived.copied({k: list(v) for k, v in traits}, mods, sets, dicts)
         d.no_armor, d.base_armor, d.armor = no_armor, base_armor, armor
         return d, life, channeling
 
@@ -1771,8 +1825,11 @@ class Effects:
                 barriers.append((obj.timestamp if False else 0, a, obj.id))
         # (read without marking every object read: a change of an attachment's fingerprint counts as a
         # change of its host, before and after: Effects._changed_objects)
-        for att in sorted([o for o in dict.values(st.objects) if o.in_play and o.attached_to == obj.id],
-                          key=lambda o: o.timestamp):
+        if self._sources_version == st.version:  # (gathered by Effects._sources, in the objects' order)
+            attached = self._attached.get(obj.id, ())
+        else:
+            attached = [o for o in dict.values(st.objects) if o.in_play and o.attached_to == obj.id]
+        for att in sorted(attached, key=_TIMESTAMP) if attached else ():
             if att.hidden:
                 continue
             if att.kind == "equipment":
@@ -1790,7 +1847,8 @@ class Effects:
                     barriers.append((ts, a, sid))
             elif not any(x is a for x, _ in d.attacks):
                 d.attacks.append((a, sid))
-        barriers.sort(key=lambda b: b[0])
+        if len(barriers) > 1:
+            barriers.sort(key=_FIRST)
         if barriers:
             d.barrier = (barriers[0][1], barriers[0][2])
             d.extra_barriers = [(b[1], b[2]) for b in barriers[1:]]

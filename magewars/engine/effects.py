@@ -18,7 +18,7 @@ each at its timestamp.  Rules implemented here:
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from operator import attrgetter, itemgetter
+from operator import attrgetter, is_, itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..dsl import ast as A
@@ -161,7 +161,7 @@ class Mod:
         return s
 
 
-#: id of a card -> [the card, the names by nature it was read with, (entry name, entry) read or None, what a
+#: id of a card -> [the card, the names by nature it was read with, (entry names, entries) read or None, what a
 #: derivation of an object of it works out before the effects on it, what it works out when nothing else
 #: applies]: Effects._template_entry
 _TEMPLATES: dict[int, list] = {}
@@ -244,8 +244,10 @@ class Derived:
         new sets per object; its three dicts (immune_by, cannot_by, can_by) copies.  Fields are set in the
         order __init__ sets them (the instances share one layout of their attributes)."""
         self = object.__new__(cls)
+        cannot_gain, immune_conditions, immune_types, cannot_do, can_do = sets
+        immune_by, cannot_by, can_by = dicts
         self.traits = traits
-        self.cannot_gain = sets[0]
+        self.cannot_gain = cannot_gain
         self.base_armor = 0
         self.armor = 0
         self.no_armor = False
@@ -255,13 +257,13 @@ class Derived:
         self.defenses = []
         self.attacks = []
         self.attack_traits = []
-        self.immune_conditions = sets[1]
-        self.immune_types = sets[2]
-        self.immune_by = dict(dicts[0]) if dicts[0] else {}
-        self.cannot_do = sets[3]
-        self.cannot_by = dict(dicts[1]) if dicts[1] else {}
-        self.can_by = dict(dicts[2]) if dicts[2] else {}
-        self.can_do = sets[4]
+        self.immune_conditions = immune_conditions
+        self.immune_types = immune_types
+        self.immune_by = dict(immune_by) if immune_by else {}
+        self.cannot_do = cannot_do
+        self.cannot_by = dict(cannot_by) if cannot_by else {}
+        self.can_by = dict(can_by) if can_by else {}
+        self.can_do = can_do
         self.cannot_be_attacked = []
         self.barrier = None
         self.extra_barriers = []
@@ -404,11 +406,8 @@ class _Watched(dict):
     computation depends on; going over them all, it depends on every object (Effects._sync drops the
     value when one it depends on changes).  A copy: the state's own dict is put back when the
     computation ends."""
-    __slots__ = ("frames",)
-
-    def __init__(self, real: dict, frames: list):
-        super().__init__(real)
-        self.frames = frames
+    __slots__ = ("frames",)  # the computations under way (Effects._frames); made by dict's constructor
+    # (Effects.derived: an __init__ here was a Python frame and a super() call per value computed)
 
     def _mark(self, key=None) -> None:
         if self.frames:
@@ -626,9 +625,11 @@ class Effects:
         st = self.game.state
         outer = not frames
         if outer:
-            self._sources()  # (worked out for every object alike, before reads are watched)
+            if self._sources_version != st.version:
+                self._sources()  # (worked out for every object alike, before reads are watched)
             real = st.objects
-            st.objects = _Watched(real, frames)
+            watched = st.objects = _Watched(real)
+            watched.frames = frames
         frame = [obj.id, set()]
         frames.append(frame)
         self._computing.add(obj.id)
@@ -817,7 +818,7 @@ class Effects:
         """Every continuous effect on `obj`: (timestamp, source label, node, multiplier)."""
         st = self.game.state
         out = []
-        for src, plan, immunities in self._sources():
+        for src, plan, immunities in (self._sources_list if self._sources_version == st.version else self._sources()):
             if immunities and self.game.immune_to_source(obj, src):
                 continue  # `static immune(PHRASE, this)`: nothing of this card affects the object
             for step in plan:
@@ -861,7 +862,8 @@ class Effects:
         for (ts, label, target_id, node, _until) in self.temporary:
             if target_id == obj.id:
                 out.append((ts, label, node, 1))
-        out.sort(key=lambda e: e[0])
+        if len(out) > 1:
+            out.sort(key=_FIRST)  # (stable: effects of one timestamp keep the order they were found in)
         return out
 
     def _about_attached(self, host) -> tuple:
@@ -1380,7 +1382,7 @@ class Effects:
 
     # ------------------------------------------------------------ templates of cards
     def _template_deps(self, card) -> Optional[tuple]:
-        """(entry name, the game's entry or None) for every codex entry whose statics the values of an
+        """(entry names, the game's entries or None) of every codex entry whose statics the values of an
         object of this card can read when nothing else applies to it: the entries of its printed traits
         and of the names it may have by nature, and, in turn, of every trait their `this gains [...]`
         brings.  None when working those values out reads more than the card and these entries: a
@@ -1411,11 +1413,11 @@ class Effects:
                         if ref.versus or isinstance(_plain_trait(ref).value, A.XValue):
                             return None
                         todo.append(ref.name.text)
-        return tuple(seen.items())
+        return tuple(seen), tuple(seen.values())
 
     def _template_entry(self, obj: "GameObject") -> Optional[list]:
-        """The templates kept for the object's card in this game: [card, names by nature, (entry name,
-        entry) read, prefix, full] (prefix, full: Effects._keep_prefix, Effects._keep_template, None
+        """The templates kept for the object's card in this game: [card, names by nature, (entry names,
+        entries) read, prefix, full] (prefix, full: Effects._keep_prefix, Effects._keep_template, None
         until kept), or None when its values read more than its card and the codex (Effects._template_deps).
         An entry is used only while every codex entry it was worked out from is the game's entry by that
         name and the game's names by nature are those it was read with; else it is worked out again."""
@@ -1428,11 +1430,8 @@ class Effects:
             deps = hit[2]
             if deps is None:
                 return None  # known to read more than its card and these entries
-            codex = self.game.codex
-            for key, cd in deps:
-                if codex.get(key) is not cd:
-                    break
-            else:
+            # (the very entries, by identity: a prefix keeps the ids of their abilities it applied)
+            if all(map(is_, map(self.game.codex.get, deps[0]), deps[1])):
                 return hit
         deps = self._template_deps(card)
         if len(_TEMPLATES) >= 20_000:

@@ -1307,11 +1307,17 @@ class Effects:
         while a trait of the object forbids gaining life (Finite Life), unless the entry says it
         ignores that trait (Innate Life)."""
         codex = self.game.codex
+        # (the readings per_definition keeps, by the entry's identity: most entries state none, and a call
+        #  per trait of every object derived in full was most of this loop)
+        kept = _self_stat_changes.table
         for key, insts in list(traits.items()):
             cdef = codex.get(key)
             if cdef is None:
                 continue
-            for ab in _self_stat_changes(cdef):
+            changes = kept.get(id(cdef))
+            if changes is None:
+                changes = _self_stat_changes(cdef)
+            for ab in changes:
                 eff = ab.effect
                 if ab.guard is not None and not self._guard_ok(ab.guard, obj, obj):
                     continue

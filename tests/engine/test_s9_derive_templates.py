@@ -187,3 +187,17 @@ def test_no_prefix_when_an_effect_makes_it_lose_a_trait_for_good(corpus, prefixe
     got = _derive_enchanted(corpus, "Iron Golem", enchantment)
     assert prefixed[0] == 0 and got.cannot_gain
     assert got == _derive_enchanted(corpus, "Iron Golem", enchantment, full=True)
+
+
+def test_what_is_attached_is_read_as_of_the_state_version(corpus):
+    # Effects._sources gathers what is attached to each host once per state version (Effects._finish
+    # reads it): an enchantment attached later is read at the next derivation, one that leaves play is not
+    barrier = next(n for n, c in corpus.cards.items() if c.kind == "enchantment"
+                   and any("barrier" in a.special for a in c.attacks))
+    g = _game(corpus)
+    golem = g.create("Iron Golem", "x", "A", zone="B2")
+    assert g.d(golem).barrier is None
+    ench = g.create(barrier, "e", "A", attached_to="x")
+    assert g.d(golem).barrier is not None and g.d(golem).barrier[1] == "e"
+    g.state.remove_from_play(ench)
+    assert g.d(golem).barrier is None

@@ -18,6 +18,7 @@ each at its timestamp.  Rules implemented here:
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from operator import attrgetter, is_, itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..dsl import ast as A
@@ -160,6 +161,18 @@ class Mod:
         return s
 
 
+#: id of a card -> [the card, the names by nature it was read with, (entry names, entries) read or None, what a
+#: derivation of an object of it works out before the effects on it, what it works out when nothing else
+#: applies]: Effects._template_entry
+_TEMPLATES: dict[int, list] = {}
+#: the fields of a Derived that are sets and dicts a template carries (Effects._keep_template)
+_TEMPLATE_SETS = ("cannot_gain", "immune_conditions", "immune_types", "cannot_do", "can_do")
+_TEMPLATE_DICTS = ("immune_by", "cannot_by", "can_by")
+_NO_NAMES: frozenset = frozenset()
+_TIMESTAMP = attrgetter("timestamp")
+_FIRST = itemgetter(0)
+
+
 #: a temporary effect `borrow_bars(OBJECT id)` (engine/glyphs.py): the object may use the other's bars
 BORROW_BARS = "borrow_bars"
 
@@ -222,6 +235,43 @@ class Derived:
         self.heard = None
         self.borrowed = []
         self.about_attached = None
+
+    @classmethod
+    def copied(cls, traits: dict, mods: list, sets: tuple, dicts: tuple) -> "Derived":
+        """A value copied from a template of its card (Effects._from_template), to be finished: its five
+        sets (cannot_gain, immune_conditions, immune_types, cannot_do, can_do) are the template's frozen
+        ones, shared (nothing writes them once a value is worked out: a write would fail loudly), not five
+        new sets per object; its three dicts (immune_by, cannot_by, can_by) copies.  Fields are set in the
+        order __init__ sets them (the instances share one layout of their attributes)."""
+        self = object.__new__(cls)
+        cannot_gain, immune_conditions, immune_types, cannot_do, can_do = sets
+        immune_by, cannot_by, can_by = dicts
+        self.traits = traits
+        self.cannot_gain = cannot_gain
+        self.base_armor = 0
+        self.armor = 0
+        self.no_armor = False
+        self.life = None
+        self.channeling = None
+        self.mods = mods
+        self.defenses = []
+        self.attacks = []
+        self.attack_traits = []
+        self.immune_conditions = immune_conditions
+        self.immune_types = immune_types
+        self.immune_by = dict(immune_by) if immune_by else {}
+        self.cannot_do = cannot_do
+        self.cannot_by = dict(cannot_by) if cannot_by else {}
+        self.can_by = dict(can_by) if can_by else {}
+        self.can_do = can_do
+        self.cannot_be_attacked = []
+        self.barrier = None
+        self.extra_barriers = []
+        self.carried = {}
+        self.heard = None
+        self.borrowed = []
+        self.about_attached = None
+        return self
 
     def has(self, key: str) -> bool:
         return key in self.traits
@@ -356,11 +406,8 @@ class _Watched(dict):
     computation depends on; going over them all, it depends on every object (Effects._sync drops the
     value when one it depends on changes).  A copy: the state's own dict is put back when the
     computation ends."""
-    __slots__ = ("frames",)
-
-    def __init__(self, real: dict, frames: list):
-        super().__init__(real)
-        self.frames = frames
+    __slots__ = ("frames",)  # the computations under way (Effects._frames); made by dict's constructor
+    # (Effects.derived: an __init__ here was a Python frame and a super() call per value computed)
 
     def _mark(self, key=None) -> None:
         if self.frames:
@@ -434,6 +481,7 @@ class Effects:
         self._partial: dict[str, Derived] = {}  # objects being computed: their traits so far
         self._sources_version = -1  # Effects._sources, as of this state version
         self._sources_list: list = []
+        self._attached: dict = {}  # host id -> the objects attached to it in play, as of _sources_version
         self._printed_traits: dict[int, tuple] = {}
         self._elsewhere: dict[int, tuple] = {}  # id of a static call -> (call, read elsewhere?)  # id of a card -> (card, its traits before any source)
         self.temporary: list[tuple] = []  # (timestamp, source label, target id, effect node, until)
@@ -577,9 +625,11 @@ class Effects:
         st = self.game.state
         outer = not frames
         if outer:
-            self._sources()  # (worked out for every object alike, before reads are watched)
+            if self._sources_version != st.version:
+                self._sources()  # (worked out for every object alike, before reads are watched)
             real = st.objects
-            st.objects = _Watched(real, frames)
+            watched = st.objects = _Watched(real)
+            watched.frames = frames
         frame = [obj.id, set()]
         frames.append(frame)
         self._computing.add(obj.id)
@@ -629,11 +679,12 @@ class Effects:
         read none stay valid.  Kept as of the last check (`self._shape`, Effects._same_shape)."""
         g = self.game
         st = g.state
-        objs = tuple((o.id, id(o.card), o.controller, o.owner, o.zone, o.attached_to, o.attached_zone, o.border,
-                      o.hidden, o.timestamp, o.in_play, tuple(o.markers.items()), o.destroyed_by_damage,
-                      o.hindered_until, o.left_to, o.display) for o in st.objects.values())
+        # (a list built, then made a tuple: a generator is resumed once per object)
+        objs = tuple([(o.id, id(o.card), o.controller, o.owner, o.zone, o.attached_to, o.attached_zone, o.border,
+                       o.hidden, o.timestamp, o.in_play, tuple(o.markers.items()), o.destroyed_by_damage,
+                       o.hindered_until, o.left_to, o.display) for o in st.objects.values()])
         fp = (st.arena.rows, st.arena.cols,
-              tuple((p.name, p.channeling, p.mage_id) for p in st.players.values()), objs,
+              tuple([(p.name, p.channeling, p.mage_id) for p in st.players.values()]), objs,
               tuple(self.temporary), tuple(g.x_values.items()),
               tuple(getattr(g, "spell_casters", {}).items()), len(g.codex))
         return fp
@@ -688,8 +739,13 @@ class Effects:
         if self._sources_version == st.version:
             return self._sources_list
         got = []
+        attached: dict = {}  # host id -> what is attached to it, in play (face down too): Effects._finish
         for src in st.objects.values():
-            if src.hidden or not src.in_play:
+            if not src.in_play:
+                continue
+            if src.attached_to is not None:
+                attached.setdefault(src.attached_to, []).append(src)
+            if src.hidden:
                 continue
             statics = card_index(src.card).statics
             if not statics:
@@ -702,7 +758,7 @@ class Effects:
                     step = (*step[:5], pronoun(self.game, step[4], Ctx(this=src)))
                 plan.append(step)
             got.append((src, plan, bool(self.game.source_immunities(src.card))))
-        self._sources_version, self._sources_list = st.version, got
+        self._sources_version, self._sources_list, self._attached = st.version, got, attached
         return got
 
     def _static_plan(self, card, statics) -> list:
@@ -762,7 +818,7 @@ class Effects:
         """Every continuous effect on `obj`: (timestamp, source label, node, multiplier)."""
         st = self.game.state
         out = []
-        for src, plan, immunities in self._sources():
+        for src, plan, immunities in (self._sources_list if self._sources_version == st.version else self._sources()):
             if immunities and self.game.immune_to_source(obj, src):
                 continue  # `static immune(PHRASE, this)`: nothing of this card affects the object
             for step in plan:
@@ -806,7 +862,8 @@ class Effects:
         for (ts, label, target_id, node, _until) in self.temporary:
             if target_id == obj.id:
                 out.append((ts, label, node, 1))
-        out.sort(key=lambda e: e[0])
+        if len(out) > 1:
+            out.sort(key=_FIRST)  # (stable: effects of one timestamp keep the order they were found in)
         return out
 
     def _about_attached(self, host) -> tuple:
@@ -1250,11 +1307,17 @@ class Effects:
         while a trait of the object forbids gaining life (Finite Life), unless the entry says it
         ignores that trait (Innate Life)."""
         codex = self.game.codex
+        # (the readings per_definition keeps, by the entry's identity: most entries state none, and a call
+        #  per trait of every object derived in full was most of this loop)
+        kept = _self_stat_changes.table
         for key, insts in list(traits.items()):
             cdef = codex.get(key)
             if cdef is None:
                 continue
-            for ab in _self_stat_changes(cdef):
+            changes = kept.get(id(cdef))
+            if changes is None:
+                changes = _self_stat_changes(cdef)
+            for ab in changes:
                 eff = ab.effect
                 if ab.guard is not None and not self._guard_ok(ab.guard, obj, obj):
                     continue
@@ -1323,14 +1386,167 @@ class Effects:
                 return key
         return None
 
+    # ------------------------------------------------------------ templates of cards
+    def _template_deps(self, card) -> Optional[tuple]:
+        """(entry names, the game's entries or None) of every codex entry whose statics the values of an
+        object of this card can read when nothing else applies to it: the entries of its printed traits
+        and of the names it may have by nature, and, in turn, of every trait their `this gains [...]`
+        brings.  None when working those values out reads more than the card and these entries: a
+        value X (of the card, or of a trait an entry brings: read from the state), a guard, a `for each`
+        (markers on the object), a stat change an entry states (evaluated), a `+X vs` reference (the
+        whole codex).  Then nothing is kept (Effects._keep_template)."""
+        if card.channeling is not None and not isinstance(card.channeling, int):
+            return None
+        if any(isinstance(t.value, A.XValue) for t in card.traits):
+            return None
+        codex = self.game.codex
+        todo = [t.key for t in card.traits] + [name for name, _unless, _t in self._innate_by_kind.get(card.kind, ())]
+        seen: dict = {}
+        while todo:
+            key = todo.pop()
+            if key in seen:
+                continue
+            cd = seen[key] = codex.get(key)
+            if cd is None:
+                continue
+            if _self_stat_changes(cd):
+                return None
+            for ab in _own_statics(cd):
+                if ab.guard is not None or isinstance(ab.effect, A.ForEach):
+                    return None
+                if _codex_node_kind(ab.effect) == "gain":
+                    for ref in ab.effect.traits.traits:
+                        if ref.versus or isinstance(_plain_trait(ref).value, A.XValue):
+                            return None
+                        todo.append(ref.name.text)
+        return tuple(seen), tuple(seen.values())
+
+    def _template_entry(self, obj: "GameObject") -> Optional[list]:
+        """The templates kept for the object's card in this game: [card, names by nature, (entry names,
+        entries) read, prefix, full] (prefix, full: Effects._keep_prefix, Effects._keep_template, None
+        until kept), or None when its values read more than its card and the codex (Effects._template_deps).
+        An entry is used only while every codex entry it was worked out from is the game's entry by that
+        name and the game's names by nature are those it was read with; else it is worked out again."""
+        card = obj.card
+        by_kind = self._innate_by_kind
+        if by_kind is None:
+            by_kind = self._innate_by_kind = _innate_by_kind(self.innate_rules())
+        hit = _TEMPLATES.get(id(card))
+        if hit is not None and hit[0] is card and hit[1] is by_kind:
+            deps = hit[2]
+            if deps is None:
+                return None  # known to read more than its card and these entries
+            # (the very entries, by identity: a prefix keeps the ids of their abilities it applied)
+            if all(map(is_, map(self.game.codex.get, deps[0]), deps[1])):
+                return hit
+        deps = self._template_deps(card)
+        if len(_TEMPLATES) >= 20_000:
+            _TEMPLATES.clear()
+        hit = _TEMPLATES[id(card)] = [card, by_kind, deps, None, None]
+        return hit if deps is not None else None
+
+    @staticmethod
+    def _template_of(obj: "GameObject", d: Derived) -> Optional[tuple]:
+        """What a derivation of `obj` worked out so far, for a template: (traits, mods without their
+        timestamp, the sets and dicts filled), or None when a mod bears another timestamp than the
+        object's (a copy stamps the next object's) or a field Effects._finish fills is not empty."""
+        ts = obj.timestamp
+        if d.defenses or d.attacks or d.attack_traits or d.cannot_be_attacked or d.borrowed or d.extra_barriers \
+                or d.carried or d.barrier is not None or d.heard is not None or d.about_attached is not None \
+                or any(m.timestamp != ts for m in d.mods):
+            return None
+        return (tuple((k, tuple(v)) for k, v in d.traits.items()),
+                tuple((m.source, m.what, m.applied, m.why) for m in d.mods),
+                tuple((name, tuple(getattr(d, name))) for name in _TEMPLATE_SETS if getattr(d, name)),
+                tuple((name, tuple(getattr(d, name).items())) for name in _TEMPLATE_DICTS if getattr(d, name)))
+
+    @staticmethod
+    def _fill(obj: "GameObject", d: Derived, kept: tuple) -> None:
+        """Give `d` a copy of what Effects._template_of kept, its mods stamped with the object's timestamp."""
+        traits, mods, sets, dicts = kept
+        into = d.traits
+        for k, v in traits:
+            into[k] = list(v)
+        if mods:
+            ts = obj.timestamp
+            d.mods.extend([Mod(source, ts, what, applied, why) for source, what, applied, why in mods])
+        for name, values in sets:
+            setattr(d, name, set(values))
+        for name, items in dicts:
+            setattr(d, name, dict(items))
+
+    def _keep_prefix(self, entry: list, obj: "GameObject", d: Derived, applied, finished, implied_by, innate,
+                     settled) -> None:
+        """Keep what a derivation works out before the effects on the object are applied (its printed
+        traits, what their entries bring, the names it has by nature), with the bookkeeping the rest of
+        the derivation reads (the statics applied, the entries done with, what each brought, the names by
+        nature given, what was known when it came to rest): Effects._compute starts the next object of
+        the card from a copy.  Kept only from a derivation on which no effect made it lose a trait for good
+        (those are refused from the start)."""
+        kept = self._template_of(obj, d)
+        if kept is not None:
+            entry[3] = (kept, d.no_armor, tuple(applied), tuple(finished),
+                        tuple((k, tuple(v)) for k, v in implied_by.items()), tuple(innate), settled)
+
+    def _from_prefix(self, prefix: tuple, obj: "GameObject", d: Derived, applied: set, finished: set,
+                     implied_by: dict) -> tuple:
+        """Start a derivation from a kept prefix (Effects._keep_prefix): returns (the names by nature
+        given, what was known when it came to rest)."""
+        kept, no_armor, done, ended, brought, innate, settled = prefix
+        self._fill(obj, d, kept)
+        d.no_armor = no_armor
+        applied.update(done)
+        finished.update(ended)
+        implied_by.update((k, list(v)) for k, v in brought)
+        return list(innate), settled
+
+    def _keep_template(self, obj: "GameObject", d: Derived, life, channeling) -> None:
+        """Keep what a derivation of an object nothing applied to worked out before Effects._finish (its
+        traits, mods, immunities, armor, Life and channeling), when it was worked out from its card and
+        the codex entries Effects._template_deps names alone: the next object of the card is given a
+        copy (Effects._from_template) while the game's codex holds those same entries and the same names
+        by nature."""
+        entry = self._template_entry(obj)
+        if entry is None or entry[4] is not None:
+            return
+        kept = self._template_of(obj, d)
+        if kept is not None:
+            traits, mods, _sets, _dicts = kept
+            entry[4] = (traits, mods, tuple(frozenset(getattr(d, name)) if getattr(d, name) else _NO_NAMES
+                                            for name in _TEMPLATE_SETS),
+                        tuple(tuple(getattr(d, name).items()) for name in _TEMPLATE_DICTS),
+                        d.no_armor, d.base_armor, d.armor, life, channeling)
+
+    def _from_template(self, obj: "GameObject") -> Optional[tuple]:
+        """(a fresh Derived, its Life, its channeling) copied from the template of the object's card
+        (Effects._keep_template), to be finished (Effects._finish), or None when none is kept for the
+        game's codex (Effects._template_entry)."""
+        entry = self._template_entry(obj)
+        full = entry[4] if entry is not None else None
+        if full is None:
+            return None
+        traits, mods, sets, dicts, no_armor, base_armor, armor, life, channeling = full
+        if mods:
+            ts = obj.timestamp
+            mods = [Mod(source, ts, what, applied, why) for source, what, applied, why in mods]
+        else:
+            mods = []
+        d = Derived.copied({k: list(v) for k, v in traits}, mods, sets, dicts)
+        d.no_armor, d.base_armor, d.armor = no_armor, base_armor, armor
+        return d, life, channeling
+
     # ------------------------------------------------------------ compute
     def _compute(self, obj: "GameObject") -> Derived:
         st = self.game.state
         codex = self.game.codex
+        effects = self.collect(obj)
+        if not effects:  # nothing applies to it but its card and the codex: as for the last object of its card?
+            got = self._from_template(obj)
+            if got is not None:
+                return self._finish(obj, *got)
         d = Derived()
         card = obj.card
         mods = d.mods
-        effects = self.collect(obj)
         marker_labels = {self.marker_label(name, n) for name, n in obj.markers.items()}
 
         # "loses and cannot gain" wins whatever the order
@@ -1355,9 +1571,14 @@ class Effects:
             traits.setdefault(t.key, []).append(t)
             mods.append(Mod(label, ts, f"gains {t}"))
 
-        for t in card.traits:
-            if t.key not in d.cannot_gain:
-                traits.setdefault(t.key, []).append(self._x_trait(t, obj))
+        # a derivation no effect makes lose a trait for good starts from the template of its card's
+        # traits, what their entries bring and the names it has by nature (Effects._keep_prefix)
+        entry = None if d.cannot_gain else self._template_entry(obj)
+        prefix = entry[3] if entry is not None else None
+        if prefix is None:
+            for t in card.traits:
+                if t.key not in d.cannot_gain:
+                    traits.setdefault(t.key, []).append(self._x_trait(t, obj))
 
         armor_base = card.armor
         # printed `armor none`; a trait whose codex entry states `no_armor(this)` (Effects._codex_call) too
@@ -1456,9 +1677,14 @@ class Effects:
                 finished.discard(key)
 
         implied_by: dict = {}
-        implied()
-        innate = self._innate(obj, traits)
-        implied()
+        if prefix is None:
+            implied()
+            innate = self._innate(obj, traits)
+            implied()
+            if entry is not None:
+                self._keep_prefix(entry, obj, d, applied, finished, implied_by, innate, settled[0])
+        else:
+            innate, settled[0] = self._from_prefix(prefix, obj, d, applied, finished, implied_by)
 
         marker_armor = 0
         for (ts, label, node, n) in effects:
@@ -1566,6 +1792,17 @@ class Effects:
         # armor before the conditions that lower it (Corrode): their excess markers drop off
         d.base_armor = armor - marker_armor
         d.armor = max(0, armor)
+        if not effects:  # worked out from its card and the codex alone: kept for the next object of this card
+            self._keep_template(obj, d, life, channeling)
+        return self._finish(obj, d, life, channeling, gained_attacks)
+
+    def _finish(self, obj: "GameObject", d: Derived, life, channeling, gained_attacks=()) -> Derived:
+        """What a derivation adds after its traits, armor and immunities (Effects._compute, or a template of
+        its card: Effects._from_template): the Life it keeps while it cannot gain life (read and written on
+        the object), its channeling, and its defenses, attacks and damage barriers (named by its id, and
+        those of what is attached to it, and the attacks it gained: (timestamp, attack, source id))."""
+        st = self.game.state
+        card = obj.card
         if life is not None and "gain life" in d.cannot_do:
             # it keeps the Life it had when it could no longer gain life: a bonus that grows later
             # (Stranglevine's Life +2X as Crush tokens come) does not raise it
@@ -1593,8 +1830,11 @@ class Effects:
                 barriers.append((obj.timestamp if False else 0, a, obj.id))
         # (read without marking every object read: a change of an attachment's fingerprint counts as a
         # change of its host, before and after: Effects._changed_objects)
-        for att in sorted([o for o in dict.values(st.objects) if o.in_play and o.attached_to == obj.id],
-                          key=lambda o: o.timestamp):
+        if self._sources_version == st.version:  # (gathered by Effects._sources, in the objects' order)
+            attached = self._attached.get(obj.id, ())
+        else:
+            attached = [o for o in dict.values(st.objects) if o.in_play and o.attached_to == obj.id]
+        for att in sorted(attached, key=_TIMESTAMP) if attached else ():
             if att.hidden:
                 continue
             if att.kind == "equipment":
@@ -1612,7 +1852,8 @@ class Effects:
                     barriers.append((ts, a, sid))
             elif not any(x is a for x, _ in d.attacks):
                 d.attacks.append((a, sid))
-        barriers.sort(key=lambda b: b[0])
+        if len(barriers) > 1:
+            barriers.sort(key=_FIRST)
         if barriers:
             d.barrier = (barriers[0][1], barriers[0][2])
             d.extra_barriers = [(b[1], b[2]) for b in barriers[1:]]

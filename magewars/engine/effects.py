@@ -1236,9 +1236,11 @@ class Effects:
         if rules is None:
             codex = self.game.codex
             corpus = self.game.corpus
-            cached = getattr(corpus, "_innate_rules", None)
-            if cached is not None and cached[0] == codex:  # the corpus's own entries (same objects: quick)
-                rules = self._innate_rules = cached[1]
+            copy_of = getattr(codex, "copy_of", None)  # (Game.codex: a CodexTable)
+            shared = copy_of is not None and copy_of(corpus.codex)
+            cached = getattr(corpus, "_innate_rules", None) if shared else None
+            if cached is not None:  # the game's codex is its corpus's, unchanged
+                rules = self._innate_rules = cached
                 return rules
             key = tuple(map(id, codex.values()))  # the same entries: the same rules (games copy the dict)
             got = _INNATE_BY_CODEX.get(key)
@@ -1248,10 +1250,11 @@ class Effects:
                 got = _INNATE_BY_CODEX[key] = (tuple(codex.values()),
                                                [r for name, cd in codex.items() for r in _entry_innate(name, cd)])
             rules = self._innate_rules = got[1]
-            try:
-                corpus._innate_rules = (dict(codex), rules)
-            except AttributeError:
-                pass
+            if shared:
+                try:
+                    corpus._innate_rules = rules
+                except AttributeError:
+                    pass
         return rules
 
     def _innate(self, obj, traits: dict) -> list[tuple[str, tuple[str, ...]]]:

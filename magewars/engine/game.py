@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import operator
 from typing import Any, Iterable, Optional, Union
 
 from ..dsl import ast as A
@@ -144,6 +143,65 @@ _HELD_NONE = (-1, {})
 _HEARD_NONE = (-1, frozenset())
 
 
+def _copy_of(codex, source) -> bool:
+    """Is a game's codex the unchanged copy of its corpus's (CodexTable.copy_of)?  A codex put in its
+    place that is not a CodexTable is taken as changed."""
+    copy_of = getattr(codex, "copy_of", None)
+    return copy_of is not None and copy_of(source)
+
+
+class CodexTable(dict):
+    """A game's codex: a copy of its corpus's entries (Game.__init__) that knows whether anything was
+    written into it since.  Answers kept per corpus (its codex listeners, the entries of its abilities,
+    its names by nature) are shared by the games whose codex is still that copy (`copy_of`); a game given
+    another entry (a scenario's homebrew entry, a test's changed one) works out its own.  Reads are a
+    dict's; every way of writing marks it written.  (The corpus's own table is not changed once its games
+    are made: the compiler and the scenario loader fill it before.)"""
+    __slots__ = ("source", "written")
+
+    def __init__(self, entries, source) -> None:
+        dict.__init__(self, entries)
+        self.source = source
+        self.written = False
+
+    def copy_of(self, source) -> bool:
+        """Is this, unchanged, the copy of `source` it was made as?"""
+        return self.source is source and not self.written
+
+    def __setitem__(self, key, value) -> None:
+        self.written = True
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key) -> None:
+        self.written = True
+        dict.__delitem__(self, key)
+
+    def __ior__(self, other):
+        self.written = True
+        return dict.__ior__(self, other)
+
+    def pop(self, *args):
+        self.written = True
+        return dict.pop(self, *args)
+
+    def popitem(self):
+        self.written = True
+        return dict.popitem(self)
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self.written = True
+        return dict.setdefault(self, key, default)
+
+    def update(self, *args, **kwargs) -> None:
+        self.written = True
+        dict.update(self, *args, **kwargs)
+
+    def clear(self) -> None:
+        self.written = True
+        dict.clear(self)
+
+
 class Game:
     # Slots for what every game sets up in __init__ (keep the two lists together), and an instance dict
     # for what modules keep on a game of their own (restrictions' memos...): past thirty attributes an
@@ -171,7 +229,8 @@ class Game:
                  agents: Union[Agent, dict, None] = None, arena: Optional[Arena] = None):
         self.corpus = corpus
         copy = getattr(corpus.codex, "copy", None)  # (a dict, or the corpus store's lazy table: a plain dict)
-        self.codex: dict[str, CodexDefinition] = copy() if copy is not None else dict(corpus.codex)
+        self.codex: dict[str, CodexDefinition] = CodexTable(copy() if copy is not None else corpus.codex,
+                                                           corpus.codex)
         self.state = GameState(arena)
         self.dice = dice or SeededDice(0)
         self.agents = agents if agents is not None else FirstLegalAgent()
@@ -828,10 +887,13 @@ class Game:
         """Triggered abilities written in codex entries, by event name, then by entry name."""
         idx = self._listeners
         if idx is None:
-            # built once per corpus (games of a duel or a benchmark share it)
-            cached = getattr(self.corpus, "_codex_listeners", None)
-            if cached is not None and cached[0] == len(self.codex):
-                idx = cached[1]
+            # built once per corpus (games of a duel or a benchmark share it); a game whose codex holds
+            # other entries (a scenario's homebrew entry, a test's changed one) builds its own: the same
+            # number of entries is not the same entries (CodexTable knows whether it was written)
+            shared = _copy_of(self.codex, self.corpus.codex)
+            cached = getattr(self.corpus, "_codex_listeners", None) if shared else None
+            if cached is not None:
+                idx = cached
             else:
                 idx = {}
                 for name, cd in self.codex.items():
@@ -839,10 +901,11 @@ class Game:
                         inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
                         if isinstance(inner, A.TriggeredAbility):
                             idx.setdefault(inner.event.name, {}).setdefault(name, []).append((cd, ab, inner))
-                try:
-                    self.corpus._codex_listeners = (len(self.codex), idx)
-                except AttributeError:
-                    pass
+                if shared:
+                    try:
+                        self.corpus._codex_listeners = idx
+                    except AttributeError:
+                        pass
             self._listeners = idx
         return idx
 
@@ -852,10 +915,10 @@ class Game:
         if names is None:
             # read once per corpus: games of a duel or a benchmark share the entries (a game whose
             # codex differs, a scenario's homebrew entry, reads its own)
-            cached = getattr(self.corpus, "_rule_names", None)
-            if cached is not None and cached[0].keys() == self.codex.keys() \
-                    and all(map(operator.is_, cached[0].values(), self.codex.values())):  # the same entries
-                names = cached[1]
+            shared = _copy_of(self.codex, self.corpus.codex)
+            cached = getattr(self.corpus, "_rule_names", None) if shared else None
+            if cached is not None:
+                names = cached
             else:
                 names = {}
                 for name, cd in self.codex.items():
@@ -864,10 +927,11 @@ class Game:
                         inner = getattr(ab, "ability", None)
                         if inner is not None:
                             names[id(inner)] = name
-                try:
-                    self.corpus._rule_names = (dict(self.codex), names)
-                except AttributeError:
-                    pass
+                if shared:
+                    try:
+                        self.corpus._rule_names = names
+                    except AttributeError:
+                        pass
             self._rule_names = names
         return names.get(id(ability))
 

@@ -208,7 +208,7 @@ class Game:
     # instance dict leaves the compact form shared by the class, so each game copied its attributes into
     # a dict of its own, grown as they came; slots are set and read in one step.
     __slots__ = ('corpus', 'codex', 'state', 'dice', 'agents', 'log', 'effects', '_current_attack', 'spared_from',
-                 'permissions', 'x_values', 'end_of_round_hooks', 'upkeep_hooks', 'unsupported', 'uses', 'transients',
+                 'x_values', 'end_of_round_hooks', 'upkeep_hooks', 'unsupported', 'uses', 'transients',
                  'static_unsupported', 'pending_notes', 'restrictions', 'summon_later', 'lingering', 'taken_control',
                  'placers', '_shared', '_loses', '_stripped', '_abilities_synced', '_held', '_checked_version',
                  '_would_destroy', '_rule_names', '_source_immunities', '_spared', '_listeners', '_listening_cache',
@@ -238,7 +238,6 @@ class Game:
         self.effects = Effects(self)
         self._current_attack = None  # (current_attack's store, set without a call to its setter)
         self.spared_from: dict = {}  # spell object id -> ids of objects its effect no longer reaches
-        self.permissions: list = []  # (object id, permission, detail, source id, round): can(...) as an effect
         self.x_values: dict[str, int] = {}
         self.end_of_round_hooks: list = []  # delayed effects the End Phase runs (a reanimated creature returns)
         self.upkeep_hooks: list = []  # procedures the Upkeep Phase runs after its effects (outofarena.py)

@@ -794,31 +794,6 @@ def leaving_window(game: Game, obj) -> bool:
     return True
 
 
-TELEPORT_MOVE = "teleport instead of move"  # game.permissions: each move action may be a teleport
-
-
-def teleport_moves(game: Game, obj) -> list[str]:
-    """Zones a move action of `obj` may reach as a teleport this round (an effect's `can(this,
-    "teleport", into: PHRASE, instead_of: "move")`): hindering, walls, Restrained and Unmovable do not
-    matter, only what forbids teleporting; it still needs a move action left."""
-    here = _zone_of(game, obj)
-    grants = [(phrase, sid) for (oid, act, phrase, sid, rnd) in getattr(game, "permissions", ())
-              if oid == obj.id and act == TELEPORT_MOVE and rnd == game.state.round]
-    if not grants or here is None or not obj.in_play or obj.action_marker != "ready" \
-            or obj.moves_taken >= max_moves(game, obj):
-        return []
-    out = []
-    for z in game.state.arena.zones():
-        if z == here:
-            continue
-        if not any(z in resolve(game, phrase, Ctx(this=obj, it=obj)) for phrase, _s in grants):
-            continue
-        if restriction(game, obj, CANNOT_TELEPORTED, here=here, dest=z):
-            continue
-        out.append(z)
-    return out
-
-
 def legal_moves(game: Game, obj, action: bool = True, over=None) -> list[str]:
     """Zones one move action of `obj` can reach now (empty when it cannot move); `action=False`: zones
     an effect moving it "as a move action would" may take it to."""

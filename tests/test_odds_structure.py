@@ -283,3 +283,32 @@ def test_a_defense_roll_then_the_structure_with_an_effect_die(corpus):
             assert (fast.attacks_needed, fast.beyond) == (slow.attacks_needed, slow.beyond)
             return
     pytest.fail("no attack spell with an effect die against a creature with a defense roll")
+
+
+def test_a_charge_is_the_attack_made_right_after_a_move(corpus):
+    """`--charge` says the attacker's last action was a move (the state the engine's movement leaves);
+    the engine then charges the attack: a shipped Charge +2 creature rolls two more dice, by the
+    structure path and by the engine run per outcome alike, and a game where it really moved first
+    rolls the same number of dice."""
+    name = "Feral Bobcat"
+    assert "Charge +2" in [str(t) for t in corpus.cards[name].traits]
+    plain = compute(make_spec(corpus, name, "Timber Wolf"))
+    charged = compute(make_spec(corpus, name, "Timber Wolf", charge=True))
+    engine = compute(make_spec(corpus, name, "Timber Wolf", charge=True), method="engine")
+    assert charged.first.method == "structure" and engine.first.method != "structure"
+    assert charged.first.dice == plain.first.dice + 2 == engine.first.dice
+    assert charged.first.damage_given_hit == engine.first.damage_given_hit
+    assert charged.attacks_needed == engine.attacks_needed
+    assert sum(d * p for d, p in charged.first.damage_given_hit.items()) > \
+        sum(d * p for d, p in plain.first.damage_given_hit.items())
+
+    g = Game(corpus, SeededDice(0), FirstLegalAgent())
+    g.state.add_player("A", mana=20)
+    g.state.add_player("B", mana=20)
+    cat = g.create(name, "cat", "A", zone="A1")
+    wolf = g.create("Timber Wolf", "wolf", "B", zone="A2")
+    from magewars.engine import movement
+    movement.move(g, cat, "A2")
+    g.attacks.make_attack(cat, corpus.cards[name].attacks[0].name, [wolf])
+    rolled = [e for e in g.log.events if e.kind == "roll"]
+    assert rolled and f"{charged.first.dice} attack dice" in rolled[0].text, [e.text for e in rolled]

@@ -221,14 +221,8 @@ def plan(spec: Spec, defender_damage: Optional[int] = None, d12: Optional[dict] 
         rules, pending = g._listening(ev, d, ())
         if rules or pending:
             unsafe.append(f"an ability listens for '{ev}'")
-    if spec.charge:
-        inner = eng.run_action
-
-        def run_action(action, targets, zone=None):
-            if not eng.history:
-                action.charged = True
-            return inner(action, targets, zone=zone)
-        eng.run_action = run_action
+    if spec.charge:  # the attacker's last action was a move: the engine charges its next attack (make_attack)
+        g.just_moved.add(a.id)
     box.start = DAMAGE_READS[0]
     try:
         eng.make_attack(a, None if spell else spec.attack, [d], spell_card=spell)

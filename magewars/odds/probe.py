@@ -169,16 +169,9 @@ def run(spec: Spec, dice: Dice, defender_damage: Optional[int] = None, before=No
     if isinstance(dice, ProbeDice):
         dice.game = g
     if spec.charge:
-        # The engine reads `AttackAction.charged` but has no public way to declare a charge yet:
-        # mark the first action the sequence runs.
-        eng = g.attacks
-        inner = eng.run_action
-
-        def run_action(action, targets, zone=None):
-            if not eng.history:
-                action.charged = True
-            return inner(action, targets, zone=zone)
-        eng.run_action = run_action
+        # a charge is an attack made right after a move: the state says the attacker's last action was
+        # a move (Game.just_moved, which movement sets), and make_attack charges its attack
+        g.just_moved.add(a.id)
     try:
         g.attacks.make_attack(a, None if spell else spec.attack, [d], spell_card=spell)
     except KeyError as e:

@@ -260,7 +260,7 @@ EVENTS = """
 cast(what?: obj)                                 A spell is cast (after it resolves).
 casting(what?: obj)                              A spell is being cast (Counter Spell window).
 revealed()                                       This enchantment is revealed.
-enters(what?: obj, zone?: obj)                   An object comes into play.
+enters(what?: obj, zone?: obj)                   An object comes into play (`zone:` matches only where an effect puts it into a zone: a spawnpoint's or a reanimation's summon, a return to the arena; a card cast or summoned in its own casting, or a wall's second section, brings no zone, so `zone:` never matches those; an object moving in is `moves(..., into:)`).
 destroyed(what?: obj, by?: any)                  An object is destroyed (`by: damage`: by damage; `by: "attack"`: by an attack's damage, which `attacker` then names).
 discarded(what?: obj)                            An object is discarded.
 attacked(what?: obj, by?: any)                   An object is declared as the target of an attack.

@@ -1010,6 +1010,7 @@ def bash(game: Game, obj, wall) -> None:
         wall = game.state.objects.get(ARENA_WALL_ID)
         if wall is None:
             wall = game.state.objects[ARENA_WALL_ID] = _arena_wall()
+            game.state.touch()  # a new object in the state: what was kept of the state before is not of this one
     adef = game.bash_definition(wall)  # the codex states the Bash attack (`static bash_attack(...)`)
     if adef is None:
         game.note_unsupported("bash", "no codex entry states the Bash attack (static bash_attack(...))")

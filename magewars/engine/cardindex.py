@@ -46,7 +46,7 @@ def per_definition(read: Callable[[Any], _T]) -> Callable[[Any], _T]:
 
 
 class CardIndex:
-    __slots__ = ("triggers", "statics", "reveal_rules", "must_reveal", "static_calls")
+    __slots__ = ("triggers", "statics", "reveal_rules", "must_reveal", "static_calls", "every_call")
 
     def __init__(self, card) -> None:
         self.triggers: dict[str, list] = {}  # event name -> [(ability, inner triggered ability)]
@@ -65,6 +65,10 @@ class CardIndex:
             elif isinstance(ab, A.RevealRule):
                 self.reveal_rules.append(ab)
         self.must_reveal = [r for r in self.reveal_rules if r.mode == "must"]  # mandatory reveals
+        # call name -> the statics of static_calls that are not once per round (Game.codex_statics: asked
+        # tens of times a sequence, of the same entries)
+        self.every_call: dict[str, tuple] = {
+            fn: tuple(ab for ab, once in calls if not once) for fn, calls in self.static_calls.items()}
 
 
 @per_definition

@@ -475,13 +475,13 @@ class Game:
             self.check_state()  # a state rule may hang on damage (engine/staterules.py)
         return n
 
-    def codex_statics(self, name: str, fn: str) -> list:
-        """Static calls named `fn` in the codex entry `name` (a trait, condition or token)."""
+    def codex_statics(self, name: str, fn: str) -> tuple:
+        """Static calls named `fn` in the codex entry `name` (a trait, condition or token), once-per-round
+        ones left out.  (Read once per entry: engine/cardindex.py; the kept tuple itself is handed out.)"""
         cd = self.codex.get(name)
         if cd is None:
-            return []
-        # the entry's static calls by name are read once per entry (engine/cardindex.py)
-        return [ab for ab, once in card_index(cd).static_calls.get(fn, ()) if not once]
+            return ()
+        return card_index(cd).every_call.get(fn, ())
 
     def marker_damage(self, obj: GameObject) -> int:
         """Damage its markers count as (`static counts_as_damage(N)` per marker: Tainted...)."""

@@ -329,32 +329,25 @@ class Game:
     # ------------------------------------------------------------ log and decisions
     def emit(self, _kind: str, _text: str, *, secret_for: Optional[str] = None, public_text: Optional[str] = None,
              audience: Optional[tuple] = None, **data):
-        log = self.log
-        if self.pending_notes:
-            notes, self.pending_notes = self.pending_notes, []
-            for n in notes:
-                log.emit("unsupported", n)
-        if "emit" in log.__dict__:  # a watcher replaced the log's emit (invariant checks, replays)
-            return log.emit(_kind, _text, secret_for=secret_for, public_text=public_text, audience=audience, **data)
-        events = log.events  # (EventLog.record's work, done here: about thirty events a sequence)
-        ev = make_event(Event, (len(events) + 1, _kind, _text, data, log.depth, secret_for, public_text,
-                                tuple(audience) if audience is not None else None))
-        events.append(ev)
-        return ev
+        return self.emit_data(_kind, _text, data, secret_for, public_text, audience)
 
-    def emit_data(self, kind: str, text: str, data: dict):
-        """emit for an event everyone sees whose details are already a dict of its own (a step's title, a
-        reveal window's line: a dozen and more each attack sequence): the same record, without packing
-        keyword arguments into that dict on every call."""
+    def emit_data(self, kind: str, text: str, data: dict, secret_for: Optional[str] = None,
+                  public_text: Optional[str] = None, audience: Optional[tuple] = None):
+        """emit with the event's details already a dict of their own (a step's title, a reveal window's
+        line: a dozen and more each attack sequence), not packed from keyword arguments on every call.
+        Notes of unsupported constructs go first; a watcher that replaced the log's emit (invariant
+        checks, replays) sees every event; else it is recorded here as EventLog.record would (inlined:
+        thirty and more events a sequence)."""
         log = self.log
         if self.pending_notes:
             notes, self.pending_notes = self.pending_notes, []
             for n in notes:
                 log.emit("unsupported", n)
-        if "emit" in log.__dict__:  # a watcher replaced the log's emit (invariant checks, replays)
-            return log.emit(kind, text, **data)
+        if "emit" in log.__dict__:
+            return log.emit(kind, text, secret_for=secret_for, public_text=public_text, audience=audience, **data)
         events = log.events
-        ev = make_event(Event, (len(events) + 1, kind, text, data, log.depth, None, None, None))
+        ev = make_event(Event, (len(events) + 1, kind, text, data, log.depth, secret_for, public_text,
+                                tuple(audience) if audience is not None else None))
         events.append(ev)
         return ev
 

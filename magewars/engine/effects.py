@@ -206,63 +206,40 @@ class Derived:
     # the statics of its traits' entries about what is attached to it (Effects._about_attached), on first use
     about_attached: Optional[tuple] = None
 
-    def __init__(self, traits: Optional[dict] = None) -> None:
+    def __init__(self, traits: Optional[dict] = None, mods: Optional[list] = None, sets: Optional[tuple] = None,
+                 dicts: Optional[tuple] = None) -> None:
         """A value being worked out (Effects._compute) or what is known before (Effects._printed): every
-        field at its default.  Written out, not generated: the generated __init__ tested each of the 23
-        fields for a default factory (a fifth of a derivation's own bytecode)."""
+        field at its default.  Or a value copied from a template of its card (Effects._from_template), to
+        be finished: its mods, its five sets (cannot_gain, immune_conditions, immune_types, cannot_do,
+        can_do: the template's frozen ones, shared, as nothing writes them once a value is worked out and a
+        write would fail loudly) and its three dicts (immune_by, cannot_by, can_by: copied).  Written out,
+        not generated: the generated __init__ tested each of the 23 fields for a default factory (a fifth
+        of a derivation's own bytecode)."""
+        if sets is None:
+            cannot_gain, immune_conditions, immune_types, cannot_do, can_do = set(), set(), set(), set(), set()
+        else:
+            cannot_gain, immune_conditions, immune_types, cannot_do, can_do = sets
+        if dicts is None:
+            immune_by, cannot_by, can_by = {}, {}, {}
+        else:
+            immune_by, cannot_by, can_by = (dict(x) if x else {} for x in dicts)
         self.traits = {} if traits is None else traits
-        self.cannot_gain = set()
-        self.base_armor = 0
-        self.armor = 0
-        self.no_armor = False
-        self.life = None
-        self.channeling = None
-        self.mods = []
-        self.defenses = []
-        self.attacks = []
-        self.attack_traits = []
-        self.immune_conditions = set()
-        self.immune_types = set()
-        self.immune_by = {}
-        self.cannot_do = set()
-        self.cannot_by = {}
-        self.can_by = {}
-        self.can_do = set()
-        self.cannot_be_attacked = []
-        self.barrier = None
-        self.extra_barriers = []
-        self.carried = {}
-        self.heard = None
-        self.borrowed = []
-        self.about_attached = None
-
-    @classmethod
-    def copied(cls, traits: dict, mods: list, sets: tuple, dicts: tuple) -> "Derived":
-        """A value copied from a template of its card (Effects._from_template), to be finished: its five
-        sets (cannot_gain, immune_conditions, immune_types, cannot_do, can_do) are the template's frozen
-        ones, shared (nothing writes them once a value is worked out: a write would fail loudly), not five
-        new sets per object; its three dicts (immune_by, cannot_by, can_by) copies.  Fields are set in the
-        order __init__ sets them (the instances share one layout of their attributes)."""
-        self = object.__new__(cls)
-        cannot_gain, immune_conditions, immune_types, cannot_do, can_do = sets
-        immune_by, cannot_by, can_by = dicts
-        self.traits = traits
         self.cannot_gain = cannot_gain
         self.base_armor = 0
         self.armor = 0
         self.no_armor = False
         self.life = None
         self.channeling = None
-        self.mods = mods
+        self.mods = [] if mods is None else mods
         self.defenses = []
         self.attacks = []
         self.attack_traits = []
         self.immune_conditions = immune_conditions
         self.immune_types = immune_types
-        self.immune_by = dict(immune_by) if immune_by else {}
+        self.immune_by = immune_by
         self.cannot_do = cannot_do
-        self.cannot_by = dict(cannot_by) if cannot_by else {}
-        self.can_by = dict(can_by) if can_by else {}
+        self.cannot_by = cannot_by
+        self.can_by = can_by
         self.can_do = can_do
         self.cannot_be_attacked = []
         self.barrier = None
@@ -271,7 +248,6 @@ class Derived:
         self.heard = None
         self.borrowed = []
         self.about_attached = None
-        return self
 
     def has(self, key: str) -> bool:
         return key in self.traits
@@ -1503,13 +1479,12 @@ class Effects:
         implied_by.update((k, list(v)) for k, v in brought)
         return list(innate), settled
 
-    def _keep_template(self, obj: "GameObject", d: Derived, life, channeling) -> None:
+    def _keep_template(self, entry: Optional[list], obj: "GameObject", d: Derived, life, channeling) -> None:
         """Keep what a derivation of an object nothing applied to worked out before Effects._finish (its
         traits, mods, immunities, armor, Life and channeling), when it was worked out from its card and
         the codex entries Effects._template_deps names alone: the next object of the card is given a
         copy (Effects._from_template) while the game's codex holds those same entries and the same names
-        by nature."""
-        entry = self._template_entry(obj)
+        by nature.  `entry`: the card's (Effects._template_entry, asked once per derivation)."""
         if entry is None or entry[4] is not None:
             return
         kept = self._template_of(obj, d)
@@ -1520,21 +1495,17 @@ class Effects:
                         tuple(tuple(getattr(d, name).items()) for name in _TEMPLATE_DICTS),
                         d.no_armor, d.base_armor, d.armor, life, channeling)
 
-    def _from_template(self, obj: "GameObject") -> Optional[tuple]:
+    @staticmethod
+    def _from_template(obj: "GameObject", full: tuple) -> tuple:
         """(a fresh Derived, its Life, its channeling) copied from the template of the object's card
-        (Effects._keep_template), to be finished (Effects._finish), or None when none is kept for the
-        game's codex (Effects._template_entry)."""
-        entry = self._template_entry(obj)
-        full = entry[4] if entry is not None else None
-        if full is None:
-            return None
+        (`full`: what Effects._keep_template kept), to be finished (Effects._finish)."""
         traits, mods, sets, dicts, no_armor, base_armor, armor, life, channeling = full
         if mods:
             ts = obj.timestamp
             mods = [Mod(source, ts, what, applied, why) for source, what, applied, why in mods]
         else:
             mods = []
-        d = Derived.copied({k: list(v) for k, v in traits}, mods, sets, dicts)
+        d = Derived({k: list(v) for k, v in traits}, mods, sets, dicts)
         d.no_armor, d.base_armor, d.armor = no_armor, base_armor, armor
         return d, life, channeling
 
@@ -1543,10 +1514,11 @@ class Effects:
         st = self.game.state
         codex = self.game.codex
         effects = self.collect(obj)
+        entry = None  # the templates of its card (Effects._template_entry), asked once here
         if not effects:  # nothing applies to it but its card and the codex: as for the last object of its card?
-            got = self._from_template(obj)
-            if got is not None:
-                return self._finish(obj, *got)
+            entry = self._template_entry(obj)
+            if entry is not None and entry[4] is not None:
+                return self._finish(obj, *self._from_template(obj, entry[4]))
         d = Derived()
         card = obj.card
         mods = d.mods
@@ -1576,7 +1548,10 @@ class Effects:
 
         # a derivation no effect makes lose a trait for good starts from the template of its card's
         # traits, what their entries bring and the names it has by nature (Effects._keep_prefix)
-        entry = None if d.cannot_gain else self._template_entry(obj)
+        if d.cannot_gain:
+            entry = None
+        elif effects:  # (with none, it was asked above: nothing made it lose a trait)
+            entry = self._template_entry(obj)
         prefix = entry[3] if entry is not None else None
         if prefix is None:
             for t in card.traits:
@@ -1796,7 +1771,7 @@ class Effects:
         d.base_armor = armor - marker_armor
         d.armor = max(0, armor)
         if not effects:  # worked out from its card and the codex alone: kept for the next object of this card
-            self._keep_template(obj, d, life, channeling)
+            self._keep_template(entry, obj, d, life, channeling)
         return self._finish(obj, d, life, channeling, gained_attacks)
 
     def _finish(self, obj: "GameObject", d: Derived, life, channeling, gained_attacks=()) -> Derived:

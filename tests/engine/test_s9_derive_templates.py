@@ -27,13 +27,12 @@ def corpus():
 def counted(monkeypatch):
     """How many derivations were copied from a template."""
     used = [0]
-    real = E.Effects._from_template
+    real = E.Effects._from_template  # (asked only once a template of the card is kept)
 
-    def spy(self, obj):
-        got = real(self, obj)
-        used[0] += got is not None
-        return got
-    monkeypatch.setattr(E.Effects, "_from_template", spy)
+    def spy(obj, full):
+        used[0] += 1
+        return real(obj, full)
+    monkeypatch.setattr(E.Effects, "_from_template", staticmethod(spy))
     return used
 
 

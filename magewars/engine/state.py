@@ -383,20 +383,15 @@ class GameState:
         p = Player(name, mana, channeling)
         self.players[name] = p
         self._order.append(name)
-        # (touch's work, done here: a game is set up by a handful of these and add_object)
-        self.version += 1
-        self.shape_version += 1
+        self.touch()
         return p
 
     def add_object(self, obj: GameObject) -> GameObject:
         if obj.id in self.objects:
             raise ValueError(f"duplicate object id {obj.id!r}")
-        # (next_timestamp's and touch's work, done here: every object of a game comes through this)
-        self._clock += 1
-        obj.timestamp = self._clock
+        obj.timestamp = self.next_timestamp()
         self.objects[obj.id] = obj
-        self.version += 1
-        self.shape_version += 1
+        self.touch()
         return obj
 
     def get(self, oid: str) -> GameObject:

@@ -197,22 +197,13 @@ def restriction(game: Game, obj, action: str, target=None, here: Optional[str] =
     return None
 
 
-#: id of a `cannot(...)` call -> (the call, the action of a `cannot(this, ACTION, ...)` or None, its keywords)
-_OWN_CANNOT: dict[int, tuple] = {}
-
-
+@per_definition
 def _own_cannot(call: A.Call) -> tuple[Optional[str], dict]:
     """(ACTION, keywords) of a `cannot(this, ACTION, ...)`, (None, keywords) for any other shape: read once
     per call (calls are frozen; restriction asks it of every statement, for every action, of every
     creature it is asked about)."""
-    hit = _OWN_CANNOT.get(id(call))
-    if hit is not None and hit[0] is call:
-        return hit[1], hit[2]
     pos, kw = _args(call)
     said = pos[1].value if len(pos) >= 2 and _is_this(pos[0]) and isinstance(pos[1], A.StringLit) else None
-    if len(_OWN_CANNOT) >= 20_000:
-        _OWN_CANNOT.clear()
-    _OWN_CANNOT[id(call)] = (call, said, kw)
     return said, kw
 
 

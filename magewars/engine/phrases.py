@@ -14,6 +14,7 @@ Players are named by their Mage (as `you` and `controller` are).  A marker phras
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -187,10 +188,7 @@ def has_name(game: Game, obj: GameObject, name: str) -> bool:
     """Does the object carry this Capitalised name (trait, condition, token, subtype, school,
     card name or card-type word)?  Names an object has without printing them (Living for a
     creature...) are traits it has: the codex states them (`static innate(...)`, Effects._innate)."""
-    hit = _NAME_READING.get(name)
-    if hit is None:
-        hit = _name_reading(name)
-    n, kinds = hit
+    n, kinds = _name_reading(name)
     if obj.kind in kinds:
         return True
     # what the card prints and the markers on it first: the derived traits (the costly part, and
@@ -207,12 +205,10 @@ def has_name(game: Game, obj: GameObject, name: str) -> bool:
     return game.effects.derived(obj).has(name)
 
 
-#: name -> (its lower case, the object kinds it names as a card-type noun, or ()): has_name reads it for
-#: every name test of every phrase, and the vocabulary's tables are fixed
-_NAME_READING: dict[str, tuple[str, tuple]] = {}
-
-
+@functools.lru_cache(maxsize=20_000)  # (names come from the corpus and the engine; the vocabulary is fixed)
 def _name_reading(name: str) -> tuple[str, tuple]:
+    """(the name's lower case, the object kinds it names as a card-type noun, or ()): has_name reads it
+    for every name test of every phrase."""
     n = name.lower()
     kinds: tuple = ()
     if n in V.NOUN_MEANINGS or n in V.PHRASE_WORDS:
@@ -222,10 +218,7 @@ def _name_reading(name: str) -> tuple[str, tuple]:
             dom, nk = "", ()
         if dom == "object":
             kinds = tuple(nk)
-    if len(_NAME_READING) >= 20_000:  # (bounded: names come from the corpus and the engine)
-        _NAME_READING.clear()
-    got = _NAME_READING[name] = (n, kinds)
-    return got
+    return n, kinds
 
 
 def _has_test(game: Game, obj: GameObject, t) -> bool:

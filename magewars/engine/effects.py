@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, Defense, TraitInstance, versus_entry
+from .codextable import copy_of
 from .cardindex import index as card_index, lower_words, per_definition
 from ..spellbook.rules import RULE_CALLS as SPELLBOOK_RULE_CALLS
 from .spellstatics import CAST_STATIC_CALLS
@@ -1212,8 +1213,7 @@ class Effects:
         if rules is None:
             codex = self.game.codex
             corpus = self.game.corpus
-            copy_of = getattr(codex, "copy_of", None)  # (Game.codex: a CodexTable)
-            shared = copy_of is not None and copy_of(corpus.codex)
+            shared = copy_of(codex, corpus.codex)
             cached = getattr(corpus, "_innate_rules", None) if shared else None
             if cached is not None:  # the game's codex is its corpus's, unchanged
                 rules = self._innate_rules = cached

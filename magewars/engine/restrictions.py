@@ -39,6 +39,7 @@ import operator
 from typing import Any, Iterable, Iterator, Optional
 
 from ..dsl import ast as A
+from .codextable import copy_of
 from .phrases import PRONOUNS, Ctx, PhraseError, matches, resolve, selector_of
 
 #: where each action is asked (the procedure and its hook point): `cannot(WHO, "ACTION", ...)` and
@@ -756,15 +757,17 @@ def _codex_stated(game) -> frozenset:
     game's entries are the corpus's own)."""
     got = game.__dict__.get("_codex_stated")
     if got is None:
-        cached = getattr(game.corpus, "_codex_stated", None)
-        if cached is not None and cached[0] == game.codex:  # the same entries (compared by identity first)
-            got = cached[1]
+        shared = copy_of(game.codex, game.corpus.codex)  # (the corpus's entries, unchanged: CodexTable)
+        cached = getattr(game.corpus, "_codex_stated", None) if shared else None
+        if cached is not None:
+            got = cached
         else:
             got = frozenset().union(*(_entry_stated(game, name) for name in game.codex))
-            try:
-                game.corpus._codex_stated = (dict(game.codex), got)
-            except AttributeError:
-                pass
+            if shared:
+                try:
+                    game.corpus._codex_stated = got
+                except AttributeError:
+                    pass
         game._codex_stated = got
     return got
 

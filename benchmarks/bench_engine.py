@@ -9,10 +9,11 @@
 Run: python benchmarks/bench_engine.py [--seconds N] [--baseline REF [--rounds K]]
 
 With --baseline, the same cases also run on another commit (checked out into a temporary git
-worktree), alternating the two trees round by round in separate processes, and the ratio of the
-medians is printed: the side-by-side comparison a performance claim needs.  Rates are per CPU
-second of the benchmark process (time.process_time), so other load on a shared machine skews
-neither tree.
+worktree): each tree in its own long-lived process, the two alternating in slices of a quarter of a
+CPU second (benchmarks/sidebyside.py, `paired`), and the median of the slices' ratios is printed with
+its quartiles: the side-by-side comparison a performance claim needs.  Rates are per CPU second of
+the benchmark process (time.process_time), and a slow drift in a shared machine's speed hits both
+halves of a pair alike.  --rounds K repeats the whole comparison K times (K ratios per case).
 """
 from __future__ import annotations
 
@@ -91,7 +92,34 @@ def worker(seconds: float) -> None:
     print(json.dumps(rates))
 
 
+def serve() -> None:
+    """Long-lived worker for sidebyside.paired: runs "CASE N" requests on this process's tree."""
+    from sidebyside import serve as serve_requests
+    c = corpus()
+
+    def run_case(case: str, n: int) -> None:
+        for i in range(n):
+            g, a, d = make_game(c, i, case)
+            g.attacks.make_attack(a, "Bite", [d])
+
+    serve_requests(run_case)
+
+
 def side_by_side(ref: str, seconds: float, rounds: int) -> int:
+    from sidebyside import paired
+    print(f"engine benchmark, side by side with {ref}: {rounds} comparison(s), {seconds:.0f}s of CPU per case "
+          f"and tree in alternating slices (sequences/s, medians; Python {sys.version.split()[0]})")
+    for r in range(rounds):
+        got = paired(Path(__file__), ref, [case for _, case in CASES], seconds)
+        for label, case in CASES:
+            a, b, ratio, (q1, q3), pairs = got[case]
+            print(f"  {label:55s} {a:8.0f} vs {b:8.0f}   ratio {ratio:5.2f}x "
+                  f"(quartiles {q1:.2f}-{q3:.2f}, {pairs} pairs)")
+    return 0
+
+
+def side_by_side_processes(ref: str, seconds: float, rounds: int) -> int:
+    """The former comparison: one process per tree, case and round (kept for --separate)."""
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "baseline"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), ref], check=True)
@@ -121,14 +149,22 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--baseline", help="a git commit to compare with, side by side (e.g. HEAD~5)")
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=None,
+                    help="with --baseline: comparisons to make (default 1; 3 with --separate)")
+    ap.add_argument("--separate", action="store_true",
+                    help="with --baseline: a new process per tree and round instead of alternating slices")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
         worker(args.seconds)
         return 0
+    if args.serve:
+        serve()
+        return 0
     if args.baseline:
-        return side_by_side(args.baseline, args.seconds, args.rounds)
+        run = side_by_side_processes if args.separate else side_by_side
+        return run(args.baseline, args.seconds, args.rounds or (3 if args.separate else 1))
     c = corpus()
     print(f"magewars engine benchmark ({args.seconds:.0f}s per case; Python {sys.version.split()[0]})")
     for label, case in CASES:

@@ -68,3 +68,86 @@ def compare(script: Path, ref: str, rounds: int, worker_args: Sequence[str], lab
         out[label] = (a, b)
         print(f"  {label:55s} {a:9.2f} vs {b:9.2f}   ratio {a / b:5.2f}x")
     return out
+
+
+class Server:
+    """A persistent worker: `script --serve` in one tree, asked over a pipe to run a case for a number of
+    repetitions; it answers with the CPU seconds they took.  Kept alive for the whole comparison, so the
+    two trees can alternate in short slices (`paired`)."""
+
+    def __init__(self, script: Path, where: Path, label: str, cache: bool = False):
+        env = dict(os.environ, MAGEWARS_BENCH_TREE=str(where))
+        if not cache:
+            env["MAGEWARS_NO_CACHE"] = "1"
+        self.label = label
+        self.proc = subprocess.Popen([sys.executable, str(Path(script).resolve()), "--serve"], cwd=where, env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def run(self, case: str, n: int) -> float:
+        self.proc.stdin.write(f"{case} {n}\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit(f"benchmark worker in {self.label} stopped (exit {self.proc.wait()})")
+        return float(line)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=30)
+
+
+def serve(run_case) -> None:
+    """The worker's side of `Server`: read "CASE N" lines, run `run_case(case, n)`, print its CPU seconds."""
+    import time
+    for line in sys.stdin:
+        case, n = line.split()
+        t0 = time.process_time()
+        run_case(case, int(n))
+        print(f"{time.process_time() - t0:.6f}", flush=True)
+
+
+def paired(script: Path, ref: str, cases: Sequence[str], seconds: float, slice_s: float = 0.25) -> dict:
+    """Both trees as persistent workers, alternating in slices of about `slice_s` CPU seconds (ABBA order),
+    `seconds` of CPU per case and tree.  Slow drifts of a shared machine's speed hit both trees of a pair
+    alike, so the ratio of each pair is a far steadier figure than separate runs: returns, per case,
+    (this tree's median rate, the baseline's, the median of the pairs' ratios, its quartiles, pairs)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "baseline"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), ref], check=True)
+        a = b = None
+        try:
+            a = Server(script, ROOT, "this tree")
+            b = Server(script, base, f"baseline {ref}")
+            out = {}
+            for case in cases:
+                # size a slice from a first try on each tree (it also warms both up)
+                n = 20
+                while True:
+                    dt = max(a.run(case, n), b.run(case, n))
+                    if dt >= slice_s / 4 or n >= 1 << 20:
+                        break
+                    n *= 4
+                n = max(1, int(n * slice_s / max(dt, 1e-6)))
+                ra, rb, ratios = [], [], []
+                spent = 0.0
+                i = 0
+                while spent < seconds:
+                    first, second = (a, b) if i % 2 == 0 else (b, a)
+                    t1 = first.run(case, n)
+                    t2 = second.run(case, n)
+                    ta, tb = (t1, t2) if first is a else (t2, t1)
+                    ra.append(n / ta)
+                    rb.append(n / tb)
+                    ratios.append(tb / ta)
+                    spent += max(ta, tb)
+                    i += 1
+                q = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else [ratios[0]] * 3
+                out[case] = (statistics.median(ra), statistics.median(rb), statistics.median(ratios),
+                             (q[0], q[2]), len(ratios))
+        finally:
+            for s in (a, b):
+                if s is not None:
+                    s.close()
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=False)
+    return out

@@ -20,6 +20,7 @@ melee/ranged icon: walls, Bash, Explode-like attacks made by objects).
 """
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Optional
@@ -908,14 +909,30 @@ assert all(k in STEPS for col in STEP_ORDER.values() for k in col.steps)
 
 # ---------------------------------------------------------------- engine
 class AttackEngine:
+    @property
+    def game(self) -> "Game":
+        return self._game()
+
     def __init__(self, game: "Game"):
-        self.game = game
+        # a weak link back: the game owns this engine, and a strong one would make the two a reference
+        # cycle, so that a dropped game waited for the cycle collector (engine/game.py, Game)
+        self._game = weakref.ref(game)  # weak: the game owns this (no reference cycle; Game)
         self.history: list[Attack] = LightList()  # reads counted: derived values know whether they read it
         self.pending_next: list[dict] = []  # next_attack_gains(...) waiting for the object's next attack
         self.pending_enhance: list[dict] = []  # enhance_attack(...) waiting for the object's next attack
         self.pending_follow: list[dict] = []  # follow_up_attack(...) waiting for the end of an attack action
         self.pending_targets: list[dict] = []  # next_attack_targets(...) waiting for a quick melee full action
         self.current_step: Optional[str] = None
+
+    def __del__(self):
+        """The game is being freed.  Each attack action and its attacks point at each other (`action.attacks`,
+        `attack.action`); turn each attack's link into a weak one, so that the pairs are no reference cycles
+        and everything they reach is freed now.  An action held outside the game keeps its attacks, and
+        they reach it as before (through a weak proxy)."""
+        for atk in self.history:
+            action = atk.action
+            if type(action) is AttackAction:
+                atk.action = weakref.proxy(action)
 
     # ------------------------------------------------------------ public
     def find_attack(self, obj: "GameObject", name: Optional[str],

@@ -17,6 +17,7 @@ each at its timestamp.  Rules implemented here:
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field, replace
 from operator import attrgetter, is_, itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Optional
@@ -435,8 +436,12 @@ class _Watched(dict):
 _UNKEPT = object()  # (Effects.for_epoch: no answer kept yet)
 
 class Effects:
+    @property
+    def game(self) -> "Game":
+        return self._game()
+
     def __init__(self, game: "Game"):
-        self.game = game
+        self._game = weakref.ref(game)  # weak: the game owns this (no reference cycle; Game)
         self._state = game.state  # (the game's state for its lifetime: read at every derived() call)
         self._cache: dict[str, Derived] = {}
         self._version = -1
@@ -471,7 +476,7 @@ class Effects:
         else in the fingerprint the same: only what was worked out reading a light field.  Only some
         objects' fingerprints changed, none of them a card with static abilities, and nothing else:
         only their own values and those of objects whose computation read another object."""
-        st = self.game.state
+        st = self._state
         if self._shape_version != st.shape_version and not self._same_shape():
             self.epoch += 1
             changed = self._changed_objects()
@@ -507,7 +512,7 @@ class Effects:
                 or old[7:] != new[7:] or len(old[3]) > len(new[3]):
             return None
         changed = set()
-        objects = self.game.state.objects
+        objects = self._state.objects
         for b in new[3][len(old[3]):]:  # objects that came into the game (the table only grows)
             o = objects.get(b[0])
             if o is None or not self._affects_only_self(o):
@@ -599,7 +604,7 @@ class Effects:
             if frames and frames[-1][0] != obj.id:
                 frames[-1][1] = None  # an unfinished value: whatever it ends up reading
             return self._partial.get(obj.id) or self._printed(obj)
-        st = self.game.state
+        st = self._state
         outer = not frames
         if outer:
             if self._sources_version != st.version:
@@ -671,7 +676,7 @@ class Effects:
         or None.  Found without reading every object (the state's objects are watched while a value is
         worked out: going over them all would make the value depend on every object), then read by id:
         the value depends on that object alone."""
-        objects = self.game.state.objects
+        objects = self._state.objects
         for o in dict.values(objects):
             if o.in_play and o.label() == label:
                 return objects.get(o.id)
@@ -712,7 +717,7 @@ class Effects:
         """(object, its static abilities, whether some objects are immune to it) of each object in
         play whose statics apply now (face up; an enchantment only while attached): one pass over
         the objects per state version, shared by every object computed."""
-        st = self.game.state
+        st = self._state
         if self._sources_version == st.version:
             return self._sources_list
         got = []
@@ -793,7 +798,7 @@ class Effects:
 
     def collect(self, obj: "GameObject") -> list[tuple]:
         """Every continuous effect on `obj`: (timestamp, source label, node, multiplier)."""
-        st = self.game.state
+        st = self._state
         out = []
         for src, plan, immunities in (self._sources_list if self._sources_version == st.version else self._sources()):
             if immunities and self.game.immune_to_source(obj, src):
@@ -1084,7 +1089,7 @@ class Effects:
     def _foreach_body(self, src, body, obj, it, n: int, out) -> None:
         """The clauses of the body that hold for `it` (conditions read once per state version while
         they read only finished values), applied to `obj` when their subject names it."""
-        st = self.game.state
+        st = self._state
         if self._foreach_its[0] != st.version or self._foreach_its[1] != st._round:  # (uncounted: bookkeeping)
             self._foreach_its = (st.version, st._round, {})
         memo = self._foreach_its[2]
@@ -1511,7 +1516,7 @@ class Effects:
 
     # ------------------------------------------------------------ compute
     def _compute(self, obj: "GameObject") -> Derived:
-        st = self.game.state
+        st = self._state
         codex = self.game.codex
         effects = self.collect(obj)
         entry = None  # the templates of its card (Effects._template_entry), asked once here
@@ -1779,7 +1784,7 @@ class Effects:
         its card: Effects._from_template): the Life it keeps while it cannot gain life (read and written on
         the object), its channeling, and its defenses, attacks and damage barriers (named by its id, and
         those of what is attached to it, and the attacks it gained: (timestamp, attack, source id))."""
-        st = self.game.state
+        st = self._state
         card = obj.card
         if life is not None and "gain life" in d.cannot_do:
             # it keeps the Life it had when it could no longer gain life: a bonus that grows later

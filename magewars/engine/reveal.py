@@ -16,6 +16,7 @@ Duplicate Enchantments, One-Time Use Enchantments).
 """
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
@@ -102,8 +103,13 @@ def _window_texts(step: str) -> tuple:
 
 
 class Reveals:
+    @property
+    def game(self) -> "Game":
+        return self._game()
+
     def __init__(self, game: "Game"):
-        self.game = game
+        self._game = weakref.ref(game)  # weak: the game owns this (no reference cycle; Game)
+        self._state, self._effects = game.state, game.effects  # (the game's, for its lifetime)
         self.windows = 0
         self.countering: list = []  # enchantments whose reveal is being countered (innermost last)
         self._hidden: dict = {}  # controller -> hidden enchantments, as of state version _hidden_version
@@ -142,8 +148,8 @@ class Reveals:
     def _hidden_table(self) -> dict:
         """controller -> the face-down enchantments in play it controls (hidden_of); the same pass
         finds whether any of them has a `must` reveal rule (_any_must_reveal)."""
-        st = self.game.state
-        self.game.effects.reads_others()  # (kept across objects: a derived value reading it reads them all)
+        st = self._state
+        self._effects.reads_others()  # (kept across objects: a derived value reading it reads them all)
         if self._hidden_version != st.version:
             by: dict = {}
             must = False

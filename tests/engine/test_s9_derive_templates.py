@@ -113,7 +113,8 @@ def test_no_template_in_a_game_whose_codex_holds_another_entry(corpus, counted):
 def test_no_template_in_a_game_whose_codex_gives_other_names_by_nature(corpus, counted):
     shipped = _full(corpus, "Timber Wolf")
     assert "Living" in shipped.traits
-    rules = Game(corpus).effects.innate_rules()
+    game = Game(corpus)  # (its sub-engines point back at it weakly: keep it while they are used)
+    rules = game.effects.innate_rules()
     name = next(n for n, kinds, _ in rules if "creature" in kinds and n in shipped.traits)
 
     def no_innate(codex):  # the entry no longer states that creatures have it by nature

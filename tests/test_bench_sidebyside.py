@@ -1,0 +1,41 @@
+"""The engine benchmark's side-by-side comparison runs, end to end, on a real checkout.
+
+`benchmarks/bench_engine.py --baseline REF` is the instrument behind every speed claim against another
+commit (issue notes, docs/engine-speed.md): two long-lived workers, one per tree, alternating in short
+slices (benchmarks/sidebyside.py, `paired`).  Compared with itself (REF = HEAD), each of the three
+cases prints its rates, a ratio near 1 and its quartiles.  Needs a git checkout with history (skipped
+otherwise)."""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _git_ok() -> bool:
+    try:
+        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", "HEAD"],
+                              capture_output=True).returncode == 0
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _git_ok(), reason="needs a git checkout of the project")
+def test_engine_benchmark_side_by_side_with_itself():
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_engine.py"), "--baseline", "HEAD",
+                           "--seconds", "0.6"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = re.findall(r"^  (.+?)\s+(\d+) vs\s+(\d+)\s+ratio\s+([\d.]+)x \(quartiles ([\d.]+)-([\d.]+), (\d+) pairs\)$",
+                      done.stdout, re.M)
+    assert [r[0].split(",")[0] for r in rows] == ["melee attack", "melee attack vs defender with 3 hidden enchantments",
+                                                 "armored defender"], done.stdout
+    for _label, a, b, ratio, q1, q3, pairs in rows:
+        assert int(a) > 0 and int(b) > 0 and int(pairs) >= 1
+        assert float(q1) <= float(ratio) <= float(q3)
+        assert 0.5 < float(ratio) < 2.0  # the same tree against itself
+    # the temporary worktree is gone again
+    listed = subprocess.run(["git", "-C", str(ROOT), "worktree", "list"], capture_output=True, text=True).stdout
+    assert "baseline" not in listed

@@ -173,9 +173,12 @@ class Game:
     def __init__(self, corpus: Corpus, dice: Optional[Dice] = None,
                  agents: Union[Agent, dict, None] = None, arena: Optional[Arena] = None):
         self.corpus = corpus
-        copy = getattr(corpus.codex, "copy", None)  # (a dict, or the corpus store's lazy table: a plain dict)
-        self.codex: dict[str, CodexDefinition] = CodexTable(copy() if copy is not None else corpus.codex,
-                                                           corpus.codex)
+        codex = entries = corpus.codex
+        if type(codex) is not dict:  # the corpus store's lazy table: decoded into a plain dict first
+            copy = getattr(codex, "copy", None)
+            entries = copy() if copy is not None else codex
+        # (CodexTable copies the entries itself: a plain dict is not copied twice)
+        self.codex: dict[str, CodexDefinition] = CodexTable(entries, codex)
         self.state = GameState(arena)
         self.dice = dice or SeededDice(0)
         self.agents = agents if agents is not None else FirstLegalAgent()

@@ -118,10 +118,14 @@ def _entry_events(idx: dict) -> dict:
     return by_key
 
 
+#: the key of a listener of every attack step (_heard_keys)
+_ANY_STEP = f"{STEP_EVENT}:*"
+
+
 def _hears(heard, event: str, step: Optional[str]) -> bool:
     """May a listener in `heard` (a set of _heard_keys that holds `event`) hear `event` (at `step`,
     for attack_step)?"""
-    return step is None or event != STEP_EVENT or f"{STEP_EVENT}:*" in heard or f"{STEP_EVENT}:{step}" in heard
+    return step is None or event != STEP_EVENT or _ANY_STEP in heard or f"{STEP_EVENT}:{step}" in heard
 
 
 class _AttackKept:
@@ -667,7 +671,8 @@ class Game:
                 changed = self._pairs_broken() or changed
             changed = self._sync_abilities() or changed
             for obj in list(self.state.in_play()):
-                for name in [m for m, c in obj.markers.items() if c and self.lowers_armor(m)]:
+                markers = obj.markers  # (most objects carry none: no list to make, no markers to count)
+                for name in [m for m, c in markers.items() if c and self.lowers_armor(m)] if markers else ():
                     c = obj.markers[name]
                     base = max(0, self.effects.derived(obj).base_armor)
                     if c > base:
@@ -687,7 +692,7 @@ class Game:
                         changed = True
                 life = self.life(obj)
                 if life is not None:
-                    extra = self.marker_damage(obj)
+                    extra = self.marker_damage(obj) if obj.markers else 0
                     if obj.damage + extra >= life and obj.id not in self._spared.get(self.state.version, ()):
                         self.destroy(obj, by_damage=by_damage,
                                      why=f"{obj.damage} damage" + (f" + {extra} from markers" if extra else "")

@@ -1126,13 +1126,15 @@ class AttackEngine:
         """May this attack bar be used in `step` (e.g. the Counterstrike step)?  Its traits say so in
         the codex: `static attack_usable_in("counterstrike")`; so do attack traits the object carrying
         the bar has gained (an equipment that "gains Counterstrike" lends it to its attacks)."""
+        g = self.game
         keys = [t.key for t in adef.traits]
         if holder is not None and holder.in_play:
-            keys += [k for k in self.game.d(holder).traits
-                     if (cd := self.game.codex.get(k)) is not None and "Attack" in cd.categories]
+            codex = g.codex
+            keys += [k for k in g.d(holder).traits
+                     if (cd := codex.get(k)) is not None and "Attack" in cd.categories]
         return any(ab.effect.args and isinstance(ab.effect.args[0].value, A.StringLit)
                    and ab.effect.args[0].value.value == step
-                   for k in keys for ab in self.game.codex_statics(k, "attack_usable_in"))
+                   for k in keys for ab in g.codex_statics(k, "attack_usable_in"))
 
     def shape(self, action: AttackAction) -> None:
         """The attack's shape from the codex statics of its traits: strikes per target
@@ -1324,7 +1326,7 @@ class AttackEngine:
         g.emit_data("step", st.title, {"step": key, "attack": atk.action.definition.name, "target": atk.target.id})
         atk.reached.add(key)
         g.log.depth += 1
-        g.current_attack = atk
+        g._current_attack = atk  # (current_attack's store: its setter is a call per step for one assignment)
         self.current_step = key
         try:
             if atk.status != "canceled":
@@ -1512,7 +1514,8 @@ class AttackEngine:
         a = atk.attacker
         if a is None or not a.in_play:
             return None
-        return next((k for k in self.game.d(a).traits if self.game.codex_statics(k, ATTACKS_UNANSWERED)), None)
+        g = self.game
+        return next((k for k in g.d(a).traits if g.codex_statics(k, ATTACKS_UNANSWERED)), None)
 
     def remove_guard(self, atk: Attack) -> None:
         t = atk.defender or atk.target

@@ -472,10 +472,10 @@ class AvoidAttack(Step):
             g.emit("rule", f"{defender.label()} acts as the defender with its own defenses "
                            f"(the attack's target is still {target.label()})")
         barred = forbids(g, "use_defense", defender, attack=atk)  # a card's own `cannot(this, "use_defense")`
-        if "use_defense" in g.d(defender).cannot_do or barred:
+        d = g.effects.derived(defender)
+        if "use_defense" in d.cannot_do or barred:
             g.emit("info", f"{defender.label()} cannot use defenses" + (f" ({barred})" if barred else ""))
             return
-        d = g.d(defender)
         usable = []
         for (df, src_id, key) in d.defenses:
             if df.limit and df.limit == atk.action.kind:
@@ -534,7 +534,7 @@ class RollDice(Step):
             g.emit("info", f"{atk.action.definition.name} rolls no attack dice: its effect is all it does")
             return
         dtype = atk.action.definition.damage_type
-        if dtype and atk.target.in_play and dtype in g.d(atk.target).immune_types:
+        if dtype and atk.target.in_play and dtype in g.effects.derived(atk.target).immune_types:
             g.emit("immune", f"{atk.target.label()} has {dtype} Immunity: no dice are rolled against it")
             return
         n, mods = self.dice(eng, atk)
@@ -592,7 +592,7 @@ class DamageAndEffects(Step):
         atk.events.add(("hit", target.id))
         self.meet_barrier(eng, atk)
         dtype = atk.action.definition.damage_type
-        if dtype and dtype in g.d(target).immune_types:
+        if dtype and dtype in g.effects.derived(target).immune_types:
             g.emit("immune", f"{target.label()} has {dtype} Immunity: the attack deals no damage and no effects")
             g.fire("hit", target, Ctx(attack=atk, it=target))
             return
@@ -647,8 +647,9 @@ class DamageAndEffects(Step):
         a = atk.action
         defender = atk.defender or atk.target
         if not atk.redirected:
-            atk.barrier = g.d(defender).barrier
-            extra = g.d(defender).extra_barriers
+            d = g.effects.derived(defender)
+            atk.barrier = d.barrier
+            extra = d.extra_barriers
             if extra and a.kind == "melee":
                 g.emit("rule", f"{defender.label()} already has a damage barrier: the one from "
                                f"{g.state.objects[extra[0][1]].label()} does not function")
@@ -668,7 +669,7 @@ class DamageAndEffects(Step):
                 g.emit("rule", f"{min(len(faces), atk.to_critical)} normal die result(s) count as critical "
                                f"({moved} damage)")
         ones = sum(1 for f in atk.faces if f.value == 1) if atk.only_ones else 0
-        dmg = eng.damage_from(atk, normal, crit, ones, g.d(target).armor, emit=g.emit)
+        dmg = eng.damage_from(atk, normal, crit, ones, g.effects.derived(target).armor, emit=g.emit)
         atk.damage = dmg
         remaining = g.remaining_health(target)
         if dmg:
@@ -846,7 +847,7 @@ class Counterstrike(Step):
             if not defender.in_play:
                 g.emit("rule", f"{defender.label()} was destroyed: it makes no counterstrike")
                 return
-            if "counterstrike" in g.d(defender).cannot_do:
+            if "counterstrike" in g.effects.derived(defender).cannot_do:
                 g.emit("rule", f"{defender.label()} cannot counterstrike")
                 return
             why = eng.unanswered(atk)
@@ -857,7 +858,7 @@ class Counterstrike(Step):
                 g.emit("info", "the attacker is not in the defender's zone: no counterstrike")
                 return
             opts = []
-            for (adef, src_id) in g.d(defender).attacks:
+            for (adef, src_id) in g.effects.derived(defender).attacks:
                 if adef.kind != "melee":
                     continue
                 if eng.usable_in(adef, "counterstrike", holder=g.state.objects.get(src_id)) \
@@ -940,7 +941,7 @@ class AttackEngine:
         """The attack bar `name` of `obj`.  A card may print two bars of one name, one of them a zone
         attack (an "OR" bar written as two: Rules, "OR" Attacks): `at_zone` (a zone was declared as
         the target, or objects were) picks the side that fits the declaration."""
-        d = self.game.d(obj)
+        d = self.game.effects.derived(obj)
         found = [(a, src_id) for (a, src_id) in d.attacks if name is None or a.name.lower() == name.lower()]
         if not found:
             raise KeyError(f"{obj.label()} has no attack named {name!r}")
@@ -985,7 +986,7 @@ class AttackEngine:
                               default=0)
             traits = traits + tuple(adef.alternatives[ch.value])
         kind = adef.kind
-        for (t, k, label) in g.d(attacker).attack_traits:
+        for (t, k, label) in g.effects.derived(attacker).attack_traits:
             if k is None or k == kind or k == adef.name:  # all its attacks, those of a kind, or one attack
                 traits = traits + (t,)
                 g.emit("modifier", f"the attack gains {t} ({label})")
@@ -1130,7 +1131,7 @@ class AttackEngine:
         keys = [t.key for t in adef.traits]
         if holder is not None and holder.in_play:
             codex = g.codex
-            keys += [k for k in g.d(holder).traits
+            keys += [k for k in g.effects.derived(holder).traits
                      if (cd := codex.get(k)) is not None and "Attack" in cd.categories]
         return any(ab.effect.args and isinstance(ab.effect.args[0].value, A.StringLit)
                    and ab.effect.args[0].value.value == step
@@ -1410,12 +1411,12 @@ class AttackEngine:
             why = self.declaration_changes(atk)
             if why:
                 return why
-        for (detail, label) in g.d(t).cannot_be_attacked:
+        for (detail, label) in g.effects.derived(t).cannot_be_attacked:
             words = detail.lower().split()
             # a zone attack targets no object: only a restriction naming zone attacks stops it
             if not words or (action.kind in words and not action.is_zone) or ("zone" in words and action.is_zone):
                 return f"{t.label()} cannot be attacked{(' by ' + detail) if detail else ''} ({label})"
-        if g.is_creature(a) and a.in_play and "attack" in g.d(a).cannot_do and not action.spell:
+        if g.is_creature(a) and a.in_play and "attack" in g.effects.derived(a).cannot_do and not action.spell:
             return f"{a.label()} cannot attack"
         if action.kind == "ranged" and not action.is_zone and action.definition.range:
             lo, hi = action.definition.range
@@ -1515,7 +1516,7 @@ class AttackEngine:
         if a is None or not a.in_play:
             return None
         g = self.game
-        return next((k for k in g.d(a).traits if g.codex_statics(k, ATTACKS_UNANSWERED)), None)
+        return next((k for k in g.effects.derived(a).traits if g.codex_statics(k, ATTACKS_UNANSWERED)), None)
 
     def remove_guard(self, atk: Attack) -> None:
         t = atk.defender or atk.target

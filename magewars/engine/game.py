@@ -690,7 +690,7 @@ class Game:
                         self.state.touch()
                         self.emit("rule", f"{obj.label()} loses its guard marker ({why})", target=obj.id)
                         changed = True
-                life = self.life(obj)
+                life = self.effects.derived(obj).life
                 if life is not None:
                     extra = self.marker_damage(obj) if obj.markers else 0
                     if obj.damage + extra >= life and obj.id not in self._spared.get(self.state.version, ()):

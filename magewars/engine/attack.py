@@ -219,16 +219,15 @@ class Attack:
         return self.action.has_trait(key) or any(t.key == key for t in self.gained)
 
     def kinds(self) -> set:
-        k = set()
-        if self.action.kind:
-            k.add(self.action.kind)
-        if self.action.is_zone:
+        a = self.action
+        k = {a.kind} if a.kind else set()
+        if a.is_zone:
             k.add("zone")
-        if self.action.is_counterstrike:
+        if a.is_counterstrike:
             k.add("counterstrike")
-        if self.action.is_barrier:
+        if a.is_barrier:
             k.add("barrier")
-        if self.action.is_spell:
+        if a.is_spell:
             k.add("spell")
         return k
 
@@ -735,7 +734,7 @@ class DamageAndEffects(Step):
             seq.action.first_done = True
         if seq.zone:
             return col.again if seq.next_object(eng) else None
-        if "additional_strikes" in col:
+        if "additional_strikes" in col.steps:
             return None
         return seq.settle(eng)
 
@@ -1531,7 +1530,6 @@ class AttackEngine:
 
     def bar_mods(self, atk: Attack, fn: str) -> list:
         """`static modify_dice(...)` / `static modify_effect_roll(...)` written inside the attack bar."""
-        from ..dsl import ast as A
         out = []
         for ab in atk.action.definition.abilities:
             if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == fn:

@@ -310,7 +310,7 @@ class Reveals:
         if self._must_any:  # a face-down card has a rule saying when it must be revealed (mandatory)
             self.mandatory("after", step, atk)
             hidden = self._hidden_table()  # (as of now: a mandatory reveal changed it)
-        prompt, nothing = _window_texts(step)
+        prompt, nothing = _TEXTS.get(step) or _window_texts(step)  # (made once per step name)
         revealed_any = False
         for player in (g.state.order if hidden else ()):  # nothing face down: nobody to ask
             if not self._hidden_table().get(player):

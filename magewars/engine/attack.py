@@ -559,11 +559,13 @@ class RollDice(Step):
         if not isinstance(base, int):
             base = g.x_value(a.attacker) * getattr(base, "coef", 1) if base is not None else 0
         mods = [("printed", base, 0)]
+        total = base  # (summed as the modifiers are listed: no generator over them afterwards)
         for (label, amount) in eng.bar_mods(atk, "modify_dice"):
             mods.append((label, amount, 0))
+            total += amount
         for (label, amount, ts) in atk.extra_dice:
             mods.append((label, amount, ts))
-        total = sum(m[1] for m in mods)
+            total += amount
         if total < 1:
             mods.append(("an attack rolls at least 1 die", 1 - total, 0))
             total = 1
@@ -682,7 +684,10 @@ class DamageAndEffects(Step):
     @staticmethod
     def effect_row(table, total: int):
         """The row of an effect-die table a total falls in (None: no effect)."""
-        return next((r for r in table if total >= r.low and (r.high is None or total <= r.high)), None)
+        for r in table:  # (a loop, not next() over a generator: once per effect die rolled)
+            if total >= r.low and (r.high is None or total <= r.high):
+                return r
+        return None
 
     @staticmethod
     def effect_die(eng, atk, table) -> None:
@@ -691,13 +696,14 @@ class DamageAndEffects(Step):
         a = atk.action
         target = atk.target
         natural = g.dice.d12()
-        total = natural
+        total = natural  # (summed as the modifiers are listed)
         mods = []
         for (label, amount) in eng.bar_mods(atk, "modify_effect_roll"):
             mods.append((label, amount))
+            total += amount
         for (label, amount, ts) in atk.extra_effect:
             mods.append((label, amount))
-        total = natural + sum(m[1] for m in mods)
+            total += amount
         atk.effect_natural, atk.effect_roll, atk.effect_mods = natural, total, mods
         if mods or atk.reroll_offers:
             g.emit("roll", f"effect die rolled: {natural}", d12=natural, purpose="effect (natural)")
@@ -1594,8 +1600,14 @@ class AttackEngine:
         return dmg
 
     def count_faces(self, atk: Attack) -> None:
-        atk.normal = sum(f.value for f in atk.faces if not f.critical)
-        atk.crit = sum(f.value for f in atk.faces if f.critical)
+        normal = crit = 0  # (one pass over the faces, no generators)
+        for f in atk.faces:
+            if f.critical:
+                crit += f.value
+            else:
+                normal += f.value
+        atk.normal = normal
+        atk.crit = crit
 
     def reroll(self, atk: Attack, why: str, what: str = "attack dice") -> None:
         g = self.game

@@ -965,7 +965,7 @@ class AttackEngine:
         (Bloodthirsty) binds its attacks to, when it can."""
         g = self.game
         self._choose_more = choose_more
-        self._bound_to = {o.id for o in bound_to}
+        self._bound_to = {o.id for o in bound_to} if bound_to else ()  # (read with `in` only)
         if spell_card is not None:  # a spell cast directly by its card
             from . import casting
             return casting.cast_attack_spell(g, attacker, spell_card, targets, zone=zone)
@@ -1075,7 +1075,7 @@ class AttackEngine:
                 if not g.unheard("attack_resolved", action.attacker, last):
                     g.fire_heard("attack_resolved", action.attacker, Ctx(attack=last, it=action.attacker))
         finally:
-            g.current_attack = prev
+            g._current_attack = prev  # (current_attack's store: its setter does nothing more)
             g.log.depth -= 1
         return action
 
@@ -1835,6 +1835,8 @@ class AttackEngine:
         """The attack ends: effects made during it "until end of attack" end (and any such effect made
         outside an attack ends with the next attack)."""
         g = self.game
+        if not g.effects.temporary:  # nothing lasts until the end of anything: nothing to end
+            return
         ending = {"attack", self.duration_key(atk)} | {self.duration_key(a) for a in atk.action.attacks}
         gone = [t for t in g.effects.temporary if any(ends_at(t[4], e) for e in ending)]
         if gone:

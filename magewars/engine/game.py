@@ -76,8 +76,10 @@ def _step_of(inner) -> Optional[str]:
 def works_hidden(card) -> bool:
     """A card stating `static works_hidden(this)`: its triggered abilities work while it is face down
     (Decoy pays its mana when destroyed unrevealed)."""
-    return any(isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "works_hidden"
-               for ab in card.abilities)
+    for ab in card.abilities:  # (a loop, not any() over a generator: asked of every face-down card often)
+        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "works_hidden":
+            return True
+    return False
 
 
 #: events about an object that what was attached to it still hears when that object has just been

@@ -313,7 +313,8 @@ class Reveals:
         prompt, nothing = _TEXTS.get(step) or _window_texts(step)  # (made once per step name)
         revealed_any = False
         for player in (g.state.order if hidden else ()):  # nothing face down: nobody to ask
-            if not self._hidden_table().get(player):
+            # (the table read above holds until a card is revealed: a pass changes nothing)
+            if not (self._hidden_table() if revealed_any else hidden).get(player):
                 continue  # nothing face down of theirs, as of now: no candidate (as _candidates_now finds first)
             while True:  # (a player with nothing face down, as of now, has no candidate: _candidates_now)
                 opts = self._window_options(player)
@@ -377,8 +378,7 @@ class Reveals:
         when they are not kept (_window_options keeps a window's options in it)."""
         g = self.game
         st = g.state
-        g.effects.reads_others()
-        objs = self._hidden_table().get(player)
+        objs = self._hidden_table().get(player)  # (which also tells a computation under way it read others)
         if not objs:
             return (), None
         mana = st.players[player].mana

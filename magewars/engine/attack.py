@@ -1012,6 +1012,8 @@ class AttackEngine:
         """`next_attack_targets(...)` waiting for this attacker: its quick melee attack made as its full
         action (no move before it this Action Phase) may go against that many different objects, one
         after the other as with Sweeping; its extra strikes stay with the first target."""
+        if not self.pending_targets:
+            return
         g, who = self.game, action.attacker
         for p in list(self.pending_targets):
             if p["round"] != g.state.round:
@@ -1374,9 +1376,10 @@ class AttackEngine:
         """Why a ranged attack (not a zone attack) has no line of sight to its target (None: it has one):
         a wall that blocks line of sight stands between, and no trait of the attack or of the attacker
         says walls do not block it (codex_rules.ignores_los_walls: Indirect)."""
-        g, t, action = self.game, atk.target, atk.action
+        action = atk.action
         if action.kind != "ranged" or action.is_zone or action.is_barrier or action.is_counterstrike:
             return None
+        g, t = self.game, atk.target
         if not g.state.zone_of(atk.source) or not (g.state.zone_of(t) or getattr(t, "border", None)) \
                 or in_los(g, atk.source, t):  # a wall: line of sight to the middle of its border
             return None
@@ -1667,6 +1670,8 @@ class AttackEngine:
         """`next_attack_gains(...)` effects waiting for this attacker's next attack this round: the
         first that fits (kind, counterstrike, against, provided) is used up by this attack, whose
         traits it gains until the attack ends (attack traits on the attack, others on the attacker)."""
+        if not self.pending_next:  # (the usual case: nothing waits; no kinds to work out)
+            return
         g = self.game
         kinds = atk.kinds()
         for p in list(self.pending_next):
@@ -1708,6 +1713,8 @@ class AttackEngine:
         """`follow_up_attack(...)` waiting for this attacker's attack action: the first that fits is
         used up, and the attacker may make one more attack of its kind (one of its bars of that speed
         and kind, at a legal target) within the same action (engine/attackeffects.py)."""
+        if not self.pending_follow:  # (the usual case: nothing waits; no kinds to work out)
+            return
         g, who = self.game, action.attacker
         kinds = action.attacks[0].kinds()
         for p in list(self.pending_follow):
@@ -1754,6 +1761,8 @@ class AttackEngine:
         """`enhance_attack(...)` waiting for this attacker's next attack of a kind this round, made with
         a bar of no damage type and no effect roll: the attack takes on the damage type, effect roll and
         traits of the bar the effect names (engine/attackeffects.py)."""
+        if not self.pending_enhance:
+            return
         g, a = self.game, atk.action
         for p in list(self.pending_enhance):
             if p["round"] != g.state.round:

@@ -270,11 +270,12 @@ class Sequence:
     def settle(self, eng: "AttackEngine") -> Optional[str]:
         """No more strikes: if every attack against this target was canceled, neither a damage
         barrier nor a counterstrike answers it (Rules: Avoiding, Canceling, or Missing Attacks)."""
-        if all(x.status == "canceled" for x in self.attacks):
-            eng.game.emit("rule", "every attack against this target was canceled: no damage barrier, "
-                                  "no counterstrike")
-            return "attack_ends"
-        return None
+        for x in self.attacks:  # (a loop, not all() over a generator: every sequence settles)
+            if x.status != "canceled":
+                return None
+        eng.game.emit("rule", "every attack against this target was canceled: no damage barrier, "
+                              "no counterstrike")
+        return "attack_ends"
 
     def next_object(self, eng: "AttackEngine") -> bool:
         """A zone attack: the attacker picks the next object of the zone still in play, which is
@@ -405,8 +406,10 @@ class PayCosts(Step):
     def then(self, eng, seq):
         """A defender that strikes first (codex: counterstrike_first) takes the Counterstrike step now."""
         atk, a = seq.atk, seq.action
-        if ("counterstrike" in seq.column and atk.status != "canceled" and not a.is_counterstrike
-                and a.kind == "melee" and atk.target.id in a.first_strike and not eng.is_self_attack(atk)):
+        # (first_strike asked first: it is empty unless some defender strikes first)
+        if (a.first_strike and "counterstrike" in seq.column.steps and atk.status != "canceled"
+                and not a.is_counterstrike and a.kind == "melee" and atk.target.id in a.first_strike
+                and not eng.is_self_attack(atk)):
             seq.first_strike = True
             eng.game.emit("rule", f"{atk.target.label()}: the Counterstrike step comes right after Pay Costs "
                                   f"(first strike)")
@@ -733,14 +736,14 @@ class DamageAndEffects(Step):
     def then(self, eng, seq):
         """The individual attack is over: one that never hit is spent; the next object of a zone
         attack is attacked; without additional strikes, the strikes are settled."""
-        atk, col = seq.atk, seq.column
-        if seq.zone or "roll_to_miss" in atk.reached:  # this attack was made (not canceled beforehand)
+        atk, zone = seq.atk, seq.zone
+        if zone or "roll_to_miss" in atk.reached:  # this attack was made (not canceled beforehand)
             if atk.status == "declared":
                 atk.status = "canceled"
             seq.action.first_done = True
-        if seq.zone:
-            return col.again if seq.next_object(eng) else None
-        if "additional_strikes" in col.steps:
+        if zone:
+            return seq.column.again if seq.next_object(eng) else None
+        if "additional_strikes" in seq.column.steps:
             return None
         return seq.settle(eng)
 

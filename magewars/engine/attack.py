@@ -1635,6 +1635,8 @@ class AttackEngine:
 
     def offer_reroll(self, atk: Attack, what: str) -> bool:
         """Offer pending rerolls (from abilities that allow one) right after a roll."""
+        if not atk.reroll_offers:  # (the usual case: nothing offers one)
+            return False
         g = self.game
         used = False
         for offer in list(atk.reroll_offers):

@@ -369,16 +369,16 @@ class Game:
         return obj.kind in ("creature", "mage", "magestats")
 
     def remaining_health(self, obj: GameObject) -> int:
-        life = self.life(obj)
+        life = self.effects.derived(obj).life
         if life is None:
             return 0
-        return max(0, life - obj.damage - self.marker_damage(obj))
+        return max(0, life - obj.damage - (self.marker_damage(obj) if obj.markers else 0))
 
     # ------------------------------------------------------------ rules: damage, healing, conditions
     def deal_damage(self, obj: GameObject, amount: int, source: str, dtype: Optional[str] = None,
                     direct: bool = False, by_attack: bool = False) -> int:
         """Put damage on an object; returns damage put on it.  Checks destruction by damage."""
-        if amount <= 0 or not obj.in_play or self.life(obj) is None:
+        if amount <= 0 or not obj.in_play or self.effects.derived(obj).life is None:
             return 0
         barred = forbidden(self, obj, ("receive damage",))
         if barred:
@@ -390,7 +390,7 @@ class Game:
         self.state.set_damage(obj, obj.damage + amount)
         self.emit("damage", f"{obj.label()} takes {amount} {'direct ' if direct else ''}"
                             f"{(dtype.lower() + ' ') if dtype else ''}damage from {source} "
-                            f"(now {obj.damage} damage, life {self.life(obj)})",
+                            f"(now {obj.damage} damage, life {self.effects.derived(obj).life})",
                   target=obj.id, amount=amount, source=source, type=dtype, direct=direct, by_attack=by_attack)
         self.check_state(by_damage=True)
         if not by_attack:  # an attack's damage fires once its Damage and Effects are done

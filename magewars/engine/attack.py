@@ -316,8 +316,9 @@ class Step:
     def applies(self, eng: "AttackEngine", seq: Sequence) -> bool:
         return seq.atk.status != "canceled"
 
-    def run(self, eng: "AttackEngine", atk: Attack) -> None:
-        """What happens during the step beyond its triggers and reveal window (nothing, by default)."""
+    def run(self, eng: "AttackEngine", atk: Attack, g: "Game") -> None:
+        """What happens during the step beyond its triggers and reveal window (nothing, by default).
+        `g` is the engine's game, which the runner has in hand (eng.game is a call through a weak link)."""
 
     def then(self, eng: "AttackEngine", seq: Sequence) -> Optional[str]:
         """After the step (taken or skipped): None for the column's next step, a step key to go
@@ -331,8 +332,7 @@ class DeclareAttack(Step):
     def applies(self, eng, seq):
         return True
 
-    def run(self, eng, atk):
-        g = eng.game
+    def run(self, eng, atk, g):
         a = atk.action
         if a.is_zone and a.zone and not atk.declared:
             g.emit("info", f"{atk.attacker.label()} declares a zone attack with {a.definition.name} "
@@ -387,8 +387,7 @@ class DeclareAttack(Step):
 class PayCosts(Step):
     key = "pay_costs"
 
-    def run(self, eng, atk):
-        g = eng.game
+    def run(self, eng, atk, g):
         cost = atk.action.definition.cost
         if isinstance(cost, A.XValue):  # `cost X`: the X the bar works out (static set_x)
             cost = atk.action.x * cost.coef
@@ -420,8 +419,7 @@ class PayCosts(Step):
 class RollToMiss(Step):
     key = "roll_to_miss"
 
-    def run(self, eng, atk):
-        g = eng.game
+    def run(self, eng, atk, g):
         attacker = atk.attacker
         if not attacker.in_play or not g.is_creature(attacker):
             g.emit("info", "the attacker is not a creature: no roll to miss")
@@ -458,8 +456,7 @@ class AvoidAttack(Step):
     def applies(self, eng, seq):
         return seq.atk.status == "declared"
 
-    def run(self, eng, atk):
-        g = eng.game
+    def run(self, eng, atk, g):
         if atk.status != "declared":
             return
         target = atk.target
@@ -530,8 +527,7 @@ class RollDice(Step):
         atk = seq.atk
         return atk.status == "declared" or (atk.redirected and atk.status != "canceled")
 
-    def run(self, eng, atk):
-        g = eng.game
+    def run(self, eng, atk, g):
         if atk.action.definition.dice is None and barclauses.has_effect(g, atk.action):
             g.emit("info", f"{atk.action.definition.name} rolls no attack dice: its effect is all it does")
             return
@@ -539,7 +535,7 @@ class RollDice(Step):
         if dtype and atk.target.in_play and dtype in g.effects.derived(atk.target).immune_types:
             g.emit("immune", f"{atk.target.label()} has {dtype} Immunity: no dice are rolled against it")
             return
-        n, mods = self.dice(eng, atk)
+        n, mods = self.dice(eng, atk, g)
         atk.dice_count, atk.dice_mods = n, mods
         for (label, amount, ts) in mods[1:]:
             g.emit("modifier", f"{amount:+d} attack dice: {label}" + (f" (t{ts})" if ts else ""),
@@ -554,9 +550,8 @@ class RollDice(Step):
         eng.offer_reroll(atk, "attack dice")
 
 
-    def dice(self, eng, atk: Attack) -> tuple[int, list]:
+    def dice(self, eng, atk: Attack, g) -> tuple[int, list]:
         """How many attack dice: the printed number and every modifier, each with its source."""
-        g = eng.game
         a = atk.action
         base = a.definition.dice
         if not isinstance(base, int):
@@ -585,16 +580,15 @@ class DamageAndEffects(Step):
     def applies(self, eng, seq):
         return "roll_dice" in seq.atk.reached and seq.atk.status != "canceled"
 
-    def run(self, eng, atk):
-        g = eng.game
+    def run(self, eng, atk, g):
         target = atk.target
-        reason = self.no_longer_possible(eng, atk)
+        reason = self.no_longer_possible(eng, atk, g)
         if reason:
             eng.cancel(atk, reason)
             return
         atk.status = "hit"
         atk.events.add(("hit", target.id))
-        self.meet_barrier(eng, atk)
+        self.meet_barrier(eng, atk, g)
         dtype = atk.action.definition.damage_type
         if dtype and dtype in g.effects.derived(target).immune_types:
             g.emit("immune", f"{target.label()} has {dtype} Immunity: the attack deals no damage and no effects")
@@ -608,10 +602,10 @@ class DamageAndEffects(Step):
             barclauses.run_effects(g, atk, bar_effects)
             g.fire("hit", target, Ctx(attack=atk, it=target))
             return
-        self.deal_damage(eng, atk)
+        self.deal_damage(eng, atk, g)
         table = atk.action.definition.effect_die
         if table and not incorporeal:
-            self.effect_die(eng, atk, table)
+            self.effect_die(eng, atk, table, g)
         elif table:
             g.emit("info", "no effect die: the Incorporeal target receives no effects from this attack")
         if bar_effects and target.in_play:  # the bar's effect follows its damage and effects
@@ -626,9 +620,8 @@ class DamageAndEffects(Step):
             g.fire_heard("hit", target, Ctx(attack=atk, it=target))
 
     @staticmethod
-    def no_longer_possible(eng, atk) -> Optional[str]:
+    def no_longer_possible(eng, atk, g) -> Optional[str]:
         """Why the attack cannot reach Damage and Effects after all (it is then canceled), or None."""
-        g = eng.game
         a = atk.action
         target = atk.target
         reason = None
@@ -644,10 +637,9 @@ class DamageAndEffects(Step):
         return reason
 
     @staticmethod
-    def meet_barrier(eng, atk) -> None:
+    def meet_barrier(eng, atk, g) -> None:
         """The defender's damage barrier is met with the hit itself: remembered even if the defender
         is destroyed by it (it still attacks in the Damage Barrier step)."""
-        g = eng.game
         a = atk.action
         defender = atk.defender or atk.target
         if not atk.redirected:
@@ -659,9 +651,8 @@ class DamageAndEffects(Step):
                                f"{g.state.objects[extra[0][1]].label()} does not function")
 
     @staticmethod
-    def deal_damage(eng, atk) -> None:
+    def deal_damage(eng, atk, g) -> None:
         """The dice's normal and critical damage against armor, with every rule that changes them."""
-        g = eng.game
         a = atk.action
         target = atk.target
         normal, crit = atk.normal, atk.crit
@@ -693,9 +684,8 @@ class DamageAndEffects(Step):
         return None
 
     @staticmethod
-    def effect_die(eng, atk, table) -> None:
+    def effect_die(eng, atk, table, g) -> None:
         """Roll the effect die (with its modifiers and rerolls) and place the conditions of its row."""
-        g = eng.game
         a = atk.action
         target = atk.target
         natural = g.dice.d12()
@@ -794,8 +784,7 @@ class DamageBarrier(Step):
     def applies(self, eng, seq):
         return True
 
-    def run(self, eng, atk):
-        g = eng.game
+    def run(self, eng, atk, g):
         a = atk.action
         attempts = [x for x in a.attacks if (x.defender or x.target) is (atk.defender or atk.target)]
         hit = any(x.status == "hit" and not x.redirected for x in attempts)
@@ -835,8 +824,7 @@ class Counterstrike(Step):
     def applies(self, eng, seq):
         return not seq.counterstruck  # taken once: early for a first-striking defender, else here
 
-    def run(self, eng, atk):
-        g = eng.game
+    def run(self, eng, atk, g):
         a = atk.action
         defender = atk.defender or atk.target
         try:
@@ -906,8 +894,8 @@ class AttackEnds(Step):
     def applies(self, eng, seq):
         return True
 
-    def run(self, eng, atk):
-        eng.game.emit("info", f"attack ends: {atk.status}")
+    def run(self, eng, atk, g):
+        g.emit("info", f"attack ends: {atk.status}")
         eng.end_attack_effects(atk)  # effects lasting "until end of attack" end with it
 
 
@@ -1126,7 +1114,7 @@ class AttackEngine:
             g.emit("canceled", f"{action.definition.name} cannot be used: {why}", why=why)
             return
         g.emit("info", f"{action.attacker.label()} uses {action.definition.name}: it attacks no object")
-        STEPS["pay_costs"].run(self, atk)
+        STEPS["pay_costs"].run(self, atk, g)
         if atk.status == "canceled":
             return
         abilities, _ = barclauses.effects(g, atk)
@@ -1346,7 +1334,7 @@ class AttackEngine:
                     g.fire_heard("attack_step", subject, Ctx(attack=atk), step=key)
             if atk.status == "canceled" and not st.after_cancel:
                 return
-            st.run(self, atk)
+            st.run(self, atk, g)
             g.check_state()
             if atk.status != "canceled":
                 g.reveals.window(key, atk)

@@ -672,7 +672,7 @@ class Game:
             if self.placers:
                 changed = self._pairs_broken() or changed
             changed = self._sync_abilities() or changed
-            for obj in list(self.state.in_play()):
+            for obj in self.state.in_play():  # (a list of its own: destroying an object does not move it)
                 markers = obj.markers  # (most objects carry none: no list to make, no markers to count)
                 for name in [m for m, c in markers.items() if c and self.lowers_armor(m)] if markers else ():
                     c = obj.markers[name]

@@ -786,19 +786,26 @@ class DamageBarrier(Step):
 
     def run(self, eng, atk, g):
         a = atk.action
-        attempts = [x for x in a.attacks if (x.defender or x.target) is (atk.defender or atk.target)]
-        hit = any(x.status == "hit" and not x.redirected for x in attempts)
-        if ("barrier", (atk.defender or atk.target).id) in a.answered:
+        # one pass over the action's attacks on this defender: whether one hit, and the first damage
+        # barrier one met (a loop: no list and generators made for each damage barrier step)
+        defender = atk.defender or atk.target
+        hit, barrier = False, None
+        for x in a.attacks:
+            if (x.defender or x.target) is defender:
+                if x.status == "hit" and not x.redirected:
+                    hit = True
+                if barrier is None and x.barrier:
+                    barrier = x.barrier
+        if ("barrier", defender.id) in a.answered:
             g.emit("info", "this attack action already met that defender's damage barrier step")
             return
-        a.answered.add(("barrier", (atk.defender or atk.target).id))
+        a.answered.add(("barrier", defender.id))
         if eng.is_self_attack(atk):
             g.emit("info", "an attack on oneself does not trigger one's own damage barrier")
             return
         if not hit:
             g.emit("info", "the attack did not hit: no damage barrier attack")
             return
-        barrier = next((x.barrier for x in attempts if x.barrier), None)
         if barrier is None:
             g.emit("info", "the defender has no damage barrier")
             return
@@ -812,7 +819,7 @@ class DamageBarrier(Step):
             g.emit("info", "the attacker is gone: the damage barrier has no one to attack")
             return
         g.emit("rule", f"damage barrier {bdef.name} of {src.label()} attacks {atk.attacker.label()}"
-               + ("" if (atk.defender or atk.target).in_play else " (even though the defender was destroyed)"))
+               + ("" if defender.in_play else " (even though the defender was destroyed)"))
         action = AttackAction(src, bdef, src, tuple(bdef.traits), None, is_barrier=True)
         eng.run_action(action, [atk.attacker])
 
@@ -838,7 +845,10 @@ class Counterstrike(Step):
             if eng.is_self_attack(atk):
                 g.emit("info", "an attack on oneself gets no counterstrike from oneself")
                 return
-            if all(x.status == "canceled" for x in a.attacks if (x.defender or x.target) is defender):
+            for x in a.attacks:  # (a loop, not all() over a generator)
+                if (x.defender or x.target) is defender and x.status != "canceled":
+                    break
+            else:  # every attack on this defender was canceled
                 return
             if not defender.in_play:
                 g.emit("rule", f"{defender.label()} was destroyed: it makes no counterstrike")

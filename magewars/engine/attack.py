@@ -1460,11 +1460,14 @@ class AttackEngine:
             if why:
                 return why
             if not t.guard and at_declaration:  # guards are checked only when the attack is declared
-                guards = [o for o in g.state.objects_in_zone(zt) if o.guard and o.controller != a.controller
-                          and "force attacks" not in g.d(o).cannot_do]
-                if guards and "ignore guards" not in g.d(a).can_do \
+                guard = None  # the first enemy guard of the zone (a loop: no list made at each declaration)
+                for o in g.state.objects_in_zone(zt):
+                    if o.guard and o.controller != a.controller and "force attacks" not in g.d(o).cannot_do:
+                        guard = o
+                        break
+                if guard is not None and "ignore guards" not in g.d(a).can_do \
                         and not permits(g, "ignore guards", a, t, attack=atk):  # a card in play may let it
-                    return f"an enemy guard ({guards[0].label()}) protects the zone"
+                    return f"an enemy guard ({guard.label()}) protects the zone"
         return None
 
     def cancel(self, atk: Attack, why: str, before_declared: bool = False) -> None:
@@ -1525,7 +1528,10 @@ class AttackEngine:
         if a is None or not a.in_play:
             return None
         g = self.game
-        return next((k for k in g.effects.derived(a).traits if g.codex_statics(k, ATTACKS_UNANSWERED)), None)
+        for k in g.effects.derived(a).traits:  # (a loop, not next() over a generator: asked by two steps)
+            if g.codex_statics(k, ATTACKS_UNANSWERED):
+                return k
+        return None
 
     def remove_guard(self, atk: Attack) -> None:
         t = atk.defender or atk.target

@@ -706,8 +706,10 @@ class DamageAndEffects(Step):
             natural = atk.effect_natural
             total = natural + sum(m[1] for m in mods)
             atk.effect_roll = total
-        g.emit_data("roll", f"effect die: {natural}" + "".join(f" {m[1]:+d} ({m[0]})" for m in mods)
-                    + (f" = {total}" if mods else ""), {"d12": natural, "total": total, "purpose": "effect"})
+        text = f"effect die: {natural}"
+        if mods:  # (most rolls have none: no generator to join)
+            text += "".join(f" {m[1]:+d} ({m[0]})" for m in mods) + f" = {total}"
+        g.emit_data("roll", text, {"d12": natural, "total": total, "purpose": "effect"})
         row = DamageAndEffects.effect_row(table, total)
         if row is None:
             g.emit("info", "no effect")
@@ -1141,9 +1143,12 @@ class AttackEngine:
             codex = g.codex
             keys += [k for k in g.effects.derived(holder).traits
                      if (cd := codex.get(k)) is not None and "Attack" in cd.categories]
-        return any(ab.effect.args and isinstance(ab.effect.args[0].value, A.StringLit)
-                   and ab.effect.args[0].value.value == step
-                   for k in keys for ab in g.codex_statics(k, "attack_usable_in"))
+        for k in keys:  # (loops, not any() over a generator: asked of each bar at every counterstrike step)
+            for ab in g.codex_statics(k, "attack_usable_in"):
+                args = ab.effect.args
+                if args and isinstance(args[0].value, A.StringLit) and args[0].value.value == step:
+                    return True
+        return False
 
     def shape(self, action: AttackAction) -> None:
         """The attack's shape from the codex statics of its traits: strikes per target

@@ -1005,8 +1005,10 @@ class Game:
                 rules = [*more, *rules] if event == "would_be_destroyed" else [*rules, *more]
         if (rules or pending) and event == STEP_EVENT and "step" in info:  # only the listeners of this step (event_matches would refuse the rest)
             step = info["step"]
-            rules = [r for r in rules if _step_of(r[2]) in (None, step)]
-            pending = [p for p in pending if _step_of(p[2]) in (None, step)]
+            if rules:  # (an empty one stays as it is: no comprehension to run)
+                rules = [r for r in rules if _step_of(r[2]) in (None, step)]
+            if pending:
+                pending = [p for p in pending if _step_of(p[2]) in (None, step)]
         # Codex rules carried by objects and attacks apply first, in a fixed order (they are rules of
         # the game, not abilities a player orders); printed abilities that trigger together are
         # ordered by their controllers.

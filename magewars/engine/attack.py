@@ -21,7 +21,8 @@ melee/ranged icon: walls, Bash, Explode-like attacks made by objects).
 from __future__ import annotations
 
 import weakref
-from collections import Counter
+from collections import defaultdict
+from functools import partial
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Optional
 
@@ -102,7 +103,9 @@ class AttackAction:
     is_counterstrike: bool = False
     is_barrier: bool = False
     is_spell: bool = False
-    bonus_used: Counter = field(default_factory=Counter)
+    # (source, ability) -> the bonus dice already granted (read and added to with `[key]` only: a
+    # defaultdict is made in C, where a Counter ran two Python calls for each attack action made)
+    bonus_used: dict = field(default_factory=partial(defaultdict, int))
     attacks: list = field(default_factory=list)
     illegal: set = field(default_factory=set)  # target ids no longer legal for this action
     # defender ids whose Damage Barrier / Counterstrike steps this attack action already took (an extra
@@ -715,9 +718,9 @@ class DamageAndEffects(Step):
             g.emit("info", "no effect")
         else:
             fresh = a.is_barrier or a.is_counterstrike
-            counts = Counter()
+            counts: dict = {}
             for (name, n) in row.outcomes:
-                counts[name] += n
+                counts[name] = counts.get(name, 0) + n
             # conditions that lower armor (Corrode) are placed after the others
             for name, n in sorted(counts.items(), key=lambda kv: g.lowers_armor(kv[0])):
                 if target.in_play:

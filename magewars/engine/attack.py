@@ -952,14 +952,20 @@ class AttackEngine:
         """The attack bar `name` of `obj`.  A card may print two bars of one name, one of them a zone
         attack (an "OR" bar written as two: Rules, "OR" Attacks): `at_zone` (a zone was declared as
         the target, or objects were) picks the side that fits the declaration."""
-        d = self.game.effects.derived(obj)
-        found = [(a, src_id) for (a, src_id) in d.attacks if name is None or a.name.lower() == name.lower()]
-        if not found:
+        g = self.game
+        low = None if name is None else name.lower()
+        found = None  # the first bar of that name, or the first that also fits the declaration (loops: no lists)
+        for (a, src_id) in g.effects.derived(obj).attacks:
+            if low is None or a.name.lower() == low:
+                if found is None:
+                    found = (a, src_id)
+                if at_zone is None or bool(a.is_zone) == at_zone:
+                    found = (a, src_id)
+                    break
+        if found is None:
             raise KeyError(f"{obj.label()} has no attack named {name!r}")
-        if at_zone is not None:
-            found = [f for f in found if bool(f[0].is_zone) == at_zone] or found
-        a, src_id = found[0]
-        return a, self.game.state.objects[src_id]
+        a, src_id = found
+        return a, g.state.objects[src_id]
 
     def make_attack(self, attacker, attack_name, targets, *, zone=None, alternative=None,
                     counterstrike=False, source=None, spell=None, spell_card=None, quickcast=False,

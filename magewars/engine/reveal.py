@@ -175,13 +175,14 @@ class Reveals:
         c = obj.card.reveal_cost
         if c is None:
             return 0
-        self.game.effects.reads_others()
-        return self._kept_cost(self._cost_table(), obj, c)
-
-    def _cost_table(self) -> dict:
-        """The kept reveal costs (object id -> cost), emptied first when what they were worked out from
-        changed (reveal_cost says what that is).  The same dict is handed out while they stay valid."""
         g = self.game
+        g.effects.reads_others()
+        return self._kept_cost(self._cost_table(g), obj, c)
+
+    def _cost_table(self, g: "Game") -> dict:
+        """The kept reveal costs (object id -> cost), emptied first when what they were worked out from
+        changed (reveal_cost says what that is).  The same dict is handed out while they stay valid.
+        `g`: the game, which every caller has in hand (self.game is a call through a weak link)."""
         st = g.state
         atk = g.current_attack
         xs, uses = g.x_values, getattr(g, "cost_uses", None)
@@ -382,7 +383,7 @@ class Reveals:
         if not objs:
             return (), None
         mana = st.players[player].mana
-        costs = self._cost_table()
+        costs = self._cost_table(g)
         kept = self._cands.get(player)
         if kept is not None and kept[0] is st and kept[1] == st.version and kept[2] == mana and kept[3] is costs \
                 and not getattr(g, "effect_restrictions", None) and not getattr(g, "placers", None) \

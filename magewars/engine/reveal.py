@@ -318,7 +318,7 @@ class Reveals:
             if not (self._hidden_table() if revealed_any else hidden).get(player):
                 continue  # nothing face down of theirs, as of now: no candidate (as _candidates_now finds first)
             while True:  # (a player with nothing face down, as of now, has no candidate: _candidates_now)
-                opts = self._window_options(player)
+                opts = self._window_options(player, g)
                 if opts is None:
                     break
                 ch = g.decide("reveal", player, opts, prompt=prompt, default=0, step=step)
@@ -331,11 +331,11 @@ class Reveals:
         if not revealed_any:
             g.emit_data("window", nothing, {"step": step})
 
-    def _window_options(self, player: str) -> Optional[list]:
+    def _window_options(self, player: str, g: "Game") -> Optional[list]:
         """A window's options for `player` (_offer), or None when they may reveal nothing now.  Kept
         with a kept candidates list (_candidates_now), which holds while what they are worked out from
         stays the same; a fresh list each time (the decision's own)."""
-        cands, kept = self._candidates_now(player)
+        cands, kept = self._candidates_now(player, g)
         if not cands:
             return None
         if kept is None:
@@ -360,9 +360,9 @@ class Reveals:
 
     def _candidates(self, player: str) -> list:
         """The face-down enchantments `player` may reveal now (_candidates_now), as a list of its own."""
-        return list(self._candidates_now(player)[0])
+        return list(self._candidates_now(player, self.game)[0])
 
-    def _candidates_now(self, player: str) -> tuple:
+    def _candidates_now(self, player: str, g: "Game") -> tuple:
         """The face-down enchantments `player` may reveal now: those whose reveal cost they can pay and
         that nothing forbids revealing (reveal_forbidden), in the order hidden_of gives them.
 
@@ -376,8 +376,8 @@ class Reveals:
         attack, the phase).
 
         Returns the candidates (a sequence not to be changed) and the kept entry they come from, None
-        when they are not kept (_window_options keeps a window's options in it)."""
-        g = self.game
+        when they are not kept (_window_options keeps a window's options in it).  `g`: the game, which
+        the window asking has in hand (self.game is a call through a weak link)."""
         st = g.state
         objs = self._hidden_table().get(player)  # (which also tells a computation under way it read others)
         if not objs:

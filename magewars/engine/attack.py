@@ -21,7 +21,8 @@ melee/ranged icon: walls, Bash, Explode-like attacks made by objects).
 from __future__ import annotations
 
 import weakref
-from collections import Counter
+from collections import defaultdict
+from functools import partial
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Optional
 
@@ -102,7 +103,9 @@ class AttackAction:
     is_counterstrike: bool = False
     is_barrier: bool = False
     is_spell: bool = False
-    bonus_used: Counter = field(default_factory=Counter)
+    # (source, ability) -> the bonus dice already granted (read and added to with `[key]` only: a
+    # defaultdict is made in C, where a Counter ran two Python calls for each attack action made)
+    bonus_used: dict = field(default_factory=partial(defaultdict, int))
     attacks: list = field(default_factory=list)
     illegal: set = field(default_factory=set)  # target ids no longer legal for this action
     # defender ids whose Damage Barrier / Counterstrike steps this attack action already took (an extra
@@ -219,16 +222,15 @@ class Attack:
         return self.action.has_trait(key) or any(t.key == key for t in self.gained)
 
     def kinds(self) -> set:
-        k = set()
-        if self.action.kind:
-            k.add(self.action.kind)
-        if self.action.is_zone:
+        a = self.action
+        k = {a.kind} if a.kind else set()
+        if a.is_zone:
             k.add("zone")
-        if self.action.is_counterstrike:
+        if a.is_counterstrike:
             k.add("counterstrike")
-        if self.action.is_barrier:
+        if a.is_barrier:
             k.add("barrier")
-        if self.action.is_spell:
+        if a.is_spell:
             k.add("spell")
         return k
 
@@ -271,11 +273,12 @@ class Sequence:
     def settle(self, eng: "AttackEngine") -> Optional[str]:
         """No more strikes: if every attack against this target was canceled, neither a damage
         barrier nor a counterstrike answers it (Rules: Avoiding, Canceling, or Missing Attacks)."""
-        if all(x.status == "canceled" for x in self.attacks):
-            eng.game.emit("rule", "every attack against this target was canceled: no damage barrier, "
-                                  "no counterstrike")
-            return "attack_ends"
-        return None
+        for x in self.attacks:  # (a loop, not all() over a generator: every sequence settles)
+            if x.status != "canceled":
+                return None
+        eng.game.emit("rule", "every attack against this target was canceled: no damage barrier, "
+                              "no counterstrike")
+        return "attack_ends"
 
     def next_object(self, eng: "AttackEngine") -> bool:
         """A zone attack: the attacker picks the next object of the zone still in play, which is
@@ -316,8 +319,9 @@ class Step:
     def applies(self, eng: "AttackEngine", seq: Sequence) -> bool:
         return seq.atk.status != "canceled"
 
-    def run(self, eng: "AttackEngine", atk: Attack) -> None:
-        """What happens during the step beyond its triggers and reveal window (nothing, by default)."""
+    def run(self, eng: "AttackEngine", atk: Attack, g: "Game") -> None:
+        """What happens during the step beyond its triggers and reveal window (nothing, by default).
+        `g` is the engine's game, which the runner has in hand (eng.game is a call through a weak link)."""
 
     def then(self, eng: "AttackEngine", seq: Sequence) -> Optional[str]:
         """After the step (taken or skipped): None for the column's next step, a step key to go
@@ -331,8 +335,7 @@ class DeclareAttack(Step):
     def applies(self, eng, seq):
         return True
 
-    def run(self, eng, atk):
-        g = eng.game
+    def run(self, eng, atk, g):
         a = atk.action
         if a.is_zone and a.zone and not atk.declared:
             g.emit("info", f"{atk.attacker.label()} declares a zone attack with {a.definition.name} "
@@ -387,8 +390,7 @@ class DeclareAttack(Step):
 class PayCosts(Step):
     key = "pay_costs"
 
-    def run(self, eng, atk):
-        g = eng.game
+    def run(self, eng, atk, g):
         cost = atk.action.definition.cost
         if isinstance(cost, A.XValue):  # `cost X`: the X the bar works out (static set_x)
             cost = atk.action.x * cost.coef
@@ -406,8 +408,10 @@ class PayCosts(Step):
     def then(self, eng, seq):
         """A defender that strikes first (codex: counterstrike_first) takes the Counterstrike step now."""
         atk, a = seq.atk, seq.action
-        if ("counterstrike" in seq.column and atk.status != "canceled" and not a.is_counterstrike
-                and a.kind == "melee" and atk.target.id in a.first_strike and not eng.is_self_attack(atk)):
+        # (first_strike asked first: it is empty unless some defender strikes first)
+        if (a.first_strike and "counterstrike" in seq.column.steps and atk.status != "canceled"
+                and not a.is_counterstrike and a.kind == "melee" and atk.target.id in a.first_strike
+                and not eng.is_self_attack(atk)):
             seq.first_strike = True
             eng.game.emit("rule", f"{atk.target.label()}: the Counterstrike step comes right after Pay Costs "
                                   f"(first strike)")
@@ -418,8 +422,7 @@ class PayCosts(Step):
 class RollToMiss(Step):
     key = "roll_to_miss"
 
-    def run(self, eng, atk):
-        g = eng.game
+    def run(self, eng, atk, g):
         attacker = atk.attacker
         if not attacker.in_play or not g.is_creature(attacker):
             g.emit("info", "the attacker is not a creature: no roll to miss")
@@ -456,8 +459,7 @@ class AvoidAttack(Step):
     def applies(self, eng, seq):
         return seq.atk.status == "declared"
 
-    def run(self, eng, atk):
-        g = eng.game
+    def run(self, eng, atk, g):
         if atk.status != "declared":
             return
         target = atk.target
@@ -472,10 +474,10 @@ class AvoidAttack(Step):
             g.emit("rule", f"{defender.label()} acts as the defender with its own defenses "
                            f"(the attack's target is still {target.label()})")
         barred = forbids(g, "use_defense", defender, attack=atk)  # a card's own `cannot(this, "use_defense")`
-        if "use_defense" in g.d(defender).cannot_do or barred:
+        d = g.effects.derived(defender)
+        if "use_defense" in d.cannot_do or barred:
             g.emit("info", f"{defender.label()} cannot use defenses" + (f" ({barred})" if barred else ""))
             return
-        d = g.d(defender)
         usable = []
         for (df, src_id, key) in d.defenses:
             if df.limit and df.limit == atk.action.kind:
@@ -528,16 +530,15 @@ class RollDice(Step):
         atk = seq.atk
         return atk.status == "declared" or (atk.redirected and atk.status != "canceled")
 
-    def run(self, eng, atk):
-        g = eng.game
+    def run(self, eng, atk, g):
         if atk.action.definition.dice is None and barclauses.has_effect(g, atk.action):
             g.emit("info", f"{atk.action.definition.name} rolls no attack dice: its effect is all it does")
             return
         dtype = atk.action.definition.damage_type
-        if dtype and atk.target.in_play and dtype in g.d(atk.target).immune_types:
+        if dtype and atk.target.in_play and dtype in g.effects.derived(atk.target).immune_types:
             g.emit("immune", f"{atk.target.label()} has {dtype} Immunity: no dice are rolled against it")
             return
-        n, mods = self.dice(eng, atk)
+        n, mods = self.dice(eng, atk, g)
         atk.dice_count, atk.dice_mods = n, mods
         for (label, amount, ts) in mods[1:]:
             g.emit("modifier", f"{amount:+d} attack dice: {label}" + (f" (t{ts})" if ts else ""),
@@ -552,19 +553,20 @@ class RollDice(Step):
         eng.offer_reroll(atk, "attack dice")
 
 
-    def dice(self, eng, atk: Attack) -> tuple[int, list]:
+    def dice(self, eng, atk: Attack, g) -> tuple[int, list]:
         """How many attack dice: the printed number and every modifier, each with its source."""
-        g = eng.game
         a = atk.action
         base = a.definition.dice
         if not isinstance(base, int):
             base = g.x_value(a.attacker) * getattr(base, "coef", 1) if base is not None else 0
         mods = [("printed", base, 0)]
+        total = base  # (summed as the modifiers are listed: no generator over them afterwards)
         for (label, amount) in eng.bar_mods(atk, "modify_dice"):
             mods.append((label, amount, 0))
+            total += amount
         for (label, amount, ts) in atk.extra_dice:
             mods.append((label, amount, ts))
-        total = sum(m[1] for m in mods)
+            total += amount
         if total < 1:
             mods.append(("an attack rolls at least 1 die", 1 - total, 0))
             total = 1
@@ -581,18 +583,17 @@ class DamageAndEffects(Step):
     def applies(self, eng, seq):
         return "roll_dice" in seq.atk.reached and seq.atk.status != "canceled"
 
-    def run(self, eng, atk):
-        g = eng.game
+    def run(self, eng, atk, g):
         target = atk.target
-        reason = self.no_longer_possible(eng, atk)
+        reason = self.no_longer_possible(eng, atk, g)
         if reason:
             eng.cancel(atk, reason)
             return
         atk.status = "hit"
         atk.events.add(("hit", target.id))
-        self.meet_barrier(eng, atk)
+        self.meet_barrier(eng, atk, g)
         dtype = atk.action.definition.damage_type
-        if dtype and dtype in g.d(target).immune_types:
+        if dtype and dtype in g.effects.derived(target).immune_types:
             g.emit("immune", f"{target.label()} has {dtype} Immunity: the attack deals no damage and no effects")
             g.fire("hit", target, Ctx(attack=atk, it=target))
             return
@@ -604,10 +605,10 @@ class DamageAndEffects(Step):
             barclauses.run_effects(g, atk, bar_effects)
             g.fire("hit", target, Ctx(attack=atk, it=target))
             return
-        self.deal_damage(eng, atk)
+        self.deal_damage(eng, atk, g)
         table = atk.action.definition.effect_die
         if table and not incorporeal:
-            self.effect_die(eng, atk, table)
+            self.effect_die(eng, atk, table, g)
         elif table:
             g.emit("info", "no effect die: the Incorporeal target receives no effects from this attack")
         if bar_effects and target.in_play:  # the bar's effect follows its damage and effects
@@ -622,9 +623,8 @@ class DamageAndEffects(Step):
             g.fire_heard("hit", target, Ctx(attack=atk, it=target))
 
     @staticmethod
-    def no_longer_possible(eng, atk) -> Optional[str]:
+    def no_longer_possible(eng, atk, g) -> Optional[str]:
         """Why the attack cannot reach Damage and Effects after all (it is then canceled), or None."""
-        g = eng.game
         a = atk.action
         target = atk.target
         reason = None
@@ -640,23 +640,22 @@ class DamageAndEffects(Step):
         return reason
 
     @staticmethod
-    def meet_barrier(eng, atk) -> None:
+    def meet_barrier(eng, atk, g) -> None:
         """The defender's damage barrier is met with the hit itself: remembered even if the defender
         is destroyed by it (it still attacks in the Damage Barrier step)."""
-        g = eng.game
         a = atk.action
         defender = atk.defender or atk.target
         if not atk.redirected:
-            atk.barrier = g.d(defender).barrier
-            extra = g.d(defender).extra_barriers
+            d = g.effects.derived(defender)
+            atk.barrier = d.barrier
+            extra = d.extra_barriers
             if extra and a.kind == "melee":
                 g.emit("rule", f"{defender.label()} already has a damage barrier: the one from "
                                f"{g.state.objects[extra[0][1]].label()} does not function")
 
     @staticmethod
-    def deal_damage(eng, atk) -> None:
+    def deal_damage(eng, atk, g) -> None:
         """The dice's normal and critical damage against armor, with every rule that changes them."""
-        g = eng.game
         a = atk.action
         target = atk.target
         normal, crit = atk.normal, atk.crit
@@ -668,7 +667,7 @@ class DamageAndEffects(Step):
                 g.emit("rule", f"{min(len(faces), atk.to_critical)} normal die result(s) count as critical "
                                f"({moved} damage)")
         ones = sum(1 for f in atk.faces if f.value == 1) if atk.only_ones else 0
-        dmg = eng.damage_from(atk, normal, crit, ones, g.d(target).armor, emit=g.emit)
+        dmg = eng.damage_from(atk, normal, crit, ones, g.effects.derived(target).armor, emit=g.emit)
         atk.damage = dmg
         remaining = g.remaining_health(target)
         if dmg:
@@ -682,22 +681,25 @@ class DamageAndEffects(Step):
     @staticmethod
     def effect_row(table, total: int):
         """The row of an effect-die table a total falls in (None: no effect)."""
-        return next((r for r in table if total >= r.low and (r.high is None or total <= r.high)), None)
+        for r in table:  # (a loop, not next() over a generator: once per effect die rolled)
+            if total >= r.low and (r.high is None or total <= r.high):
+                return r
+        return None
 
     @staticmethod
-    def effect_die(eng, atk, table) -> None:
+    def effect_die(eng, atk, table, g) -> None:
         """Roll the effect die (with its modifiers and rerolls) and place the conditions of its row."""
-        g = eng.game
         a = atk.action
         target = atk.target
         natural = g.dice.d12()
-        total = natural
+        total = natural  # (summed as the modifiers are listed)
         mods = []
         for (label, amount) in eng.bar_mods(atk, "modify_effect_roll"):
             mods.append((label, amount))
+            total += amount
         for (label, amount, ts) in atk.extra_effect:
             mods.append((label, amount))
-        total = natural + sum(m[1] for m in mods)
+            total += amount
         atk.effect_natural, atk.effect_roll, atk.effect_mods = natural, total, mods
         if mods or atk.reroll_offers:
             g.emit("roll", f"effect die rolled: {natural}", d12=natural, purpose="effect (natural)")
@@ -707,16 +709,18 @@ class DamageAndEffects(Step):
             natural = atk.effect_natural
             total = natural + sum(m[1] for m in mods)
             atk.effect_roll = total
-        g.emit_data("roll", f"effect die: {natural}" + "".join(f" {m[1]:+d} ({m[0]})" for m in mods)
-                    + (f" = {total}" if mods else ""), {"d12": natural, "total": total, "purpose": "effect"})
+        text = f"effect die: {natural}"
+        if mods:  # (most rolls have none: no generator to join)
+            text += "".join(f" {m[1]:+d} ({m[0]})" for m in mods) + f" = {total}"
+        g.emit_data("roll", text, {"d12": natural, "total": total, "purpose": "effect"})
         row = DamageAndEffects.effect_row(table, total)
         if row is None:
             g.emit("info", "no effect")
         else:
             fresh = a.is_barrier or a.is_counterstrike
-            counts = Counter()
+            counts: dict = {}
             for (name, n) in row.outcomes:
-                counts[name] += n
+                counts[name] = counts.get(name, 0) + n
             # conditions that lower armor (Corrode) are placed after the others
             for name, n in sorted(counts.items(), key=lambda kv: g.lowers_armor(kv[0])):
                 if target.in_play:
@@ -727,14 +731,14 @@ class DamageAndEffects(Step):
     def then(self, eng, seq):
         """The individual attack is over: one that never hit is spent; the next object of a zone
         attack is attacked; without additional strikes, the strikes are settled."""
-        atk, col = seq.atk, seq.column
-        if seq.zone or "roll_to_miss" in atk.reached:  # this attack was made (not canceled beforehand)
+        atk, zone = seq.atk, seq.zone
+        if zone or "roll_to_miss" in atk.reached:  # this attack was made (not canceled beforehand)
             if atk.status == "declared":
                 atk.status = "canceled"
             seq.action.first_done = True
-        if seq.zone:
-            return col.again if seq.next_object(eng) else None
-        if "additional_strikes" in col:
+        if zone:
+            return seq.column.again if seq.next_object(eng) else None
+        if "additional_strikes" in seq.column.steps:
             return None
         return seq.settle(eng)
 
@@ -785,22 +789,28 @@ class DamageBarrier(Step):
     def applies(self, eng, seq):
         return True
 
-    def run(self, eng, atk):
-        g = eng.game
+    def run(self, eng, atk, g):
         a = atk.action
-        attempts = [x for x in a.attacks if (x.defender or x.target) is (atk.defender or atk.target)]
-        hit = any(x.status == "hit" and not x.redirected for x in attempts)
-        if ("barrier", (atk.defender or atk.target).id) in a.answered:
+        # one pass over the action's attacks on this defender: whether one hit, and the first damage
+        # barrier one met (a loop: no list and generators made for each damage barrier step)
+        defender = atk.defender or atk.target
+        hit, barrier = False, None
+        for x in a.attacks:
+            if (x.defender or x.target) is defender:
+                if x.status == "hit" and not x.redirected:
+                    hit = True
+                if barrier is None and x.barrier:
+                    barrier = x.barrier
+        if ("barrier", defender.id) in a.answered:
             g.emit("info", "this attack action already met that defender's damage barrier step")
             return
-        a.answered.add(("barrier", (atk.defender or atk.target).id))
+        a.answered.add(("barrier", defender.id))
         if eng.is_self_attack(atk):
             g.emit("info", "an attack on oneself does not trigger one's own damage barrier")
             return
         if not hit:
             g.emit("info", "the attack did not hit: no damage barrier attack")
             return
-        barrier = next((x.barrier for x in attempts if x.barrier), None)
         if barrier is None:
             g.emit("info", "the defender has no damage barrier")
             return
@@ -814,7 +824,7 @@ class DamageBarrier(Step):
             g.emit("info", "the attacker is gone: the damage barrier has no one to attack")
             return
         g.emit("rule", f"damage barrier {bdef.name} of {src.label()} attacks {atk.attacker.label()}"
-               + ("" if (atk.defender or atk.target).in_play else " (even though the defender was destroyed)"))
+               + ("" if defender.in_play else " (even though the defender was destroyed)"))
         action = AttackAction(src, bdef, src, tuple(bdef.traits), None, is_barrier=True)
         eng.run_action(action, [atk.attacker])
 
@@ -826,8 +836,7 @@ class Counterstrike(Step):
     def applies(self, eng, seq):
         return not seq.counterstruck  # taken once: early for a first-striking defender, else here
 
-    def run(self, eng, atk):
-        g = eng.game
+    def run(self, eng, atk, g):
         a = atk.action
         defender = atk.defender or atk.target
         try:
@@ -841,12 +850,15 @@ class Counterstrike(Step):
             if eng.is_self_attack(atk):
                 g.emit("info", "an attack on oneself gets no counterstrike from oneself")
                 return
-            if all(x.status == "canceled" for x in a.attacks if (x.defender or x.target) is defender):
+            for x in a.attacks:  # (a loop, not all() over a generator)
+                if (x.defender or x.target) is defender and x.status != "canceled":
+                    break
+            else:  # every attack on this defender was canceled
                 return
             if not defender.in_play:
                 g.emit("rule", f"{defender.label()} was destroyed: it makes no counterstrike")
                 return
-            if "counterstrike" in g.d(defender).cannot_do:
+            if "counterstrike" in g.effects.derived(defender).cannot_do:
                 g.emit("rule", f"{defender.label()} cannot counterstrike")
                 return
             why = eng.unanswered(atk)
@@ -857,7 +869,7 @@ class Counterstrike(Step):
                 g.emit("info", "the attacker is not in the defender's zone: no counterstrike")
                 return
             opts = []
-            for (adef, src_id) in g.d(defender).attacks:
+            for (adef, src_id) in g.effects.derived(defender).attacks:
                 if adef.kind != "melee":
                     continue
                 if eng.usable_in(adef, "counterstrike", holder=g.state.objects.get(src_id)) \
@@ -897,8 +909,8 @@ class AttackEnds(Step):
     def applies(self, eng, seq):
         return True
 
-    def run(self, eng, atk):
-        eng.game.emit("info", f"attack ends: {atk.status}")
+    def run(self, eng, atk, g):
+        g.emit("info", f"attack ends: {atk.status}")
         eng.end_attack_effects(atk)  # effects lasting "until end of attack" end with it
 
 
@@ -940,14 +952,20 @@ class AttackEngine:
         """The attack bar `name` of `obj`.  A card may print two bars of one name, one of them a zone
         attack (an "OR" bar written as two: Rules, "OR" Attacks): `at_zone` (a zone was declared as
         the target, or objects were) picks the side that fits the declaration."""
-        d = self.game.d(obj)
-        found = [(a, src_id) for (a, src_id) in d.attacks if name is None or a.name.lower() == name.lower()]
-        if not found:
+        g = self.game
+        low = None if name is None else name.lower()
+        found = None  # the first bar of that name, or the first that also fits the declaration (loops: no lists)
+        for (a, src_id) in g.effects.derived(obj).attacks:
+            if low is None or a.name.lower() == low:
+                if found is None:
+                    found = (a, src_id)
+                if at_zone is None or bool(a.is_zone) == at_zone:
+                    found = (a, src_id)
+                    break
+        if found is None:
             raise KeyError(f"{obj.label()} has no attack named {name!r}")
-        if at_zone is not None:
-            found = [f for f in found if bool(f[0].is_zone) == at_zone] or found
-        a, src_id = found[0]
-        return a, self.game.state.objects[src_id]
+        a, src_id = found
+        return a, g.state.objects[src_id]
 
     def make_attack(self, attacker, attack_name, targets, *, zone=None, alternative=None,
                     counterstrike=False, source=None, spell=None, spell_card=None, quickcast=False,
@@ -959,7 +977,7 @@ class AttackEngine:
         (Bloodthirsty) binds its attacks to, when it can."""
         g = self.game
         self._choose_more = choose_more
-        self._bound_to = {o.id for o in bound_to}
+        self._bound_to = {o.id for o in bound_to} if bound_to else ()  # (read with `in` only)
         if spell_card is not None:  # a spell cast directly by its card
             from . import casting
             return casting.cast_attack_spell(g, attacker, spell_card, targets, zone=zone)
@@ -985,7 +1003,7 @@ class AttackEngine:
                               default=0)
             traits = traits + tuple(adef.alternatives[ch.value])
         kind = adef.kind
-        for (t, k, label) in g.d(attacker).attack_traits:
+        for (t, k, label) in g.effects.derived(attacker).attack_traits:
             if k is None or k == kind or k == adef.name:  # all its attacks, those of a kind, or one attack
                 traits = traits + (t,)
                 g.emit("modifier", f"the attack gains {t} ({label})")
@@ -1006,6 +1024,8 @@ class AttackEngine:
         """`next_attack_targets(...)` waiting for this attacker: its quick melee attack made as its full
         action (no move before it this Action Phase) may go against that many different objects, one
         after the other as with Sweeping; its extra strikes stay with the first target."""
+        if not self.pending_targets:
+            return
         g, who = self.game, action.attacker
         for p in list(self.pending_targets):
             if p["round"] != g.state.round:
@@ -1069,7 +1089,7 @@ class AttackEngine:
                 if not g.unheard("attack_resolved", action.attacker, last):
                     g.fire_heard("attack_resolved", action.attacker, Ctx(attack=last, it=action.attacker))
         finally:
-            g.current_attack = prev
+            g._current_attack = prev  # (current_attack's store: its setter does nothing more)
             g.log.depth -= 1
         return action
 
@@ -1115,7 +1135,7 @@ class AttackEngine:
             g.emit("canceled", f"{action.definition.name} cannot be used: {why}", why=why)
             return
         g.emit("info", f"{action.attacker.label()} uses {action.definition.name}: it attacks no object")
-        STEPS["pay_costs"].run(self, atk)
+        STEPS["pay_costs"].run(self, atk, g)
         if atk.status == "canceled":
             return
         abilities, _ = barclauses.effects(g, atk)
@@ -1126,13 +1146,18 @@ class AttackEngine:
         """May this attack bar be used in `step` (e.g. the Counterstrike step)?  Its traits say so in
         the codex: `static attack_usable_in("counterstrike")`; so do attack traits the object carrying
         the bar has gained (an equipment that "gains Counterstrike" lends it to its attacks)."""
+        g = self.game
         keys = [t.key for t in adef.traits]
         if holder is not None and holder.in_play:
-            keys += [k for k in self.game.d(holder).traits
-                     if (cd := self.game.codex.get(k)) is not None and "Attack" in cd.categories]
-        return any(ab.effect.args and isinstance(ab.effect.args[0].value, A.StringLit)
-                   and ab.effect.args[0].value.value == step
-                   for k in keys for ab in self.game.codex_statics(k, "attack_usable_in"))
+            codex = g.codex
+            keys += [k for k in g.effects.derived(holder).traits
+                     if (cd := codex.get(k)) is not None and "Attack" in cd.categories]
+        for k in keys:  # (loops, not any() over a generator: asked of each bar at every counterstrike step)
+            for ab in g.codex_statics(k, "attack_usable_in"):
+                args = ab.effect.args
+                if args and isinstance(args[0].value, A.StringLit) and args[0].value.value == step:
+                    return True
+        return False
 
     def shape(self, action: AttackAction) -> None:
         """The attack's shape from the codex statics of its traits: strikes per target
@@ -1324,7 +1349,7 @@ class AttackEngine:
         g.emit_data("step", st.title, {"step": key, "attack": atk.action.definition.name, "target": atk.target.id})
         atk.reached.add(key)
         g.log.depth += 1
-        g.current_attack = atk
+        g._current_attack = atk  # (current_attack's store: its setter is a call per step for one assignment)
         self.current_step = key
         try:
             if atk.status != "canceled":
@@ -1333,7 +1358,7 @@ class AttackEngine:
                     g.fire_heard("attack_step", subject, Ctx(attack=atk), step=key)
             if atk.status == "canceled" and not st.after_cancel:
                 return
-            st.run(self, atk)
+            st.run(self, atk, g)
             g.check_state()
             if atk.status != "canceled":
                 g.reveals.window(key, atk)
@@ -1366,9 +1391,10 @@ class AttackEngine:
         """Why a ranged attack (not a zone attack) has no line of sight to its target (None: it has one):
         a wall that blocks line of sight stands between, and no trait of the attack or of the attacker
         says walls do not block it (codex_rules.ignores_los_walls: Indirect)."""
-        g, t, action = self.game, atk.target, atk.action
+        action = atk.action
         if action.kind != "ranged" or action.is_zone or action.is_barrier or action.is_counterstrike:
             return None
+        g, t = self.game, atk.target
         if not g.state.zone_of(atk.source) or not (g.state.zone_of(t) or getattr(t, "border", None)) \
                 or in_los(g, atk.source, t):  # a wall: line of sight to the middle of its border
             return None
@@ -1408,12 +1434,12 @@ class AttackEngine:
             why = self.declaration_changes(atk)
             if why:
                 return why
-        for (detail, label) in g.d(t).cannot_be_attacked:
+        for (detail, label) in g.effects.derived(t).cannot_be_attacked:
             words = detail.lower().split()
             # a zone attack targets no object: only a restriction naming zone attacks stops it
             if not words or (action.kind in words and not action.is_zone) or ("zone" in words and action.is_zone):
                 return f"{t.label()} cannot be attacked{(' by ' + detail) if detail else ''} ({label})"
-        if g.is_creature(a) and a.in_play and "attack" in g.d(a).cannot_do and not action.spell:
+        if g.is_creature(a) and a.in_play and "attack" in g.effects.derived(a).cannot_do and not action.spell:
             return f"{a.label()} cannot attack"
         if action.kind == "ranged" and not action.is_zone and action.definition.range:
             lo, hi = action.definition.range
@@ -1448,11 +1474,14 @@ class AttackEngine:
             if why:
                 return why
             if not t.guard and at_declaration:  # guards are checked only when the attack is declared
-                guards = [o for o in g.state.objects_in_zone(zt) if o.guard and o.controller != a.controller
-                          and "force attacks" not in g.d(o).cannot_do]
-                if guards and "ignore guards" not in g.d(a).can_do \
+                guard = None  # the first enemy guard of the zone (a loop: no list made at each declaration)
+                for o in g.state.objects_in_zone(zt):
+                    if o.guard and o.controller != a.controller and "force attacks" not in g.d(o).cannot_do:
+                        guard = o
+                        break
+                if guard is not None and "ignore guards" not in g.d(a).can_do \
                         and not permits(g, "ignore guards", a, t, attack=atk):  # a card in play may let it
-                    return f"an enemy guard ({guards[0].label()}) protects the zone"
+                    return f"an enemy guard ({guard.label()}) protects the zone"
         return None
 
     def cancel(self, atk: Attack, why: str, before_declared: bool = False) -> None:
@@ -1512,7 +1541,11 @@ class AttackEngine:
         a = atk.attacker
         if a is None or not a.in_play:
             return None
-        return next((k for k in self.game.d(a).traits if self.game.codex_statics(k, ATTACKS_UNANSWERED)), None)
+        g = self.game
+        for k in g.effects.derived(a).traits:  # (a loop, not next() over a generator: asked by two steps)
+            if g.codex_statics(k, ATTACKS_UNANSWERED):
+                return k
+        return None
 
     def remove_guard(self, atk: Attack) -> None:
         t = atk.defender or atk.target
@@ -1527,7 +1560,6 @@ class AttackEngine:
 
     def bar_mods(self, atk: Attack, fn: str) -> list:
         """`static modify_dice(...)` / `static modify_effect_roll(...)` written inside the attack bar."""
-        from ..dsl import ast as A
         out = []
         for ab in atk.action.definition.abilities:
             if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == fn:
@@ -1592,8 +1624,14 @@ class AttackEngine:
         return dmg
 
     def count_faces(self, atk: Attack) -> None:
-        atk.normal = sum(f.value for f in atk.faces if not f.critical)
-        atk.crit = sum(f.value for f in atk.faces if f.critical)
+        normal = crit = 0  # (one pass over the faces, no generators)
+        for f in atk.faces:
+            if f.critical:
+                crit += f.value
+            else:
+                normal += f.value
+        atk.normal = normal
+        atk.crit = crit
 
     def reroll(self, atk: Attack, why: str, what: str = "attack dice") -> None:
         g = self.game
@@ -1615,6 +1653,8 @@ class AttackEngine:
 
     def offer_reroll(self, atk: Attack, what: str) -> bool:
         """Offer pending rerolls (from abilities that allow one) right after a roll."""
+        if not atk.reroll_offers:  # (the usual case: nothing offers one)
+            return False
         g = self.game
         used = False
         for offer in list(atk.reroll_offers):
@@ -1653,6 +1693,8 @@ class AttackEngine:
         """`next_attack_gains(...)` effects waiting for this attacker's next attack this round: the
         first that fits (kind, counterstrike, against, provided) is used up by this attack, whose
         traits it gains until the attack ends (attack traits on the attack, others on the attacker)."""
+        if not self.pending_next:  # (the usual case: nothing waits; no kinds to work out)
+            return
         g = self.game
         kinds = atk.kinds()
         for p in list(self.pending_next):
@@ -1694,6 +1736,8 @@ class AttackEngine:
         """`follow_up_attack(...)` waiting for this attacker's attack action: the first that fits is
         used up, and the attacker may make one more attack of its kind (one of its bars of that speed
         and kind, at a legal target) within the same action (engine/attackeffects.py)."""
+        if not self.pending_follow:  # (the usual case: nothing waits; no kinds to work out)
+            return
         g, who = self.game, action.attacker
         kinds = action.attacks[0].kinds()
         for p in list(self.pending_follow):
@@ -1740,6 +1784,8 @@ class AttackEngine:
         """`enhance_attack(...)` waiting for this attacker's next attack of a kind this round, made with
         a bar of no damage type and no effect roll: the attack takes on the damage type, effect roll and
         traits of the bar the effect names (engine/attackeffects.py)."""
+        if not self.pending_enhance:
+            return
         g, a = self.game, atk.action
         for p in list(self.pending_enhance):
             if p["round"] != g.state.round:
@@ -1821,6 +1867,8 @@ class AttackEngine:
         """The attack ends: effects made during it "until end of attack" end (and any such effect made
         outside an attack ends with the next attack)."""
         g = self.game
+        if not g.effects.temporary:  # nothing lasts until the end of anything: nothing to end
+            return
         ending = {"attack", self.duration_key(atk)} | {self.duration_key(a) for a in atk.action.attacks}
         gone = [t for t in g.effects.temporary if any(ends_at(t[4], e) for e in ending)]
         if gone:

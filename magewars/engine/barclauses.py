@@ -109,7 +109,8 @@ def listeners(game, atk, event: str) -> list:
 # ---------------------------------------------------------------- effect:
 def own_effects(adef) -> list:
     """The `effect:` abilities written in the bar itself (a once-per-round one too)."""
-    return [ab for ab in adef.abilities if isinstance(_inner(ab), A.OneShotAbility)]
+    abilities = adef.abilities  # (most bars have none: no comprehension to run)
+    return [ab for ab in abilities if isinstance(_inner(ab), A.OneShotAbility)] if abilities else []
 
 
 _ENTRY_EFFECTS: dict[int, tuple] = {}  # id(codex entry) -> (entry, its effect: abilities); entries are frozen

@@ -76,8 +76,10 @@ def _step_of(inner) -> Optional[str]:
 def works_hidden(card) -> bool:
     """A card stating `static works_hidden(this)`: its triggered abilities work while it is face down
     (Decoy pays its mana when destroyed unrevealed)."""
-    return any(isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "works_hidden"
-               for ab in card.abilities)
+    for ab in card.abilities:  # (a loop, not any() over a generator: asked of every face-down card often)
+        if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == "works_hidden":
+            return True
+    return False
 
 
 #: events about an object that what was attached to it still hears when that object has just been
@@ -118,10 +120,14 @@ def _entry_events(idx: dict) -> dict:
     return by_key
 
 
+#: the key of a listener of every attack step (_heard_keys)
+_ANY_STEP = f"{STEP_EVENT}:*"
+
+
 def _hears(heard, event: str, step: Optional[str]) -> bool:
     """May a listener in `heard` (a set of _heard_keys that holds `event`) hear `event` (at `step`,
     for attack_step)?"""
-    return step is None or event != STEP_EVENT or f"{STEP_EVENT}:*" in heard or f"{STEP_EVENT}:{step}" in heard
+    return step is None or event != STEP_EVENT or _ANY_STEP in heard or f"{STEP_EVENT}:{step}" in heard
 
 
 class _AttackKept:
@@ -173,9 +179,12 @@ class Game:
     def __init__(self, corpus: Corpus, dice: Optional[Dice] = None,
                  agents: Union[Agent, dict, None] = None, arena: Optional[Arena] = None):
         self.corpus = corpus
-        copy = getattr(corpus.codex, "copy", None)  # (a dict, or the corpus store's lazy table: a plain dict)
-        self.codex: dict[str, CodexDefinition] = CodexTable(copy() if copy is not None else corpus.codex,
-                                                           corpus.codex)
+        codex = entries = corpus.codex
+        if type(codex) is not dict:  # the corpus store's lazy table: decoded into a plain dict first
+            copy = getattr(codex, "copy", None)
+            entries = copy() if copy is not None else codex
+        # (CodexTable copies the entries itself: a plain dict is not copied twice)
+        self.codex: dict[str, CodexDefinition] = CodexTable(entries, codex)
         self.state = GameState(arena)
         self.dice = dice or SeededDice(0)
         self.agents = agents if agents is not None else FirstLegalAgent()
@@ -360,16 +369,16 @@ class Game:
         return obj.kind in ("creature", "mage", "magestats")
 
     def remaining_health(self, obj: GameObject) -> int:
-        life = self.life(obj)
+        life = self.effects.derived(obj).life
         if life is None:
             return 0
-        return max(0, life - obj.damage - self.marker_damage(obj))
+        return max(0, life - obj.damage - (self.marker_damage(obj) if obj.markers else 0))
 
     # ------------------------------------------------------------ rules: damage, healing, conditions
     def deal_damage(self, obj: GameObject, amount: int, source: str, dtype: Optional[str] = None,
                     direct: bool = False, by_attack: bool = False) -> int:
         """Put damage on an object; returns damage put on it.  Checks destruction by damage."""
-        if amount <= 0 or not obj.in_play or self.life(obj) is None:
+        if amount <= 0 or not obj.in_play or self.effects.derived(obj).life is None:
             return 0
         barred = forbidden(self, obj, ("receive damage",))
         if barred:
@@ -381,7 +390,7 @@ class Game:
         self.state.set_damage(obj, obj.damage + amount)
         self.emit("damage", f"{obj.label()} takes {amount} {'direct ' if direct else ''}"
                             f"{(dtype.lower() + ' ') if dtype else ''}damage from {source} "
-                            f"(now {obj.damage} damage, life {self.life(obj)})",
+                            f"(now {obj.damage} damage, life {self.effects.derived(obj).life})",
                   target=obj.id, amount=amount, source=source, type=dtype, direct=direct, by_attack=by_attack)
         self.check_state(by_damage=True)
         if not by_attack:  # an attack's damage fires once its Damage and Effects are done
@@ -663,8 +672,9 @@ class Game:
             if self.placers:
                 changed = self._pairs_broken() or changed
             changed = self._sync_abilities() or changed
-            for obj in list(self.state.in_play()):
-                for name in [m for m, c in obj.markers.items() if c and self.lowers_armor(m)]:
+            for obj in self.state.in_play():  # (a list of its own: destroying an object does not move it)
+                markers = obj.markers  # (most objects carry none: no list to make, no markers to count)
+                for name in [m for m, c in markers.items() if c and self.lowers_armor(m)] if markers else ():
                     c = obj.markers[name]
                     base = max(0, self.effects.derived(obj).base_armor)
                     if c > base:
@@ -682,9 +692,9 @@ class Game:
                         self.state.touch()
                         self.emit("rule", f"{obj.label()} loses its guard marker ({why})", target=obj.id)
                         changed = True
-                life = self.life(obj)
+                life = self.effects.derived(obj).life
                 if life is not None:
-                    extra = self.marker_damage(obj)
+                    extra = self.marker_damage(obj) if obj.markers else 0
                     if obj.damage + extra >= life and obj.id not in self._spared.get(self.state.version, ()):
                         self.destroy(obj, by_damage=by_damage,
                                      why=f"{obj.damage} damage" + (f" + {extra} from markers" if extra else "")
@@ -995,8 +1005,10 @@ class Game:
                 rules = [*more, *rules] if event == "would_be_destroyed" else [*rules, *more]
         if (rules or pending) and event == STEP_EVENT and "step" in info:  # only the listeners of this step (event_matches would refuse the rest)
             step = info["step"]
-            rules = [r for r in rules if _step_of(r[2]) in (None, step)]
-            pending = [p for p in pending if _step_of(p[2]) in (None, step)]
+            if rules:  # (an empty one stays as it is: no comprehension to run)
+                rules = [r for r in rules if _step_of(r[2]) in (None, step)]
+            if pending:
+                pending = [p for p in pending if _step_of(p[2]) in (None, step)]
         # Codex rules carried by objects and attacks apply first, in a fixed order (they are rules of
         # the game, not abilities a player orders); printed abilities that trigger together are
         # ordered by their controllers.

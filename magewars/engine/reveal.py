@@ -175,13 +175,14 @@ class Reveals:
         c = obj.card.reveal_cost
         if c is None:
             return 0
-        self.game.effects.reads_others()
-        return self._kept_cost(self._cost_table(), obj, c)
-
-    def _cost_table(self) -> dict:
-        """The kept reveal costs (object id -> cost), emptied first when what they were worked out from
-        changed (reveal_cost says what that is).  The same dict is handed out while they stay valid."""
         g = self.game
+        g.effects.reads_others()
+        return self._kept_cost(self._cost_table(g), obj, c)
+
+    def _cost_table(self, g: "Game") -> dict:
+        """The kept reveal costs (object id -> cost), emptied first when what they were worked out from
+        changed (reveal_cost says what that is).  The same dict is handed out while they stay valid.
+        `g`: the game, which every caller has in hand (self.game is a call through a weak link)."""
         st = g.state
         atk = g.current_attack
         xs, uses = g.x_values, getattr(g, "cost_uses", None)
@@ -310,13 +311,14 @@ class Reveals:
         if self._must_any:  # a face-down card has a rule saying when it must be revealed (mandatory)
             self.mandatory("after", step, atk)
             hidden = self._hidden_table()  # (as of now: a mandatory reveal changed it)
-        prompt, nothing = _window_texts(step)
+        prompt, nothing = _TEXTS.get(step) or _window_texts(step)  # (made once per step name)
         revealed_any = False
         for player in (g.state.order if hidden else ()):  # nothing face down: nobody to ask
-            if not self._hidden_table().get(player):
+            # (the table read above holds until a card is revealed: a pass changes nothing)
+            if not (self._hidden_table() if revealed_any else hidden).get(player):
                 continue  # nothing face down of theirs, as of now: no candidate (as _candidates_now finds first)
             while True:  # (a player with nothing face down, as of now, has no candidate: _candidates_now)
-                opts = self._window_options(player)
+                opts = self._window_options(player, g)
                 if opts is None:
                     break
                 ch = g.decide("reveal", player, opts, prompt=prompt, default=0, step=step)
@@ -329,11 +331,11 @@ class Reveals:
         if not revealed_any:
             g.emit_data("window", nothing, {"step": step})
 
-    def _window_options(self, player: str) -> Optional[list]:
+    def _window_options(self, player: str, g: "Game") -> Optional[list]:
         """A window's options for `player` (_offer), or None when they may reveal nothing now.  Kept
         with a kept candidates list (_candidates_now), which holds while what they are worked out from
         stays the same; a fresh list each time (the decision's own)."""
-        cands, kept = self._candidates_now(player)
+        cands, kept = self._candidates_now(player, g)
         if not cands:
             return None
         if kept is None:
@@ -358,9 +360,9 @@ class Reveals:
 
     def _candidates(self, player: str) -> list:
         """The face-down enchantments `player` may reveal now (_candidates_now), as a list of its own."""
-        return list(self._candidates_now(player)[0])
+        return list(self._candidates_now(player, self.game)[0])
 
-    def _candidates_now(self, player: str) -> tuple:
+    def _candidates_now(self, player: str, g: "Game") -> tuple:
         """The face-down enchantments `player` may reveal now: those whose reveal cost they can pay and
         that nothing forbids revealing (reveal_forbidden), in the order hidden_of gives them.
 
@@ -374,15 +376,14 @@ class Reveals:
         attack, the phase).
 
         Returns the candidates (a sequence not to be changed) and the kept entry they come from, None
-        when they are not kept (_window_options keeps a window's options in it)."""
-        g = self.game
+        when they are not kept (_window_options keeps a window's options in it).  `g`: the game, which
+        the window asking has in hand (self.game is a call through a weak link)."""
         st = g.state
-        g.effects.reads_others()
-        objs = self._hidden_table().get(player)
+        objs = self._hidden_table().get(player)  # (which also tells a computation under way it read others)
         if not objs:
             return (), None
         mana = st.players[player].mana
-        costs = self._cost_table()
+        costs = self._cost_table(g)
         kept = self._cands.get(player)
         if kept is not None and kept[0] is st and kept[1] == st.version and kept[2] == mana and kept[3] is costs \
                 and not getattr(g, "effect_restrictions", None) and not getattr(g, "placers", None) \

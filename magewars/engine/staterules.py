@@ -73,7 +73,7 @@ def apply(game) -> bool:
         for ab in rules:
             if ab.guard is not None and not game.evaluate(ab.guard, Ctx(this=src)):
                 continue
-            for it in list(st.in_play()):
+            for it in st.in_play():  # (a list of its own: a rule removing a token does not move it)
                 if it.in_play and matches(game, it, ab.effect.over, Ctx(this=src)):
                     changed |= _run(game, src, ab.effect.body, it)
     return changed

@@ -321,6 +321,19 @@ _FOREACH_SHAPES: dict[int, tuple] = {}
 _FOREACH_GATES: dict[int, tuple] = {}
 
 
+@per_definition
+def _marker_phrase(phrase) -> tuple:
+    """(marker name, False) for `<Name> token(s)|marker(s) on this|it`, (None, True) for `token(s) on
+    this` (every token), else (None, False): how a `for each` phrase counts markers, read once per
+    phrase (Effects._marker_count and _static_foreach ask it at every object computed)."""
+    ws = words_of(phrase)
+    low = [w.lower() for w in ws]
+    if len(ws) >= 4 and low[1] in ('token', 'tokens', 'marker', 'markers') and low[2] == 'on' \
+            and low[3] in ('this', 'it'):
+        return ws[0], False
+    return None, low in (["token", "on", "this"], ["tokens", "on", "this"])
+
+
 #: nouns a pronoun subject may carry and still name one object (`this creature`, `your Mage`)
 _PRONOUN_NOUNS = ("creature", "object", "mage", "conjuration")
 
@@ -968,9 +981,9 @@ class Effects:
         `it`.  Anything else in the body is refused loudly."""
         if staterules.reads(eff):
             return  # a state rule (tokens removed when a condition holds): Game.check_state applies it
-        count = self._marker_count(src, eff.over)
-        if count is None and [w.lower() for w in words_of(eff.over)] in (["token", "on", "this"],
-                                                                          ["tokens", "on", "this"]):
+        name, every_token = _marker_phrase(eff.over)
+        count = None if name is None else src.markers.get(name, 0)
+        if every_token:
             count = sum(n for n in src.markers.values() if n > 0)
         if count is not None:
             if count > 0:
@@ -1277,12 +1290,8 @@ class Effects:
     @staticmethod
     def _marker_count(obj, phrase):
         """`<Name> token(s)|marker(s) on this|it`: how many of those markers the object carries."""
-        ws = words_of(phrase)
-        low = [w.lower() for w in ws]
-        if len(ws) >= 4 and low[1] in ('token', 'tokens', 'marker', 'markers') and low[2] == 'on' \
-                and low[3] in ('this', 'it'):
-            return obj.markers.get(ws[0], 0)
-        return None
+        name = _marker_phrase(phrase)[0]
+        return None if name is None else obj.markers.get(name, 0)
 
     # ------------------------------------------------------------ stat changes stated by trait entries
     def _trait_stats(self, obj, traits: dict, d: Derived, armor: int, life, channeling):

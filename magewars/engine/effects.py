@@ -207,6 +207,7 @@ class Derived:
     borrowed: list = field(default_factory=list)  # ids of objects whose bars it may use (borrow_bars)
     # the statics of its traits' entries about what is attached to it (Effects._about_attached), on first use
     about_attached: Optional[tuple] = None
+    entries: Optional[tuple] = None  # the codex entries it carries (Effects.entries), on first use
 
     def __init__(self, traits: Optional[dict] = None, mods: Optional[list] = None, sets: Optional[tuple] = None,
                  dicts: Optional[tuple] = None) -> None:
@@ -250,6 +251,7 @@ class Derived:
         self.heard = None
         self.borrowed = []
         self.about_attached = None
+        self.entries = None
 
     def has(self, key: str) -> bool:
         return key in self.traits
@@ -861,6 +863,22 @@ class Effects:
             out.sort(key=_FIRST)  # (stable: effects of one timestamp keep the order they were found in)
         return out
 
+    def entries(self, obj: "GameObject") -> tuple:
+        """The codex entries an object carries: its derived traits, then the markers on it that are not
+        one of them (movement and the restriction queries ask them of every party, many times a
+        decision).  Kept on its derived value: they are worked out from it and from the markers, which
+        are fingerprinted (a change of them drops the value); not on a value still being worked out."""
+        d = self.derived(obj)
+        got = d.entries
+        if got is None:
+            traits = d.traits
+            got = tuple(traits)
+            if obj.markers:
+                got += tuple([k for k, n in obj.markers.items() if n and k not in traits])
+            if obj.id not in self._computing:
+                d.entries = got
+        return got
+
     def _about_attached(self, host) -> tuple:
         """(trait, its entry's statics whose subject does not start with `this`) for each trait of `host`
         whose entry has any: what collect reads about the objects attached to it (`static each enchantment
@@ -1446,6 +1464,7 @@ class Effects:
         ts = obj.timestamp
         if d.defenses or d.attacks or d.attack_traits or d.cannot_be_attacked or d.borrowed or d.extra_barriers \
                 or d.carried or d.barrier is not None or d.heard is not None or d.about_attached is not None \
+                or d.entries is not None \
                 or any(m.timestamp != ts for m in d.mods):
             return None
         return (tuple((k, tuple(v)) for k, v in d.traits.items()),

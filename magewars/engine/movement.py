@@ -112,19 +112,11 @@ class IllegalMove(EngineError):
 
 
 # ---------------------------------------------------------------- what the codex says about an object
-def _entries(game: Game, obj) -> list[str]:
-    """Codex entries an object carries: its traits (printed and gained) and its markers."""
-    d = game.d(obj)
-    names = list(d.traits)
-    names.extend(k for k, n in obj.markers.items() if n and k not in d.traits)
-    return names
-
-
 def _stated(game: Game, obj, fn: str) -> list:
     """(entry or card name, ability) of each `static fn(...)` the object's codex entries and card state,
     guards not yet checked.  They follow from the entries it carries and its card alone: kept per game by
     those (movement asks them of every creature and zone, again after every change of the state)."""
-    names = tuple(_entries(game, obj))
+    names = game.effects.entries(obj)  # its traits (printed and gained) and its markers
     card = obj.card
     cache = game.__dict__.get("_movement_stated")
     if cache is None or len(cache) >= 20_000:

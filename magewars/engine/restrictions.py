@@ -36,7 +36,7 @@ procedure asks about is refused loudly, never counted as running).
 from __future__ import annotations
 
 import operator
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Iterable, Iterator, Optional, Sequence
 
 from ..dsl import ast as A
 from .codextable import copy_of
@@ -214,16 +214,16 @@ def is_restriction(call: A.Call, codex: bool = False) -> bool:
 
 
 # ---------------------------------------------------------------- where statements come from
-def _carried(game, obj) -> list[str]:
+def _carried(game, obj) -> Sequence[str]:
     """Codex entries an object carries: its traits (printed and gained) and its markers."""
     try:
-        names = list(game.d(obj).traits)
+        names = game.effects.entries(obj)  # (its traits, then its markers: kept with its derived value)
     except Exception:  # noqa: BLE001 - an object the continuous-effects layer cannot derive: its card's
         names = [t.name for t in getattr(obj.card, "traits", ())]
-    if obj.markers:  # (most objects carry none: no generator to make)
-        names.extend(k for k, n in obj.markers.items() if n and k not in names)
+        if obj.markers:  # (most objects carry none: no generator to make)
+            names.extend(k for k, n in obj.markers.items() if n and k not in names)
     if getattr(game, "placers", None):  # shared conditions it placed on another object (Game.held)
-        names.extend(k for k, _c, _n in game.held(obj) if k not in names)
+        names = [*names, *(k for k, _c, _n in game.held(obj) if k not in names)]
     return names
 
 

@@ -476,9 +476,12 @@ class Effects:
         self._foreach_its: tuple = (-1, -1, {})
         self._computing: set[str] = set()
         self._partial: dict[str, Derived] = {}  # objects being computed: their traits so far
-        self._sources_version = -1  # Effects._sources, as of this state version
+        # the fingerprint (self._shape, the very tuple) Effects._sources was gathered at: what it reads
+        # (which objects are in play, face up, attached, their cards, the players' Mages) is fingerprinted,
+        # so it stays valid while only light fields change
+        self._sources_shape: Optional[tuple] = None
         self._sources_list: list = []
-        self._attached: dict = {}  # host id -> the objects attached to it in play, as of _sources_version
+        self._attached: dict = {}  # host id -> the objects attached to it in play, as of _sources_shape
         self._printed_traits: dict[int, tuple] = {}
         self._elsewhere: dict[int, tuple] = {}  # id of a static call -> (call, read elsewhere?)  # id of a card -> (card, its traits before any source)
         self.temporary: list[tuple] = []  # (timestamp, source label, target id, effect node, until)
@@ -622,7 +625,7 @@ class Effects:
         st = self._state
         outer = not frames
         if outer:
-            if self._sources_version != st.version:
+            if self._sources_shape is not self._shape:
                 self._sources()  # (worked out for every object alike, before reads are watched)
             real = st.objects
             watched = st.objects = _Watched(real)
@@ -662,9 +665,10 @@ class Effects:
 
     def _same_shape(self) -> bool:
         old = self._shape
-        self._shape = self._fingerprint()
-        if self._shape == old:
-            return True
+        new = self._fingerprint()
+        if new == old:
+            return True  # (the kept tuple stays: what is kept as of it, Effects._sources, stays valid)
+        self._shape = new
         self._prev_shape = old
         return False
 
@@ -731,9 +735,9 @@ class Effects:
     def _sources(self) -> list:
         """(object, its static abilities, whether some objects are immune to it) of each object in
         play whose statics apply now (face up; an enchantment only while attached): one pass over
-        the objects per state version, shared by every object computed."""
+        the objects per fingerprint (Effects._same_shape), shared by every object computed."""
         st = self._state
-        if self._sources_version == st.version:
+        if self._sources_shape is self._shape:
             return self._sources_list
         got = []
         attached: dict = {}  # host id -> what is attached to it, in play (face down too): Effects._finish
@@ -755,7 +759,7 @@ class Effects:
                     step = (*step[:5], pronoun(self.game, step[4], Ctx(this=src)))
                 plan.append(step)
             got.append((src, plan, bool(self.game.source_immunities(src.card))))
-        self._sources_version, self._sources_list, self._attached = st.version, got, attached
+        self._sources_shape, self._sources_list, self._attached = self._shape, got, attached
         return got
 
     def _static_plan(self, card, statics) -> list:
@@ -815,7 +819,7 @@ class Effects:
         """Every continuous effect on `obj`: (timestamp, source label, node, multiplier)."""
         st = self._state
         out = []
-        for src, plan, immunities in (self._sources_list if self._sources_version == st.version else self._sources()):
+        for src, plan, immunities in (self._sources_list if self._sources_shape is self._shape else self._sources()):
             if immunities and self.game.immune_to_source(obj, src):
                 continue  # `static immune(PHRASE, this)`: nothing of this card affects the object
             for step in plan:
@@ -1841,7 +1845,7 @@ class Effects:
                 barriers.append((obj.timestamp if False else 0, a, obj.id))
         # (read without marking every object read: a change of an attachment's fingerprint counts as a
         # change of its host, before and after: Effects._changed_objects)
-        if self._sources_version == st.version:  # (gathered by Effects._sources, in the objects' order)
+        if self._sources_shape is self._shape:  # (gathered by Effects._sources, in the objects' order)
             attached = self._attached.get(obj.id, ())
         else:
             attached = [o for o in dict.values(st.objects) if o.in_play and o.attached_to == obj.id]

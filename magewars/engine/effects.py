@@ -481,6 +481,7 @@ class Effects:
         # so it stays valid while only light fields change
         self._sources_shape: Optional[tuple] = None
         self._sources_list: list = []
+        self._in_play_statics: tuple = (None, {})  # (fingerprint, call name -> Effects.statics_in_play)
         self._attached: dict = {}  # host id -> the objects attached to it in play, as of _sources_shape
         self._printed_traits: dict[int, tuple] = {}
         self._elsewhere: dict[int, tuple] = {}  # id of a static call -> (call, read elsewhere?)  # id of a card -> (card, its traits before any source)
@@ -588,6 +589,31 @@ class Effects:
         if self._version != self._state.version:
             self._sync()
         return self.epoch
+
+    def shape(self) -> tuple:
+        """The fingerprint of the state now (Effects._fingerprint): the very tuple stays while only light
+        fields change, so what is worked out from fingerprinted fields alone (which objects are in play,
+        face up, attached, on which border, their cards) may be kept while it is the same object."""
+        if self._version != self._state.version:
+            self._sync()
+        return self._shape
+
+    def statics_in_play(self, name: str) -> tuple:
+        """(source, static ability) of each `static name(...)` (not once per round) printed on a face-up
+        object in play, in the order of the objects and of their abilities: kept per fingerprint (most
+        calls are printed on no card in play, and the layers reading them ask at every decision).  A
+        computation under way that asks reads every object."""
+        self.reads_others()
+        shape = self.shape()
+        kept = self._in_play_statics
+        if kept[0] is not shape:
+            kept = self._in_play_statics = (shape, {})
+        got = kept[1].get(name)
+        if got is None:
+            got = kept[1][name] = tuple([(src, ab) for src in dict.values(self._state.objects)
+                                         if src.in_play and not src.hidden
+                                         for ab in card_index(src.card).every_call.get(name, ())])
+        return got
 
     def for_epoch(self, key, work: Callable[[], Any]):
         """`work()`, kept under `key` while the derived epoch stays the same: the one table of answers

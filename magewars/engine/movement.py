@@ -221,15 +221,16 @@ def _imposing(card) -> dict:
 
 def _imposers(game: Game, action: str) -> list:
     """(source, ability, positional arguments, keywords) of each face-up card in play stating `static
-    cannot(PHRASE, ACTION, ...)` about others, in the order of the objects in play: kept per state version,
-    except inside a derived value's computation, whose reads of the objects must be seen."""
+    cannot(PHRASE, ACTION, ...)` about others, in the order of the objects in play: kept per fingerprint
+    (Effects.shape: which objects are in play and face up, and their cards), except inside a derived
+    value's computation, whose reads of the objects must be seen."""
     st = game.state
     if game.effects._frames:
         return [(src, ab, pos, kw) for src in st.in_play() if not src.hidden
                 for ab, pos, kw in _imposing(src.card).get(action, ())]
-    key = (id(st), st.version)
+    key = game.effects.shape()
     cache = game.__dict__.get("_imposers")
-    if cache is None or cache[0] != key:
+    if cache is None or cache[0] is not key:
         by_action: dict = {}
         for src in st.in_play():
             if not src.hidden:
@@ -388,19 +389,21 @@ def hindered(game: Game, obj, here: Optional[str], dest: Optional[str]) -> Optio
 # ---------------------------------------------------------------- walls
 def walls_on(game: Game, a: str, b: str) -> list:
     """The objects in play on the border of zones `a` and `b`, in the order of the objects in play: the
-    walls of every border are filed at once per state version (each candidate move asks, twice), except
-    inside a derived value's computation, whose reads of the objects must be seen."""
+    walls of every border are filed at once per fingerprint (Effects.shape: which objects are in play, on
+    which border), as each candidate move asks, twice; except inside a derived value's computation, whose
+    reads of the objects must be seen."""
     border = frozenset((a, b))
     st = game.state
     if game.effects._frames:
         return [o for o in st.in_play() if o.border == border]
+    shape = game.effects.shape()
     kept = game.__dict__.get("_walls_kept")
-    if kept is None or kept[0] is not st or kept[1] != st.version:
+    if kept is None or kept[0] is not st or kept[1] is not shape:
         by_border: dict = {}
         for o in st.in_play():
             if o.border is not None:
                 by_border.setdefault(o.border, []).append(o)
-        kept = game._walls_kept = (st, st.version, by_border)
+        kept = game._walls_kept = (st, shape, by_border)
     return list(kept[2].get(border, ()))
 
 
@@ -509,18 +512,8 @@ def _bound_to_full_action(game: Game, obj) -> bool:
 
 
 def _tunnels(game: Game) -> list:
-    """(card, ability) of each face-up `static tunnel(...)` in play (kept per state version)."""
-    game.effects.reads_others()
-    st = game.state
-    key = (id(st), st.version)
-    got = getattr(game, "_tunnel_cache", None)
-    if got is not None and got[0] == key:
-        return got[1]
-    out = [(src, ab) for src in st.in_play() if not src.hidden for ab in src.card.abilities
-           if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == TUNNEL
-           and len(ab.effect.args) == 4]
-    game._tunnel_cache = (key, out)
-    return out
+    """(card, ability) of each face-up `static tunnel(...)` in play."""
+    return [(src, ab) for src, ab in game.effects.statics_in_play(TUNNEL) if len(ab.effect.args) == 4]
 
 
 def tunnel_of(game: Game, obj, here: str, to_zone: str):

@@ -293,12 +293,13 @@ def in_foreach_runs(call: A.Call) -> bool:
 
 def _in_play_statements(game) -> list:
     """(source, ability, call) of every restriction or permission of the face-up cards in play
-    (cached per state version)."""
+    (cached per fingerprint, Effects.shape: which objects are in play, face up and attached, and their
+    cards)."""
     game.effects.reads_others()
     st = game.state
-    key = (id(st), st.version)
+    key = (st, game.effects.shape())
     cache = getattr(game, "_restriction_cache", None)
-    if cache is not None and cache[0] == key:
+    if cache is not None and cache[0][0] is st and cache[0][1] is key[1]:
         return cache[1]
     out = []
     for src in st.in_play():

@@ -38,7 +38,7 @@ from typing import Any, Iterable, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import CardDefinition
-from .cardindex import index as card_index, per_definition
+from .cardindex import per_definition
 from . import decisionmemo as DM
 from .decisions import Option
 from . import move_costs
@@ -348,23 +348,21 @@ def always_hindered(game: Game, obj) -> Optional[str]:
         pos, _ = _args(ab.effect)
         if pos and _is_this(pos[0]):
             return name
-    for src in game.state.in_play():
-        if src is obj or src.hidden:
+    for src, ab in game.effects.statics_in_play("hinder"):  # (face-up cards in play, in order)
+        if src is obj:
             continue
-        for ab, once in card_index(src.card).static_calls.get("hinder", ()):
-            if not once:
-                pos, _ = _args(ab.effect)
-                if not pos or _is_this(pos[0]):
+        pos, _ = _args(ab.effect)
+        if not pos or _is_this(pos[0]):
+            continue
+        if ab.guard is not None:
+            try:
+                if not game.evaluate(ab.guard, Ctx(this=src)):
                     continue
-                if ab.guard is not None:
-                    try:
-                        if not game.evaluate(ab.guard, Ctx(this=src)):
-                            continue
-                    except Exception as e:  # noqa: BLE001
-                        game.emit("unsupported", f"NOT IMPLEMENTED: condition of {src.label()}'s hinder: {e}")
-                        continue
-                if _matches(game, obj, pos[0], src, f"hinder of {src.label()}"):
-                    return src.label()
+            except Exception as e:  # noqa: BLE001
+                game.emit("unsupported", f"NOT IMPLEMENTED: condition of {src.label()}'s hinder: {e}")
+                continue
+        if _matches(game, obj, pos[0], src, f"hinder of {src.label()}"):
+            return src.label()
     until = getattr(obj, "hindered_until", None)
     if until is not None and until >= game.state.round:
         return "an effect lasting until the end of the round"

@@ -598,22 +598,23 @@ class Effects:
             self._sync()
         return self._shape
 
-    def statics_in_play(self, name: str) -> tuple:
+    def statics_in_play(self, name: str) -> list:
         """(source, static ability) of each `static name(...)` (not once per round) printed on a face-up
         object in play, in the order of the objects and of their abilities: kept per fingerprint (most
-        calls are printed on no card in play, and the layers reading them ask at every decision).  A
-        computation under way that asks reads every object."""
+        calls are printed on no card in play, and the layers reading them ask at every decision; the
+        caller must not change the list).  A computation under way that asks reads every object."""
         self.reads_others()
         shape = self.shape()
         kept = self._in_play_statics
-        if kept[0] is not shape:
-            kept = self._in_play_statics = (shape, {})
-        got = kept[1].get(name)
-        if got is None:
-            got = kept[1][name] = tuple([(src, ab) for src in dict.values(self._state.objects)
-                                         if src.in_play and not src.hidden
-                                         for ab in card_index(src.card).every_call.get(name, ())])
-        return got
+        if kept[0] is not shape:  # every call name at once: one pass over the objects per fingerprint
+            by_name: dict = {}
+            for src in dict.values(self._state.objects):
+                if src.in_play and not src.hidden:
+                    for fn, abs_ in card_index(src.card).every_call.items():
+                        if abs_:
+                            by_name.setdefault(fn, []).extend([(src, ab) for ab in abs_])
+            kept = self._in_play_statics = (shape, by_name)
+        return kept[1].get(name, ())
 
     def for_epoch(self, key, work: Callable[[], Any]):
         """`work()`, kept under `key` while the derived epoch stays the same: the one table of answers

@@ -707,10 +707,11 @@ class Effects:
         read none stay valid.  Kept as of the last check (`self._shape`, Effects._same_shape)."""
         g = self.game
         st = g.state
-        # (a list built, then made a tuple: a generator is resumed once per object)
+        # (a list built, then made a tuple: a generator is resumed once per object; most objects carry no
+        # marker, and the empty tuple stands for theirs without two calls each)
         objs = tuple([(o.id, id(o.card), o.controller, o.owner, o.zone, o.attached_to, o.attached_zone, o.border,
-                       o.hidden, o.timestamp, o.in_play, tuple(o.markers.items()), o.destroyed_by_damage,
-                       o.hindered_until, o.left_to, o.display) for o in st.objects.values()])
+                       o.hidden, o.timestamp, o.in_play, tuple(o.markers.items()) if o.markers else (),
+                       o.destroyed_by_damage, o.hindered_until, o.left_to, o.display) for o in st.objects.values()])
         fp = (st.arena.rows, st.arena.cols,
               tuple([(p.name, p.channeling, p.mage_id) for p in st.players.values()]), objs,
               tuple(self.temporary), tuple(g.x_values.items()),

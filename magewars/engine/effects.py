@@ -366,6 +366,8 @@ def _body_pronoun(subject) -> Optional[str]:
 def _gate_open(gate: tuple, obj) -> bool:
     """Does the object carry the markers some clause of a gated body waits for?"""
     markers = obj.markers
+    if not markers:
+        return False  # (every clause waits for one marker at least: _marker_gate; most objects carry none)
     return any(all(markers.get(n, 0) >= least for n, least in needs) for needs in gate)
 
 
@@ -767,6 +769,7 @@ class Effects:
         st = self._state
         if self._sources_shape is self._shape:
             return self._sources_list
+        game = self.game  # (a property reading a weak reference: read once)
         got = []
         attached: dict = {}  # host id -> what is attached to it, in play (face down too): Effects._finish
         for src in st.objects.values():
@@ -784,9 +787,9 @@ class Effects:
             plan = []
             for step in self._static_plan(src.card, statics):
                 if step[0] == "apply" and step[4] is not None:  # a pronoun: names one object, the same for all
-                    step = (*step[:5], pronoun(self.game, step[4], Ctx(this=src)))
+                    step = (*step[:5], pronoun(game, step[4], Ctx(this=src)))
                 plan.append(step)
-            got.append((src, plan, bool(self.game.source_immunities(src.card))))
+            got.append((src, plan, bool(game.source_immunities(src.card))))
         self._sources_shape, self._sources_list, self._attached = self._shape, got, attached
         return got
 
@@ -846,9 +849,10 @@ class Effects:
     def collect(self, obj: "GameObject") -> list[tuple]:
         """Every continuous effect on `obj`: (timestamp, source label, node, multiplier)."""
         st = self._state
+        game = self.game  # (a property reading a weak reference: read once)
         out = []
         for src, plan, immunities in (self._sources_list if self._sources_shape is self._shape else self._sources()):
-            if immunities and self.game.immune_to_source(obj, src):
+            if immunities and game.immune_to_source(obj, src):
                 continue  # `static immune(PHRASE, this)`: nothing of this card affects the object
             for step in plan:
                 how, ab, eff = step[0], step[1], step[2]
@@ -856,7 +860,7 @@ class Effects:
                     if step[4] is not None:  # a pronoun, resolved once per state version (_sources)
                         if step[5] is obj and self._guard_ok(ab.guard, src, obj):
                             out.append((src.timestamp, src.label(), eff, 1))
-                    elif matches(self.game, obj, step[3], Ctx(this=src)) and self._guard_ok(ab.guard, src, obj):
+                    elif matches(game, obj, step[3], Ctx(this=src)) and self._guard_ok(ab.guard, src, obj):
                         out.append((src.timestamp, src.label(), eff, 1))
                 elif how == "foreach":
                     if self._guard_ok(ab.guard, src, obj):
@@ -866,7 +870,7 @@ class Effects:
         # codex statics of the traits of the object this one is attached to, about what is attached
         # to it (`static each enchantment attached to this gains [...]`: Invisible; read here only: a
         # second reading of those gains gave each attachment of an Invisible creature Invisible twice)
-        codex = self.game.codex
+        codex = game.codex
         host = st.objects.get(obj.attached_to) if obj.attached_to else None
         if host is not None and host.in_play:
             for key, others in self._about_attached(host):
@@ -881,7 +885,7 @@ class Effects:
             for ab in _entry_subjects(cd)[0]:
                 out.append((obj.timestamp, self.marker_label(name, n), ab.effect, n))
         # a shared condition it placed on another object (`shared_with_placer()`): it carries that one too
-        for name, carrier, n in (self.game.held(obj) if self.game.placers else ()):
+        for name, carrier, n in (game.held(obj) if game.placers else ()):
             for ab in codex[name].abilities:
                 if isinstance(ab, A.StaticAbility) and getattr(ab.effect, "subject", None) is not None:
                     ws = lower_words(ab.effect.subject)

@@ -39,6 +39,7 @@ import operator
 from typing import Any, Iterable, Iterator, Optional, Sequence
 
 from ..dsl import ast as A
+from .cardindex import per_definition
 from .codextable import copy_of
 from .phrases import PRONOUNS, Ctx, PhraseError, matches, resolve, selector_of
 
@@ -170,8 +171,11 @@ class Ruling(str):
 
 
 # ---------------------------------------------------------------- which statements this module reads
-def _args(call: A.Call) -> tuple[list, dict]:
-    return [a.value for a in call.args if not a.key], {a.key: a.value for a in call.args if a.key}
+@per_definition
+def _args(call: A.Call) -> tuple[tuple, dict]:
+    """(positional values, keyword values) of a statement, read once per call (calls are frozen; the
+    queries read them at every statement they weigh).  Shared: callers only read them."""
+    return tuple([a.value for a in call.args if not a.key]), {a.key: a.value for a in call.args if a.key}
 
 
 def action_of(call: A.Call) -> Optional[str]:

@@ -194,6 +194,17 @@ def is_restriction(call: A.Call, codex: bool = False) -> bool:
     """Is this `cannot(...)` (or `cannot_reveal(...)`) one this module applies: an action some procedure
     asks about (HOOKS), keywords of KEYWORDS, a phrase as its subject?  For a codex entry (`codex`),
     actions READ_ELSEWHERE are left to their reader."""
+    return _restriction_reading(call)[1 if codex else 0]
+
+
+@per_definition
+def _restriction_reading(call: A.Call) -> tuple[bool, bool]:
+    """is_restriction of a call outside a codex entry and in one, read once per call (calls are frozen:
+    the layers ask it of every static at every object worked out and every query)."""
+    return _is_restriction(call, False), _is_restriction(call, True)
+
+
+def _is_restriction(call: A.Call, codex: bool) -> bool:
     if call.name == PREVENT_DAMAGE:
         return codex and not call.args  # `prevent_damage()` of a codex entry: `this` receives no damage
     if call.name not in ("cannot", CANNOT_REVEAL) or not call.args:
@@ -463,6 +474,7 @@ def _during_fits(game, during, moment: Optional[str] = None) -> bool:
     return bool(current_moments(game) & set(DURING_PHASES.get(word or "", ())))
 
 
+@per_definition  # (calls are frozen: read once per call)
 def is_obligation(call: A.Call) -> bool:
     """`must(PHRASE, "ACTION", ...)` for an action of OBLIGATION_HOOKS, with the keywords it needs
     (OBLIGATION_KEYWORDS)."""
@@ -1044,6 +1056,7 @@ SUMMON_IGNORING: frozenset[str] = frozenset({"range and LoS", "LoS"})
 GRANT_UNTIL: frozenset[str] = frozenset({"end of round"})
 
 
+@per_definition  # (calls are frozen: read once per call)
 def is_permission(call: A.Call) -> bool:
     if call.name != "can" or len(call.args) < 2 or not isinstance(call.args[0].value, A.Phrase):
         return False

@@ -650,7 +650,11 @@ class Effects:
             self._partial_reads += 1
             if frames and frames[-1][0] != obj.id:
                 frames[-1][1] = None  # an unfinished value: whatever it ends up reading
-            return self._partial.get(obj.id) or self._printed(obj)
+            got = self._partial.get(obj.id)
+            if got is None:  # (read before its computation has a value of its own: what it prints, one
+                # copy for every such read of this computation; _compute puts its own value in its place)
+                got = self._partial[obj.id] = self._printed(obj)
+            return got
         st = self._state
         outer = not frames
         if outer:

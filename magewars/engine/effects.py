@@ -959,7 +959,8 @@ class Effects:
 
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
         g = self.game
-        if is_restriction(call) or is_permission(call) or is_obligation(call) or ignore_honoured(call, g.codex):
+        # (restrictions, permissions and obligations never reach here: _static_plan leaves them out)
+        if ignore_honoured(call, g.codex):
             return  # read when the engine is about to act (engine/restrictions.py)
         if self._read_elsewhere(call):
             return  # read where it is used (casting: engine/casting.py; spellbook building: spellbook/rules.py;
@@ -988,9 +989,7 @@ class Effects:
                     g.pending_notes.append(f"NOT IMPLEMENTED: static immune(...) of {src.card.name} "
                                            f"(immunity of other objects to this one) is not applied")
                 return
-        if call.name == "cannot" and is_restriction(call):
-            return  # read when the engine is about to act (restrictions.forbidden)
-        if call.name == "cannot":
+        if call.name == "cannot":  # (not a restriction: _static_plan leaves those out)
             act = call.args[1].value if len(call.args) > 1 else None
             if not (isinstance(act, A.StringLit) and act.value == "be_attacked"):
                 key = (src.card.name, "cannot")

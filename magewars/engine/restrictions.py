@@ -178,6 +178,7 @@ def _args(call: A.Call) -> tuple[tuple, dict]:
     return tuple([a.value for a in call.args if not a.key]), {a.key: a.value for a in call.args if a.key}
 
 
+@per_definition  # (calls are frozen: read once per call, as the queries ask it of every statement they weigh)
 def action_of(call: A.Call) -> Optional[str]:
     """The action a `cannot`/`can`/`cannot_reveal` statement is about (normalized), or None."""
     if call.name == CANNOT_REVEAL:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..dsl import ast as A
+from .cardindex import per_definition
 from .decisions import Option
 from .phrases import Ctx, matches
 from .primitives import PRIMITIVES, _args, _num, _objs, _src, _word, run_effect
@@ -36,6 +37,13 @@ def spend_cost(ab) -> Optional[A.Call]:
         if isinstance(c, A.Call) and c.name == SPEND:
             return c
     return None
+
+
+@per_definition
+def _spend_costs(card) -> tuple:
+    """(ability index, its `spend_action` cost) of each ability of a card that has one: read once per
+    card (`offered` asks it of every friendly card in play at each decision; most have none)."""
+    return tuple((i, call) for i, ab in enumerate(card.abilities) if (call := spend_cost(ab)) is not None)
 
 
 def _is_this(phrase) -> bool:
@@ -69,9 +77,8 @@ def offered(game, creature, speeds: tuple, moves_left: bool) -> list[tuple]:
     for src in game.state.in_play():
         if src.hidden or src.controller != creature.controller:
             continue
-        for i, ab in enumerate(src.card.abilities):
-            call = spend_cost(ab)
-            if call is None or not spender_fits(game, src, call, creature):
+        for i, call in _spend_costs(src.card):
+            if not spender_fits(game, src, call, creature):
                 continue
             kind = spend_kind(call)
             if kind == MOVE:

@@ -15,21 +15,16 @@ CALL = "action_swap"
 
 
 def _swaps(game, obj):
-    for src in game.state.in_play():
-        if src.hidden:
+    for src, ab in game.effects.statics_in_play(CALL):  # (face-up cards in play, in order)
+        call = ab.effect
+        pos = [a.value for a in call.args if not a.key]
+        if len(pos) < 3 or not all(isinstance(p, A.StringLit) for p in pos[1:3]):
             continue
-        for ab in src.card.abilities:
-            call = getattr(ab, "effect", None)
-            if not (isinstance(ab, A.StaticAbility) and isinstance(call, A.Call) and call.name == CALL):
-                continue
-            pos = [a.value for a in call.args if not a.key]
-            if len(pos) < 3 or not all(isinstance(p, A.StringLit) for p in pos[1:3]):
-                continue
-            ctx = Ctx(this=src)
-            if ab.guard is not None and not game.evaluate(ab.guard, ctx):
-                continue
-            if isinstance(pos[0], A.Phrase) and matches(game, obj, pos[0], ctx):
-                yield pos[1].value, pos[2].value
+        ctx = Ctx(this=src)
+        if ab.guard is not None and not game.evaluate(ab.guard, ctx):
+            continue
+        if isinstance(pos[0], A.Phrase) and matches(game, obj, pos[0], ctx):
+            yield pos[1].value, pos[2].value
 
 
 def speed(game, obj, kind: str) -> str:

@@ -207,6 +207,7 @@ class Derived:
     borrowed: list = field(default_factory=list)  # ids of objects whose bars it may use (borrow_bars)
     # the statics of its traits' entries about what is attached to it (Effects._about_attached), on first use
     about_attached: Optional[tuple] = None
+    entries: Optional[tuple] = None  # the codex entries it carries (Effects.entries), on first use
 
     def __init__(self, traits: Optional[dict] = None, mods: Optional[list] = None, sets: Optional[tuple] = None,
                  dicts: Optional[tuple] = None) -> None:
@@ -250,6 +251,7 @@ class Derived:
         self.heard = None
         self.borrowed = []
         self.about_attached = None
+        self.entries = None
 
     def has(self, key: str) -> bool:
         return key in self.traits
@@ -321,6 +323,19 @@ _FOREACH_SHAPES: dict[int, tuple] = {}
 _FOREACH_GATES: dict[int, tuple] = {}
 
 
+@per_definition
+def _marker_phrase(phrase) -> tuple:
+    """(marker name, False) for `<Name> token(s)|marker(s) on this|it`, (None, True) for `token(s) on
+    this` (every token), else (None, False): how a `for each` phrase counts markers, read once per
+    phrase (Effects._marker_count and _static_foreach ask it at every object computed)."""
+    ws = words_of(phrase)
+    low = [w.lower() for w in ws]
+    if len(ws) >= 4 and low[1] in ('token', 'tokens', 'marker', 'markers') and low[2] == 'on' \
+            and low[3] in ('this', 'it'):
+        return ws[0], False
+    return None, low in (["token", "on", "this"], ["tokens", "on", "this"])
+
+
 #: nouns a pronoun subject may carry and still name one object (`this creature`, `your Mage`)
 _PRONOUN_NOUNS = ("creature", "object", "mage", "conjuration")
 
@@ -351,6 +366,8 @@ def _body_pronoun(subject) -> Optional[str]:
 def _gate_open(gate: tuple, obj) -> bool:
     """Does the object carry the markers some clause of a gated body waits for?"""
     markers = obj.markers
+    if not markers:
+        return False  # (every clause waits for one marker at least: _marker_gate; most objects carry none)
     return any(all(markers.get(n, 0) >= least for n, least in needs) for needs in gate)
 
 
@@ -461,9 +478,13 @@ class Effects:
         self._foreach_its: tuple = (-1, -1, {})
         self._computing: set[str] = set()
         self._partial: dict[str, Derived] = {}  # objects being computed: their traits so far
-        self._sources_version = -1  # Effects._sources, as of this state version
+        # the fingerprint (self._shape, the very tuple) Effects._sources was gathered at: what it reads
+        # (which objects are in play, face up, attached, their cards, the players' Mages) is fingerprinted,
+        # so it stays valid while only light fields change
+        self._sources_shape: Optional[tuple] = None
         self._sources_list: list = []
-        self._attached: dict = {}  # host id -> the objects attached to it in play, as of _sources_version
+        self._in_play_statics: tuple = (None, {})  # (fingerprint, call name -> Effects.statics_in_play)
+        self._attached: dict = {}  # host id -> the objects attached to it in play, as of _sources_shape
         self._printed_traits: dict[int, tuple] = {}
         self._elsewhere: dict[int, tuple] = {}  # id of a static call -> (call, read elsewhere?)  # id of a card -> (card, its traits before any source)
         self.temporary: list[tuple] = []  # (timestamp, source label, target id, effect node, until)
@@ -571,6 +592,32 @@ class Effects:
             self._sync()
         return self.epoch
 
+    def shape(self) -> tuple:
+        """The fingerprint of the state now (Effects._fingerprint): the very tuple stays while only light
+        fields change, so what is worked out from fingerprinted fields alone (which objects are in play,
+        face up, attached, on which border, their cards) may be kept while it is the same object."""
+        if self._version != self._state.version:
+            self._sync()
+        return self._shape
+
+    def statics_in_play(self, name: str) -> list:
+        """(source, static ability) of each `static name(...)` (not once per round) printed on a face-up
+        object in play, in the order of the objects and of their abilities: kept per fingerprint (most
+        calls are printed on no card in play, and the layers reading them ask at every decision; the
+        caller must not change the list).  A computation under way that asks reads every object."""
+        self.reads_others()
+        shape = self.shape()
+        kept = self._in_play_statics
+        if kept[0] is not shape:  # every call name at once: one pass over the objects per fingerprint
+            by_name: dict = {}
+            for src in dict.values(self._state.objects):
+                if src.in_play and not src.hidden:
+                    for fn, abs_ in card_index(src.card).every_call.items():
+                        if abs_:
+                            by_name.setdefault(fn, []).extend([(src, ab) for ab in abs_])
+            kept = self._in_play_statics = (shape, by_name)
+        return kept[1].get(name, ())
+
     def for_epoch(self, key, work: Callable[[], Any]):
         """`work()`, kept under `key` while the derived epoch stays the same: the one table of answers
         other layers work out from fingerprinted state and derived values alone (the state check's
@@ -603,11 +650,15 @@ class Effects:
             self._partial_reads += 1
             if frames and frames[-1][0] != obj.id:
                 frames[-1][1] = None  # an unfinished value: whatever it ends up reading
-            return self._partial.get(obj.id) or self._printed(obj)
+            got = self._partial.get(obj.id)
+            if got is None:  # (read before its computation has a value of its own: what it prints, one
+                # copy for every such read of this computation; _compute puts its own value in its place)
+                got = self._partial[obj.id] = self._printed(obj)
+            return got
         st = self._state
         outer = not frames
         if outer:
-            if self._sources_version != st.version:
+            if self._sources_shape is not self._shape:
                 self._sources()  # (worked out for every object alike, before reads are watched)
             real = st.objects
             watched = st.objects = _Watched(real)
@@ -647,9 +698,10 @@ class Effects:
 
     def _same_shape(self) -> bool:
         old = self._shape
-        self._shape = self._fingerprint()
-        if self._shape == old:
-            return True
+        new = self._fingerprint()
+        if new == old:
+            return True  # (the kept tuple stays: what is kept as of it, Effects._sources, stays valid)
+        self._shape = new
         self._prev_shape = old
         return False
 
@@ -661,10 +713,11 @@ class Effects:
         read none stay valid.  Kept as of the last check (`self._shape`, Effects._same_shape)."""
         g = self.game
         st = g.state
-        # (a list built, then made a tuple: a generator is resumed once per object)
+        # (a list built, then made a tuple: a generator is resumed once per object; most objects carry no
+        # marker, and the empty tuple stands for theirs without two calls each)
         objs = tuple([(o.id, id(o.card), o.controller, o.owner, o.zone, o.attached_to, o.attached_zone, o.border,
-                       o.hidden, o.timestamp, o.in_play, tuple(o.markers.items()), o.destroyed_by_damage,
-                       o.hindered_until, o.left_to, o.display) for o in st.objects.values()])
+                       o.hidden, o.timestamp, o.in_play, tuple(o.markers.items()) if o.markers else (),
+                       o.destroyed_by_damage, o.hindered_until, o.left_to, o.display) for o in st.objects.values()])
         fp = (st.arena.rows, st.arena.cols,
               tuple([(p.name, p.channeling, p.mage_id) for p in st.players.values()]), objs,
               tuple(self.temporary), tuple(g.x_values.items()),
@@ -716,10 +769,11 @@ class Effects:
     def _sources(self) -> list:
         """(object, its static abilities, whether some objects are immune to it) of each object in
         play whose statics apply now (face up; an enchantment only while attached): one pass over
-        the objects per state version, shared by every object computed."""
+        the objects per fingerprint (Effects._same_shape), shared by every object computed."""
         st = self._state
-        if self._sources_version == st.version:
+        if self._sources_shape is self._shape:
             return self._sources_list
+        game = self.game  # (a property reading a weak reference: read once)
         got = []
         attached: dict = {}  # host id -> what is attached to it, in play (face down too): Effects._finish
         for src in st.objects.values():
@@ -737,10 +791,10 @@ class Effects:
             plan = []
             for step in self._static_plan(src.card, statics):
                 if step[0] == "apply" and step[4] is not None:  # a pronoun: names one object, the same for all
-                    step = (*step[:5], pronoun(self.game, step[4], Ctx(this=src)))
+                    step = (*step[:5], pronoun(game, step[4], Ctx(this=src)))
                 plan.append(step)
-            got.append((src, plan, bool(self.game.source_immunities(src.card))))
-        self._sources_version, self._sources_list, self._attached = st.version, got, attached
+            got.append((src, plan, bool(game.source_immunities(src.card))))
+        self._sources_shape, self._sources_list, self._attached = self._shape, got, attached
         return got
 
     def _static_plan(self, card, statics) -> list:
@@ -799,9 +853,10 @@ class Effects:
     def collect(self, obj: "GameObject") -> list[tuple]:
         """Every continuous effect on `obj`: (timestamp, source label, node, multiplier)."""
         st = self._state
+        game = self.game  # (a property reading a weak reference: read once)
         out = []
-        for src, plan, immunities in (self._sources_list if self._sources_version == st.version else self._sources()):
-            if immunities and self.game.immune_to_source(obj, src):
+        for src, plan, immunities in (self._sources_list if self._sources_shape is self._shape else self._sources()):
+            if immunities and game.immune_to_source(obj, src):
                 continue  # `static immune(PHRASE, this)`: nothing of this card affects the object
             for step in plan:
                 how, ab, eff = step[0], step[1], step[2]
@@ -809,7 +864,7 @@ class Effects:
                     if step[4] is not None:  # a pronoun, resolved once per state version (_sources)
                         if step[5] is obj and self._guard_ok(ab.guard, src, obj):
                             out.append((src.timestamp, src.label(), eff, 1))
-                    elif matches(self.game, obj, step[3], Ctx(this=src)) and self._guard_ok(ab.guard, src, obj):
+                    elif matches(game, obj, step[3], Ctx(this=src)) and self._guard_ok(ab.guard, src, obj):
                         out.append((src.timestamp, src.label(), eff, 1))
                 elif how == "foreach":
                     if self._guard_ok(ab.guard, src, obj):
@@ -819,7 +874,7 @@ class Effects:
         # codex statics of the traits of the object this one is attached to, about what is attached
         # to it (`static each enchantment attached to this gains [...]`: Invisible; read here only: a
         # second reading of those gains gave each attachment of an Invisible creature Invisible twice)
-        codex = self.game.codex
+        codex = game.codex
         host = st.objects.get(obj.attached_to) if obj.attached_to else None
         if host is not None and host.in_play:
             for key, others in self._about_attached(host):
@@ -834,7 +889,7 @@ class Effects:
             for ab in _entry_subjects(cd)[0]:
                 out.append((obj.timestamp, self.marker_label(name, n), ab.effect, n))
         # a shared condition it placed on another object (`shared_with_placer()`): it carries that one too
-        for name, carrier, n in (self.game.held(obj) if self.game.placers else ()):
+        for name, carrier, n in (game.held(obj) if game.placers else ()):
             for ab in codex[name].abilities:
                 if isinstance(ab, A.StaticAbility) and getattr(ab.effect, "subject", None) is not None:
                     ws = lower_words(ab.effect.subject)
@@ -847,6 +902,22 @@ class Effects:
         if len(out) > 1:
             out.sort(key=_FIRST)  # (stable: effects of one timestamp keep the order they were found in)
         return out
+
+    def entries(self, obj: "GameObject") -> tuple:
+        """The codex entries an object carries: its derived traits, then the markers on it that are not
+        one of them (movement and the restriction queries ask them of every party, many times a
+        decision).  Kept on its derived value: they are worked out from it and from the markers, which
+        are fingerprinted (a change of them drops the value); not on a value still being worked out."""
+        d = self.derived(obj)
+        got = d.entries
+        if got is None:
+            traits = d.traits
+            got = tuple(traits)
+            if obj.markers:
+                got += tuple([k for k, n in obj.markers.items() if n and k not in traits])
+            if obj.id not in self._computing:
+                d.entries = got
+        return got
 
     def _about_attached(self, host) -> tuple:
         """(trait, its entry's statics whose subject does not start with `this`) for each trait of `host`
@@ -888,7 +959,8 @@ class Effects:
 
     def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
         g = self.game
-        if is_restriction(call) or is_permission(call) or is_obligation(call) or ignore_honoured(call, g.codex):
+        # (restrictions, permissions and obligations never reach here: _static_plan leaves them out)
+        if ignore_honoured(call, g.codex):
             return  # read when the engine is about to act (engine/restrictions.py)
         if self._read_elsewhere(call):
             return  # read where it is used (casting: engine/casting.py; spellbook building: spellbook/rules.py;
@@ -917,9 +989,7 @@ class Effects:
                     g.pending_notes.append(f"NOT IMPLEMENTED: static immune(...) of {src.card.name} "
                                            f"(immunity of other objects to this one) is not applied")
                 return
-        if call.name == "cannot" and is_restriction(call):
-            return  # read when the engine is about to act (restrictions.forbidden)
-        if call.name == "cannot":
+        if call.name == "cannot":  # (not a restriction: _static_plan leaves those out)
             act = call.args[1].value if len(call.args) > 1 else None
             if not (isinstance(act, A.StringLit) and act.value == "be_attacked"):
                 key = (src.card.name, "cannot")
@@ -968,9 +1038,9 @@ class Effects:
         `it`.  Anything else in the body is refused loudly."""
         if staterules.reads(eff):
             return  # a state rule (tokens removed when a condition holds): Game.check_state applies it
-        count = self._marker_count(src, eff.over)
-        if count is None and [w.lower() for w in words_of(eff.over)] in (["token", "on", "this"],
-                                                                          ["tokens", "on", "this"]):
+        name, every_token = _marker_phrase(eff.over)
+        count = None if name is None else src.markers.get(name, 0)
+        if every_token:
             count = sum(n for n in src.markers.values() if n > 0)
         if count is not None:
             if count > 0:
@@ -1277,12 +1347,8 @@ class Effects:
     @staticmethod
     def _marker_count(obj, phrase):
         """`<Name> token(s)|marker(s) on this|it`: how many of those markers the object carries."""
-        ws = words_of(phrase)
-        low = [w.lower() for w in ws]
-        if len(ws) >= 4 and low[1] in ('token', 'tokens', 'marker', 'markers') and low[2] == 'on' \
-                and low[3] in ('this', 'it'):
-            return obj.markers.get(ws[0], 0)
-        return None
+        name = _marker_phrase(phrase)[0]
+        return None if name is None else obj.markers.get(name, 0)
 
     # ------------------------------------------------------------ stat changes stated by trait entries
     def _trait_stats(self, obj, traits: dict, d: Derived, armor: int, life, channeling):
@@ -1437,6 +1503,7 @@ class Effects:
         ts = obj.timestamp
         if d.defenses or d.attacks or d.attack_traits or d.cannot_be_attacked or d.borrowed or d.extra_barriers \
                 or d.carried or d.barrier is not None or d.heard is not None or d.about_attached is not None \
+                or d.entries is not None \
                 or any(m.timestamp != ts for m in d.mods):
             return None
         return (tuple((k, tuple(v)) for k, v in d.traits.items()),
@@ -1813,7 +1880,7 @@ class Effects:
                 barriers.append((obj.timestamp if False else 0, a, obj.id))
         # (read without marking every object read: a change of an attachment's fingerprint counts as a
         # change of its host, before and after: Effects._changed_objects)
-        if self._sources_version == st.version:  # (gathered by Effects._sources, in the objects' order)
+        if self._sources_shape is self._shape:  # (gathered by Effects._sources, in the objects' order)
             attached = self._attached.get(obj.id, ())
         else:
             attached = [o for o in dict.values(st.objects) if o.in_play and o.attached_to == obj.id]

@@ -40,20 +40,17 @@ def costs(game, obj, action: str = MOVE) -> list[tuple]:
     """(source, amount) of each cost of that action (a move action, or a teleport in place of one) that
     applies to `obj` now."""
     out = []
-    for src in game.state.in_play():
-        if src.hidden:
+    for src, ab in game.effects.statics_in_play(CALL):  # (face-up cards in play, in order)
+        call = ab.effect
+        if not reads(call, action):
             continue
-        for ab in src.card.abilities:
-            call = getattr(ab, "effect", None)
-            if not (isinstance(ab, A.StaticAbility) and isinstance(call, A.Call) and reads(call, action)):
-                continue
-            ctx = Ctx(this=src)
-            if ab.guard is not None and not game.evaluate(ab.guard, ctx):
-                continue
-            if matches(game, obj, call.args[0].value, ctx):
-                n = game.evaluate(call.args[2].value, ctx)
-                if isinstance(n, int) and n > 0:
-                    out.append((src, n))
+        ctx = Ctx(this=src)
+        if ab.guard is not None and not game.evaluate(ab.guard, ctx):
+            continue
+        if matches(game, obj, call.args[0].value, ctx):
+            n = game.evaluate(call.args[2].value, ctx)
+            if isinstance(n, int) and n > 0:
+                out.append((src, n))
     return out
 
 

@@ -38,7 +38,7 @@ from typing import Any, Iterable, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import CardDefinition
-from .cardindex import index as card_index, per_definition
+from .cardindex import per_definition
 from . import decisionmemo as DM
 from .decisions import Option
 from . import move_costs
@@ -112,19 +112,11 @@ class IllegalMove(EngineError):
 
 
 # ---------------------------------------------------------------- what the codex says about an object
-def _entries(game: Game, obj) -> list[str]:
-    """Codex entries an object carries: its traits (printed and gained) and its markers."""
-    d = game.d(obj)
-    names = list(d.traits)
-    names.extend(k for k, n in obj.markers.items() if n and k not in d.traits)
-    return names
-
-
 def _stated(game: Game, obj, fn: str) -> list:
     """(entry or card name, ability) of each `static fn(...)` the object's codex entries and card state,
     guards not yet checked.  They follow from the entries it carries and its card alone: kept per game by
     those (movement asks them of every creature and zone, again after every change of the state)."""
-    names = tuple(_entries(game, obj))
+    names = game.effects.entries(obj)  # its traits (printed and gained) and its markers
     card = obj.card
     cache = game.__dict__.get("_movement_stated")
     if cache is None or len(cache) >= 20_000:
@@ -229,15 +221,16 @@ def _imposing(card) -> dict:
 
 def _imposers(game: Game, action: str) -> list:
     """(source, ability, positional arguments, keywords) of each face-up card in play stating `static
-    cannot(PHRASE, ACTION, ...)` about others, in the order of the objects in play: kept per state version,
-    except inside a derived value's computation, whose reads of the objects must be seen."""
+    cannot(PHRASE, ACTION, ...)` about others, in the order of the objects in play: kept per fingerprint
+    (Effects.shape: which objects are in play and face up, and their cards), except inside a derived
+    value's computation, whose reads of the objects must be seen."""
     st = game.state
     if game.effects._frames:
         return [(src, ab, pos, kw) for src in st.in_play() if not src.hidden
                 for ab, pos, kw in _imposing(src.card).get(action, ())]
-    key = (id(st), st.version)
+    key = game.effects.shape()
     cache = game.__dict__.get("_imposers")
-    if cache is None or cache[0] != key:
+    if cache is None or cache[0] is not key:
         by_action: dict = {}
         for src in st.in_play():
             if not src.hidden:
@@ -355,23 +348,21 @@ def always_hindered(game: Game, obj) -> Optional[str]:
         pos, _ = _args(ab.effect)
         if pos and _is_this(pos[0]):
             return name
-    for src in game.state.in_play():
-        if src is obj or src.hidden:
+    for src, ab in game.effects.statics_in_play("hinder"):  # (face-up cards in play, in order)
+        if src is obj:
             continue
-        for ab, once in card_index(src.card).static_calls.get("hinder", ()):
-            if not once:
-                pos, _ = _args(ab.effect)
-                if not pos or _is_this(pos[0]):
+        pos, _ = _args(ab.effect)
+        if not pos or _is_this(pos[0]):
+            continue
+        if ab.guard is not None:
+            try:
+                if not game.evaluate(ab.guard, Ctx(this=src)):
                     continue
-                if ab.guard is not None:
-                    try:
-                        if not game.evaluate(ab.guard, Ctx(this=src)):
-                            continue
-                    except Exception as e:  # noqa: BLE001
-                        game.emit("unsupported", f"NOT IMPLEMENTED: condition of {src.label()}'s hinder: {e}")
-                        continue
-                if _matches(game, obj, pos[0], src, f"hinder of {src.label()}"):
-                    return src.label()
+            except Exception as e:  # noqa: BLE001
+                game.emit("unsupported", f"NOT IMPLEMENTED: condition of {src.label()}'s hinder: {e}")
+                continue
+        if _matches(game, obj, pos[0], src, f"hinder of {src.label()}"):
+            return src.label()
     until = getattr(obj, "hindered_until", None)
     if until is not None and until >= game.state.round:
         return "an effect lasting until the end of the round"
@@ -396,19 +387,21 @@ def hindered(game: Game, obj, here: Optional[str], dest: Optional[str]) -> Optio
 # ---------------------------------------------------------------- walls
 def walls_on(game: Game, a: str, b: str) -> list:
     """The objects in play on the border of zones `a` and `b`, in the order of the objects in play: the
-    walls of every border are filed at once per state version (each candidate move asks, twice), except
-    inside a derived value's computation, whose reads of the objects must be seen."""
+    walls of every border are filed at once per fingerprint (Effects.shape: which objects are in play, on
+    which border), as each candidate move asks, twice; except inside a derived value's computation, whose
+    reads of the objects must be seen."""
     border = frozenset((a, b))
     st = game.state
     if game.effects._frames:
         return [o for o in st.in_play() if o.border == border]
+    shape = game.effects.shape()
     kept = game.__dict__.get("_walls_kept")
-    if kept is None or kept[0] is not st or kept[1] != st.version:
+    if kept is None or kept[0] is not st or kept[1] is not shape:
         by_border: dict = {}
         for o in st.in_play():
             if o.border is not None:
                 by_border.setdefault(o.border, []).append(o)
-        kept = game._walls_kept = (st, st.version, by_border)
+        kept = game._walls_kept = (st, shape, by_border)
     return list(kept[2].get(border, ()))
 
 
@@ -517,18 +510,8 @@ def _bound_to_full_action(game: Game, obj) -> bool:
 
 
 def _tunnels(game: Game) -> list:
-    """(card, ability) of each face-up `static tunnel(...)` in play (kept per state version)."""
-    game.effects.reads_others()
-    st = game.state
-    key = (id(st), st.version)
-    got = getattr(game, "_tunnel_cache", None)
-    if got is not None and got[0] == key:
-        return got[1]
-    out = [(src, ab) for src in st.in_play() if not src.hidden for ab in src.card.abilities
-           if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == TUNNEL
-           and len(ab.effect.args) == 4]
-    game._tunnel_cache = (key, out)
-    return out
+    """(card, ability) of each face-up `static tunnel(...)` in play."""
+    return [(src, ab) for src, ab in game.effects.statics_in_play(TUNNEL) if len(ab.effect.args) == 4]
 
 
 def tunnel_of(game: Game, obj, here: str, to_zone: str):

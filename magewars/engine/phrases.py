@@ -200,8 +200,7 @@ def has_name(game: Game, obj: GameObject, name: str) -> bool:
     for key, count in obj.markers.items():  # a condition's `static gain_subtypes(this, ...)` while it is on
         if count and n in _gained_subtypes(game, key):
             return True
-    if obj.name.lower() == n:
-        return True
+    # (its card's name is among the printed names)
     return game.effects.derived(obj).has(name)
 
 

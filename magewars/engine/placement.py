@@ -358,16 +358,17 @@ def placement_problems(game, caster, card, targets, zone) -> Iterator[tuple[str,
 
 # ---------------------------------------------------------------- cost changes
 def _cost_statics(game):
-    """(source, static, once per round?) of each `costs(...)` of a face-up card in play: kept per state
-    version (every candidate cast of a decision asks), except inside a derived value's computation, whose
-    reads of the objects must be seen (engine/effects.py)."""
+    """(source, static, once per round?) of each `costs(...)` of a face-up card in play: kept per
+    fingerprint (Effects.shape: which objects are in play and face up, and their cards), as every
+    candidate cast of a decision asks; except inside a derived value's computation, whose reads of the
+    objects must be seen (engine/effects.py)."""
     st = game.state
     if game.effects._frames:
         return [(src, inner, once) for src in st.in_play() if not src.hidden
                 for inner, once in card_index(src.card).static_calls.get(COSTS, ())]
-    key = (id(st), st.version)
+    key = (st, game.effects.shape())
     hit = game.__dict__.get("_cost_statics")
-    if hit is None or hit[0] != key:
+    if hit is None or hit[0][0] is not st or hit[0][1] is not key[1]:
         hit = game._cost_statics = (key, [(src, inner, once) for src in st.in_play() if not src.hidden
                                           for inner, once in card_index(src.card).static_calls.get(COSTS, ())])
     return hit[1]

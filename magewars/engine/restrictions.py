@@ -36,9 +36,10 @@ procedure asks about is refused loudly, never counted as running).
 from __future__ import annotations
 
 import operator
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Iterable, Iterator, Optional, Sequence
 
 from ..dsl import ast as A
+from .cardindex import per_definition
 from .codextable import copy_of
 from .phrases import PRONOUNS, Ctx, PhraseError, matches, resolve, selector_of
 
@@ -170,10 +171,14 @@ class Ruling(str):
 
 
 # ---------------------------------------------------------------- which statements this module reads
-def _args(call: A.Call) -> tuple[list, dict]:
-    return [a.value for a in call.args if not a.key], {a.key: a.value for a in call.args if a.key}
+@per_definition
+def _args(call: A.Call) -> tuple[tuple, dict]:
+    """(positional values, keyword values) of a statement, read once per call (calls are frozen; the
+    queries read them at every statement they weigh).  Shared: callers only read them."""
+    return tuple([a.value for a in call.args if not a.key]), {a.key: a.value for a in call.args if a.key}
 
 
+@per_definition  # (calls are frozen: read once per call, as the queries ask it of every statement they weigh)
 def action_of(call: A.Call) -> Optional[str]:
     """The action a `cannot`/`can`/`cannot_reveal` statement is about (normalized), or None."""
     if call.name == CANNOT_REVEAL:
@@ -190,6 +195,17 @@ def is_restriction(call: A.Call, codex: bool = False) -> bool:
     """Is this `cannot(...)` (or `cannot_reveal(...)`) one this module applies: an action some procedure
     asks about (HOOKS), keywords of KEYWORDS, a phrase as its subject?  For a codex entry (`codex`),
     actions READ_ELSEWHERE are left to their reader."""
+    return _restriction_reading(call)[1 if codex else 0]
+
+
+@per_definition
+def _restriction_reading(call: A.Call) -> tuple[bool, bool]:
+    """is_restriction of a call outside a codex entry and in one, read once per call (calls are frozen:
+    the layers ask it of every static at every object worked out and every query)."""
+    return _is_restriction(call, False), _is_restriction(call, True)
+
+
+def _is_restriction(call: A.Call, codex: bool) -> bool:
     if call.name == PREVENT_DAMAGE:
         return codex and not call.args  # `prevent_damage()` of a codex entry: `this` receives no damage
     if call.name not in ("cannot", CANNOT_REVEAL) or not call.args:
@@ -214,16 +230,16 @@ def is_restriction(call: A.Call, codex: bool = False) -> bool:
 
 
 # ---------------------------------------------------------------- where statements come from
-def _carried(game, obj) -> list[str]:
+def _carried(game, obj) -> Sequence[str]:
     """Codex entries an object carries: its traits (printed and gained) and its markers."""
     try:
-        names = list(game.d(obj).traits)
+        names = game.effects.entries(obj)  # (its traits, then its markers: kept with its derived value)
     except Exception:  # noqa: BLE001 - an object the continuous-effects layer cannot derive: its card's
         names = [t.name for t in getattr(obj.card, "traits", ())]
-    if obj.markers:  # (most objects carry none: no generator to make)
-        names.extend(k for k, n in obj.markers.items() if n and k not in names)
+        if obj.markers:  # (most objects carry none: no generator to make)
+            names.extend(k for k, n in obj.markers.items() if n and k not in names)
     if getattr(game, "placers", None):  # shared conditions it placed on another object (Game.held)
-        names.extend(k for k, _c, _n in game.held(obj) if k not in names)
+        names = [*names, *(k for k, _c, _n in game.held(obj) if k not in names)]
     return names
 
 
@@ -293,12 +309,13 @@ def in_foreach_runs(call: A.Call) -> bool:
 
 def _in_play_statements(game) -> list:
     """(source, ability, call) of every restriction or permission of the face-up cards in play
-    (cached per state version)."""
+    (cached per fingerprint, Effects.shape: which objects are in play, face up and attached, and their
+    cards)."""
     game.effects.reads_others()
     st = game.state
-    key = (id(st), st.version)
+    key = (st, game.effects.shape())
     cache = getattr(game, "_restriction_cache", None)
-    if cache is not None and cache[0] == key:
+    if cache is not None and cache[0][0] is st and cache[0][1] is key[1]:
         return cache[1]
     out = []
     for src in st.in_play():
@@ -458,6 +475,7 @@ def _during_fits(game, during, moment: Optional[str] = None) -> bool:
     return bool(current_moments(game) & set(DURING_PHASES.get(word or "", ())))
 
 
+@per_definition  # (calls are frozen: read once per call)
 def is_obligation(call: A.Call) -> bool:
     """`must(PHRASE, "ACTION", ...)` for an action of OBLIGATION_HOOKS, with the keywords it needs
     (OBLIGATION_KEYWORDS)."""
@@ -1039,6 +1057,7 @@ SUMMON_IGNORING: frozenset[str] = frozenset({"range and LoS", "LoS"})
 GRANT_UNTIL: frozenset[str] = frozenset({"end of round"})
 
 
+@per_definition  # (calls are frozen: read once per call)
 def is_permission(call: A.Call) -> bool:
     if call.name != "can" or len(call.args) < 2 or not isinstance(call.args[0].value, A.Phrase):
         return False

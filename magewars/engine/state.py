@@ -85,7 +85,12 @@ class Arena:
         return None
 
     def distance(self, a: str, b: str) -> int:
-        (r1, c1), (r2, c2) = self.coords(a), self.coords(b)
+        # (labels already read are looked up here: range and movement ask thousands of distances a duel)
+        cache = self._coords
+        p, q = cache.get(a), cache.get(b)
+        if p is None or q is None or self._coords_rows != self.rows or self._coords_cols != self.cols:
+            p, q = self.coords(a), self.coords(b)
+        (r1, c1), (r2, c2) = p, q
         return abs(r1 - r2) + abs(c1 - c2)  # no diagonals in Mage Wars range
 
     def adjacent(self, a: str, b: str) -> bool:

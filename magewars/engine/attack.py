@@ -923,7 +923,10 @@ assert all(k in STEPS for col in STEP_ORDER.values() for k in col.steps)
 class AttackEngine:
     @property
     def game(self) -> "Game":
-        return self._game()
+        game = self._game()
+        if game is None:  # (held weakly: the game owns this, see __init__)
+            raise ReferenceError("the game of these attack engine is gone: keep a reference to the Game while you use them")
+        return game
 
     def __init__(self, game: "Game"):
         # a weak link back: the game owns this engine, and a strong one would make the two a reference

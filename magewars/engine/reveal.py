@@ -105,7 +105,10 @@ def _window_texts(step: str) -> tuple:
 class Reveals:
     @property
     def game(self) -> "Game":
-        return self._game()
+        game = self._game()
+        if game is None:  # (held weakly: the game owns this, see __init__)
+            raise ReferenceError("the game of these reveal windows is gone: keep a reference to the Game while you use them")
+        return game
 
     def __init__(self, game: "Game"):
         self._game = weakref.ref(game)  # weak: the game owns this (no reference cycle; Game)

@@ -67,3 +67,9 @@ def test_an_action_kept_after_its_game_keeps_its_attacks(corpus):
     assert [(x.strike, x.status, x.target.id) for x in action.attacks] == strikes
     assert all(x.action.definition is action.definition for x in action.attacks)
     assert isinstance(action, AttackAction) and strikes
+
+
+def test_a_part_used_after_its_game_is_gone_says_so(corpus):
+    effects = Game(corpus).effects  # the game itself is dropped at once
+    with pytest.raises(ReferenceError, match="keep a reference to the Game"):
+        effects.innate_rules()

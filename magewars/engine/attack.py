@@ -30,6 +30,7 @@ from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, TraitInstance
 from .decisions import Option
 from . import barclauses, defenses
+from .gamepart import GamePart
 from .codex_rules import ignores_los_walls, ignores_minimum_range, melee_restriction
 from .movement import in_los
 from .phrases import Ctx, matches
@@ -920,18 +921,9 @@ assert all(k in STEPS for col in STEP_ORDER.values() for k in col.steps)
 
 
 # ---------------------------------------------------------------- engine
-class AttackEngine:
-    @property
-    def game(self) -> "Game":
-        game = self._game()
-        if game is None:  # (held weakly: the game owns this, see __init__)
-            raise ReferenceError("the game of these attack engine is gone: keep a reference to the Game while you use them")
-        return game
-
+class AttackEngine(GamePart):
     def __init__(self, game: "Game"):
-        # a weak link back: the game owns this engine, and a strong one would make the two a reference
-        # cycle, so that a dropped game waited for the cycle collector (engine/game.py, Game)
-        self._game = weakref.ref(game)  # weak: the game owns this (no reference cycle; Game)
+        super().__init__(game)  # (held weakly: engine/gamepart.py)
         self.history: list[Attack] = LightList()  # reads counted: derived values know whether they read it
         self.pending_next: list[dict] = []  # next_attack_gains(...) waiting for the object's next attack
         self.pending_enhance: list[dict] = []  # enhance_attack(...) waiting for the object's next attack

@@ -17,7 +17,6 @@ each at its timestamp.  Rules implemented here:
 """
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field, replace
 from operator import attrgetter, is_, itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Optional
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, Defense, TraitInstance, versus_entry
 from .codextable import copy_of
+from .gamepart import GamePart
 from .cardindex import index as card_index, lower_words, per_definition
 from ..spellbook.rules import RULE_CALLS as SPELLBOOK_RULE_CALLS
 from .spellstatics import CAST_STATIC_CALLS
@@ -452,16 +452,9 @@ class _Watched(dict):
 
 _UNKEPT = object()  # (Effects.for_epoch: no answer kept yet)
 
-class Effects:
-    @property
-    def game(self) -> "Game":
-        game = self._game()
-        if game is None:  # (held weakly: the game owns this, see __init__)
-            raise ReferenceError("the game of these effects is gone: keep a reference to the Game while you use them")
-        return game
-
+class Effects(GamePart):
     def __init__(self, game: "Game"):
-        self._game = weakref.ref(game)  # weak: the game owns this (no reference cycle; Game)
+        super().__init__(game)  # (held weakly: engine/gamepart.py)
         self._state = game.state  # (the game's state for its lifetime: read at every derived() call)
         self._cache: dict[str, Derived] = {}
         self._version = -1

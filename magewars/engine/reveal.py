@@ -16,10 +16,10 @@ Duplicate Enchantments, One-Time Use Enchantments).
 """
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
+from .gamepart import GamePart
 from .cardindex import index, per_definition
 from .decisions import Option
 from . import placement
@@ -89,29 +89,22 @@ def is_one_time(obj: "GameObject") -> bool:
 #: the "pass" option of every reveal window (an Option is never changed: one serves every window of every game)
 _PASS = Option("pass")
 
-_TEXTS: dict = {}  # step -> a window's prompt and its "nothing revealed" line (_window_texts)
+class _WindowTexts(dict):
+    """step -> the prompt of a reveal window after it and its line when nothing is revealed, made once
+    per step name on first use (every window of every attack says them): `_TEXTS[step]`."""
 
-
-def _window_texts(step: str) -> tuple:
-    """The prompt of a reveal window after `step` and its line when nothing is revealed, made once per
-    step name (every window of every attack says them)."""
-    got = _TEXTS.get(step)
-    if got is None:
+    def __missing__(self, step: str) -> tuple:
         s = step.replace("_", " ")
-        got = _TEXTS[step] = (f"reveal after {s}?", f"reveal window after {s}: nothing revealed")
-    return got
+        got = self[step] = (f"reveal after {s}?", f"reveal window after {s}: nothing revealed")
+        return got
 
 
-class Reveals:
-    @property
-    def game(self) -> "Game":
-        game = self._game()
-        if game is None:  # (held weakly: the game owns this, see __init__)
-            raise ReferenceError("the game of these reveal windows is gone: keep a reference to the Game while you use them")
-        return game
+_TEXTS = _WindowTexts()
 
+
+class Reveals(GamePart):
     def __init__(self, game: "Game"):
-        self._game = weakref.ref(game)  # weak: the game owns this (no reference cycle; Game)
+        super().__init__(game)  # (held weakly: engine/gamepart.py)
         self._state, self._effects = game.state, game.effects  # (the game's, for its lifetime)
         self.windows = 0
         self.countering: list = []  # enchantments whose reveal is being countered (innermost last)
@@ -178,9 +171,8 @@ class Reveals:
         c = obj.card.reveal_cost
         if c is None:
             return 0
-        g = self.game
-        g.effects.reads_others()
-        return self._kept_cost(self._cost_table(g), obj, c)
+        self._effects.reads_others()
+        return self._kept_cost(self._cost_table(self.game), obj, c)
 
     def _cost_table(self, g: "Game") -> dict:
         """The kept reveal costs (object id -> cost), emptied first when what they were worked out from
@@ -314,7 +306,7 @@ class Reveals:
         if self._must_any:  # a face-down card has a rule saying when it must be revealed (mandatory)
             self.mandatory("after", step, atk)
             hidden = self._hidden_table()  # (as of now: a mandatory reveal changed it)
-        prompt, nothing = _TEXTS.get(step) or _window_texts(step)  # (made once per step name)
+        prompt, nothing = _TEXTS[step]
         revealed_any = False
         for player in (g.state.order if hidden else ()):  # nothing face down: nobody to ask
             # (the table read above holds until a card is revealed: a pass changes nothing)

@@ -283,7 +283,19 @@ class Game:
     # ------------------------------------------------------------ log and decisions
     def emit(self, _kind: str, _text: str, *, secret_for: Optional[str] = None, public_text: Optional[str] = None,
              audience: Optional[tuple] = None, **data):
-        return self.emit_data(_kind, _text, data, secret_for, public_text, audience)
+        # (emit_data's body: one call per event, not two)
+        log = self.log
+        if self.pending_notes:
+            notes, self.pending_notes = self.pending_notes, []
+            for n in notes:
+                log.emit("unsupported", n)
+        if "emit" in log.__dict__:
+            return log.emit(_kind, _text, secret_for=secret_for, public_text=public_text, audience=audience, **data)
+        events = log.events
+        ev = make_event(Event, (len(events) + 1, _kind, _text, data, log.depth, secret_for, public_text,
+                                tuple(audience) if audience is not None else None))
+        events.append(ev)
+        return ev
 
     def emit_data(self, kind: str, text: str, data: dict, secret_for: Optional[str] = None,
                   public_text: Optional[str] = None, audience: Optional[tuple] = None):

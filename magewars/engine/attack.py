@@ -1322,11 +1322,12 @@ class AttackEngine(GamePart):
         attack in hand, then go where the step says (the next step, back for another strike or
         object, straight to Attack Ends, or nowhere)."""
         steps = seq.column.steps
+        g = self.game  # (a call through the weak link: read once per sequence, handed to each step)
         i = 0
         while i < len(steps):
             st = STEPS[steps[i]]
             if st.applies(self, seq):
-                self.step(st, seq.atk)
+                self.step(st, seq.atk, g)
             nxt = st.then(self, seq)
             if nxt is None:
                 i += 1
@@ -1335,11 +1336,12 @@ class AttackEngine(GamePart):
             else:
                 i = steps.index(nxt)
 
-    def step(self, st: Step, atk: Attack) -> None:
+    def step(self, st: Step, atk: Attack, g: Optional["Game"] = None) -> None:
         """Take one step: its title, the codex's `attack_step` triggers, its work, a state check and
         the reveal window after it.  A trigger that cancels the attack ends the step at once unless
-        the step settles canceled attacks too."""
-        g = self.game
+        the step settles canceled attacks too.  `g`: the engine's game, when the caller has it in hand."""
+        if g is None:
+            g = self.game
         key = st.key
         g.emit_data("step", st.title, {"step": key, "attack": atk.action.definition.name, "target": atk.target.id})
         atk.reached.add(key)
@@ -1354,10 +1356,12 @@ class AttackEngine(GamePart):
             if atk.status == "canceled" and not st.after_cancel:
                 return
             st.run(self, atk, g)
-            g.check_state()
-            if atk.status != "canceled":
-                g.reveals.window(key, atk)
+            if g._checked_version != g.state.version:  # (check_state's own first test, without its call)
                 g.check_state()
+            if atk.status != "canceled":
+                g.reveals.window(key, atk, g)
+                if g._checked_version != g.state.version:
+                    g.check_state()
             if atk.status == "declared" and atk.action.holds_while is not None:
                 why = atk.action.holds_while()
                 if why:

@@ -298,9 +298,11 @@ class Reveals(GamePart):
                 if atk is not None and atk.status == "canceled":
                     return
 
-    def window(self, step: str, atk=None) -> None:
-        """Reveal window after `step`: mandatory `after` reveals, then each player in turn."""
-        g = self.game
+    def window(self, step: str, atk=None, g: Optional["Game"] = None) -> None:
+        """Reveal window after `step`: mandatory `after` reveals, then each player in turn.  `g`: the
+        game, when the caller has it in hand (self.game is a call through the weak link)."""
+        if g is None:
+            g = self.game
         self.windows += 1
         hidden = self._hidden_table()
         if self._must_any:  # a face-down card has a rule saying when it must be revealed (mandatory)

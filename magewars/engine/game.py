@@ -1053,10 +1053,18 @@ class Game:
                 and not subject.in_play:
             return False  # what was attached to a destroyed subject still hears it
         if not getattr(atk, "is_casting", False):
-            own = self._attack_kept(atk).heard
+            kept = self._attack_listening
+            action = atk.action
+            if kept.atk is not atk or kept.traits is not action.traits or kept.gained != len(atk.gained) \
+                    or kept.bar is not action.definition \
+                    or kept.owner is not (action.owner or action.spell or action.source) \
+                    or kept.attacker is not atk.attacker or kept.x != action.x:  # (_attack_kept's test, inline)
+                kept = self._attack_kept(atk)
+            own = kept.heard
             if event in own and _hears(own, event, step):
                 return False
-        eff.reads_others()  # (as _listening: kept across objects)
+        if eff._frames:  # (eff.reads_others(), inline, as _listening: kept across objects)
+            eff._frames[-1][1] = None
         return True
 
     #: events about what becomes of a card as it would leave play: a face-down card's codex rules hear them

@@ -26,7 +26,7 @@ class Face:
 
 
 BLANK = Face(0)
-ATTACK_FACES = (BLANK, BLANK, Face(1), Face(2), Face(1, True), Face(2, True))
+ATTACK_FACES = (BLANK, BLANK, Face(1), Face(2), Face(1, True), Face(2, True))  # (six: SeededDice draws 3 bits)
 
 
 class DiceError(Exception):
@@ -67,11 +67,25 @@ class SeededDice(Dice):
         self.seed = seed
         self.rng = random.Random(seed)
 
+    # random.Random's choice(ATTACK_FACES) and randint(1, 12), written out: each is its
+    # `_randbelow(n)` (getrandbits of n's bit length, again while not below n), two and three Python
+    # calls a die fewer; the same draws from the generator, so the same rolls for a seed
     def attack(self, count: int) -> list[Face]:
-        return [self.rng.choice(ATTACK_FACES) for _ in range(count)]
+        bits = self.rng.getrandbits
+        out = []
+        for _ in range(count):
+            r = bits(3)  # (len(ATTACK_FACES) == 6: 3 bits)
+            while r >= 6:
+                r = bits(3)
+            out.append(ATTACK_FACES[r])
+        return out
 
     def d12(self) -> int:
-        return self.rng.randint(1, 12)
+        bits = self.rng.getrandbits
+        r = bits(4)  # (12 values: 4 bits)
+        while r >= 12:
+            r = bits(4)
+        return 1 + r
 
 
 class ScriptedDice(Dice):

@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator, Optional
 
 from ..dsl import ast as A
+from .cardindex import index as card_index
+from .codextable import copy_of
 from .phrases import Ctx, matches
 
 #: the rule an `ignoring:` argument names for ranged attacks below their minimum range
@@ -31,8 +33,35 @@ def _about(call: A.Call, action: str) -> bool:
     return isinstance(act, A.StringLit) and act.value == action
 
 
+def _about_keys(game: Any, fn: str, action: str) -> Optional[frozenset]:
+    """The names of the codex entries stating a `static fn(SUBJECT, "action", ...)`: worked out once per
+    corpus and shared by its games while their codex is its unchanged copy (engine/codextable.py), so
+    that an object's traits are not each looked up at every attack (an attack's target carries half a
+    dozen, and hardly any states a melee restriction).  None: the game's codex was written to, or the
+    corpus keeps nothing (its entries are read one by one)."""
+    corpus = game.corpus
+    if not copy_of(game.codex, corpus.codex):
+        return None
+    kept = getattr(corpus, "_codex_about", None)
+    if kept is None:
+        kept = {}
+        try:
+            corpus._codex_about = kept
+        except AttributeError:
+            return None
+    got = kept.get((fn, action))
+    if got is None:
+        got = kept[(fn, action)] = frozenset(
+            name for name, cd in corpus.codex.items()
+            if any(_about(ab.effect, action) for ab in card_index(cd).every_call.get(fn, ())))
+    return got
+
+
 def _calls(game: Any, keys: Iterable[str], fn: str, action: str) -> Iterator[tuple[str, A.Call]]:
+    about = _about_keys(game, fn, action)
     for key in keys:
+        if about is not None and key not in about:
+            continue  # (no such statement in its entry)
         for ab in game.codex_statics(key, fn):
             if _about(ab.effect, action):
                 yield key, ab.effect

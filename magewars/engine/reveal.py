@@ -304,7 +304,13 @@ class Reveals(GamePart):
         if g is None:
             g = self.game
         self.windows += 1
-        hidden = self._hidden_table()
+        if self._hidden_version == self._state.version:  # (_hidden_table's kept answer, without its call)
+            frames = self._effects._frames
+            if frames:  # (as _hidden_table: read from across objects)
+                frames[-1][1] = None
+            hidden = self._hidden
+        else:
+            hidden = self._hidden_table()
         if self._must_any:  # a face-down card has a rule saying when it must be revealed (mandatory)
             self.mandatory("after", step, atk)
             hidden = self._hidden_table()  # (as of now: a mandatory reveal changed it)

@@ -694,7 +694,7 @@ class Game:
                         self.emit("rule", f"{obj.label()}: {c - base} {name} marker(s) in excess of its armor "
                                           f"removed")
                         changed = True
-                if obj.kind in ("enchantment", "equipment"):
+                if obj.card.kind in ("enchantment", "equipment"):  # (its card's: GameObject.kind, without the call)
                     continue  # not destroyed by damage (and its derived values are not needed here)
                 if obj.guard:  # a trait stating `static remove_guard(this)` (Incapacitated) takes the marker away
                     why = next((t for t in self.effects.derived(obj).traits if self.codex_statics(t, "remove_guard")),
@@ -1047,7 +1047,11 @@ class Game:
         eff = self.effects
         heard = self._heard_cache
         if exclude or self.lingering or event == "destroyed" or eff._version != self.state.version \
-                or heard[0] != eff.epoch or (event in heard[1] and _hears(heard[1], event, step)):
+                or heard[0] != eff.epoch:
+            return False
+        heard = heard[1]
+        if event in heard and (step is None or event != STEP_EVENT or _ANY_STEP in heard
+                               or f"{STEP_EVENT}:{step}" in heard):  # (_hears, inline)
             return False
         if event in LOOK_BACK_EVENTS and subject is not None and not isinstance(subject, str) \
                 and not subject.in_play:

@@ -179,9 +179,10 @@ class Reveals(GamePart):
         changed (reveal_cost says what that is).  The same dict is handed out while they stay valid.
         `g`: the game, which every caller has in hand (self.game is a call through a weak link)."""
         st = g.state
-        atk = g.current_attack
+        LIGHT_READS[0] += 2  # (Game.current_attack and GameState.round read their stores so, counting each read)
+        atk = g._current_attack
         xs, uses = g.x_values, getattr(g, "cost_uses", None)
-        key = (st.shape_version, st.round, tuple(xs.items()) if xs else (), tuple(uses.items()) if uses else ())
+        key = (st.shape_version, st._round, tuple(xs.items()) if xs else (), tuple(uses.items()) if uses else ())
         status = getattr(atk, "status", None)
         if key != self._cost_key or (self._cost_light and (
                 st.version != self._cost_version or atk is not self._cost_attack or status != self._cost_status)):
@@ -316,7 +317,12 @@ class Reveals(GamePart):
             hidden = self._hidden_table()  # (as of now: a mandatory reveal changed it)
         prompt, nothing = _TEXTS[step]
         revealed_any = False
-        for player in (g.state.order if hidden else ()):  # nothing face down: nobody to ask
+        if hidden:  # (the order read as the `order` property and LightList would, without their two calls)
+            LIGHT_READS[0] += 1
+            players = list.__iter__(g.state._order)
+        else:
+            players = ()  # nothing face down: nobody to ask
+        for player in players:
             # (the table read above holds until a card is revealed: a pass changes nothing)
             if not (self._hidden_table() if revealed_any else hidden).get(player):
                 continue  # nothing face down of theirs, as of now: no candidate (as _candidates_now finds first)
@@ -338,7 +344,19 @@ class Reveals(GamePart):
         """A window's options for `player` (_offer), or None when they may reveal nothing now.  Kept
         with a kept candidates list (_candidates_now), which holds while what they are worked out from
         stays the same; a fresh list each time (the decision's own)."""
-        cands, kept = self._candidates_now(player, g)
+        st = g.state
+        kept = self._cands.get(player)
+        if kept is not None and kept[0] is st and kept[1] == st.version and kept[2] == st.players[player].mana \
+                and kept[3] is self._cost_table(g) and not getattr(g, "effect_restrictions", None) \
+                and not getattr(g, "placers", None) and not g.effects._computing:
+            # _candidates_now's kept answer, as it would find it, without its call: kept only for the
+            # version its hidden table was read at (so it is that table's, and not empty)
+            frames = self._effects._frames
+            if frames:  # (as _hidden_table: read from across objects)
+                frames[-1][1] = None
+            cands = kept[4]
+        else:
+            cands, kept = self._candidates_now(player, g)
         if not cands:
             return None
         if kept is None:

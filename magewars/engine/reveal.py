@@ -417,7 +417,8 @@ class Reveals(GamePart):
         if reveal_forbidden_none(g, cheap):
             if not getattr(g, "effect_restrictions", None) and not getattr(g, "placers", None) \
                     and not g.effects._computing and st.version == self._hidden_version:
-                self._cands[player] = [st, st.version, mana, costs, tuple(cheap), None]
+                kept = self._cands[player] = [st, st.version, mana, costs, tuple(cheap), None]
+                return kept[4], kept  # (the window fills in its options now, not at the next window)
             return cheap, None
         return [o for o in cheap if not reveal_forbidden(g, o)], None
 

@@ -31,7 +31,7 @@ from ..dsl.model import AttackDefinition, TraitInstance
 from .decisions import Option
 from . import barclauses, defenses
 from .gamepart import GamePart
-from .codex_rules import ignores_los_walls, ignores_minimum_range, melee_restriction
+from .codex_rules import entries_stating, ignores_los_walls, ignores_minimum_range, melee_restriction
 from .movement import in_los
 from .phrases import Ctx, matches
 from .restrictions import attack_forbidden, forbidden, forbids, permits
@@ -352,7 +352,7 @@ class DeclareAttack(Step):
                + (f" [{', '.join(sorted(kinds))}]" if kinds else " [neither melee nor ranged]"))
         # line of sight is checked once the declaration's own effects have run (a trait granted "for
         # that attack" as it is declared, such as Indirect from Archer's Watchtower, counts)
-        reason = eng.illegal_reason(atk, los=False)
+        reason = eng.illegal_reason(atk, los=False, g=g)
         if reason:
             eng.cancel(atk, f"illegal target: {reason}", before_declared=True)
             return
@@ -633,7 +633,7 @@ class DamageAndEffects(Step):
             reason = "the target is no longer in play"
         elif target.id in a.illegal:
             reason = "the target is no longer legal"
-        elif not atk.redirected and eng.illegal_reason(atk, at_declaration=False):
+        elif not atk.redirected and eng.illegal_reason(atk, at_declaration=False, g=g):
             reason = f"the target is no longer legal ({eng.illegal_reason(atk, at_declaration=False)})"
         elif (not atk.attacker.in_play and g.is_creature(atk.attacker) and not a.is_barrier
               and not a.is_counterstrike and not a.is_zone and atk.source is atk.attacker):
@@ -817,7 +817,7 @@ class DamageBarrier(Step):
             return
         bdef, src_id = barrier
         src = g.state.objects[src_id]
-        why = eng.unanswered(atk)
+        why = eng.unanswered(atk, g)
         if why:
             g.emit("rule", f"the attacker is {why}: no damage barrier attack")
             return
@@ -862,7 +862,7 @@ class Counterstrike(Step):
             if "counterstrike" in g.effects.derived(defender).cannot_do:
                 g.emit("rule", f"{defender.label()} cannot counterstrike")
                 return
-            why = eng.unanswered(atk)
+            why = eng.unanswered(atk, g)
             if why:
                 g.emit("rule", f"the attacker is {why}: no counterstrike")
                 return
@@ -912,7 +912,7 @@ class AttackEnds(Step):
 
     def run(self, eng, atk, g):
         g.emit("info", f"attack ends: {atk.status}")
-        eng.end_attack_effects(atk)  # effects lasting "until end of attack" end with it
+        eng.end_attack_effects(atk, g)  # effects lasting "until end of attack" end with it
 
 
 STEPS = {c.key: c() for c in (DeclareAttack, PayCosts, RollToMiss, AvoidAttack, RollDice, DamageAndEffects,
@@ -1402,8 +1402,10 @@ class AttackEngine(GamePart):
             return None
         return f"no line of sight from {atk.source.label()} to {t.label()} (Rules: Line of Sight)"
 
-    def illegal_reason(self, atk: Attack, at_declaration: bool = True, los: bool = True) -> Optional[str]:
-        g = self.game
+    def illegal_reason(self, atk: Attack, at_declaration: bool = True, los: bool = True,
+                       g: Optional["Game"] = None) -> Optional[str]:
+        if g is None:  # (`g`: the game, when the caller has it in hand: self.game is a call through a weak link)
+            g = self.game
         t, a, action = atk.target, atk.attacker, atk.action
         if not t.in_play:
             return "not in play"
@@ -1534,15 +1536,17 @@ class AttackEngine(GamePart):
         if to is new_source and to is not old:  # it took over an attack aimed at another: it intercepts
             g.fire("intercepts", to, Ctx(attack=atk, it=to))
 
-    def unanswered(self, atk: Attack) -> Optional[str]:
+    def unanswered(self, atk: Attack, g: Optional["Game"] = None) -> Optional[str]:
         """The trait of the attacking object stating `static attacks_unanswered()` (Autonomous): its attacks
         trigger no counterstrike or damage barrier and remove no guard marker (None: they do)."""
         a = atk.attacker
         if a is None or not a.in_play:
             return None
-        g = self.game
+        if g is None:  # (`g`: the game, when the caller has it in hand)
+            g = self.game
+        stating = entries_stating(g, ATTACKS_UNANSWERED)  # (None: this game's codex is its own)
         for k in g.effects.derived(a).traits:  # (a loop, not next() over a generator: asked by two steps)
-            if g.codex_statics(k, ATTACKS_UNANSWERED):
+            if (k in stating) if stating is not None else g.codex_statics(k, ATTACKS_UNANSWERED):
                 return k
         return None
 
@@ -1862,10 +1866,11 @@ class AttackEngine(GamePart):
         """How an effect lasting "until end of attack" names the attack it ends with."""
         return f"attack#{id(atk)}"
 
-    def end_attack_effects(self, atk: Attack) -> None:
+    def end_attack_effects(self, atk: Attack, g: Optional["Game"] = None) -> None:
         """The attack ends: effects made during it "until end of attack" end (and any such effect made
-        outside an attack ends with the next attack)."""
-        g = self.game
+        outside an attack ends with the next attack).  `g`: the game, when the caller has it in hand."""
+        if g is None:
+            g = self.game
         if not g.effects.temporary:  # nothing lasts until the end of anything: nothing to end
             return
         ending = {"attack", self.duration_key(atk)} | {self.duration_key(a) for a in atk.action.attacks}

@@ -33,8 +33,9 @@ def _about(call: A.Call, action: str) -> bool:
     return isinstance(act, A.StringLit) and act.value == action
 
 
-def _about_keys(game: Any, fn: str, action: str) -> Optional[frozenset]:
-    """The names of the codex entries stating a `static fn(SUBJECT, "action", ...)`: worked out once per
+def _about_keys(game: Any, fn: str, action: Optional[str]) -> Optional[frozenset]:
+    """The names of the codex entries stating a `static fn(SUBJECT, "action", ...)` (action None: any
+    `static fn(...)`, as Game.codex_statics finds them): worked out once per
     corpus and shared by its games while their codex is its unchanged copy (engine/codextable.py), so
     that an object's traits are not each looked up at every attack (an attack's target carries half a
     dozen, and hardly any states a melee restriction).  None: the game's codex was written to, or the
@@ -53,8 +54,14 @@ def _about_keys(game: Any, fn: str, action: str) -> Optional[frozenset]:
     if got is None:
         got = kept[(fn, action)] = frozenset(
             name for name, cd in corpus.codex.items()
-            if any(_about(ab.effect, action) for ab in card_index(cd).every_call.get(fn, ())))
+            if any(action is None or _about(ab.effect, action) for ab in card_index(cd).every_call.get(fn, ())))
     return got
+
+
+def entries_stating(game: Any, fn: str) -> Optional[frozenset]:
+    """The names of the codex entries with a `static fn(...)` (Game.codex_statics would find one), shared
+    per corpus; None when the game's codex is its own (ask Game.codex_statics entry by entry)."""
+    return _about_keys(game, fn, None)
 
 
 def _calls(game: Any, keys: Iterable[str], fn: str, action: str) -> Iterator[tuple[str, A.Call]]:

@@ -284,9 +284,9 @@ class Reveals(GamePart):
         return self._must_any
 
     def mandatory(self, rel: str, step: str, atk) -> None:
-        g = self.game
         if not self._any_must_reveal():  # no face-down card has a rule saying when it must be revealed
             return
+        g = self.game
         for player in g.state.order:
             for obj in self.hidden_of(player):
                 for rule in index(obj.card).must_reveal:

@@ -13,6 +13,7 @@ from ..dsl.model import AttackDefinition, CardDefinition, CodexDefinition, Corpu
 from .decisions import DECISION_KINDS, Agent, Decision, FirstLegalAgent, Option
 from .dice import Dice, SeededDice
 from .attack import AttackAction, AttackEngine
+from .codex_rules import entries_stating
 from .barclauses import BAR_EVENTS, listeners as bar_listeners
 from .cardindex import index as card_index, per_definition
 from .effects import Effects
@@ -697,8 +698,14 @@ class Game:
                 if obj.card.kind in ("enchantment", "equipment"):  # (its card's: GameObject.kind, without the call)
                     continue  # not destroyed by damage (and its derived values are not needed here)
                 if obj.guard:  # a trait stating `static remove_guard(this)` (Incapacitated) takes the marker away
-                    why = next((t for t in self.effects.derived(obj).traits if self.codex_statics(t, "remove_guard")),
-                               None)
+                    traits = self.effects.derived(obj).traits
+                    stating = entries_stating(self, "remove_guard")  # (shared per corpus; None: a codex of its own)
+                    if stating is None:
+                        why = next((t for t in traits if self.codex_statics(t, "remove_guard")), None)
+                    else:  # (no trait's entry looked up, no generator: most guarded objects have no such trait)
+                        why = None
+                        if stating and not stating.isdisjoint(traits):
+                            why = next(t for t in traits if t in stating)
                     if why:
                         obj.guard = False
                         self.state.touch()

@@ -290,16 +290,19 @@ def _check_zone(game, caster, zone: str, rng, rule_what: str, los: bool = True) 
         raise IllegalCast("line-of-sight", f"{caster.label()} has no line of sight to {rule_what}")
 
 
-def legal_target(game, caster, card: CardDefinition, obj: GameObject, probe: GameObject) -> Optional[str]:
-    """Why `obj` is not a legal target of the spell for its target phrase, or None."""
-    if not obj.in_play:
-        return f"{obj.label()} is not in play"
-    if obj.hidden and obj.controller != caster.controller:
-        pass  # a face-down card can be targeted by a phrase that allows it (Dispel: hidden enchantment)
-    ctx = Ctx(this=probe)
-    phrases = card.target_phrases or ()
-    if phrases and not any(matches(game, obj, ph, ctx) for ph in phrases):
-        return f"{obj.label()} is not a {' or '.join(card.targets)}"
+def legal_target(game, caster, card: CardDefinition, obj: GameObject, probe: GameObject,
+                 fitted: bool = False) -> Optional[str]:
+    """Why `obj` is not a legal target of the spell for its target phrase, or None.  `fitted`: the
+    caller has just found `obj` in play and fitting the target phrase (legal_casts), in this state."""
+    if not fitted:
+        if not obj.in_play:
+            return f"{obj.label()} is not in play"
+        # (a face-down card can be targeted by a phrase that allows it: Dispel, a hidden enchantment)
+        phrases = card.target_phrases or ()
+        if phrases:
+            ctx = Ctx(this=probe)
+            if not any(matches(game, obj, ph, ctx) for ph in phrases):
+                return f"{obj.label()} is not a {' or '.join(card.targets)}"
     why = R.forbids(game, "be targeted", obj, by=caster, spell=probe)  # Invisible, Obscured, Warded...
     for (oid, what, detail, src_id, rnd) in game.restrictions:  # cannot_until(X, "be_targeted", by: "Name")
         if oid == obj.id and what.replace("_", " ") == "be targeted" and rnd == game.state.round \
@@ -312,7 +315,8 @@ def legal_target(game, caster, card: CardDefinition, obj: GameObject, probe: Gam
 
 def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence[GameObject] = (),
                zone: Optional[str] = None, face_down: bool = False, x: Optional[int] = None,
-               probe: Optional[GameObject] = None, caster_checked: bool = False, rng=False) -> int:
+               probe: Optional[GameObject] = None, caster_checked: bool = False, rng=False,
+               fitted: bool = False) -> int:
     """Every rule of the declaration and the cost; raises IllegalCast naming the first broken one,
     else returns the mana the cast will cost.  Changes nothing.  `probe`: the spell as an object not in
     play yet (placement.probe for this caster, card and the caster's zone), when the caller already has
@@ -320,7 +324,9 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     kept per object (the restriction queries' statements) is worked out once per spell, not per target.
     `caster_checked`: the caller has found that the restrictions on the caster and the spell
     (placement.restrictions) forbid nothing now, without a trace in the log: they are not asked again;
-    `rng`, when given, is the spell's range for this caster as cast_range gives it now (asked once)."""
+    `rng`, when given, is the spell's range for this caster as cast_range gives it now (asked once);
+    `fitted`: the caller has found the one target in play and fitting the spell's target phrase, in this
+    state (legal_casts, which sets aside the candidates that do not without asking anything else)."""
     st = game.state
     if card.kind not in SPELL_KINDS:
         raise IllegalCast("spell", f"{card.name} is a {card.kind} card, not a spell")
@@ -360,7 +366,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
             raise IllegalCast("target", f"{card.name} needs one target ({' or '.join(card.targets)}), "
                                         f"got {len(targets)}")
         t = targets[0]
-        why = legal_target(game, caster, card, t, probe)
+        why = legal_target(game, caster, card, t, probe, fitted)
         if why:
             raise IllegalCast(getattr(why, "rule", "") or "target", f"illegal target: {why}")
         tz = st.zone_of(t)
@@ -772,18 +778,23 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     # with a probe attached to the target, derived anew): a target its phrase does not fit is set aside
     # first, as check_cast would then refuse it, when nothing before that check is asked per candidate
     # (the caster's restrictions and the range found quiet) and the state is the same
+    # A spell without X asks nothing per candidate before its target's phrase either (with the caster's
+    # restrictions and the range found quiet): the candidate is fitted here, once, and check_cast is told
+    # so (a candidate that does not fit costs no check and no refusal made and caught).
     phrases = card.target_phrases or ()
-    fit_first = kind == "object" and bool(phrases) and quiet and rng_quiet \
-        and (isinstance(card.cast_cost, A.XValue) or isinstance(card.reveal_cost, A.XValue))
+    xspell = isinstance(card.cast_cost, A.XValue) or isinstance(card.reveal_cost, A.XValue)
+    fit_first = kind == "object" and quiet and rng_quiet and (bool(phrases) or not xspell)
     for ts, z in cands:
+        fitted = False
         if fit_first and st.version == version == rng_version:
             ctx = Ctx(this=spell_probe)
-            if not any(matches(game, ts[0], ph, ctx) for ph in phrases):
+            if phrases and not any(matches(game, ts[0], ph, ctx) for ph in phrases):
                 continue
+            fitted = not xspell  # (X is worked out before the target is checked: then it is checked again)
         try:
             check_cast(game, caster, card, ts, z, face_down, None, probe=spell_probe,
                        caster_checked=quiet and st.version == version,
-                       rng=rng if rng_quiet and st.version == rng_version else False)
+                       rng=rng if rng_quiet and st.version == rng_version else False, fitted=fitted)
         except IllegalCast:
             continue
         out.append(CastChoice(caster.id, card.name, tuple(t.id for t in ts), z, face_down))

@@ -376,6 +376,21 @@ def upkeep_phase(game) -> None:
         hook(game)
 
 
+#: (player, card name) -> the option of planning that spell: an option and its hidden pick are plain
+#: values made from these two alone and never changed, so one stands for every offer of them (a Planning
+#: Phase offers every spell left in the book, twice per player)
+_PLAN_OPTIONS: dict[tuple[str, str], Option] = {}
+
+
+def _plan_option(player: str, name: str) -> Option:
+    got = _PLAN_OPTIONS.get((player, name))
+    if got is None:
+        if len(_PLAN_OPTIONS) >= 20_000:
+            _PLAN_OPTIONS.clear()
+        got = _PLAN_OPTIONS[(player, name)] = Option(name, HiddenPick(name, player))
+    return got
+
+
 def planning_phase(game) -> None:
     """Each player takes two spells from their spellbook for the round; what they pick is hidden
     from the opponent.  Spells planned last round and not cast go back to the book first."""
@@ -393,7 +408,8 @@ def planning_phase(game) -> None:
             names = sorted(n for n, c in lib.items() if c > 0)
             if not names:
                 break
-            opts = [Option(n, HiddenPick(n, p)) for n in names] + [Option("no more spells", None)]
+            opts = [_plan_option(p, n) for n in names]
+            opts.append(Option("no more spells", None))
             ch = game.decide("plan", p, opts, prompt=f"plan spell {i + 1} of {count}", default=len(opts) - 1)
             if ch.value is None:
                 break

@@ -257,13 +257,17 @@ def check_victory(game) -> Optional[tuple]:
     rs = state_of(game)
     if rs.result is not None:
         return rs.result
-    mages = {p: game.state.mage_of(p) for p in players(game)}
-    if not mages or any(m is None for m in mages.values()):
-        return None
-    dead = [p for p, m in mages.items() if not m.in_play]
+    st = game.state
+    dead = []
+    for p in st.order:  # (asked after every phase and activation: no list of the mages made)
+        m = st.mage_of(p)
+        if m is None:
+            return None
+        if not m.in_play:
+            dead.append(p)
     if not dead:
         return None
-    alive = [p for p in mages if p not in dead]
+    alive = [p for p in dict.fromkeys(st.order) if p not in dead]
     if not alive:
         rs.result = (None, "every mage was destroyed")
         game.emit("game_over", "the game is a draw: every mage was destroyed", winner=None)
@@ -408,7 +412,7 @@ def planning_phase(game) -> None:
             names = sorted(n for n, c in lib.items() if c > 0)
             if not names:
                 break
-            opts = [_plan_option(p, n) for n in names]
+            opts = [_PLAN_OPTIONS.get((p, n)) or _plan_option(p, n) for n in names]
             opts.append(Option("no more spells", None))
             ch = game.decide("plan", p, opts, prompt=f"plan spell {i + 1} of {count}", default=len(opts) - 1)
             if ch.value is None:

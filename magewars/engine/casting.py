@@ -316,7 +316,7 @@ def legal_target(game, caster, card: CardDefinition, obj: GameObject, probe: Gam
 def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence[GameObject] = (),
                zone: Optional[str] = None, face_down: bool = False, x: Optional[int] = None,
                probe: Optional[GameObject] = None, caster_checked: bool = False, rng=False,
-               fitted: bool = False) -> int:
+               fitted: Optional[tuple] = None) -> int:
     """Every rule of the declaration and the cost; raises IllegalCast naming the first broken one,
     else returns the mana the cast will cost.  Changes nothing.  `probe`: the spell as an object not in
     play yet (placement.probe for this caster, card and the caster's zone), when the caller already has
@@ -325,8 +325,9 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     `caster_checked`: the caller has found that the restrictions on the caster and the spell
     (placement.restrictions) forbid nothing now, without a trace in the log: they are not asked again;
     `rng`, when given, is the spell's range for this caster as cast_range gives it now (asked once);
-    `fitted`: the caller has found the one target in play and fitting the spell's target phrase, in this
-    state (legal_casts, which sets aside the candidates that do not without asking anything else)."""
+    `fitted`: the caller has found the one target in play, fitting the spell's target phrase and in range
+    (`rng`) in this state: (the caster's zone, the target's zone, the distance between), as legal_casts
+    finds them (setting aside the candidates that do not fit without asking anything else)."""
     st = game.state
     if card.kind not in SPELL_KINDS:
         raise IllegalCast("spell", f"{card.name} is a {card.kind} card, not a spell")
@@ -366,14 +367,19 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
             raise IllegalCast("target", f"{card.name} needs one target ({' or '.join(card.targets)}), "
                                         f"got {len(targets)}")
         t = targets[0]
-        why = legal_target(game, caster, card, t, probe, fitted)
+        why = legal_target(game, caster, card, t, probe, fitted is not None)
         if why:
             raise IllegalCast(getattr(why, "rule", "") or "target", f"illegal target: {why}")
-        tz = st.zone_of(t)
-        if tz is None:  # in play but outside the arena (Banish): out of everyone's range and sight
-            raise IllegalCast("range", f"{t.label()} is not in a zone of the arena: out of range and line "
-                                       f"of sight")
-        _check_zone(game, caster, tz, rng, t.label())
+        if fitted is not None:  # in a zone, in range: line of sight is what _check_zone would ask still
+            here, tz, dist = fitted
+            if dist and not line_of_sight(game, here, tz):
+                raise IllegalCast("line-of-sight", f"{caster.label()} has no line of sight to {t.label()}")
+        else:
+            tz = st.zone_of(t)
+            if tz is None:  # in play but outside the arena (Banish): out of everyone's range and sight
+                raise IllegalCast("range", f"{t.label()} is not in a zone of the arena: out of range and line "
+                                           f"of sight")
+            _check_zone(game, caster, tz, rng, t.label())
     elif kind == "discard":
         if zone is not None or len(targets) != 1:
             raise IllegalCast("target", f"{card.name} needs one target ({' or '.join(card.targets)})")
@@ -730,15 +736,21 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     rng = cast_range(game, caster, card)
     rng_quiet = DM.trace(game) == before  # then each candidate is checked with this range, not asking again
     cands: list[tuple[tuple, Optional[str]]] = []
+    spots: dict = {}  # an object candidate (by id) -> (the caster's zone, its zone, the distance between)
     if kind == "object":
+        dists: dict = {}  # (objects share zones: each distance asked once)
+        zone_of, distance = st.zone_of, st.arena.distance
         for o in st.in_play():
-            z = st.zone_of(o)
+            z = zone_of(o)
             if z is None:
                 continue
-            d = st.arena.distance(here, z)
+            d = dists.get(z)
+            if d is None:
+                d = dists[z] = distance(here, z)
             if rng is not None and not rng[0] <= d <= rng[1]:
                 continue
             cands.append(((o,), None))
+            spots[id(o)] = (here, z, d)
     elif kind == "zone":
         for z in st.arena.zones():
             d = st.arena.distance(here, z)
@@ -785,12 +797,13 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     xspell = isinstance(card.cast_cost, A.XValue) or isinstance(card.reveal_cost, A.XValue)
     fit_first = kind == "object" and quiet and rng_quiet and (bool(phrases) or not xspell)
     for ts, z in cands:
-        fitted = False
+        fitted = None
         if fit_first and st.version == version == rng_version:
             ctx = Ctx(this=spell_probe)
             if phrases and not any(matches(game, ts[0], ph, ctx) for ph in phrases):
                 continue
-            fitted = not xspell  # (X is worked out before the target is checked: then it is checked again)
+            if not xspell:  # (X is worked out before the target is checked: then it is checked again)
+                fitted = spots[id(ts[0])]
         try:
             check_cast(game, caster, card, ts, z, face_down, None, probe=spell_probe,
                        caster_checked=quiet and st.version == version,

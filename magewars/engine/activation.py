@@ -226,10 +226,14 @@ def cast_options(game, caster, planned: list[str], speeds: tuple, quickcast: boo
         if casting.spell_action(game, caster, card) not in speeds:
             continue
         # a quick spell of a Mage with its quickcast marker is asked twice a decision (marker and action)
-        for ch in DM.recall(game, ("legal casts", caster.id, name),
-                            lambda card=card: tuple(legal(game, caster, card))):
-            out.append(CastChoice(ch.caster_id, ch.card_name, tuple(ch.target_ids), ch.zone, ch.face_down,
-                                  quickcast))
+        got = DM.recall(game, ("legal casts", caster.id, name), lambda card=card: tuple(legal(game, caster, card)))
+        if quickcast:
+            out += [CastChoice(ch.caster_id, ch.card_name, tuple(ch.target_ids), ch.zone, ch.face_down, True)
+                    for ch in got]
+        else:  # (legal_casts' own choices: made without the quickcast marker, of frozen values)
+            out += [ch if ch.quickcast is False and ch.target_ids.__class__ is tuple
+                    else CastChoice(ch.caster_id, ch.card_name, tuple(ch.target_ids), ch.zone, ch.face_down, False)
+                    for ch in got]
     return out
 
 

@@ -799,9 +799,13 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     for ts, z in cands:
         fitted = None
         if fit_first and st.version == version == rng_version:
-            ctx = Ctx(this=spell_probe)
-            if phrases and not any(matches(game, ts[0], ph, ctx) for ph in phrases):
-                continue
+            if phrases:
+                ctx = Ctx(this=spell_probe)
+                if len(phrases) == 1:  # (most spells name one kind of target)
+                    if not matches(game, ts[0], phrases[0], ctx):
+                        continue
+                elif not any(matches(game, ts[0], ph, ctx) for ph in phrases):
+                    continue
             if not xspell:  # (X is worked out before the target is checked: then it is checked again)
                 fitted = spots[id(ts[0])]
         try:
@@ -810,7 +814,8 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
                        rng=rng if rng_quiet and st.version == rng_version else False, fitted=fitted)
         except IllegalCast:
             continue
-        out.append(CastChoice(caster.id, card.name, tuple(t.id for t in ts), z, face_down))
+        out.append(CastChoice(caster.id, card.name, (ts[0].id,) if len(ts) == 1 else tuple([t.id for t in ts]),
+                              z, face_down))
     return out
 
 

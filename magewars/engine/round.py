@@ -409,7 +409,7 @@ def planning_phase(game) -> None:
             continue
         count = 2 + OC.extra_prepared(game, p)  # `extra_prepared` statics (engine/othercasters.py)
         for i in range(count):
-            names = sorted(n for n, c in lib.items() if c > 0)
+            names = sorted([n for n, c in lib.items() if c > 0])
             if not names:
                 break
             opts = [_PLAN_OPTIONS.get((p, n)) or _plan_option(p, n) for n in names]

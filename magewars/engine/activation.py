@@ -32,6 +32,7 @@ from . import castlimit as CL
 from . import othercasters as OC
 from . import barclauses
 from . import decisionmemo as DM
+from .cardindex import per_definition
 from .phrases import Ctx, resolve
 from .restrictions import forbids, permits
 from . import restrictions as RS
@@ -50,6 +51,15 @@ def speed_of_ability(ab) -> Optional[str]:
         if isinstance(c, A.CostAction):
             return c.action
     return "quick"
+
+
+@per_definition
+def _activated(definition) -> tuple:
+    """(index, ability, its speed, whether a `spend_action` cost pays it) of each activated ability of a
+    card or codex entry, in printed order: read once per definition (every activation asks it of every
+    card it may use)."""
+    return tuple((i, ab, sp, COSTS.spend_cost(ab) is not None) for i, ab in enumerate(definition.abilities)
+                 if (sp := speed_of_ability(ab)) is not None)
 
 
 def ability_mana(game, src, ab) -> int:
@@ -253,8 +263,9 @@ def move_options(game, creature) -> list[MoveChoice]:
 def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:
     out = []
     mana = game.state.players[creature.controller].mana
-    usable = [(src, i, ab, speed_of_ability(ab)) for src in action_ability_sources(game, creature)
-              for i, ab in enumerate(src.card.abilities) if COSTS.spend_cost(ab) is None]
+    # (an ability of no speed is never offered: only the activated ones are listed)
+    usable = [(src, i, ab, sp) for src in action_ability_sources(game, creature)
+              for i, ab, sp, spent in _activated(src.card) if not spent]
     # abilities paid by spending this creature's action or move (engine/ability_costs.py)
     usable += [(src, i, src.card.abilities[i], sp)
                for src, i, sp in COSTS.offered(game, creature, speeds, not creature.moves_taken)]
@@ -272,9 +283,8 @@ def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:
         out.append(AbilityChoice(src.id, i, (), creature.id if src is not creature else None))
     for key in game.d(creature).traits:  # `action` abilities the codex entries of its traits state (Climbing)
         cd = game.codex.get(key)
-        for i, ab in enumerate(cd.abilities if cd is not None and cd.kind == "trait" else ()):
-            sp = speed_of_ability(ab)
-            if sp is None or sp not in speeds or ability_mana(game, creature, ab) > mana:
+        for i, ab, sp, _spent in _activated(cd) if cd is not None and cd.kind == "trait" else ():
+            if sp not in speeds or ability_mana(game, creature, ab) > mana:
                 continue
             if isinstance(ab, A.OncePerRound) and ("once", id(ab), game.state.round) in creature.uses:
                 continue

@@ -32,7 +32,10 @@ from . import castlimit as CL
 from . import othercasters as OC
 from . import barclauses
 from . import decisionmemo as DM
+from . import casting, movement
+from .attack import Attack, AttackAction
 from .cardindex import per_definition
+from .placement import probe as spell_probe
 from .phrases import Ctx, resolve
 from .restrictions import forbids, permits
 from . import restrictions as RS
@@ -139,7 +142,6 @@ def obeys(game, choice, duty: tuple[str, list, str]) -> bool:
         if not min(st.arena.distance(choice.to_zone, z) for z in zones) < min(st.arena.distance(here, z)
                                                                                 for z in zones):
             return False
-        from . import movement
         return not any(movement.passage_attacks(w) for w in movement.walls_on(game, here, choice.to_zone))
     return False
 
@@ -148,7 +150,6 @@ def affordable(game, choice, adef) -> bool:
     """Can the attacker's controller pay what declaring this attack would cost: the mana a
     `when attacked(...): prevent_unless_paid(PAYER, N)` of an object in play asks (Suppression Cloak)?
     A mandatory action binds only when it is possible, costs included (Rules, Mandatory Actions)."""
-    from .attack import Attack, AttackAction
     creature = game.state.objects[choice.obj_id]
     action = AttackAction(creature, adef, creature, tuple(adef.traits), adef.kind)
     toll = 0
@@ -179,7 +180,6 @@ def affordable(game, choice, adef) -> bool:
 
 # ---------------------------------------------------------------- legal options
 def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
-    from .attack import Attack, AttackAction
     out = []
     d = game.d(creature)
     if "attack" in d.cannot_do:
@@ -224,12 +224,9 @@ def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
 
 
 def cast_options(game, caster, planned: list[str], speeds: tuple, quickcast: bool) -> list[CastChoice]:
-    from . import casting
-    legal = getattr(casting, "legal_casts", None)  # the casting sequence (engine/casting.py)
-    if legal is None or not planned:
-        if planned and legal is None:
-            game.note_unsupported("casting from the action phase", "the casting sequence is not available")
+    if not planned:
         return []
+    legal = casting.legal_casts  # the casting sequence (engine/casting.py)
     out = []
     for name in dict.fromkeys(planned):
         card = game.card(name)
@@ -248,14 +245,7 @@ def cast_options(game, caster, planned: list[str], speeds: tuple, quickcast: boo
 
 
 def move_options(game, creature) -> list[MoveChoice]:
-    try:
-        from . import movement
-    except ImportError:
-        movement = None
-    legal = getattr(movement, "legal_moves", None)
-    if legal is None:
-        game.note_unsupported("move actions", "the move procedure is not available")
-        return []
+    legal = movement.legal_moves
     return [MoveChoice(creature.id, z) for z in legal(game, creature)] + \
         [MoveChoice(creature.id, z, teleport=True) for z in movement.teleport_moves(game, creature)]
 
@@ -304,10 +294,10 @@ def quickcast_attacks(game, creature) -> list[AttackChoice]:
 def permitted_casts(game, creature, spells: list[str], act: Activation) -> list[CastChoice]:
     """Casts open to a creature that cannot take actions: those of spells a `can(WHO, "cast", target: SPELL)`
     statement permits it (the restriction query, engine/restrictions.py; `target:` is the spell)."""
-    from .placement import probe
     speeds = ("quick", "full") if act.moves == 0 and not creature.moves_taken else ("quick",)
     here = game.state.zone_of(creature)
-    ok = [n for n in dict.fromkeys(spells) if permits(game, "cast", creature, probe(game, creature, game.card(n), here))]
+    ok = [n for n in dict.fromkeys(spells)
+          if permits(game, "cast", creature, spell_probe(game, creature, game.card(n), here))]
     return cast_options(game, creature, ok, speeds, False) if ok else []
 
 

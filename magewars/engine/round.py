@@ -25,7 +25,7 @@ from ..dsl import ast as A
 from . import actions as ACT
 from . import activation as AV
 from . import decisionmemo as DM
-from . import movement
+from . import casting, movement
 from . import bound as BD
 from . import othercasters as OC
 from . import ability_costs as COSTS
@@ -577,7 +577,6 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
         game.attacks.make_attack(attacker, choice.attack_name, targets, zone=choice.zone, quickcast=choice.quickcast,
                                  choose_more=True, bound_to=bound)
     elif isinstance(choice, ACT.CastChoice):
-        from . import casting
         caster = game.state.objects[choice.caster_id]
         if choice.quickcast:
             rs.quickcast_ready.discard(caster.controller)

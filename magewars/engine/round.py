@@ -137,10 +137,12 @@ def _read_printed_due(game) -> dict[str, list[tuple]]:
     TIMING` abilities of the face-up objects in play, in order} (a creature's activation asks four
     such timings in the same epoch, each of which visited every object)."""
     out: dict[str, list] = {}
+    timed = _card_timed.table  # (its own table read first: one dict get, not a call, per object)
     for src in list(game.state.in_play()):
         if src.hidden:
             continue
-        for timing, items in _card_timed(src.card).items():
+        got = timed.get(id(src.card))
+        for timing, items in (got if got is not None else _card_timed(src.card)).items():
             got = out.setdefault(timing, [])
             for ab, inner in items:
                 got.append((src, ab, inner, None, src.label()))
@@ -150,20 +152,27 @@ def _read_printed_due(game) -> dict[str, list[tuple]]:
 def _read_due(game, timing: str) -> list[tuple]:
     out = []
     entries = _codex_timed(game).get(timing, {})
+    timed = _card_timed.table  # (its own table read first: one dict get, not a call, per object)
     for src in list(game.state.in_play()):
         if src.hidden:
             continue
-        for ab, inner in _card_timed(src.card).get(timing, ()):
+        got = timed.get(id(src.card))
+        for ab, inner in (got if got is not None else _card_timed(src.card)).get(timing, ()):
             out.append((src, ab, inner, None, src.label()))
         if not entries:
             continue
+        named = entries.keys()
         d = game.d(src)
-        for key in d.traits:
-            for (cd, ab, inner) in entries.get(key, ()):
-                x = d.value(cd.name, cd.stacking or "add")
-                out.append((src, ab, inner, x, f"{cd.name}{f' {x:+d}' if x else ''} ({src.label()})"))
+        traits = d.traits
+        if not named.isdisjoint(traits):  # (most objects carry nothing with an ability at this timing)
+            for key in traits:
+                for (cd, ab, inner) in entries.get(key, ()):
+                    x = d.value(cd.name, cd.stacking or "add")
+                    out.append((src, ab, inner, x, f"{cd.name}{f' {x:+d}' if x else ''} ({src.label()})"))
+        if not src.markers or named.isdisjoint(src.markers):
+            continue
         for key, n in list(src.markers.items()):
-            if n and key not in d.traits:
+            if n and key not in traits:
                 for (cd, ab, inner) in entries.get(key, ()):
                     out.append((src, ab, inner, n, f"{cd.name} x{n} ({src.label()})"))
     return out

@@ -712,6 +712,22 @@ def cast_spell(game, caster: GameObject, card, targets: Sequence[GameObject] = (
 
 
 # ---------------------------------------------------------------- what an agent may choose
+#: (rows, columns, a zone) -> {each zone of such an arena, in order: its distance from that zone}
+_DISTANCES: dict[tuple, dict] = {}
+
+
+def _distances(arena, here: str) -> dict:
+    """Every zone of the arena (in `zones()` order) and its distance from `here`: an arena's zones and
+    distances follow from its size alone, so one table serves every arena of that size."""
+    key = (arena.rows, arena.cols, here)
+    got = _DISTANCES.get(key)
+    if got is None:
+        if len(_DISTANCES) >= 4096:
+            _DISTANCES.clear()
+        got = _DISTANCES[key] = {z: arena.distance(here, z) for z in arena.zones()}
+    return got
+
+
 def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     """Every legal CastChoice of `card` by `caster` now (targets, zones, face_down for enchantments).
     A spell costing X is offered where its own `set_x(...)` gives X for the target; one whose X is
@@ -737,25 +753,26 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     rng_quiet = DM.trace(game) == before  # then each candidate is checked with this range, not asking again
     cands: list[tuple[tuple, Optional[str]]] = []
     spots: dict = {}  # an object candidate (by id) -> (the caster's zone, its zone, the distance between)
+    dists = _distances(st.arena, here)
     if kind == "object":
-        dists: dict = {}  # (objects share zones: each distance asked once)
-        zone_of, distance = st.zone_of, st.arena.distance
+        zone_of = st.zone_of
         for o in st.in_play():
-            z = zone_of(o)
-            if z is None:
-                continue
+            z = o.zone
+            if z is None:  # (attached, or out of the arena: zone_of says)
+                z = zone_of(o)
+                if z is None:
+                    continue
             d = dists.get(z)
             if d is None:
-                d = dists[z] = distance(here, z)
+                d = st.arena.distance(here, z)
             if rng is not None and not rng[0] <= d <= rng[1]:
                 continue
             cands.append(((o,), None))
             spots[id(o)] = (here, z, d)
     elif kind == "zone":
-        for z in st.arena.zones():
-            d = st.arena.distance(here, z)
-            if rng is None or rng[0] <= d <= rng[1] or R.summon_permission(
-                    game, caster, P.probe(game, caster, card, here), z):
+        summoned = P.probe(game, caster, card, here)
+        for z, d in dists.items():
+            if rng is None or rng[0] <= d <= rng[1] or R.summon_permission(game, caster, summoned, z):
                 cands.append(((), z))
     elif kind == "discard":
         cands.extend(((o,), None) for o in st.graveyard)

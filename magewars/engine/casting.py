@@ -26,7 +26,6 @@ from .cardindex import per_definition
 from .errors import EngineError
 from .phrases import Ctx, matches
 from .state import GameObject
-from . import decisionmemo as DM
 from . import placement as P
 from . import restrictions as R
 from .spellstatics import CAST_AS, SET_X
@@ -275,6 +274,9 @@ def target_kind(card: CardDefinition) -> str:
     return "object"
 
 
+_TARGET_KINDS = target_kind.table
+
+
 def _check_zone(game, caster, zone: str, rng, rule_what: str, los: bool = True) -> None:
     st = game.state
     here = st.zone_of(caster)
@@ -351,7 +353,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         raise IllegalCast(why[0], why[1])
     if rng is False:
         rng = cast_range(game, caster, card)
-    kind = target_kind(card)
+    kind = _TARGET_KINDS.get(id(card)) or target_kind(card)  # (its per-definition table read first)
     targets = tuple(targets)
     if kind == "unsupported" and card.target_join == "or" and "zone" in {t.lower() for t in card.targets} \
             and len(card.targets) == 2:  # "zone or object" (Decoy): whichever the caster names
@@ -748,9 +750,13 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     here = st.zone_of(caster)
     if here is None:
         return []
-    before, rng_version = DM.trace(game), st.version
+    # (decisionmemo.trace(game), spelled out here and below)
+    before = (len(game.log.events), len(game.pending_notes), len(game.unsupported), len(game.static_unsupported))
+    rng_version = st.version
     rng = cast_range(game, caster, card)
-    rng_quiet = DM.trace(game) == before  # then each candidate is checked with this range, not asking again
+    # then each candidate is checked with this range, not asking again
+    rng_quiet = before == (len(game.log.events), len(game.pending_notes), len(game.unsupported),
+                           len(game.static_unsupported))
     cands: list[tuple[tuple, Optional[str]]] = []
     spots: dict = {}  # an object candidate (by id) -> (the caster's zone, its zone, the distance between)
     dists = _distances(st.arena, here)
@@ -797,12 +803,14 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
         and not P.has_cost_changes(game)
     if cheap_fail:
         return []  # too dear whatever the target
-    before, version = DM.trace(game), st.version
+    before = (len(game.log.events), len(game.pending_notes), len(game.unsupported), len(game.static_unsupported))
+    version = st.version
     if next(P.restrictions(game, caster, card), None) is not None:
         return []  # a restriction on the caster and the spell
     # nothing has changed when each candidate is checked: the same restrictions would forbid nothing again
     # (unless asking them logs something, which is then logged again for each, as it always was)
-    quiet = DM.trace(game) == before
+    quiet = before == (len(game.log.events), len(game.pending_notes), len(game.unsupported),
+                       len(game.static_unsupported))
     # a spell costing X works X out for each candidate before anything else (x_from_card: its `set_x` read
     # with a probe attached to the target, derived anew): a target its phrase does not fit is set aside
     # first, as check_cast would then refuse it, when nothing before that check is asked per candidate

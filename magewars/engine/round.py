@@ -481,8 +481,9 @@ def begin_action_phase(game) -> None:
 
 
 def _ready_creatures(game, player: str) -> list:
-    return [o for o in game.state.in_play() if o.controller == player and game.is_creature(o)
-            and o.zone is not None and o.action_marker == "ready"]
+    is_creature = game.is_creature
+    return [o for o in game.state.in_play() if o.controller == player and o.zone is not None
+            and is_creature(o) and o.action_marker == "ready"]
 
 
 def next_activation(game):
@@ -702,14 +703,17 @@ DURATIONS_ENDED: frozenset[str] = frozenset({"round", "phase", "action_phase"})
 
 def expire(game, duration: str) -> int:
     """Effects lasting "until end of <duration>" end now."""
-    keep = [t for t in game.effects.temporary if not ends_at(t[4], duration)]
-    n = len(game.effects.temporary) - len(keep)
+    temporary = game.effects.temporary
+    n = 0
+    if temporary:  # (most phases end with none: no list made)
+        keep = [t for t in temporary if not ends_at(t[4], duration)]
+        n = len(temporary) - len(keep)
     if n:
         game.effects.temporary = keep
         game.state.touch()
         game.emit("effect", f"{n} effect(s) lasting until the end of the {duration.replace('_', ' ')} end")
-    gone = [lg for lg in game.lingering if ends_at(lg.until, duration)]  # spells still listening (`linger`)
-    if gone:
+    gone = [lg for lg in game.lingering if ends_at(lg.until, duration)] if game.lingering else ()
+    if gone:  # (spells still listening: `linger`)
         game.lingering = [lg for lg in game.lingering if lg not in gone]
         game.state.touch()
         for lg in gone:

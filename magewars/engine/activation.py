@@ -218,7 +218,7 @@ def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
             if t is creature or t.zone is None or game.life(t) is None \
                     or (t.controller == creature.controller and not friendly_ok):
                 continue
-            if adef.kind == "melee" and game.state.zone_of(t) != here:
+            if adef.kind == "melee" and t.zone != here:  # (t.zone is set: zone_of(t) is t.zone)
                 continue
             if far is not None and t.border is None and game.state.arena.distance(here, t.zone) > far:
                 continue

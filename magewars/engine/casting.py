@@ -821,11 +821,11 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     phrases = card.target_phrases or ()
     xspell = isinstance(card.cast_cost, A.XValue) or isinstance(card.reveal_cost, A.XValue)
     fit_first = kind == "object" and quiet and rng_quiet and (bool(phrases) or not xspell)
+    ctx = Ctx(this=spell_probe) if fit_first and phrases else None  # (phrases only read it: one for all)
     for ts, z in cands:
         fitted = None
         if fit_first and st.version == version == rng_version:
             if phrases:
-                ctx = Ctx(this=spell_probe)
                 if len(phrases) == 1:  # (most spells name one kind of target)
                     if not matches(game, ts[0], phrases[0], ctx):
                         continue

@@ -318,7 +318,7 @@ def legal_target(game, caster, card: CardDefinition, obj: GameObject, probe: Gam
 def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence[GameObject] = (),
                zone: Optional[str] = None, face_down: bool = False, x: Optional[int] = None,
                probe: Optional[GameObject] = None, caster_checked: bool = False, rng=False,
-               fitted: Optional[tuple] = None) -> int:
+               fitted: Optional[tuple] = None, have: Optional[int] = None) -> int:
     """Every rule of the declaration and the cost; raises IllegalCast naming the first broken one,
     else returns the mana the cast will cost.  Changes nothing.  `probe`: the spell as an object not in
     play yet (placement.probe for this caster, card and the caster's zone), when the caller already has
@@ -329,7 +329,9 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     `rng`, when given, is the spell's range for this caster as cast_range gives it now (asked once);
     `fitted`: the caller has found the one target in play, fitting the spell's target phrase and in range
     (`rng`) in this state: (the caster's zone, the target's zone, the distance between), as legal_casts
-    finds them (setting aside the candidates that do not fit without asking anything else)."""
+    finds them (setting aside the candidates that do not fit without asking anything else); `have`, when
+    given, is what the caster can pay for the spell now (manasupply.available with its token payments,
+    asked once by legal_casts for every candidate)."""
     st = game.state
     if card.kind not in SPELL_KINDS:
         raise IllegalCast("spell", f"{card.name} is a {card.kind} card, not a spell")
@@ -449,7 +451,8 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     for why in P.placement_problems(game, caster, card, targets, zone):
         raise IllegalCast(why[0], why[1])
     cost, _ = casting_cost(game, caster, card, targets, x, probe, zone)
-    have = MS.available(game, caster, probe, tokens=R.token_payments(game, caster, probe))
+    if have is None:
+        have = MS.available(game, caster, probe, tokens=R.token_payments(game, caster, probe))
     if cost > have:
         own = have - player.mana
         raise IllegalCast("mana", f"not enough mana (needs {cost}, has {player.mana}"
@@ -799,7 +802,14 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
         cands.append(((), None))
     out = []
     spell_probe = P.probe(game, caster, card, here)
-    cheap_fail = base > MS.available(game, caster, spell_probe, tokens=R.token_payments(game, caster, spell_probe)) \
+    # what the caster can pay for this spell, with the tokens it may spend (the same for every candidate
+    # while nothing changes and asking left no trace: then check_cast is given it, not asking again)
+    before = (len(game.log.events), len(game.pending_notes), len(game.unsupported), len(game.static_unsupported))
+    have_version = st.version
+    have = MS.available(game, caster, spell_probe, tokens=R.token_payments(game, caster, spell_probe))
+    have_quiet = before == (len(game.log.events), len(game.pending_notes), len(game.unsupported),
+                            len(game.static_unsupported))
+    cheap_fail = base > have \
         and not P.has_cost_changes(game)
     if cheap_fail:
         return []  # too dear whatever the target
@@ -836,7 +846,8 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
         try:
             check_cast(game, caster, card, ts, z, face_down, None, probe=spell_probe,
                        caster_checked=quiet and st.version == version,
-                       rng=rng if rng_quiet and st.version == rng_version else False, fitted=fitted)
+                       rng=rng if rng_quiet and st.version == rng_version else False, fitted=fitted,
+                       have=have if have_quiet and st.version == have_version else None)
         except IllegalCast:
             continue
         out.append(CastChoice(caster.id, card.name, (ts[0].id,) if len(ts) == 1 else tuple([t.id for t in ts]),

@@ -193,7 +193,10 @@ def run_timing(game, timing: str, subject=None, ordered: bool = False) -> int:
     """Run the `at TIMING` abilities due now.  With `ordered`, players in initiative order each
     order their own (a decision of kind "order" when they have more than one); otherwise they run
     in a fixed order (codex rules of the game first, then printed abilities by timestamp)."""
-    due = timed_abilities(game, timing, subject)
+    due = _due(game, timing)  # (timed_abilities, with no list made when nothing is due: most timings)
+    if not due:
+        return 0
+    due = [t for t in due if _timing_applies(game, t, subject)]
     if not due:
         return 0
     if ordered:

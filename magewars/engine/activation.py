@@ -184,15 +184,20 @@ def affordable(game, choice, adef) -> bool:
 
 
 # ---------------------------------------------------------------- legal options
+#: attack bars (`special`) made otherwise than as an attack action
+_NOT_OFFERED = frozenset({"counterstrike", "barrier", "passage", "bash"})
+
+
 def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
     out = []
     d = game.d(creature)
     if "attack" in d.cannot_do:
         return out
     here = game.state.zone_of(creature)
+    in_play = None
     for (adef, src_id) in d.attacks:
         if SPEED.speed(game, creature, adef.action) not in speeds or adef.kind not in ("melee", "ranged") \
-                or any(s in adef.special for s in ("counterstrike", "barrier", "passage", "bash")):
+                or not _NOT_OFFERED.isdisjoint(adef.special):
             continue
         if CL.bar_limit_reached(game, creature, adef, game.state.objects.get(src_id)):
             continue  # a spell attack used as often as its cast_limit allows this round
@@ -214,7 +219,9 @@ def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
         # a ranged attack's target further than its range is never legal (illegal_reason: out of range;
         # only its minimum range may be ignored, in the attacker's own zone)
         far = adef.range[1] if adef.kind == "ranged" and adef.range and here is not None else None
-        for t in game.state.in_play():
+        if in_play is None:  # (the same for every bar: nothing changes while the options are listed)
+            in_play = game.state.in_play()
+        for t in in_play:
             if t is creature or t.zone is None or game.life(t) is None \
                     or (t.controller == creature.controller and not friendly_ok):
                 continue
@@ -250,9 +257,20 @@ def cast_options(game, caster, planned: list[str], speeds: tuple, quickcast: boo
 
 
 def move_options(game, creature) -> list[MoveChoice]:
-    legal = movement.legal_moves
-    return [MoveChoice(creature.id, z) for z in legal(game, creature)] + \
-        [MoveChoice(creature.id, z, teleport=True) for z in movement.teleport_moves(game, creature)]
+    oid = creature.id
+    return [_MOVES.get((oid, z)) or _move(oid, z) for z in movement.legal_moves(game, creature)] + \
+        [MoveChoice(oid, z, teleport=True) for z in movement.teleport_moves(game, creature)]
+
+
+#: (object id, zone) -> the move choice: a frozen value of those two alone, made once and offered again
+_MOVES: dict[tuple[str, str], MoveChoice] = {}
+
+
+def _move(oid: str, zone: str) -> MoveChoice:
+    if len(_MOVES) >= 20_000:
+        _MOVES.clear()
+    got = _MOVES[(oid, zone)] = MoveChoice(oid, zone)
+    return got
 
 
 def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:

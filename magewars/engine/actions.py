@@ -102,35 +102,62 @@ class Activation:
     quickcast_before: bool = False  # the mage quickcast before its action
 
 
+class _Names(dict):
+    """Object id -> its name in an option (public_label: a face-down card is never named in an option:
+    the choice taken is logged for all), each worked out once for one set of options (the state does not
+    change while they are labelled)."""
+    __slots__ = ("objs",)
+
+    def __init__(self, objs) -> None:
+        super().__init__()
+        self.objs = objs
+
+    def __missing__(self, oid):
+        o = self.objs.get(oid)
+        got = self[oid] = o.public_label() if o is not None else oid
+        return got
+
+
 def options_of(choices: list, game) -> list[Option]:
-    return [Option(_label(game, c), c) for c in choices]
+    names = _Names(game.state.objects)
+    out = []
+    for c in choices:  # (the usual kinds labelled here: one call per option the less)
+        cls = c.__class__
+        if cls is MoveChoice:
+            label = f"{'teleport' if c.teleport else 'move'} {names[c.obj_id]} to {c.to_zone}"
+        elif cls is PassChoice:
+            label = f"{names[c.obj_id]} passes"
+        else:
+            label = _labelled(c, names)
+        out.append(Option(label, c))
+    return out
 
 
 def _label(game, c) -> str:
-    objs = game.state.objects
-    def name(oid):  # a face-down card is never named in an option: the choice taken is logged for all
-        o = objs.get(oid)
-        return o.public_label() if o is not None else oid
+    return _labelled(c, _Names(game.state.objects))
+
+
+def _labelled(c, names: _Names) -> str:
     if isinstance(c, MoveChoice):
-        return f"{'teleport' if c.teleport else 'move'} {name(c.obj_id)} to {c.to_zone}"
+        return f"{'teleport' if c.teleport else 'move'} {names[c.obj_id]} to {c.to_zone}"
     if isinstance(c, AttackChoice):
-        at = c.zone if c.zone else ", ".join(name(t) for t in c.target_ids)
+        at = c.zone if c.zone else ", ".join([names[t] for t in c.target_ids])
         if c.quickcast:
-            return f"{name(c.obj_id)} quickcast attack: {at} with {c.attack_name}"
-        return f"{name(c.obj_id)} attacks {at} with {c.attack_name}"
+            return f"{names[c.obj_id]} quickcast attack: {at} with {c.attack_name}"
+        return f"{names[c.obj_id]} attacks {at} with {c.attack_name}"
     if isinstance(c, CastChoice):
-        at = [name(t) for t in c.target_ids] + ([c.zone] if c.zone else [])
-        return (f"{name(c.caster_id)} {'quickcasts' if c.quickcast else 'casts'} {c.card_name}"
+        at = [names[t] for t in c.target_ids] + ([c.zone] if c.zone else [])
+        return (f"{names[c.caster_id]} {'quickcasts' if c.quickcast else 'casts'} {c.card_name}"
                 + (" face down" if c.face_down else "") + (f" on {', '.join(at)}" if at else ""))
     if isinstance(c, GuardChoice):
-        return f"{name(c.obj_id)} guards"
+        return f"{names[c.obj_id]} guards"
     if isinstance(c, AbilityChoice):
-        src = objs.get(c.obj_id)
+        src = names.objs.get(c.obj_id)
         if c.entry is not None:
-            return f"{name(c.obj_id)}: {c.entry} action"
-        return (f"{name(c.obj_id)}: action ability #{c.ability_index + 1}"
+            return f"{names[c.obj_id]}: {c.entry} action"
+        return (f"{names[c.obj_id]}: action ability #{c.ability_index + 1}"
                 + (f" ({src.card.name})" if src is not None and c.actor_id else "")
                 + (" with the quickcast marker" if c.quickcast else ""))
     if isinstance(c, PassChoice):
-        return f"{name(c.obj_id)} passes"
+        return f"{names[c.obj_id]} passes"
     return str(c)

@@ -32,6 +32,10 @@ from . import castlimit as CL
 from . import othercasters as OC
 from . import barclauses
 from . import decisionmemo as DM
+from . import casting, movement
+from .attack import Attack, AttackAction
+from .cardindex import index as card_index, per_definition
+from .placement import probe as spell_probe
 from .phrases import Ctx, resolve
 from .restrictions import forbids, permits
 from . import restrictions as RS
@@ -50,6 +54,15 @@ def speed_of_ability(ab) -> Optional[str]:
         if isinstance(c, A.CostAction):
             return c.action
     return "quick"
+
+
+@per_definition
+def _activated(definition) -> tuple:
+    """(index, ability, its speed, whether a `spend_action` cost pays it) of each activated ability of a
+    card or codex entry, in printed order: read once per definition (every activation asks it of every
+    card it may use)."""
+    return tuple((i, ab, sp, COSTS.spend_cost(ab) is not None) for i, ab in enumerate(definition.abilities)
+                 if (sp := speed_of_ability(ab)) is not None)
 
 
 def ability_mana(game, src, ab) -> int:
@@ -100,8 +113,13 @@ def obligations(game, creature) -> list[tuple[str, list, str]]:
         out.append((action.replace(" ", "_"), [o for o in got if hasattr(o, "id") and o is not creature], where))
     d = game.d(creature)
     names = list(d.traits) + [m for m, n in creature.markers.items() if n and m not in d.traits]
-    for name in names:
-        for ab in game.codex_statics(name, "must"):
+    codex, indexed = game.codex, card_index.table
+    for name in names:  # (Game.codex_statics(name, "must"), the entries' readings looked up in their table)
+        cd = codex.get(name)
+        if cd is None:
+            continue
+        ci = indexed.get(id(cd))
+        for ab in (ci if ci is not None else card_index(cd)).every_call.get("must", ()):
             if not RS.is_obligation(ab.effect):
                 game.note_unsupported(f"must of {name}", "the obligation names no target the engine can read")
     return out
@@ -129,7 +147,6 @@ def obeys(game, choice, duty: tuple[str, list, str]) -> bool:
         if not min(st.arena.distance(choice.to_zone, z) for z in zones) < min(st.arena.distance(here, z)
                                                                                 for z in zones):
             return False
-        from . import movement
         return not any(movement.passage_attacks(w) for w in movement.walls_on(game, here, choice.to_zone))
     return False
 
@@ -138,7 +155,6 @@ def affordable(game, choice, adef) -> bool:
     """Can the attacker's controller pay what declaring this attack would cost: the mana a
     `when attacked(...): prevent_unless_paid(PAYER, N)` of an object in play asks (Suppression Cloak)?
     A mandatory action binds only when it is possible, costs included (Rules, Mandatory Actions)."""
-    from .attack import Attack, AttackAction
     creature = game.state.objects[choice.obj_id]
     action = AttackAction(creature, adef, creature, tuple(adef.traits), adef.kind)
     toll = 0
@@ -168,16 +184,20 @@ def affordable(game, choice, adef) -> bool:
 
 
 # ---------------------------------------------------------------- legal options
+#: attack bars (`special`) made otherwise than as an attack action
+_NOT_OFFERED = frozenset({"counterstrike", "barrier", "passage", "bash"})
+
+
 def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
-    from .attack import Attack, AttackAction
     out = []
     d = game.d(creature)
     if "attack" in d.cannot_do:
         return out
     here = game.state.zone_of(creature)
+    in_play = None
     for (adef, src_id) in d.attacks:
         if SPEED.speed(game, creature, adef.action) not in speeds or adef.kind not in ("melee", "ranged") \
-                or any(s in adef.special for s in ("counterstrike", "barrier", "passage", "bash")):
+                or not _NOT_OFFERED.isdisjoint(adef.special):
             continue
         if CL.bar_limit_reached(game, creature, adef, game.state.objects.get(src_id)):
             continue  # a spell attack used as often as its cast_limit allows this round
@@ -199,11 +219,13 @@ def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
         # a ranged attack's target further than its range is never legal (illegal_reason: out of range;
         # only its minimum range may be ignored, in the attacker's own zone)
         far = adef.range[1] if adef.kind == "ranged" and adef.range and here is not None else None
-        for t in game.state.in_play():
+        if in_play is None:  # (the same for every bar: nothing changes while the options are listed)
+            in_play = game.state.in_play()
+        for t in in_play:
             if t is creature or t.zone is None or game.life(t) is None \
                     or (t.controller == creature.controller and not friendly_ok):
                 continue
-            if adef.kind == "melee" and game.state.zone_of(t) != here:
+            if adef.kind == "melee" and t.zone != here:  # (t.zone is set: zone_of(t) is t.zone)
                 continue
             if far is not None and t.border is None and game.state.arena.distance(here, t.zone) > far:
                 continue
@@ -214,43 +236,49 @@ def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
 
 
 def cast_options(game, caster, planned: list[str], speeds: tuple, quickcast: bool) -> list[CastChoice]:
-    from . import casting
-    legal = getattr(casting, "legal_casts", None)  # the casting sequence (engine/casting.py)
-    if legal is None or not planned:
-        if planned and legal is None:
-            game.note_unsupported("casting from the action phase", "the casting sequence is not available")
+    if not planned:
         return []
+    legal = casting.legal_casts  # the casting sequence (engine/casting.py)
     out = []
     for name in dict.fromkeys(planned):
         card = game.card(name)
         if casting.spell_action(game, caster, card) not in speeds:
             continue
         # a quick spell of a Mage with its quickcast marker is asked twice a decision (marker and action)
-        for ch in DM.recall(game, ("legal casts", caster.id, name),
-                            lambda card=card: tuple(legal(game, caster, card))):
-            out.append(CastChoice(ch.caster_id, ch.card_name, tuple(ch.target_ids), ch.zone, ch.face_down,
-                                  quickcast))
+        got = DM.recall(game, ("legal casts", caster.id, name), lambda card=card: tuple(legal(game, caster, card)))
+        if quickcast:
+            out += [CastChoice(ch.caster_id, ch.card_name, tuple(ch.target_ids), ch.zone, ch.face_down, True)
+                    for ch in got]
+        else:  # (legal_casts' own choices: made without the quickcast marker, of frozen values)
+            out += [ch if ch.quickcast is False and ch.target_ids.__class__ is tuple
+                    else CastChoice(ch.caster_id, ch.card_name, tuple(ch.target_ids), ch.zone, ch.face_down, False)
+                    for ch in got]
     return out
 
 
 def move_options(game, creature) -> list[MoveChoice]:
-    try:
-        from . import movement
-    except ImportError:
-        movement = None
-    legal = getattr(movement, "legal_moves", None)
-    if legal is None:
-        game.note_unsupported("move actions", "the move procedure is not available")
-        return []
-    return [MoveChoice(creature.id, z) for z in legal(game, creature)] + \
-        [MoveChoice(creature.id, z, teleport=True) for z in movement.teleport_moves(game, creature)]
+    oid = creature.id
+    return [_MOVES.get((oid, z)) or _move(oid, z) for z in movement.legal_moves(game, creature)] + \
+        [MoveChoice(oid, z, teleport=True) for z in movement.teleport_moves(game, creature)]
+
+
+#: (object id, zone) -> the move choice: a frozen value of those two alone, made once and offered again
+_MOVES: dict[tuple[str, str], MoveChoice] = {}
+
+
+def _move(oid: str, zone: str) -> MoveChoice:
+    if len(_MOVES) >= 20_000:
+        _MOVES.clear()
+    got = _MOVES[(oid, zone)] = MoveChoice(oid, zone)
+    return got
 
 
 def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:
     out = []
     mana = game.state.players[creature.controller].mana
-    usable = [(src, i, ab, speed_of_ability(ab)) for src in action_ability_sources(game, creature)
-              for i, ab in enumerate(src.card.abilities) if COSTS.spend_cost(ab) is None]
+    # (an ability of no speed is never offered: only the activated ones are listed)
+    usable = [(src, i, ab, sp) for src in action_ability_sources(game, creature)
+              for i, ab, sp, spent in _activated(src.card) if not spent]
     # abilities paid by spending this creature's action or move (engine/ability_costs.py)
     usable += [(src, i, src.card.abilities[i], sp)
                for src, i, sp in COSTS.offered(game, creature, speeds, not creature.moves_taken)]
@@ -268,9 +296,8 @@ def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:
         out.append(AbilityChoice(src.id, i, (), creature.id if src is not creature else None))
     for key in game.d(creature).traits:  # `action` abilities the codex entries of its traits state (Climbing)
         cd = game.codex.get(key)
-        for i, ab in enumerate(cd.abilities if cd is not None and cd.kind == "trait" else ()):
-            sp = speed_of_ability(ab)
-            if sp is None or sp not in speeds or ability_mana(game, creature, ab) > mana:
+        for i, ab, sp, _spent in _activated(cd) if cd is not None and cd.kind == "trait" else ():
+            if sp not in speeds or ability_mana(game, creature, ab) > mana:
                 continue
             if isinstance(ab, A.OncePerRound) and ("once", id(ab), game.state.round) in creature.uses:
                 continue
@@ -290,10 +317,10 @@ def quickcast_attacks(game, creature) -> list[AttackChoice]:
 def permitted_casts(game, creature, spells: list[str], act: Activation) -> list[CastChoice]:
     """Casts open to a creature that cannot take actions: those of spells a `can(WHO, "cast", target: SPELL)`
     statement permits it (the restriction query, engine/restrictions.py; `target:` is the spell)."""
-    from .placement import probe
     speeds = ("quick", "full") if act.moves == 0 and not creature.moves_taken else ("quick",)
     here = game.state.zone_of(creature)
-    ok = [n for n in dict.fromkeys(spells) if permits(game, "cast", creature, probe(game, creature, game.card(n), here))]
+    ok = [n for n in dict.fromkeys(spells)
+          if permits(game, "cast", creature, spell_probe(game, creature, game.card(n), here))]
     return cast_options(game, creature, ok, speeds, False) if ok else []
 
 

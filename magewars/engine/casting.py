@@ -26,7 +26,6 @@ from .cardindex import per_definition
 from .errors import EngineError
 from .phrases import Ctx, matches
 from .state import GameObject
-from . import decisionmemo as DM
 from . import placement as P
 from . import restrictions as R
 from .spellstatics import CAST_AS, SET_X
@@ -275,6 +274,9 @@ def target_kind(card: CardDefinition) -> str:
     return "object"
 
 
+_TARGET_KINDS = target_kind.table
+
+
 def _check_zone(game, caster, zone: str, rng, rule_what: str, los: bool = True) -> None:
     st = game.state
     here = st.zone_of(caster)
@@ -290,16 +292,19 @@ def _check_zone(game, caster, zone: str, rng, rule_what: str, los: bool = True) 
         raise IllegalCast("line-of-sight", f"{caster.label()} has no line of sight to {rule_what}")
 
 
-def legal_target(game, caster, card: CardDefinition, obj: GameObject, probe: GameObject) -> Optional[str]:
-    """Why `obj` is not a legal target of the spell for its target phrase, or None."""
-    if not obj.in_play:
-        return f"{obj.label()} is not in play"
-    if obj.hidden and obj.controller != caster.controller:
-        pass  # a face-down card can be targeted by a phrase that allows it (Dispel: hidden enchantment)
-    ctx = Ctx(this=probe)
-    phrases = card.target_phrases or ()
-    if phrases and not any(matches(game, obj, ph, ctx) for ph in phrases):
-        return f"{obj.label()} is not a {' or '.join(card.targets)}"
+def legal_target(game, caster, card: CardDefinition, obj: GameObject, probe: GameObject,
+                 fitted: bool = False) -> Optional[str]:
+    """Why `obj` is not a legal target of the spell for its target phrase, or None.  `fitted`: the
+    caller has just found `obj` in play and fitting the target phrase (legal_casts), in this state."""
+    if not fitted:
+        if not obj.in_play:
+            return f"{obj.label()} is not in play"
+        # (a face-down card can be targeted by a phrase that allows it: Dispel, a hidden enchantment)
+        phrases = card.target_phrases or ()
+        if phrases:
+            ctx = Ctx(this=probe)
+            if not any(matches(game, obj, ph, ctx) for ph in phrases):
+                return f"{obj.label()} is not a {' or '.join(card.targets)}"
     why = R.forbids(game, "be targeted", obj, by=caster, spell=probe)  # Invisible, Obscured, Warded...
     for (oid, what, detail, src_id, rnd) in game.restrictions:  # cannot_until(X, "be_targeted", by: "Name")
         if oid == obj.id and what.replace("_", " ") == "be targeted" and rnd == game.state.round \
@@ -312,7 +317,8 @@ def legal_target(game, caster, card: CardDefinition, obj: GameObject, probe: Gam
 
 def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence[GameObject] = (),
                zone: Optional[str] = None, face_down: bool = False, x: Optional[int] = None,
-               probe: Optional[GameObject] = None, caster_checked: bool = False, rng=False) -> int:
+               probe: Optional[GameObject] = None, caster_checked: bool = False, rng=False,
+               fitted: Optional[tuple] = None, have: Optional[int] = None) -> int:
     """Every rule of the declaration and the cost; raises IllegalCast naming the first broken one,
     else returns the mana the cast will cost.  Changes nothing.  `probe`: the spell as an object not in
     play yet (placement.probe for this caster, card and the caster's zone), when the caller already has
@@ -320,7 +326,12 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     kept per object (the restriction queries' statements) is worked out once per spell, not per target.
     `caster_checked`: the caller has found that the restrictions on the caster and the spell
     (placement.restrictions) forbid nothing now, without a trace in the log: they are not asked again;
-    `rng`, when given, is the spell's range for this caster as cast_range gives it now (asked once)."""
+    `rng`, when given, is the spell's range for this caster as cast_range gives it now (asked once);
+    `fitted`: the caller has found the one target in play, fitting the spell's target phrase and in range
+    (`rng`) in this state: (the caster's zone, the target's zone, the distance between), as legal_casts
+    finds them (setting aside the candidates that do not fit without asking anything else); `have`, when
+    given, is what the caster can pay for the spell now (manasupply.available with its token payments,
+    asked once by legal_casts for every candidate)."""
     st = game.state
     if card.kind not in SPELL_KINDS:
         raise IllegalCast("spell", f"{card.name} is a {card.kind} card, not a spell")
@@ -344,7 +355,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         raise IllegalCast(why[0], why[1])
     if rng is False:
         rng = cast_range(game, caster, card)
-    kind = target_kind(card)
+    kind = _TARGET_KINDS.get(id(card)) or target_kind(card)  # (its per-definition table read first)
     targets = tuple(targets)
     if kind == "unsupported" and card.target_join == "or" and "zone" in {t.lower() for t in card.targets} \
             and len(card.targets) == 2:  # "zone or object" (Decoy): whichever the caster names
@@ -360,14 +371,19 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
             raise IllegalCast("target", f"{card.name} needs one target ({' or '.join(card.targets)}), "
                                         f"got {len(targets)}")
         t = targets[0]
-        why = legal_target(game, caster, card, t, probe)
+        why = legal_target(game, caster, card, t, probe, fitted is not None)
         if why:
             raise IllegalCast(getattr(why, "rule", "") or "target", f"illegal target: {why}")
-        tz = st.zone_of(t)
-        if tz is None:  # in play but outside the arena (Banish): out of everyone's range and sight
-            raise IllegalCast("range", f"{t.label()} is not in a zone of the arena: out of range and line "
-                                       f"of sight")
-        _check_zone(game, caster, tz, rng, t.label())
+        if fitted is not None:  # in a zone, in range: line of sight is what _check_zone would ask still
+            here, tz, dist = fitted
+            if dist and not line_of_sight(game, here, tz):
+                raise IllegalCast("line-of-sight", f"{caster.label()} has no line of sight to {t.label()}")
+        else:
+            tz = st.zone_of(t)
+            if tz is None:  # in play but outside the arena (Banish): out of everyone's range and sight
+                raise IllegalCast("range", f"{t.label()} is not in a zone of the arena: out of range and line "
+                                           f"of sight")
+            _check_zone(game, caster, tz, rng, t.label())
     elif kind == "discard":
         if zone is not None or len(targets) != 1:
             raise IllegalCast("target", f"{card.name} needs one target ({' or '.join(card.targets)})")
@@ -435,7 +451,8 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     for why in P.placement_problems(game, caster, card, targets, zone):
         raise IllegalCast(why[0], why[1])
     cost, _ = casting_cost(game, caster, card, targets, x, probe, zone)
-    have = MS.available(game, caster, probe, tokens=R.token_payments(game, caster, probe))
+    if have is None:
+        have = MS.available(game, caster, probe, tokens=R.token_payments(game, caster, probe))
     if cost > have:
         own = have - player.mana
         raise IllegalCast("mana", f"not enough mana (needs {cost}, has {player.mana}"
@@ -700,6 +717,22 @@ def cast_spell(game, caster: GameObject, card, targets: Sequence[GameObject] = (
 
 
 # ---------------------------------------------------------------- what an agent may choose
+#: (rows, columns, a zone) -> {each zone of such an arena, in order: its distance from that zone}
+_DISTANCES: dict[tuple, dict] = {}
+
+
+def _distances(arena, here: str) -> dict:
+    """Every zone of the arena (in `zones()` order) and its distance from `here`: an arena's zones and
+    distances follow from its size alone, so one table serves every arena of that size."""
+    key = (arena.rows, arena.cols, here)
+    got = _DISTANCES.get(key)
+    if got is None:
+        if len(_DISTANCES) >= 4096:
+            _DISTANCES.clear()
+        got = _DISTANCES[key] = {z: arena.distance(here, z) for z in arena.zones()}
+    return got
+
+
 def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     """Every legal CastChoice of `card` by `caster` now (targets, zones, face_down for enchantments).
     A spell costing X is offered where its own `set_x(...)` gives X for the target; one whose X is
@@ -720,24 +753,35 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     here = st.zone_of(caster)
     if here is None:
         return []
-    before, rng_version = DM.trace(game), st.version
+    # (decisionmemo.trace(game), spelled out here and below)
+    before = (len(game.log.events), len(game.pending_notes), len(game.unsupported), len(game.static_unsupported))
+    rng_version = st.version
     rng = cast_range(game, caster, card)
-    rng_quiet = DM.trace(game) == before  # then each candidate is checked with this range, not asking again
+    # then each candidate is checked with this range, not asking again
+    rng_quiet = before == (len(game.log.events), len(game.pending_notes), len(game.unsupported),
+                           len(game.static_unsupported))
     cands: list[tuple[tuple, Optional[str]]] = []
+    spots: dict = {}  # an object candidate (by id) -> (the caster's zone, its zone, the distance between)
+    dists = _distances(st.arena, here)
     if kind == "object":
+        zone_of = st.zone_of
         for o in st.in_play():
-            z = st.zone_of(o)
-            if z is None:
-                continue
-            d = st.arena.distance(here, z)
+            z = o.zone
+            if z is None:  # (attached, or out of the arena: zone_of says)
+                z = zone_of(o)
+                if z is None:
+                    continue
+            d = dists.get(z)
+            if d is None:
+                d = st.arena.distance(here, z)
             if rng is not None and not rng[0] <= d <= rng[1]:
                 continue
             cands.append(((o,), None))
+            spots[id(o)] = (here, z, d)
     elif kind == "zone":
-        for z in st.arena.zones():
-            d = st.arena.distance(here, z)
-            if rng is None or rng[0] <= d <= rng[1] or R.summon_permission(
-                    game, caster, P.probe(game, caster, card, here), z):
+        summoned = P.probe(game, caster, card, here)
+        for z, d in dists.items():
+            if rng is None or rng[0] <= d <= rng[1] or R.summon_permission(game, caster, summoned, z):
                 cands.append(((), z))
     elif kind == "discard":
         cands.extend(((o,), None) for o in st.graveyard)
@@ -758,36 +802,69 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
         cands.append(((), None))
     out = []
     spell_probe = P.probe(game, caster, card, here)
-    cheap_fail = base > MS.available(game, caster, spell_probe, tokens=R.token_payments(game, caster, spell_probe)) \
+    # what the caster can pay for this spell, with the tokens it may spend (the same for every candidate
+    # while nothing changes and asking left no trace: then check_cast is given it, not asking again)
+    before = (len(game.log.events), len(game.pending_notes), len(game.unsupported), len(game.static_unsupported))
+    have_version = st.version
+    have = MS.available(game, caster, spell_probe, tokens=R.token_payments(game, caster, spell_probe))
+    have_quiet = before == (len(game.log.events), len(game.pending_notes), len(game.unsupported),
+                            len(game.static_unsupported))
+    cheap_fail = base > have \
         and not P.has_cost_changes(game)
     if cheap_fail:
         return []  # too dear whatever the target
-    before, version = DM.trace(game), st.version
+    before = (len(game.log.events), len(game.pending_notes), len(game.unsupported), len(game.static_unsupported))
+    version = st.version
     if next(P.restrictions(game, caster, card), None) is not None:
         return []  # a restriction on the caster and the spell
     # nothing has changed when each candidate is checked: the same restrictions would forbid nothing again
     # (unless asking them logs something, which is then logged again for each, as it always was)
-    quiet = DM.trace(game) == before
+    quiet = before == (len(game.log.events), len(game.pending_notes), len(game.unsupported),
+                       len(game.static_unsupported))
     # a spell costing X works X out for each candidate before anything else (x_from_card: its `set_x` read
     # with a probe attached to the target, derived anew): a target its phrase does not fit is set aside
     # first, as check_cast would then refuse it, when nothing before that check is asked per candidate
     # (the caster's restrictions and the range found quiet) and the state is the same
+    # A spell without X asks nothing per candidate before its target's phrase either (with the caster's
+    # restrictions and the range found quiet): the candidate is fitted here, once, and check_cast is told
+    # so (a candidate that does not fit costs no check and no refusal made and caught).
     phrases = card.target_phrases or ()
-    fit_first = kind == "object" and bool(phrases) and quiet and rng_quiet \
-        and (isinstance(card.cast_cost, A.XValue) or isinstance(card.reveal_cost, A.XValue))
+    xspell = isinstance(card.cast_cost, A.XValue) or isinstance(card.reveal_cost, A.XValue)
+    fit_first = kind == "object" and quiet and rng_quiet and (bool(phrases) or not xspell)
+    ctx = Ctx(this=spell_probe) if fit_first and phrases else None  # (phrases only read it: one for all)
     for ts, z in cands:
+        fitted = None
         if fit_first and st.version == version == rng_version:
-            ctx = Ctx(this=spell_probe)
-            if not any(matches(game, ts[0], ph, ctx) for ph in phrases):
-                continue
+            if phrases:
+                if len(phrases) == 1:  # (most spells name one kind of target)
+                    if not matches(game, ts[0], phrases[0], ctx):
+                        continue
+                elif not any(matches(game, ts[0], ph, ctx) for ph in phrases):
+                    continue
+            if not xspell:  # (X is worked out before the target is checked: then it is checked again)
+                fitted = spots[id(ts[0])]
         try:
             check_cast(game, caster, card, ts, z, face_down, None, probe=spell_probe,
                        caster_checked=quiet and st.version == version,
-                       rng=rng if rng_quiet and st.version == rng_version else False)
+                       rng=rng if rng_quiet and st.version == rng_version else False, fitted=fitted,
+                       have=have if have_quiet and st.version == have_version else None)
         except IllegalCast:
             continue
-        out.append(CastChoice(caster.id, card.name, tuple(t.id for t in ts), z, face_down))
+        key = (caster.id, card.name, (ts[0].id,) if len(ts) == 1 else tuple([t.id for t in ts]), z, face_down)
+        out.append(_CASTS.get(key) or _cast_choice(key))
     return out
+
+
+#: (caster id, card name, target ids, zone, face down) -> the cast choice: a frozen value of these alone,
+#: made once and offered again
+_CASTS: dict[tuple, CastChoice] = {}
+
+
+def _cast_choice(key: tuple) -> CastChoice:
+    if len(_CASTS) >= 20_000:
+        _CASTS.clear()
+    got = _CASTS[key] = CastChoice(*key)
+    return got
 
 
 # ---------------------------------------------------------------- resolving a spell directly

@@ -13,12 +13,20 @@ from __future__ import annotations
 from typing import Optional
 
 from ..dsl import ast as A
+from .cardindex import per_definition
 from .spellstatics import CAST_LIMIT
 
 
 def _limits(abilities) -> list[A.Call]:
     return [ab.effect for ab in abilities if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call)
             and ab.effect.name == CAST_LIMIT]
+
+
+@per_definition
+def _limits_of(definition) -> list[A.Call]:
+    """_limits of a card's abilities: read once per card (every attack offered with a bar it carries and
+    every spell cast asks)."""
+    return _limits(definition.abilities)
 
 
 def _n(game, call: A.Call) -> Optional[int]:
@@ -43,7 +51,7 @@ def record(game, player: str, name: str) -> None:
 
 def spell_limit(game, player: str, card) -> Optional[str]:
     """Why the player may not cast this spell again this round, or None."""
-    for call in _limits(card.abilities):
+    for call in _limits_of(card):
         n = _n(game, call)
         if n is None:
             continue
@@ -56,15 +64,20 @@ def spell_limit(game, player: str, card) -> Optional[str]:
 def bar_limit_reached(game, attacker, adef, source) -> bool:
     """Whether a spell attack bar (limited on the bar itself, or on the object that carries it) was
     already used as often as its limit allows this round."""
-    made = [a for a in game.attacks.history if a.round == game.state.round and a.status != "canceled"]
-    for call in _limits(getattr(adef, "abilities", ()) or ()):
+    own = _limits(bar) if (bar := getattr(adef, "abilities", ())) else ()  # (a bar may be made afresh)
+    carried = _limits_of(source.card) if source is not None and source is not attacker else ()
+    if not own and not carried:
+        return False  # (most bars have no limit: the attacks made are not read)
+    rnd = game.state.round
+    made = [a for a in game.attacks.history if a.round == rnd and a.status != "canceled"]
+    for call in own:
         n = _n(game, call)
         if n is not None and len({id(a.action) for a in made if a.attacker is attacker
                                   and a.action.definition.name == adef.name}) >= n:
             return True
     if source is not None and source is not attacker:
         bars = [id(b) for b in source.card.attacks]  # an attack made with one of its bars
-        for call in _limits(source.card.abilities):
+        for call in carried:
             n = _n(game, call)
             if n is not None and len({id(a.action) for a in made if a.attacker is attacker
                                       and id(a.action.definition) in bars}) >= n:

@@ -15,18 +15,15 @@ is being worked out (whose reads must be seen: engine/effects.py), nothing is ke
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 _MISSING = object()
 
 
 class _Memo(dict):
-    """The answers of one scope (keys are tuples naming the question), valid for one state version."""
-
-    def __init__(self, version: int) -> None:
-        super().__init__()
-        self.version = version
+    """The answers of one scope (keys are tuples naming the question), valid for one state version
+    (`version`, set as it is made)."""
+    __slots__ = ("version",)
 
 
 def trace(game) -> tuple:
@@ -34,19 +31,28 @@ def trace(game) -> tuple:
     return (len(game.log.events), len(game.pending_notes), len(game.unsupported), len(game.static_unsupported))
 
 
-@contextmanager
-def scope(game) -> Iterator[None]:
-    """One enumeration of legal options: answers kept by `recall` live until it ends (a scope opened
-    inside another shares the outer one's answers)."""
-    outer = game.__dict__.get("_decision_memo")
-    if outer is not None:
-        yield
-        return
-    game._decision_memo = _Memo(game.state.version)
-    try:
-        yield
-    finally:
-        game._decision_memo = None
+class scope:
+    """One enumeration of legal options (`with scope(game):`): answers kept by `recall` live until it
+    ends (a scope opened inside another shares the outer one's answers).  A plain class, not a
+    generator's context manager: every decision opens one.  (It holds the game only while it is open.)"""
+    __slots__ = ("game", "opened")
+
+    def __init__(self, game) -> None:
+        self.game = game
+        self.opened = False
+
+    def __enter__(self) -> None:
+        game = self.game
+        if game.__dict__.get("_decision_memo") is None:
+            memo = game._decision_memo = _Memo()
+            memo.version = game.state.version
+            self.opened = True
+
+    def __exit__(self, *exc) -> bool:
+        if self.opened:
+            self.game._decision_memo = None
+        self.game = None
+        return False
 
 
 def recall(game, key: tuple, compute: Callable[[], Any]) -> Any:
@@ -62,8 +68,10 @@ def recall(game, key: tuple, compute: Callable[[], Any]) -> Any:
     hit = memo.get(key, _MISSING)
     if hit is not _MISSING:
         return hit
-    before = trace(game)
+    # (trace(game), spelled out: a miss is most of what this costs)
+    before = (len(game.log.events), len(game.pending_notes), len(game.unsupported), len(game.static_unsupported))
     got = compute()
-    if game.state.version == version and trace(game) == before:
+    if game.state.version == version and before == (len(game.log.events), len(game.pending_notes),
+                                                    len(game.unsupported), len(game.static_unsupported)):
         memo[key] = got
     return got

@@ -364,14 +364,23 @@ def _cost_statics(game):
     objects must be seen (engine/effects.py)."""
     st = game.state
     if game.effects._frames:
-        return [(src, inner, once) for src in st.in_play() if not src.hidden
-                for inner, once in card_index(src.card).static_calls.get(COSTS, ())]
+        return _read_cost_statics(st)
     key = (st, game.effects.shape())
     hit = game.__dict__.get("_cost_statics")
     if hit is None or hit[0][0] is not st or hit[0][1] is not key[1]:
-        hit = game._cost_statics = (key, [(src, inner, once) for src in st.in_play() if not src.hidden
-                                          for inner, once in card_index(src.card).static_calls.get(COSTS, ())])
+        hit = game._cost_statics = (key, _read_cost_statics(st))
     return hit[1]
+
+
+def _read_cost_statics(st) -> list:
+    out = []
+    indexed = card_index.table  # (card_index's own table read first: one dict get, not a call, per card)
+    for src in st.in_play():
+        if not src.hidden:
+            ci = indexed.get(id(src.card))
+            for inner, once in (ci if ci is not None else card_index(src.card)).static_calls.get(COSTS, ()):
+                out.append((src, inner, once))
+    return out
 
 
 def _refuse(game, src, what: str) -> None:

@@ -25,7 +25,7 @@ from ..dsl import ast as A
 from . import actions as ACT
 from . import activation as AV
 from . import decisionmemo as DM
-from . import movement
+from . import casting, movement
 from . import bound as BD
 from . import othercasters as OC
 from . import ability_costs as COSTS
@@ -137,10 +137,12 @@ def _read_printed_due(game) -> dict[str, list[tuple]]:
     TIMING` abilities of the face-up objects in play, in order} (a creature's activation asks four
     such timings in the same epoch, each of which visited every object)."""
     out: dict[str, list] = {}
+    timed = _card_timed.table  # (its own table read first: one dict get, not a call, per object)
     for src in list(game.state.in_play()):
         if src.hidden:
             continue
-        for timing, items in _card_timed(src.card).items():
+        got = timed.get(id(src.card))
+        for timing, items in (got if got is not None else _card_timed(src.card)).items():
             got = out.setdefault(timing, [])
             for ab, inner in items:
                 got.append((src, ab, inner, None, src.label()))
@@ -150,20 +152,27 @@ def _read_printed_due(game) -> dict[str, list[tuple]]:
 def _read_due(game, timing: str) -> list[tuple]:
     out = []
     entries = _codex_timed(game).get(timing, {})
+    timed = _card_timed.table  # (its own table read first: one dict get, not a call, per object)
     for src in list(game.state.in_play()):
         if src.hidden:
             continue
-        for ab, inner in _card_timed(src.card).get(timing, ()):
+        got = timed.get(id(src.card))
+        for ab, inner in (got if got is not None else _card_timed(src.card)).get(timing, ()):
             out.append((src, ab, inner, None, src.label()))
         if not entries:
             continue
+        named = entries.keys()
         d = game.d(src)
-        for key in d.traits:
-            for (cd, ab, inner) in entries.get(key, ()):
-                x = d.value(cd.name, cd.stacking or "add")
-                out.append((src, ab, inner, x, f"{cd.name}{f' {x:+d}' if x else ''} ({src.label()})"))
+        traits = d.traits
+        if not named.isdisjoint(traits):  # (most objects carry nothing with an ability at this timing)
+            for key in traits:
+                for (cd, ab, inner) in entries.get(key, ()):
+                    x = d.value(cd.name, cd.stacking or "add")
+                    out.append((src, ab, inner, x, f"{cd.name}{f' {x:+d}' if x else ''} ({src.label()})"))
+        if not src.markers or named.isdisjoint(src.markers):
+            continue
         for key, n in list(src.markers.items()):
-            if n and key not in d.traits:
+            if n and key not in traits:
                 for (cd, ab, inner) in entries.get(key, ()):
                     out.append((src, ab, inner, n, f"{cd.name} x{n} ({src.label()})"))
     return out
@@ -184,7 +193,10 @@ def run_timing(game, timing: str, subject=None, ordered: bool = False) -> int:
     """Run the `at TIMING` abilities due now.  With `ordered`, players in initiative order each
     order their own (a decision of kind "order" when they have more than one); otherwise they run
     in a fixed order (codex rules of the game first, then printed abilities by timestamp)."""
-    due = timed_abilities(game, timing, subject)
+    due = _due(game, timing)  # (timed_abilities, with no list made when nothing is due: most timings)
+    if not due:
+        return 0
+    due = [t for t in due if _timing_applies(game, t, subject)]
     if not due:
         return 0
     if ordered:
@@ -257,13 +269,17 @@ def check_victory(game) -> Optional[tuple]:
     rs = state_of(game)
     if rs.result is not None:
         return rs.result
-    mages = {p: game.state.mage_of(p) for p in players(game)}
-    if not mages or any(m is None for m in mages.values()):
-        return None
-    dead = [p for p, m in mages.items() if not m.in_play]
+    st = game.state
+    dead = []
+    for p in st.order:  # (asked after every phase and activation: no list of the mages made)
+        m = st.mage_of(p)
+        if m is None:
+            return None
+        if not m.in_play:
+            dead.append(p)
     if not dead:
         return None
-    alive = [p for p in mages if p not in dead]
+    alive = [p for p in dict.fromkeys(st.order) if p not in dead]
     if not alive:
         rs.result = (None, "every mage was destroyed")
         game.emit("game_over", "the game is a draw: every mage was destroyed", winner=None)
@@ -376,6 +392,21 @@ def upkeep_phase(game) -> None:
         hook(game)
 
 
+#: (player, card name) -> the option of planning that spell: an option and its hidden pick are plain
+#: values made from these two alone and never changed, so one stands for every offer of them (a Planning
+#: Phase offers every spell left in the book, twice per player)
+_PLAN_OPTIONS: dict[tuple[str, str], Option] = {}
+
+
+def _plan_option(player: str, name: str) -> Option:
+    got = _PLAN_OPTIONS.get((player, name))
+    if got is None:
+        if len(_PLAN_OPTIONS) >= 20_000:
+            _PLAN_OPTIONS.clear()
+        got = _PLAN_OPTIONS[(player, name)] = Option(name, HiddenPick(name, player))
+    return got
+
+
 def planning_phase(game) -> None:
     """Each player takes two spells from their spellbook for the round; what they pick is hidden
     from the opponent.  Spells planned last round and not cast go back to the book first."""
@@ -390,10 +421,11 @@ def planning_phase(game) -> None:
             continue
         count = 2 + OC.extra_prepared(game, p)  # `extra_prepared` statics (engine/othercasters.py)
         for i in range(count):
-            names = sorted(n for n, c in lib.items() if c > 0)
+            names = sorted([n for n, c in lib.items() if c > 0])
             if not names:
                 break
-            opts = [Option(n, HiddenPick(n, p)) for n in names] + [Option("no more spells", None)]
+            opts = [_PLAN_OPTIONS.get((p, n)) or _plan_option(p, n) for n in names]
+            opts.append(Option("no more spells", None))
             ch = game.decide("plan", p, opts, prompt=f"plan spell {i + 1} of {count}", default=len(opts) - 1)
             if ch.value is None:
                 break
@@ -452,8 +484,9 @@ def begin_action_phase(game) -> None:
 
 
 def _ready_creatures(game, player: str) -> list:
-    return [o for o in game.state.in_play() if o.controller == player and game.is_creature(o)
-            and o.zone is not None and o.action_marker == "ready"]
+    is_creature = game.is_creature
+    return [o for o in game.state.in_play() if o.controller == player and o.zone is not None
+            and is_creature(o) and o.action_marker == "ready"]
 
 
 def next_activation(game):
@@ -557,7 +590,6 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
         game.attacks.make_attack(attacker, choice.attack_name, targets, zone=choice.zone, quickcast=choice.quickcast,
                                  choose_more=True, bound_to=bound)
     elif isinstance(choice, ACT.CastChoice):
-        from . import casting
         caster = game.state.objects[choice.caster_id]
         if choice.quickcast:
             rs.quickcast_ready.discard(caster.controller)
@@ -674,14 +706,17 @@ DURATIONS_ENDED: frozenset[str] = frozenset({"round", "phase", "action_phase"})
 
 def expire(game, duration: str) -> int:
     """Effects lasting "until end of <duration>" end now."""
-    keep = [t for t in game.effects.temporary if not ends_at(t[4], duration)]
-    n = len(game.effects.temporary) - len(keep)
+    temporary = game.effects.temporary
+    n = 0
+    if temporary:  # (most phases end with none: no list made)
+        keep = [t for t in temporary if not ends_at(t[4], duration)]
+        n = len(temporary) - len(keep)
     if n:
         game.effects.temporary = keep
         game.state.touch()
         game.emit("effect", f"{n} effect(s) lasting until the end of the {duration.replace('_', ' ')} end")
-    gone = [lg for lg in game.lingering if ends_at(lg.until, duration)]  # spells still listening (`linger`)
-    if gone:
+    gone = [lg for lg in game.lingering if ends_at(lg.until, duration)] if game.lingering else ()
+    if gone:  # (spells still listening: `linger`)
         game.lingering = [lg for lg in game.lingering if lg not in gone]
         game.state.touch()
         for lg in gone:

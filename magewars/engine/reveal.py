@@ -344,19 +344,7 @@ class Reveals(GamePart):
         """A window's options for `player` (_offer), or None when they may reveal nothing now.  Kept
         with a kept candidates list (_candidates_now), which holds while what they are worked out from
         stays the same; a fresh list each time (the decision's own)."""
-        st = g.state
-        kept = self._cands.get(player)
-        if kept is not None and kept[0] is st and kept[1] == st.version and kept[2] == st.players[player].mana \
-                and kept[3] is self._cost_table(g) and not getattr(g, "effect_restrictions", None) \
-                and not getattr(g, "placers", None) and not g.effects._computing:
-            # _candidates_now's kept answer, as it would find it, without its call: kept only for the
-            # version its hidden table was read at (so it is that table's, and not empty)
-            frames = self._effects._frames
-            if frames:  # (as _hidden_table: read from across objects)
-                frames[-1][1] = None
-            cands = kept[4]
-        else:
-            cands, kept = self._candidates_now(player, g)
+        cands, kept = self._candidates_now(player, g)
         if not cands:
             return None
         if kept is None:

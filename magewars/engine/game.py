@@ -284,15 +284,11 @@ class Game:
     # ------------------------------------------------------------ log and decisions
     def emit(self, _kind: str, _text: str, *, secret_for: Optional[str] = None, public_text: Optional[str] = None,
              audience: Optional[tuple] = None, **data):
-        # (emit_data's body: one call per event, not two)
+        """Record an event (engine/events.py) with its details as keyword arguments."""
         log = self.log
-        if self.pending_notes:
-            notes, self.pending_notes = self.pending_notes, []
-            for n in notes:
-                log.emit("unsupported", n)
-        if "emit" in log.__dict__:
-            return log.emit(_kind, _text, secret_for=secret_for, public_text=public_text, audience=audience, **data)
-        events = log.events
+        if self.pending_notes or "emit" in log.__dict__:
+            return self._emit_watched(_kind, _text, data, secret_for, public_text, audience)
+        events = log.events  # (recorded as EventLog.record would: thirty and more events a sequence)
         ev = make_event(Event, (len(events) + 1, _kind, _text, data, log.depth, secret_for, public_text,
                                 tuple(audience) if audience is not None else None))
         events.append(ev)
@@ -301,22 +297,26 @@ class Game:
     def emit_data(self, kind: str, text: str, data: dict, secret_for: Optional[str] = None,
                   public_text: Optional[str] = None, audience: Optional[tuple] = None):
         """emit with the event's details already a dict of their own (a step's title, a reveal window's
-        line: a dozen and more each attack sequence), not packed from keyword arguments on every call.
-        Notes of unsupported constructs go first; a watcher that replaced the log's emit (invariant
-        checks, replays) sees every event; else it is recorded here as EventLog.record would (inlined:
-        thirty and more events a sequence)."""
+        line: a dozen and more each attack sequence), not packed from keyword arguments: a keyword
+        argument that lands in **data is first compared with each named parameter, so a dict is cheaper."""
         log = self.log
-        if self.pending_notes:
-            notes, self.pending_notes = self.pending_notes, []
-            for n in notes:
-                log.emit("unsupported", n)
-        if "emit" in log.__dict__:
-            return log.emit(kind, text, secret_for=secret_for, public_text=public_text, audience=audience, **data)
+        if self.pending_notes or "emit" in log.__dict__:
+            return self._emit_watched(kind, text, data, secret_for, public_text, audience)
         events = log.events
         ev = make_event(Event, (len(events) + 1, kind, text, data, log.depth, secret_for, public_text,
                                 tuple(audience) if audience is not None else None))
         events.append(ev)
         return ev
+
+    def _emit_watched(self, kind: str, text: str, data: dict, secret_for, public_text, audience):
+        """emit's rarer path: notes of unsupported constructs go first; a watcher that replaced the log's
+        emit (invariant checks, replays) sees every event."""
+        log = self.log
+        if self.pending_notes:
+            notes, self.pending_notes = self.pending_notes, []
+            for n in notes:
+                log.emit("unsupported", n)
+        return log.emit(kind, text, secret_for=secret_for, public_text=public_text, audience=audience, **data)
 
     def note_unsupported(self, what: str, why: str) -> None:
         """Refuse a construct loudly: counted in `unsupported`, logged before the next event (safe to call

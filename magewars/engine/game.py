@@ -1064,14 +1064,7 @@ class Game:
                 and not subject.in_play:
             return False  # what was attached to a destroyed subject still hears it
         if not getattr(atk, "is_casting", False):
-            kept = self._attack_listening
-            action = atk.action
-            if kept.atk is not atk or kept.traits is not action.traits or kept.gained != len(atk.gained) \
-                    or kept.bar is not action.definition \
-                    or kept.owner is not (action.owner or action.spell or action.source) \
-                    or kept.attacker is not atk.attacker or kept.x != action.x:  # (_attack_kept's test, inline)
-                kept = self._attack_kept(atk)
-            own = kept.heard
+            own = self._attack_kept(atk).heard
             if event in own and _hears(own, event, step):
                 return False
         if eff._frames:  # (eff.reads_others(), inline, as _listening: kept across objects)

@@ -26,6 +26,7 @@ from .cardindex import per_definition
 from .errors import EngineError
 from .phrases import Ctx, matches
 from .state import GameObject
+from . import decisionmemo as DM
 from . import placement as P
 from . import restrictions as R
 from .spellstatics import CAST_AS, SET_X
@@ -753,13 +754,11 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     here = st.zone_of(caster)
     if here is None:
         return []
-    # (decisionmemo.trace(game), spelled out here and below)
-    before = (len(game.log.events), len(game.pending_notes), len(game.unsupported), len(game.static_unsupported))
+    before = DM.trace(game)
     rng_version = st.version
     rng = cast_range(game, caster, card)
     # then each candidate is checked with this range, not asking again
-    rng_quiet = before == (len(game.log.events), len(game.pending_notes), len(game.unsupported),
-                           len(game.static_unsupported))
+    rng_quiet = DM.trace(game) == before
     cands: list[tuple[tuple, Optional[str]]] = []
     spots: dict = {}  # an object candidate (by id) -> (the caster's zone, its zone, the distance between)
     dists = _distances(st.arena, here)
@@ -804,23 +803,21 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     spell_probe = P.probe(game, caster, card, here)
     # what the caster can pay for this spell, with the tokens it may spend (the same for every candidate
     # while nothing changes and asking left no trace: then check_cast is given it, not asking again)
-    before = (len(game.log.events), len(game.pending_notes), len(game.unsupported), len(game.static_unsupported))
+    before = DM.trace(game)
     have_version = st.version
     have = MS.available(game, caster, spell_probe, tokens=R.token_payments(game, caster, spell_probe))
-    have_quiet = before == (len(game.log.events), len(game.pending_notes), len(game.unsupported),
-                            len(game.static_unsupported))
+    have_quiet = DM.trace(game) == before
     cheap_fail = base > have \
         and not P.has_cost_changes(game)
     if cheap_fail:
         return []  # too dear whatever the target
-    before = (len(game.log.events), len(game.pending_notes), len(game.unsupported), len(game.static_unsupported))
+    before = DM.trace(game)
     version = st.version
     if next(P.restrictions(game, caster, card), None) is not None:
         return []  # a restriction on the caster and the spell
     # nothing has changed when each candidate is checked: the same restrictions would forbid nothing again
     # (unless asking them logs something, which is then logged again for each, as it always was)
-    quiet = before == (len(game.log.events), len(game.pending_notes), len(game.unsupported),
-                       len(game.static_unsupported))
+    quiet = DM.trace(game) == before
     # a spell costing X works X out for each candidate before anything else (x_from_card: its `set_x` read
     # with a probe attached to the target, derived anew): a target its phrase does not fit is set aside
     # first, as check_cast would then refuse it, when nothing before that check is asked per candidate

@@ -30,7 +30,7 @@ from ..spellbook.rules import RULE_CALLS as SPELLBOOK_RULE_CALLS
 from .spellstatics import CAST_STATIC_CALLS
 from . import movement
 from ..dsl.vocab import noun_meaning
-from .phrases import Ctx, matches, words_of, pronoun
+from .phrases import Ctx, matches, words_of, pronoun, reads_this
 from . import staterules
 from .barclauses import bar_immunity
 from .phrases import not_counted_runs
@@ -461,6 +461,7 @@ class Effects(GamePart):
         self._shape_version = -1
         self.epoch = 0  # Effects.current_epoch
         self._epoch_kept: tuple = (-1, {})  # (epoch, key -> answer): Effects.for_epoch
+        self._shape_kept: tuple = (None, {})  # (fingerprint, key -> answer): Effects.for_shape
         self._prev_shape: tuple = ()  # the fingerprint before the last change (Effects._changed_objects)
         self._frames: list = []  # [object id, ids of the other objects read (None: all)] of each computation under way
         self._deps: dict[str, Optional[set]] = {}  # kept value -> the other objects its computation read (None: all)
@@ -532,8 +533,8 @@ class Effects(GamePart):
         objects = self._state.objects
         for b in new[3][len(old[3]):]:  # objects that came into the game (the table only grows)
             o = objects.get(b[0])
-            if o is None or not self._affects_only_self(o):
-                return None
+            if o is None or not self._affects_only_self(o) and self._applies(b, o):
+                return None  # (statics that do not apply yet reach nothing: face down, not in play...)
             changed.add(b[0])
             if b[5] is not None:  # attached to something as it came: its host changed
                 changed.add(b[5])
@@ -547,8 +548,15 @@ class Effects(GamePart):
             if a[0] != b[0] or a[1] != b[1]:  # another object, or its card changed
                 return None
             o = objects.get(b[0])
-            if o is None or not self._affects_only_self(o):
+            if o is None:
                 return None
+            if not self._affects_only_self(o):
+                if a[2] != b[2] or self._applies(a, o) != self._applies(b, o):
+                    # its statics may reach others, and it began or stopped applying them, or its controller
+                    # (whose Mage its pronouns name) changed: any object may change
+                    return None
+                # else only the values whose computation its statics read (Effects.collect: its tag)
+                changed.add(("static", b[0]))
             changed.add(b[0])
             for host in (a[5], b[5]):  # what it is attached to, before and after: its attachments changed
                 if host is not None:
@@ -559,6 +567,12 @@ class Effects(GamePart):
                 if oid in changed and self.game.shared(name):  # (placers of other conditions carry nothing)
                     changed.update(ids)
         return changed
+
+    @staticmethod
+    def _applies(fp: tuple, o) -> bool:
+        """Do the statics of an object apply, as of its part of a fingerprint (Effects._sources: in play,
+        face up, an enchantment only while attached)?"""
+        return fp[10] and not fp[8] and (o.kind != "enchantment" or fp[5] is not None or fp[6] is not None)
 
     #: pronoun subjects naming the source itself or the object it is attached to
     _SELF_OR_HOST = ("this", "enchanted", "attached", "bearer")
@@ -628,6 +642,23 @@ class Effects(GamePart):
             got = work()
             if self.current_epoch() == epoch and not self._computing:
                 kept[1][key] = got
+        return got
+
+    def for_shape(self, key, work: Callable[[], Any]):
+        """`work()`, kept under `key` while the fingerprint stays the very tuple Effects.shape() hands out:
+        for answers worked out from fingerprinted state alone (which objects are in play, face up, their
+        cards), never from derived values or light fields.  Kept longer than for_epoch's, whose epoch also
+        moves when a value that read a light field is dropped.  A computation under way that asks reads
+        every object."""
+        if self._frames:
+            self._frames[-1][1] = None
+        shape = self.shape()
+        kept = self._shape_kept
+        if kept[0] is not shape:
+            kept = self._shape_kept = (shape, {})
+        got = kept[1].get(key, _UNKEPT)
+        if got is _UNKEPT:
+            got = kept[1][key] = work()
         return got
 
     def derived(self, obj: "GameObject") -> Derived:
@@ -785,11 +816,17 @@ class Effects(GamePart):
             if src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
                 continue
             plan = []
+            only_self = True
             for step in self._static_plan(src.card, statics):
-                if step[0] == "apply" and step[4] is not None:  # a pronoun: names one object, the same for all
-                    step = (*step[:5], pronoun(game, step[4], Ctx(this=src)))
+                if step[0] == "apply":
+                    if step[4] is not None:  # a pronoun: names one object, the same for all
+                        step = (*step[:5], pronoun(game, step[4], Ctx(this=src)))
+                    else:  # a phrase: may an object's fitting it depend on the source's fields?
+                        step = (*step[:5], reads_this(game, step[3]))
+                if step[0] != "apply" or step[4] not in self._SELF_OR_HOST:
+                    only_self = False
                 plan.append(step)
-            got.append((src, plan, bool(game.source_immunities(src.card))))
+            got.append((src, plan, bool(game.source_immunities(src.card)), None if only_self else ("static", src.id)))
         self._sources_shape, self._sources_list, self._attached = self._shape, got, attached
         return got
 
@@ -851,22 +888,44 @@ class Effects(GamePart):
         st = self._state
         game = self.game  # (a property reading a weak reference: read once)
         out = []
-        for src, plan, immunities in (self._sources_list if self._sources_shape is self._shape else self._sources()):
+        frames = self._frames
+        frame = frames[-1] if frames else None
+        for src, plan, immunities, tag in (self._sources_list if self._sources_shape is self._shape else self._sources()):
+            # did what a source whose statics may reach others applies here read the source (its zone, markers,
+            # controller...)?  Then the value depends on it: a change of the source's own fields drops it
+            # (`tag` is in what Effects._changed_objects finds changed; the statics of others name only the
+            # source or its host: the rules for any object read apply)
+            read = immunities
             if immunities and game.immune_to_source(obj, src):
+                if tag is not None and frame is not None and frame[1] is not None:
+                    frame[1].add(tag)
                 continue  # `static immune(PHRASE, this)`: nothing of this card affects the object
             for step in plan:
                 how, ab, eff = step[0], step[1], step[2]
                 if how == "apply":
-                    if step[4] is not None:  # a pronoun, resolved once per state version (_sources)
-                        if step[5] is obj and self._guard_ok(ab.guard, src, obj):
-                            out.append((src.timestamp, src.label(), eff, 1))
-                    elif matches(game, obj, step[3], Ctx(this=src)) and self._guard_ok(ab.guard, src, obj):
-                        out.append((src.timestamp, src.label(), eff, 1))
+                    if step[4] is not None:  # a pronoun, resolved once per fingerprint (_sources)
+                        if step[5] is obj:
+                            read = True
+                            if self._guard_ok(ab.guard, src, obj):
+                                out.append((src.timestamp, src.label(), eff, 1))
+                    else:
+                        if step[5]:  # (whether the phrase fits reads the source: _sources)
+                            read = True
+                        if matches(game, obj, step[3], Ctx(this=src)):
+                            read = True  # (its guard, its timestamp and label)
+                            if self._guard_ok(ab.guard, src, obj):
+                                out.append((src.timestamp, src.label(), eff, 1))
                 elif how == "foreach":
-                    if self._guard_ok(ab.guard, src, obj):
-                        self._static_foreach(src, eff, obj, out)
-                else:
-                    self._static_call(src, ab, eff, obj, out)
+                    if ab.guard is not None:
+                        read = True
+                        if not self._guard_ok(ab.guard, src, obj):
+                            continue
+                    if self._static_foreach(src, eff, obj, out):
+                        read = True
+                elif self._static_call(src, ab, eff, obj, out):
+                    read = True
+            if read and tag is not None and frame is not None and frame[1] is not None:
+                frame[1].add(tag)
         # codex statics of the traits of the object this one is attached to, about what is attached
         # to it (`static each enchantment attached to this gains [...]`: Invisible; read here only: a
         # second reading of those gains gave each attachment of an Invisible creature Invisible twice)
@@ -953,13 +1012,15 @@ class Effects(GamePart):
                                                or spend_only_runs(call))
         return got[1]
 
-    def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
+    def _static_call(self, src, ab, call: A.Call, obj, out) -> bool:
+        """Apply a static call of `src` to `obj` when it names it; answers whether that read the source (a
+        call read elsewhere, or refused, reads nothing of it: Effects.collect)."""
         g = self.game
         # (restrictions, permissions and obligations never reach here: _static_plan leaves them out)
         if ignore_honoured(call, g.codex):
-            return  # read when the engine is about to act (engine/restrictions.py)
+            return False  # read when the engine is about to act (engine/restrictions.py)
         if self._read_elsewhere(call):
-            return  # read where it is used (casting: engine/casting.py; spellbook building: spellbook/rules.py;
+            return False  # read where it is used (casting: engine/casting.py; spellbook building: spellbook/rules.py;
             #         movement: hinder, walls, line of sight, move restrictions)
         if call.name not in self.STATIC_CALLS:
             key = (src.card.name, call.name)
@@ -967,16 +1028,16 @@ class Effects(GamePart):
                 g.static_unsupported.add(key)
                 g.unsupported.append(f"static {call.name}")
                 g.pending_notes.append(f"NOT IMPLEMENTED: static {call.name}(...) of {src.card.name} is not applied")
-            return
+            return False
         if not call.args or not isinstance(call.args[0].value, A.Phrase):
-            return
+            return False
         if call.name == "immune":
             ws = lower_words(call.args[0].value)
             to = call.args[1].value if len(call.args) > 1 else None
             if isinstance(to, A.Phrase) and lower_words(to) == ("this",):
-                return  # objects immune to this card: read by Game.immune_to_source
+                return False  # objects immune to this card: read by Game.immune_to_source
             if bar_immunity(call, src.card):
-                return  # objects immune to one attack bar of this card: read by barclauses.immune_to_bar
+                return False  # objects immune to one attack bar of this card: read by barclauses.immune_to_bar
             if ws and ws[0] not in ("this", "enchanted", "attached", "bearer"):
                 key = (src.card.name, "immune (of other objects)")
                 if key not in g.static_unsupported:
@@ -984,7 +1045,7 @@ class Effects(GamePart):
                     g.unsupported.append("static immune (others)")
                     g.pending_notes.append(f"NOT IMPLEMENTED: static immune(...) of {src.card.name} "
                                            f"(immunity of other objects to this one) is not applied")
-                return
+                return False
         if call.name == "cannot":  # (not a restriction: _static_plan leaves those out)
             act = call.args[1].value if len(call.args) > 1 else None
             if not (isinstance(act, A.StringLit) and act.value == "be_attacked"):
@@ -993,10 +1054,11 @@ class Effects(GamePart):
                     g.static_unsupported.add(key)
                     g.unsupported.append("static cannot")
                     g.pending_notes.append(f"NOT IMPLEMENTED: static cannot(...) of {src.card.name} is not applied")
-                return
+                return False
         if not self._affects(src, call.args[0].value, obj) or not self._guard_ok(ab.guard, src, obj):
-            return
+            return True
         out.append((src.timestamp, src.label(), call, 1))
+        return True
 
     def _x_trait(self, t: TraitInstance, src) -> TraitInstance:
         """A trait whose value is X (`Armor -X`, `Melee +X`): X of the object granting it."""
@@ -1026,14 +1088,16 @@ class Effects(GamePart):
     #: calls a `static for each ...` body may make that this layer applies (about `it`)
     FOREACH_CALLS = ("attacks_gain",)
 
-    def _static_foreach(self, src, eff: A.ForEach, obj, out) -> None:
+    def _static_foreach(self, src, eff: A.ForEach, obj, out) -> bool:
         """`static for each <Name> token on this: BODY` (the body applies once per marker) and
         `static for each <objects>: BODY`, whose body (gains, loses, stat changes, `attacks_gain`,
         `if ... then ...`) is read once per object `it` the phrase names, at the source's timestamp.
         A body clause about `this` or another object applies to it while the clause holds for some
-        `it`.  Anything else in the body is refused loudly."""
+        `it`.  Anything else in the body is refused loudly.  Answers whether what it did read the source
+        (its markers, its zone...: Effects.collect, _changed_objects): not when the body can apply nothing
+        to `obj` whatever the source's fields."""
         if staterules.reads(eff):
-            return  # a state rule (tokens removed when a condition holds): Game.check_state applies it
+            return False  # a state rule (tokens removed when a condition holds): Game.check_state applies it
         name, every_token = _marker_phrase(eff.over)
         count = None if name is None else src.markers.get(name, 0)
         if every_token:
@@ -1041,10 +1105,10 @@ class Effects(GamePart):
         if count is not None:
             if count > 0:
                 self._foreach_body(src, eff.body, obj, None, count, out)
-            return
+            return True
         shape = self._foreach_shape(eff)
         if shape == "none":
-            return  # nothing in its body is applied here (restrictions and obligations: engine/restrictions.py)
+            return False  # nothing in its body is applied here (restrictions and obligations: engine/restrictions.py)
         g = self.game
         st = g.state
         if self._foreach_its[0] != st.version or self._foreach_its[1] != st._round:  # (uncounted: bookkeeping)
@@ -1056,9 +1120,9 @@ class Effects(GamePart):
             # computed): only `it` = the object computed can name it (and only while in play: the phrase
             # names objects in play)
             if not obj.in_play:
-                return
+                return False
             if gate is not None and not _gate_open(gate[1], obj):
-                return  # every clause waits for markers the object does not carry (`if tokens(it, Pet) >= 1`)
+                return False  # every clause waits for markers the object does not carry (`if tokens(it, Pet) >= 1`)
             k = (src.id, id(eff), obj.id)
             fits = memo.get(k)
             if fits is None:
@@ -1067,12 +1131,12 @@ class Effects(GamePart):
                     fits = matches(g, obj, eff.over, Ctx(this=src))
                 except Exception as e:  # a phrase the engine cannot read: say so once
                     self._refuse(src, "static foreach", f"cannot read {eff.over.text!r}: {e}")
-                    return
+                    return True
                 if self._partial_reads == partial:
                     memo[k] = fits
             if fits:
                 self._foreach_body(src, eff.body, obj, obj, 1, out)
-            return
+            return True
         self.reads_others()  # which objects the phrase names: any object may change that
         key = (src.id, id(eff))
         its = memo.get(key)
@@ -1095,12 +1159,13 @@ class Effects(GamePart):
                         its.append(o)
             except Exception as e:  # a phrase the engine cannot read: say so once
                 self._refuse(src, "static foreach", f"cannot read {eff.over.text!r}: {e}")
-                return
+                return True
             if stable:  # the same for every object computed
                 memo[key] = its
         for it in its:
             if gate is None or _gate_open(gate[1], it):  # (no clause can hold for an `it` without the markers)
                 self._foreach_body(src, eff.body, obj, it, 1, out)
+        return True
 
     def _foreach_shape(self, eff: A.ForEach) -> str:
         """What the body of a `static for each <objects>` can apply here, read once per node: "none"

@@ -179,6 +179,17 @@ def matches(game: Game, obj, phrase, ctx: Ctx) -> bool:
     return any(x is obj or x == obj for x in _eval(game, sel, ctx))
 
 
+def reads_this(game: Game, phrase) -> bool:
+    """May whether an object fits the phrase depend on the object `this` names, beyond its controller and
+    what it is attached to (`friendly`, `other`)?  So it may for a relation (`in this zone`, `within 1 zone
+    of this`), a phrase about zones, markers or players, or targets; not for a description of objects by
+    kind, names, controller, level... (Effects._sources: a value such a static's phrase was matched against
+    does not depend on the fields of its source)."""
+    sel = selector_of(game, phrase)
+    return not (isinstance(sel, S.Described) and sel.domain == "object" and sel.quantifier != "target"
+                and not sel.relations)
+
+
 def zones_matching(game: Game, phrase, ctx: Ctx) -> list:
     """Zones a zone phrase names ("a zone in the arena", "an adjacent zone")."""
     return [z for z in resolve(game, phrase, ctx) if isinstance(z, str)]

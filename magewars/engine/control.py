@@ -46,9 +46,9 @@ def wanted(game) -> dict:
 
 
 def _any_gain_control(game) -> bool:
-    """Is a face-up card in play stating `static gain_control`?  Kept for the derived epoch (which
-    cards are in play and face up is fingerprinted): the state check asks at every change of the state."""
-    return game.effects.for_epoch("gain_control", lambda: any(
+    """Is a face-up card in play stating `static gain_control`?  Kept per fingerprint (which cards are in
+    play and face up is fingerprinted: Effects.for_shape): the state check asks at every change of the state."""
+    return game.effects.for_shape(GAIN_CONTROL, lambda: any(
         GAIN_CONTROL in card_index(o.card).static_calls for o in game.state.in_play() if not o.hidden))
 
 

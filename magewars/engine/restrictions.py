@@ -311,12 +311,15 @@ def _in_play_statements(game) -> list:
     """(source, ability, call) of every restriction or permission of the face-up cards in play
     (cached per fingerprint, Effects.shape: which objects are in play, face up and attached, and their
     cards)."""
-    game.effects.reads_others()
+    eff = game.effects
+    if eff._frames:  # (Effects.reads_others, written out)
+        eff._frames[-1][1] = None
     st = game.state
-    key = (st, game.effects.shape())
-    cache = getattr(game, "_restriction_cache", None)
-    if cache is not None and cache[0][0] is st and cache[0][1] is key[1]:
+    shape = eff.shape()
+    cache = game.__dict__.get("_restriction_cache")
+    if cache is not None and cache[0][0] is st and cache[0][1] is shape:
         return cache[1]
+    key = (st, shape)
     out = []
     for src in st.in_play():
         if src.hidden:
@@ -364,7 +367,9 @@ def _statements(game, parties: Iterable) -> list:
     """Every statement the cards in play and these parties state (cached per state version and
     parties, as given: what an object carries changes only with the state)."""
     parties = tuple(parties)
-    game.effects.reads_others()  # what the parties carry: their derived values
+    frames = game.effects._frames
+    if frames:  # what the parties carry: their derived values (Effects.reads_others, written out)
+        frames[-1][1] = None
     st = game.state
     key = (id(st), st.version)
     cache = getattr(game, "_statements_cache", None)
@@ -505,8 +510,12 @@ def obligations_on(game, action, actor, parties: Iterable = ()) -> Iterator[tupl
     """(source, call, keywords, ctx, where, rule) of each obligation `must(WHO, ACTION, ...)` that binds
     `actor` now: statements of the cards in play, and of the parties' own cards and codex entries.
     `action`: one action, or several (read in one pass)."""
-    acts = {_norm(action)} if isinstance(action, str) else {_norm(a) for a in action}
-    for src, ab, call, entry in _statements(game, [actor, *parties]):
+    asked = (_norm(action),) if isinstance(action, str) else tuple([_norm(a) for a in action])
+    parties = (actor, *parties)
+    if _nothing_states_any(game, MUST, asked, parties):
+        return  # (nothing among these parties states an obligation of these actions: the usual case)
+    acts = set(asked)
+    for src, ab, call, entry in _statements(game, parties):
         if call.name != MUST or not is_obligation(call) or action_of_must(call) not in acts:
             continue
         _, kw = _args(call)
@@ -810,8 +819,7 @@ def _nothing_states_any(game, name: str, acts: tuple, parties, codex: bool = Tru
     # derived value being worked out)
     eff = game.effects
     memo = None
-    if not getattr(game, "placers", None) and not eff._computing:
-        eff.reads_others()
+    if not getattr(game, "placers", None) and not eff._computing:  # (no value being worked out: none reads this)
         kept = game.__dict__.get("_nothing_memo")
         epoch = eff.current_epoch()
         if kept is None or kept[0] != epoch or len(kept[1]) > 10_000:
@@ -839,8 +847,13 @@ def _nothing_states_read(game, name: str, acts: tuple, parties, codex: bool) -> 
         keys = frozenset((name, act) for act in acts)
         if len(_QUERY_KEYS) < 4096:
             _QUERY_KEYS[(name, acts)] = keys
-    game.effects.reads_others()
-    now = _stated_now(game)
+    eff = game.effects
+    frames = eff._frames
+    if frames:  # (Effects.reads_others, written out: what is read below is kept across objects)
+        frames[-1][1] = None
+        now = None  # (_stated_now: no table while a value is being worked out)
+    else:
+        now = _stated_now(game)
     if not (_in_play_keys(game) if now is None else now[2]).isdisjoint(keys):
         return False
     if not codex:
@@ -850,16 +863,20 @@ def _nothing_states_read(game, name: str, acts: tuple, parties, codex: bool) -> 
     # carried set is not known and whose derived value is not kept (reading either derives nothing), since
     # comparing the game's codex with the corpus's (once per game) costs more than reading two parties.
     in_codex = None
-    kept = getattr(game.effects, "_cache", None) if now is not None else None
+    if now is not None:
+        kept = eff._cache
+        carried_by = now[3]
     done = []
     for p in parties:
         if p is None or isinstance(p, (str, Marker)) or p in done:
             continue  # (a party named twice is read once)
         done.append(p)
-        if not _card_stated(p.card).isdisjoint(keys):
+        card = p.card
+        hit = _CARD_STATED.get(id(card))  # (_card_stated's table, read here first)
+        if not (hit[1] if hit is not None and hit[0] is card else _card_stated(card)).isdisjoint(keys):
             return False
-        if now is not None and (p.id in now[3] or (kept is not None and p.id in kept)):
-            carried = _party_carried(game, now[3], p)
+        if now is not None and ((hit := carried_by.get(p.id)) is not None or p.id in kept):
+            carried = hit[1] if hit is not None and hit[0] is p else _party_carried(game, carried_by, p)
         else:
             if in_codex is None:
                 in_codex = not _codex_stated(game).isdisjoint(keys)

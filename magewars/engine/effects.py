@@ -321,6 +321,8 @@ _PLANS: dict[int, tuple] = {}
 _FOREACH_SHAPES: dict[int, tuple] = {}
 #: id of a ForEach node whose body applies only to `it` -> (the node, _marker_gate of its body)
 _FOREACH_GATES: dict[int, tuple] = {}
+#: id of a ForEach node -> Effects._foreach_reading (the node first: it keeps its key's object alive)
+_FOREACH_READINGS: dict[int, tuple] = {}
 
 
 @per_definition
@@ -615,8 +617,9 @@ class Effects(GamePart):
         object in play, in the order of the objects and of their abilities: kept per fingerprint (most
         calls are printed on no card in play, and the layers reading them ask at every decision; the
         caller must not change the list).  A computation under way that asks reads every object."""
-        self.reads_others()
-        shape = self.shape()
+        if self._frames:  # (reads_others)
+            self._frames[-1][1] = None
+        shape = self._shape if self._version == self._state.version else self.shape()
         kept = self._in_play_statics
         if kept[0] is not shape:  # every call name at once: one pass over the objects per fingerprint
             by_name: dict = {}
@@ -1096,25 +1099,19 @@ class Effects(GamePart):
         `it`.  Anything else in the body is refused loudly.  Answers whether what it did read the source
         (its markers, its zone...: Effects.collect, _changed_objects): not when the body can apply nothing
         to `obj` whatever the source's fields."""
-        if staterules.reads(eff):
+        reading = _FOREACH_READINGS.get(id(eff))  # (what is read of the node alone, once: _foreach_reading)
+        if reading is None or reading[0] is not eff:
+            reading = self._foreach_reading(eff)
+        _, rule, name, every_token, shape, gate = reading
+        if rule:
             return False  # a state rule (tokens removed when a condition holds): Game.check_state applies it
-        name, every_token = _marker_phrase(eff.over)
-        count = None if name is None else src.markers.get(name, 0)
-        if every_token:
-            count = sum(n for n in src.markers.values() if n > 0)
-        if count is not None:
+        if name is not None or every_token:
+            count = sum(n for n in src.markers.values() if n > 0) if every_token else src.markers.get(name, 0)
             if count > 0:
                 self._foreach_body(src, eff.body, obj, None, count, out)
             return True
-        shape = self._foreach_shape(eff)
         if shape == "none":
             return False  # nothing in its body is applied here (restrictions and obligations: engine/restrictions.py)
-        g = self.game
-        st = g.state
-        if self._foreach_its[0] != st.version or self._foreach_its[1] != st._round:  # (uncounted: bookkeeping)
-            self._foreach_its = (st.version, st._round, {})
-        memo = self._foreach_its[2]
-        gate = _FOREACH_GATES.get(id(eff))
         if shape == "it" or (shape == "it_this" and obj is not src):
             # every clause it applies is about `it` (or about the source itself, which is not the object
             # computed): only `it` = the object computed can name it (and only while in play: the phrase
@@ -1123,6 +1120,12 @@ class Effects(GamePart):
                 return False
             if gate is not None and not _gate_open(gate[1], obj):
                 return False  # every clause waits for markers the object does not carry (`if tokens(it, Pet) >= 1`)
+        g = self.game
+        st = self._state
+        if self._foreach_its[0] != st.version or self._foreach_its[1] != st._round:  # (uncounted: bookkeeping)
+            self._foreach_its = (st.version, st._round, {})
+        memo = self._foreach_its[2]
+        if shape == "it" or (shape == "it_this" and obj is not src):
             k = (src.id, id(eff), obj.id)
             fits = memo.get(k)
             if fits is None:
@@ -1166,6 +1169,18 @@ class Effects(GamePart):
             if gate is None or _gate_open(gate[1], it):  # (no clause can hold for an `it` without the markers)
                 self._foreach_body(src, eff.body, obj, it, 1, out)
         return True
+
+    def _foreach_reading(self, eff: A.ForEach) -> tuple:
+        """(the node, whether it is a state rule (staterules.reads), the marker a `for each <Name> token on
+        this` counts, whether it counts every token (_marker_phrase), its shape (_foreach_shape), its marker
+        gate entry or None): what _static_foreach reads of the node alone, in one table per node."""
+        name, every_token = _marker_phrase(eff.over)
+        shape = self._foreach_shape(eff)
+        got = (eff, staterules.reads(eff), name, every_token, shape, _FOREACH_GATES.get(id(eff)))
+        if len(_FOREACH_READINGS) >= 20_000:
+            _FOREACH_READINGS.clear()
+        _FOREACH_READINGS[id(eff)] = got
+        return got
 
     def _foreach_shape(self, eff: A.ForEach) -> str:
         """What the body of a `static for each <objects>` can apply here, read once per node: "none"

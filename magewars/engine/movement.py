@@ -1172,7 +1172,9 @@ def los_blockers(game: Game) -> tuple[dict, list]:
     """Walls that block line of sight, by border; zone objects whose `block_los(this zone,
     crossing: N)` blocks lines crossing N of their zone's borders.  Worked out once per state version
     (agents ask line of sight many times between two changes)."""
-    game.effects.reads_others()
+    frames = game.effects._frames
+    if frames:  # (Effects.reads_others, written out: nothing to do outside a derivation)
+        frames[-1][1] = None
     cached = getattr(game, "_los_blockers", None)
     if cached is not None and cached[0] == game.state.version:
         return cached[1]

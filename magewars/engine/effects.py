@@ -208,6 +208,8 @@ class Derived:
     # the statics of its traits' entries about what is attached to it (Effects._about_attached), on first use
     about_attached: Optional[tuple] = None
     entries: Optional[tuple] = None  # the codex entries it carries (Effects.entries), on first use
+    # what the statements of those entries are about (restrictions._value_stated), on first use
+    stated: Optional[frozenset] = None
 
     def __init__(self, traits: Optional[dict] = None, mods: Optional[list] = None, sets: Optional[tuple] = None,
                  dicts: Optional[tuple] = None) -> None:
@@ -252,6 +254,7 @@ class Derived:
         self.borrowed = []
         self.about_attached = None
         self.entries = None
+        self.stated = None
 
     def has(self, key: str) -> bool:
         return key in self.traits

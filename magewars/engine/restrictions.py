@@ -735,34 +735,15 @@ def _carried_fresh(game, obj) -> frozenset:
 _NOTHING_STATED: frozenset = frozenset()
 
 
-def _party_carried(game, carried: dict, obj) -> frozenset:
-    """_carried_fresh of `obj`, kept in a _stated_now table's dict (object id -> (object, set)): what an
-    object carries is its derived traits and its markers, the same for one derived epoch."""
-    hit = carried.get(obj.id)
-    if hit is not None and hit[0] is obj:
-        return hit[1]
-    got = _carried_fresh(game, obj)
-    carried[obj.id] = (obj, got)
+def _value_stated(game, obj, d) -> frozenset:
+    """_carried_fresh of `obj`, kept on its derived value `d` (Derived.stated): what an object carries is its
+    derived traits and its markers (fingerprinted: a change drops the value), so the set holds while the
+    value is kept, across derived epochs.  Only when no shared condition is placed (a placer carries what it
+    holds, Game.held, which the value does not know) and no value is being worked out (the caller's part)."""
+    got = d.stated
+    if got is None:
+        got = d.stated = _carried_fresh(game, obj)
     return got
-
-
-def _stated_now(game) -> Optional[list]:
-    """[state, derived epoch, what the cards in play state, {object id: (object, what the codex entries it
-    carries state)}]: what _nothing_states_read reads, kept together for one derived epoch of one state
-    (what is in play, face up and attached is fingerprinted; what an object carries is its derived traits
-    and its markers), the carried sets filled in as parties are asked.  None while those sets may not be
-    kept: shared conditions are placed (a placer carries what it holds, Game.held, which is not in the
-    fingerprint) or a derived value is being worked out (a party's traits would be what is known of it so
-    far).  The caller has said it reads others (Effects.reads_others)."""
-    eff = game.effects
-    if eff._computing or getattr(game, "placers", None):
-        return None
-    st = game.state
-    epoch = eff.current_epoch()
-    now = game.__dict__.get("_stated_kept")
-    if now is None or now[1] != epoch or now[0] is not st:
-        now = game._stated_kept = [st, epoch, _in_play_keys(game), {}]
-    return now
 
 
 def _in_play_keys(game) -> frozenset:
@@ -851,21 +832,17 @@ def _nothing_states_read(game, name: str, acts: tuple, parties, codex: bool) -> 
     frames = eff._frames
     if frames:  # (Effects.reads_others, written out: what is read below is kept across objects)
         frames[-1][1] = None
-        now = None  # (_stated_now: no table while a value is being worked out)
-    else:
-        now = _stated_now(game)
-    if not (_in_play_keys(game) if now is None else now[2]).isdisjoint(keys):
+    if not _in_play_keys(game).isdisjoint(keys):  # (kept per fingerprint; asking it brings the kept values up to date)
         return False
     if not codex:
         return True
     # what a party carries states only what some codex entry states: when no entry states these actions, the
     # parties' carried entries need not be read (nor the parties derived).  Asked only for a party whose
-    # carried set is not known and whose derived value is not kept (reading either derives nothing), since
-    # comparing the game's codex with the corpus's (once per game) costs more than reading two parties.
+    # derived value is not kept (reading what a kept one carries derives nothing), since comparing the game's
+    # codex with the corpus's (once per game) costs more than reading two parties.  What a kept value
+    # carries is kept on it (_value_stated), unless a value is being worked out or shared conditions are placed.
     in_codex = None
-    if now is not None:
-        kept = eff._cache
-        carried_by = now[3]
+    kept = None if frames or getattr(game, "placers", None) else eff._cache
     done = []
     for p in parties:
         if p is None or isinstance(p, (str, Marker)) or p in done:
@@ -875,14 +852,21 @@ def _nothing_states_read(game, name: str, acts: tuple, parties, codex: bool) -> 
         hit = _CARD_STATED.get(id(card))  # (_card_stated's table, read here first)
         if not (hit[1] if hit is not None and hit[0] is card else _card_stated(card)).isdisjoint(keys):
             return False
-        if now is not None and ((hit := carried_by.get(p.id)) is not None or p.id in kept):
-            carried = hit[1] if hit is not None and hit[0] is p else _party_carried(game, carried_by, p)
+        d = kept.get(p.id) if kept is not None else None
+        if d is not None:
+            carried = d.stated
+            if carried is None:
+                carried = _value_stated(game, p, d)
         else:
             if in_codex is None:
                 in_codex = not _codex_stated(game).isdisjoint(keys)
             if not in_codex:
                 continue
-            carried = _carried_fresh(game, p) if now is None else _party_carried(game, now[3], p)
+            carried = _carried_fresh(game, p)  # (derives it)
+            if kept is not None:
+                d = kept.get(p.id)
+                if d is not None:  # (kept on the value just worked out: _value_stated)
+                    d.stated = carried
         if not carried.isdisjoint(keys):
             return False
     return True

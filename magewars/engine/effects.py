@@ -626,9 +626,11 @@ class Effects(GamePart):
         kept = self._in_play_statics
         if kept[0] is not shape:  # every call name at once: one pass over the objects per fingerprint
             by_name: dict = {}
+            indexed = card_index.table  # (cardindex.per_definition's table: no call per object)
             for src in dict.values(self._state.objects):
                 if src.in_play and not src.hidden:
-                    for fn, abs_ in card_index(src.card).every_call.items():
+                    ci = indexed.get(id(src.card))
+                    for fn, abs_ in (ci if ci is not None else card_index(src.card)).every_call.items():
                         if abs_:
                             by_name.setdefault(fn, []).extend([(src, ab) for ab in abs_])
             kept = self._in_play_statics = (shape, by_name)
@@ -809,6 +811,7 @@ class Effects(GamePart):
         game = self.game  # (a property reading a weak reference: read once)
         got = []
         attached: dict = {}  # host id -> what is attached to it, in play (face down too): Effects._finish
+        indexed = card_index.table  # (cardindex.per_definition's table: no call per object)
         for src in st.objects.values():
             if not src.in_play:
                 continue
@@ -816,7 +819,8 @@ class Effects(GamePart):
                 attached.setdefault(src.attached_to, []).append(src)
             if src.hidden:
                 continue
-            statics = card_index(src.card).statics
+            ci = indexed.get(id(src.card))
+            statics = (ci if ci is not None else card_index(src.card)).statics
             if not statics:
                 continue
             if src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:

@@ -137,8 +137,14 @@ def _stated(game: Game, obj, fn: str) -> list:
 
 
 def _statics(game: Game, obj, fn: str) -> Iterable[tuple[str, A.StaticAbility]]:
-    """`static fn(...)` of the codex entries the object carries and of its own card (guards checked)."""
-    for name, ab in _stated(game, obj, fn):
+    """`static fn(...)` of the codex entries the object carries and of its own card (guards checked, as
+    they are reached).  Most objects state none: then no generator is made."""
+    stated = _stated(game, obj, fn)
+    return _guarded(game, obj, stated) if stated else ()
+
+
+def _guarded(game: Game, obj, stated: list) -> Iterable[tuple[str, A.StaticAbility]]:
+    for name, ab in stated:
         if ab.guard is not None:
             try:
                 if not game.evaluate(ab.guard, Ctx(this=obj, it=obj)):

@@ -301,6 +301,13 @@ def card_statements(card) -> Iterator[tuple]:
             yield from nested_statements(ab)
 
 
+@per_definition
+def _card_statement_list(card) -> tuple:
+    """card_statements of a card, read once per definition (_in_play_statements goes over every card in
+    play at each fingerprint)."""
+    return tuple(card_statements(card))
+
+
 def in_foreach_runs(call: A.Call) -> bool:
     """A statement in a card's `static for each` body this module reads (coverage, Effects)."""
     return call.name in STATEMENT_CALLS and _about_it(call) and (
@@ -321,12 +328,17 @@ def _in_play_statements(game) -> list:
         return cache[1]
     key = (st, shape)
     out = []
-    for src in st.in_play():
-        if src.hidden:
+    listed = _card_statement_list.table  # (its per-definition table: no call per object)
+    for src in dict.values(st.objects):
+        if not src.in_play or src.hidden:
             continue
-        if src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
+        card = src.card
+        stated = listed.get(id(card))
+        if stated is None:
+            stated = _card_statement_list(card)
+        if not stated or src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
             continue
-        for ab, eff in card_statements(src.card):
+        for ab, eff in stated:
             out.append((src, ab, eff, None))
     game._restriction_cache = (key, out)
     return out
@@ -748,15 +760,19 @@ def _value_stated(game, obj, d) -> frozenset:
 
 def _in_play_keys(game) -> frozenset:
     """What the statements of the face-up cards in play are about: worked out from _in_play_statements's
-    list, and kept with that very list (which it keeps per state version and never changes), so a query
-    asked while a derived value is being worked out (no _stated_now table then) does not read them all
-    again."""
-    stmts = _in_play_statements(game)
+    list, and kept per fingerprint as that list is (Effects.shape), also while a derived value is being
+    worked out; answered without asking for the list again (every _nothing_states_read asks this first)."""
+    eff = game.effects
+    if eff._frames:  # (Effects.reads_others, written out: as _in_play_statements)
+        eff._frames[-1][1] = None
+    st = game.state
+    shape = eff.shape()
     kept = game.__dict__.get("_in_play_keys_kept")
-    if kept is not None and kept[0] is stmts:
-        return kept[1]
+    if kept is not None and kept[0] is shape and kept[1] is st:  # (as _in_play_statements keeps its list)
+        return kept[2]
+    stmts = _in_play_statements(game)
     got = frozenset(k for _, _, call, _ in stmts for k in (_stated(call),) if k is not None)
-    game._in_play_keys_kept = (stmts, got)  # (holding the list: its identity is not reused meanwhile)
+    game._in_play_keys_kept = (shape, st, got)  # (holding the fingerprint: its identity is not reused meanwhile)
     return got
 
 

@@ -6,7 +6,6 @@ derived values (armor, life, traits) can be cached and invalidated cheaply.
 from __future__ import annotations
 
 from collections import Counter
-from operator import attrgetter
 from dataclasses import dataclass, field
 from typing import Iterator, Optional
 
@@ -208,9 +207,13 @@ class GameObject(_LightStores):
         self.front = front
         self.life_when_barred = life_when_barred
 
-    # (properties whose getter is a C callable: read without a Python frame, tens of thousands of times a duel)
-    name = property(attrgetter("card.name"), doc="The name of its card.")
-    kind = property(attrgetter("card.kind"), doc="The kind of its card (creature, enchantment...).")
+    @property
+    def name(self) -> str:
+        return self.card.name
+
+    @property
+    def kind(self) -> str:
+        return self.card.kind
 
     def label(self) -> str:
         return f"{self.display or self.card.name} [{self.id}]"

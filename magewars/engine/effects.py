@@ -37,7 +37,7 @@ from .phrases import not_counted_runs
 from .manasupply import spend_only_runs
 from .restrictions import ignore_honoured, in_foreach_runs, is_ignore, is_obligation, is_permission, is_restriction
 from .defenses import STATIC_CALLS as DEFENSE_STATIC_CALLS, static_runs as defense_static_runs
-from .state import LIGHT_READS
+from .state import LIGHT_READS, LIGHT_TRACK, LIGHT_WRITES, TRACKED_READS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
@@ -472,6 +472,10 @@ class Effects(GamePart):
         self._deps: dict[str, Optional[set]] = {}  # kept value -> the other objects its computation read (None: all)
         self._shape: tuple = ()  # Effects._fingerprint as of the last state change
         self._damage_dependent: set[str] = set()  # cached objects whose derived values read a light field
+        # cached objects whose derived values read only tracked light fields (state.TRACKED_LIGHT) -> {object read:
+        # its light stamp then}: dropped only when one of those objects' tracked fields was written since
+        self._light_keys: dict[str, dict] = {}
+        self._writes_seen = -1  # state.LIGHT_WRITES when _light_keys was last checked
         # derived() answers given from an unfinished computation so far (did a phrase match see one?)
         self._partial_reads = 0
         # (state version, round) and, per (source id, foreach node id), the objects its phrase names,
@@ -506,6 +510,7 @@ class Effects(GamePart):
             if changed is None:
                 self._cache.clear()
                 self._damage_dependent.clear()
+                self._light_keys.clear()
                 self._deps.clear()
             else:
                 deps = self._deps
@@ -513,6 +518,7 @@ class Effects(GamePart):
                             if oid in changed or deps.get(oid, None) is None or not changed.isdisjoint(deps[oid])]:
                     del self._cache[oid]
                     self._damage_dependent.discard(oid)
+                    self._light_keys.pop(oid, None)
                     deps.pop(oid, None)
         if self._damage_dependent:  # light fields may have changed too: drop what was computed reading one
             self.epoch += 1
@@ -520,6 +526,21 @@ class Effects(GamePart):
                 self._cache.pop(oid, None)
                 self._deps.pop(oid, None)
             self._damage_dependent.clear()
+        if self._light_keys and self._writes_seen != LIGHT_WRITES[0]:
+            # values that read tracked light fields only: those whose objects' fields were written since
+            self._writes_seen = LIGHT_WRITES[0]
+            stale = []
+            for oid, read in self._light_keys.items():
+                for o, stamp in read.items():
+                    if o._light_stamp != stamp:
+                        stale.append(oid)
+                        break
+            if stale:
+                self.epoch += 1
+                for oid in stale:
+                    self._cache.pop(oid, None)
+                    self._deps.pop(oid, None)
+                    del self._light_keys[oid]
         self._shape_version = st.shape_version
         self._version = st.version
 
@@ -677,6 +698,14 @@ class Effects(GamePart):
         if d is not None:
             if oid in self._damage_dependent:
                 LIGHT_READS[0] += 1  # a computation using this one depends on light fields too
+            elif self._light_keys:
+                read = self._light_keys.get(oid)
+                if read is not None:  # (it read tracked light fields only: so does one using it, the same)
+                    LIGHT_READS[0] += 1
+                    track = LIGHT_TRACK[0]
+                    if track is not None:
+                        TRACKED_READS[0] += 1
+                        track.update(read)
             if self._frames:
                 self._read_value_of(oid)
             return d
@@ -702,16 +731,25 @@ class Effects(GamePart):
         frames.append(frame)
         self._computing.add(obj.id)
         reads = LIGHT_READS[0]
+        tracked = TRACKED_READS[0]
+        around = LIGHT_TRACK[0]  # (the computation this one is nested in: what it reads, that one reads)
+        read = LIGHT_TRACK[0] = {}
         try:
             d = self._compute(obj)
         finally:
+            LIGHT_TRACK[0] = around
             frames.pop()
             if outer:
                 st.objects = real
             self._computing.discard(obj.id)
             self._partial.pop(obj.id, None)
         if LIGHT_READS[0] != reads:
-            self._damage_dependent.add(obj.id)
+            if LIGHT_READS[0] - reads == TRACKED_READS[0] - tracked:  # only tracked fields, of these objects
+                self._light_keys[obj.id] = read
+            else:
+                self._damage_dependent.add(obj.id)
+        if around is not None and read:
+            around.update(read)
         self._deps[obj.id] = frame[1]
         self._cache[obj.id] = d
         if frames:  # worked out inside another computation: that one read this value

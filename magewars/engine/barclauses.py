@@ -128,14 +128,19 @@ def _entry_effects(cd) -> tuple:
     return got
 
 
-def trait_effects(game, traits) -> list:
-    """The `effect:` abilities of the codex entries of an attack's traits: what an attack with that
-    trait does to its target instead of damage."""
+def trait_effects(game, traits, more=()) -> list:
+    """The `effect:` abilities of the codex entries of an attack's traits (then of `more`): what an attack
+    with that trait does to its target instead of damage."""
     out = []
-    for t in traits:
-        cd = game.codex.get(t.key)
-        if cd is not None:
-            out.extend(_entry_effects(cd))
+    codex = game.codex
+    for ts in (traits, more):
+        for t in ts:
+            cd = codex.get(t.key)
+            if cd is not None:
+                hit = _ENTRY_EFFECTS.get(id(cd))  # (_entry_effects's table, read here first)
+                got = hit[1] if hit is not None and hit[0] is cd else _entry_effects(cd)
+                if got:
+                    out.extend(got)
     return out
 
 
@@ -143,7 +148,7 @@ def effects(game, atk) -> tuple[list, bool]:
     """(the `effect:` abilities the attack's Damage and Effects runs, whether they replace its damage
     and effect die)."""
     action = atk.action
-    from_traits = trait_effects(game, tuple(action.traits) + tuple(atk.gained))
+    from_traits = trait_effects(game, action.traits, atk.gained)
     own = own_effects(action.definition)
     replaces = bool(from_traits) or action.definition.dice is None
     return (own or from_traits), replaces
@@ -311,6 +316,19 @@ def bar_immunity(call: A.Call, card) -> bool:
         any(adef.name == what.value for adef in getattr(card, "attacks", ()))
 
 
+#: id of a card -> (the card, (ability, call) of each of its `static immune(PHRASE, "BAR")`: bar_immunity)
+_BAR_IMMUNITIES: dict[int, tuple] = {}
+
+
+def _bar_immunities(card) -> tuple:
+    got = (card, tuple((ab, call) for ab in card.abilities for call in (getattr(ab, "effect", None),)
+                       if isinstance(ab, A.StaticAbility) and isinstance(call, A.Call) and bar_immunity(call, card)))
+    if len(_BAR_IMMUNITIES) > 10_000:
+        _BAR_IMMUNITIES.clear()
+    _BAR_IMMUNITIES[id(card)] = got
+    return got
+
+
 def immune_to_bar(game, atk) -> Optional[str]:
     """Why the target of `atk` is immune to the attack bar used (a `static [if C] immune(PHRASE, "BAR")` of
     the card carrying the bar, `this` = that card's object), or None."""
@@ -319,10 +337,12 @@ def immune_to_bar(game, atk) -> Optional[str]:
     if owner is None or target is None or isinstance(target, str) or not getattr(owner, "in_play", False):
         return None
     name = atk.action.definition.name
-    for ab in owner.card.abilities:
-        call = getattr(ab, "effect", None)
-        if not (isinstance(ab, A.StaticAbility) and isinstance(call, A.Call) and bar_immunity(call, owner.card)
-                and call.args[1].value.value == name):
+    card = owner.card
+    hit = _BAR_IMMUNITIES.get(id(card))
+    if hit is None or hit[0] is not card:
+        hit = _bar_immunities(card)
+    for ab, call in hit[1]:
+        if call.args[1].value.value != name:
             continue
         ctx = Ctx(this=owner, it=target)
         if not _guard_holds(game, ab, ctx):

@@ -46,10 +46,19 @@ def wanted(game) -> dict:
 
 
 def _any_gain_control(game) -> bool:
-    """Is a face-up card in play stating `static gain_control`?  Kept for the derived epoch (which
-    cards are in play and face up is fingerprinted): the state check asks at every change of the state."""
-    return game.effects.for_epoch("gain_control", lambda: any(
-        GAIN_CONTROL in card_index(o.card).static_calls for o in game.state.in_play() if not o.hidden))
+    """Is a face-up card in play stating `static gain_control`?  Kept per fingerprint (which cards are in
+    play and face up is fingerprinted: Effects.for_shape): the state check asks at every change of the state."""
+    return game.effects.for_shape(GAIN_CONTROL, lambda: _states_gain_control(game))
+
+
+def _states_gain_control(game) -> bool:
+    indexed = card_index.table  # (cardindex.per_definition's table, read without a call per object)
+    for o in game.state.objects.values():
+        if o.in_play and not o.hidden:
+            ci = indexed.get(id(o.card))
+            if GAIN_CONTROL in (ci if ci is not None else card_index(o.card)).static_calls:
+                return True
+    return False
 
 
 def reconcile(game) -> bool:

@@ -30,14 +30,14 @@ from ..spellbook.rules import RULE_CALLS as SPELLBOOK_RULE_CALLS
 from .spellstatics import CAST_STATIC_CALLS
 from . import movement
 from ..dsl.vocab import noun_meaning
-from .phrases import Ctx, matches, words_of, pronoun
+from .phrases import Ctx, matches, words_of, pronoun, reads_this
 from . import staterules
 from .barclauses import bar_immunity
 from .phrases import not_counted_runs
 from .manasupply import spend_only_runs
 from .restrictions import ignore_honoured, in_foreach_runs, is_ignore, is_obligation, is_permission, is_restriction
 from .defenses import STATIC_CALLS as DEFENSE_STATIC_CALLS, static_runs as defense_static_runs
-from .state import LIGHT_READS
+from .state import LIGHT_READS, LIGHT_TRACK, LIGHT_WRITES, TRACKED_READS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
@@ -208,6 +208,8 @@ class Derived:
     # the statics of its traits' entries about what is attached to it (Effects._about_attached), on first use
     about_attached: Optional[tuple] = None
     entries: Optional[tuple] = None  # the codex entries it carries (Effects.entries), on first use
+    # what the statements of those entries are about (restrictions._value_stated), on first use
+    stated: Optional[frozenset] = None
 
     def __init__(self, traits: Optional[dict] = None, mods: Optional[list] = None, sets: Optional[tuple] = None,
                  dicts: Optional[tuple] = None) -> None:
@@ -252,6 +254,7 @@ class Derived:
         self.borrowed = []
         self.about_attached = None
         self.entries = None
+        self.stated = None
 
     def has(self, key: str) -> bool:
         return key in self.traits
@@ -321,6 +324,8 @@ _PLANS: dict[int, tuple] = {}
 _FOREACH_SHAPES: dict[int, tuple] = {}
 #: id of a ForEach node whose body applies only to `it` -> (the node, _marker_gate of its body)
 _FOREACH_GATES: dict[int, tuple] = {}
+#: id of a ForEach node -> Effects._foreach_reading (the node first: it keeps its key's object alive)
+_FOREACH_READINGS: dict[int, tuple] = {}
 
 
 @per_definition
@@ -461,11 +466,16 @@ class Effects(GamePart):
         self._shape_version = -1
         self.epoch = 0  # Effects.current_epoch
         self._epoch_kept: tuple = (-1, {})  # (epoch, key -> answer): Effects.for_epoch
+        self._shape_kept: tuple = (None, {})  # (fingerprint, key -> answer): Effects.for_shape
         self._prev_shape: tuple = ()  # the fingerprint before the last change (Effects._changed_objects)
         self._frames: list = []  # [object id, ids of the other objects read (None: all)] of each computation under way
         self._deps: dict[str, Optional[set]] = {}  # kept value -> the other objects its computation read (None: all)
         self._shape: tuple = ()  # Effects._fingerprint as of the last state change
         self._damage_dependent: set[str] = set()  # cached objects whose derived values read a light field
+        # cached objects whose derived values read only tracked light fields (state.TRACKED_LIGHT) -> {object read:
+        # its light stamp then}: dropped only when one of those objects' tracked fields was written since
+        self._light_keys: dict[str, dict] = {}
+        self._writes_seen = -1  # state.LIGHT_WRITES when _light_keys was last checked
         # derived() answers given from an unfinished computation so far (did a phrase match see one?)
         self._partial_reads = 0
         # (state version, round) and, per (source id, foreach node id), the objects its phrase names,
@@ -500,6 +510,7 @@ class Effects(GamePart):
             if changed is None:
                 self._cache.clear()
                 self._damage_dependent.clear()
+                self._light_keys.clear()
                 self._deps.clear()
             else:
                 deps = self._deps
@@ -507,6 +518,7 @@ class Effects(GamePart):
                             if oid in changed or deps.get(oid, None) is None or not changed.isdisjoint(deps[oid])]:
                     del self._cache[oid]
                     self._damage_dependent.discard(oid)
+                    self._light_keys.pop(oid, None)
                     deps.pop(oid, None)
         if self._damage_dependent:  # light fields may have changed too: drop what was computed reading one
             self.epoch += 1
@@ -514,6 +526,21 @@ class Effects(GamePart):
                 self._cache.pop(oid, None)
                 self._deps.pop(oid, None)
             self._damage_dependent.clear()
+        if self._light_keys and self._writes_seen != LIGHT_WRITES[0]:
+            # values that read tracked light fields only: those whose objects' fields were written since
+            self._writes_seen = LIGHT_WRITES[0]
+            stale = []
+            for oid, read in self._light_keys.items():
+                for o, stamp in read.items():
+                    if o._light_stamp != stamp:
+                        stale.append(oid)
+                        break
+            if stale:
+                self.epoch += 1
+                for oid in stale:
+                    self._cache.pop(oid, None)
+                    self._deps.pop(oid, None)
+                    del self._light_keys[oid]
         self._shape_version = st.shape_version
         self._version = st.version
 
@@ -532,8 +559,8 @@ class Effects(GamePart):
         objects = self._state.objects
         for b in new[3][len(old[3]):]:  # objects that came into the game (the table only grows)
             o = objects.get(b[0])
-            if o is None or not self._affects_only_self(o):
-                return None
+            if o is None or not self._affects_only_self(o) and self._applies(b, o):
+                return None  # (statics that do not apply yet reach nothing: face down, not in play...)
             changed.add(b[0])
             if b[5] is not None:  # attached to something as it came: its host changed
                 changed.add(b[5])
@@ -547,8 +574,15 @@ class Effects(GamePart):
             if a[0] != b[0] or a[1] != b[1]:  # another object, or its card changed
                 return None
             o = objects.get(b[0])
-            if o is None or not self._affects_only_self(o):
+            if o is None:
                 return None
+            if not self._affects_only_self(o):
+                if a[2] != b[2] or self._applies(a, o) != self._applies(b, o):
+                    # its statics may reach others, and it began or stopped applying them, or its controller
+                    # (whose Mage its pronouns name) changed: any object may change
+                    return None
+                # else only the values whose computation its statics read (Effects.collect: its tag)
+                changed.add(("static", b[0]))
             changed.add(b[0])
             for host in (a[5], b[5]):  # what it is attached to, before and after: its attachments changed
                 if host is not None:
@@ -559,6 +593,12 @@ class Effects(GamePart):
                 if oid in changed and self.game.shared(name):  # (placers of other conditions carry nothing)
                     changed.update(ids)
         return changed
+
+    @staticmethod
+    def _applies(fp: tuple, o) -> bool:
+        """Do the statics of an object apply, as of its part of a fingerprint (Effects._sources: in play,
+        face up, an enchantment only while attached)?"""
+        return fp[10] and not fp[8] and (o.kind != "enchantment" or fp[5] is not None or fp[6] is not None)
 
     #: pronoun subjects naming the source itself or the object it is attached to
     _SELF_OR_HOST = ("this", "enchanted", "attached", "bearer")
@@ -601,14 +641,17 @@ class Effects(GamePart):
         object in play, in the order of the objects and of their abilities: kept per fingerprint (most
         calls are printed on no card in play, and the layers reading them ask at every decision; the
         caller must not change the list).  A computation under way that asks reads every object."""
-        self.reads_others()
-        shape = self.shape()
+        if self._frames:  # (reads_others)
+            self._frames[-1][1] = None
+        shape = self._shape if self._version == self._state.version else self.shape()
         kept = self._in_play_statics
         if kept[0] is not shape:  # every call name at once: one pass over the objects per fingerprint
             by_name: dict = {}
+            indexed = card_index.table  # (cardindex.per_definition's table: no call per object)
             for src in dict.values(self._state.objects):
                 if src.in_play and not src.hidden:
-                    for fn, abs_ in card_index(src.card).every_call.items():
+                    ci = indexed.get(id(src.card))
+                    for fn, abs_ in (ci if ci is not None else card_index(src.card)).every_call.items():
                         if abs_:
                             by_name.setdefault(fn, []).extend([(src, ab) for ab in abs_])
             kept = self._in_play_statics = (shape, by_name)
@@ -630,6 +673,23 @@ class Effects(GamePart):
                 kept[1][key] = got
         return got
 
+    def for_shape(self, key, work: Callable[[], Any]):
+        """`work()`, kept under `key` while the fingerprint stays the very tuple Effects.shape() hands out:
+        for answers worked out from fingerprinted state alone (which objects are in play, face up, their
+        cards), never from derived values or light fields.  Kept longer than for_epoch's, whose epoch also
+        moves when a value that read a light field is dropped.  A computation under way that asks reads
+        every object."""
+        if self._frames:
+            self._frames[-1][1] = None
+        shape = self.shape()
+        kept = self._shape_kept
+        if kept[0] is not shape:
+            kept = self._shape_kept = (shape, {})
+        got = kept[1].get(key, _UNKEPT)
+        if got is _UNKEPT:
+            got = kept[1][key] = work()
+        return got
+
     def derived(self, obj: "GameObject") -> Derived:
         if self._version != self._state.version:
             self._sync()
@@ -638,6 +698,14 @@ class Effects(GamePart):
         if d is not None:
             if oid in self._damage_dependent:
                 LIGHT_READS[0] += 1  # a computation using this one depends on light fields too
+            elif self._light_keys:
+                read = self._light_keys.get(oid)
+                if read is not None:  # (it read tracked light fields only: so does one using it, the same)
+                    LIGHT_READS[0] += 1
+                    track = LIGHT_TRACK[0]
+                    if track is not None:
+                        TRACKED_READS[0] += 1
+                        track.update(read)
             if self._frames:
                 self._read_value_of(oid)
             return d
@@ -663,16 +731,25 @@ class Effects(GamePart):
         frames.append(frame)
         self._computing.add(obj.id)
         reads = LIGHT_READS[0]
+        tracked = TRACKED_READS[0]
+        around = LIGHT_TRACK[0]  # (the computation this one is nested in: what it reads, that one reads)
+        read = LIGHT_TRACK[0] = {}
         try:
             d = self._compute(obj)
         finally:
+            LIGHT_TRACK[0] = around
             frames.pop()
             if outer:
                 st.objects = real
             self._computing.discard(obj.id)
             self._partial.pop(obj.id, None)
         if LIGHT_READS[0] != reads:
-            self._damage_dependent.add(obj.id)
+            if LIGHT_READS[0] - reads == TRACKED_READS[0] - tracked:  # only tracked fields, of these objects
+                self._light_keys[obj.id] = read
+            else:
+                self._damage_dependent.add(obj.id)
+        if around is not None and read:
+            around.update(read)
         self._deps[obj.id] = frame[1]
         self._cache[obj.id] = d
         if frames:  # worked out inside another computation: that one read this value
@@ -772,6 +849,7 @@ class Effects(GamePart):
         game = self.game  # (a property reading a weak reference: read once)
         got = []
         attached: dict = {}  # host id -> what is attached to it, in play (face down too): Effects._finish
+        indexed = card_index.table  # (cardindex.per_definition's table: no call per object)
         for src in st.objects.values():
             if not src.in_play:
                 continue
@@ -779,17 +857,24 @@ class Effects(GamePart):
                 attached.setdefault(src.attached_to, []).append(src)
             if src.hidden:
                 continue
-            statics = card_index(src.card).statics
+            ci = indexed.get(id(src.card))
+            statics = (ci if ci is not None else card_index(src.card)).statics
             if not statics:
                 continue
             if src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
                 continue
             plan = []
+            only_self = True
             for step in self._static_plan(src.card, statics):
-                if step[0] == "apply" and step[4] is not None:  # a pronoun: names one object, the same for all
-                    step = (*step[:5], pronoun(game, step[4], Ctx(this=src)))
+                if step[0] == "apply":
+                    if step[4] is not None:  # a pronoun: names one object, the same for all
+                        step = (*step[:5], pronoun(game, step[4], Ctx(this=src)))
+                    else:  # a phrase: may an object's fitting it depend on the source's fields?
+                        step = (*step[:5], reads_this(game, step[3]))
+                if step[0] != "apply" or step[4] not in self._SELF_OR_HOST:
+                    only_self = False
                 plan.append(step)
-            got.append((src, plan, bool(game.source_immunities(src.card))))
+            got.append((src, plan, bool(game.source_immunities(src.card)), None if only_self else ("static", src.id)))
         self._sources_shape, self._sources_list, self._attached = self._shape, got, attached
         return got
 
@@ -851,22 +936,44 @@ class Effects(GamePart):
         st = self._state
         game = self.game  # (a property reading a weak reference: read once)
         out = []
-        for src, plan, immunities in (self._sources_list if self._sources_shape is self._shape else self._sources()):
+        frames = self._frames
+        frame = frames[-1] if frames else None
+        for src, plan, immunities, tag in (self._sources_list if self._sources_shape is self._shape else self._sources()):
+            # did what a source whose statics may reach others applies here read the source (its zone, markers,
+            # controller...)?  Then the value depends on it: a change of the source's own fields drops it
+            # (`tag` is in what Effects._changed_objects finds changed; the statics of others name only the
+            # source or its host: the rules for any object read apply)
+            read = immunities
             if immunities and game.immune_to_source(obj, src):
+                if tag is not None and frame is not None and frame[1] is not None:
+                    frame[1].add(tag)
                 continue  # `static immune(PHRASE, this)`: nothing of this card affects the object
             for step in plan:
                 how, ab, eff = step[0], step[1], step[2]
                 if how == "apply":
-                    if step[4] is not None:  # a pronoun, resolved once per state version (_sources)
-                        if step[5] is obj and self._guard_ok(ab.guard, src, obj):
-                            out.append((src.timestamp, src.label(), eff, 1))
-                    elif matches(game, obj, step[3], Ctx(this=src)) and self._guard_ok(ab.guard, src, obj):
-                        out.append((src.timestamp, src.label(), eff, 1))
+                    if step[4] is not None:  # a pronoun, resolved once per fingerprint (_sources)
+                        if step[5] is obj:
+                            read = True
+                            if self._guard_ok(ab.guard, src, obj):
+                                out.append((src.timestamp, src.label(), eff, 1))
+                    else:
+                        if step[5]:  # (whether the phrase fits reads the source: _sources)
+                            read = True
+                        if matches(game, obj, step[3], Ctx(this=src)):
+                            read = True  # (its guard, its timestamp and label)
+                            if self._guard_ok(ab.guard, src, obj):
+                                out.append((src.timestamp, src.label(), eff, 1))
                 elif how == "foreach":
-                    if self._guard_ok(ab.guard, src, obj):
-                        self._static_foreach(src, eff, obj, out)
-                else:
-                    self._static_call(src, ab, eff, obj, out)
+                    if ab.guard is not None:
+                        read = True
+                        if not self._guard_ok(ab.guard, src, obj):
+                            continue
+                    if self._static_foreach(src, eff, obj, out):
+                        read = True
+                elif self._static_call(src, ab, eff, obj, out):
+                    read = True
+            if read and tag is not None and frame is not None and frame[1] is not None:
+                frame[1].add(tag)
         # codex statics of the traits of the object this one is attached to, about what is attached
         # to it (`static each enchantment attached to this gains [...]`: Invisible; read here only: a
         # second reading of those gains gave each attachment of an Invisible creature Invisible twice)
@@ -953,13 +1060,15 @@ class Effects(GamePart):
                                                or spend_only_runs(call))
         return got[1]
 
-    def _static_call(self, src, ab, call: A.Call, obj, out) -> None:
+    def _static_call(self, src, ab, call: A.Call, obj, out) -> bool:
+        """Apply a static call of `src` to `obj` when it names it; answers whether that read the source (a
+        call read elsewhere, or refused, reads nothing of it: Effects.collect)."""
         g = self.game
         # (restrictions, permissions and obligations never reach here: _static_plan leaves them out)
         if ignore_honoured(call, g.codex):
-            return  # read when the engine is about to act (engine/restrictions.py)
+            return False  # read when the engine is about to act (engine/restrictions.py)
         if self._read_elsewhere(call):
-            return  # read where it is used (casting: engine/casting.py; spellbook building: spellbook/rules.py;
+            return False  # read where it is used (casting: engine/casting.py; spellbook building: spellbook/rules.py;
             #         movement: hinder, walls, line of sight, move restrictions)
         if call.name not in self.STATIC_CALLS:
             key = (src.card.name, call.name)
@@ -967,16 +1076,16 @@ class Effects(GamePart):
                 g.static_unsupported.add(key)
                 g.unsupported.append(f"static {call.name}")
                 g.pending_notes.append(f"NOT IMPLEMENTED: static {call.name}(...) of {src.card.name} is not applied")
-            return
+            return False
         if not call.args or not isinstance(call.args[0].value, A.Phrase):
-            return
+            return False
         if call.name == "immune":
             ws = lower_words(call.args[0].value)
             to = call.args[1].value if len(call.args) > 1 else None
             if isinstance(to, A.Phrase) and lower_words(to) == ("this",):
-                return  # objects immune to this card: read by Game.immune_to_source
+                return False  # objects immune to this card: read by Game.immune_to_source
             if bar_immunity(call, src.card):
-                return  # objects immune to one attack bar of this card: read by barclauses.immune_to_bar
+                return False  # objects immune to one attack bar of this card: read by barclauses.immune_to_bar
             if ws and ws[0] not in ("this", "enchanted", "attached", "bearer"):
                 key = (src.card.name, "immune (of other objects)")
                 if key not in g.static_unsupported:
@@ -984,7 +1093,7 @@ class Effects(GamePart):
                     g.unsupported.append("static immune (others)")
                     g.pending_notes.append(f"NOT IMPLEMENTED: static immune(...) of {src.card.name} "
                                            f"(immunity of other objects to this one) is not applied")
-                return
+                return False
         if call.name == "cannot":  # (not a restriction: _static_plan leaves those out)
             act = call.args[1].value if len(call.args) > 1 else None
             if not (isinstance(act, A.StringLit) and act.value == "be_attacked"):
@@ -993,10 +1102,11 @@ class Effects(GamePart):
                     g.static_unsupported.add(key)
                     g.unsupported.append("static cannot")
                     g.pending_notes.append(f"NOT IMPLEMENTED: static cannot(...) of {src.card.name} is not applied")
-                return
+                return False
         if not self._affects(src, call.args[0].value, obj) or not self._guard_ok(ab.guard, src, obj):
-            return
+            return True
         out.append((src.timestamp, src.label(), call, 1))
+        return True
 
     def _x_trait(self, t: TraitInstance, src) -> TraitInstance:
         """A trait whose value is X (`Armor -X`, `Melee +X`): X of the object granting it."""
@@ -1026,39 +1136,41 @@ class Effects(GamePart):
     #: calls a `static for each ...` body may make that this layer applies (about `it`)
     FOREACH_CALLS = ("attacks_gain",)
 
-    def _static_foreach(self, src, eff: A.ForEach, obj, out) -> None:
+    def _static_foreach(self, src, eff: A.ForEach, obj, out) -> bool:
         """`static for each <Name> token on this: BODY` (the body applies once per marker) and
         `static for each <objects>: BODY`, whose body (gains, loses, stat changes, `attacks_gain`,
         `if ... then ...`) is read once per object `it` the phrase names, at the source's timestamp.
         A body clause about `this` or another object applies to it while the clause holds for some
-        `it`.  Anything else in the body is refused loudly."""
-        if staterules.reads(eff):
-            return  # a state rule (tokens removed when a condition holds): Game.check_state applies it
-        name, every_token = _marker_phrase(eff.over)
-        count = None if name is None else src.markers.get(name, 0)
-        if every_token:
-            count = sum(n for n in src.markers.values() if n > 0)
-        if count is not None:
+        `it`.  Anything else in the body is refused loudly.  Answers whether what it did read the source
+        (its markers, its zone...: Effects.collect, _changed_objects): not when the body can apply nothing
+        to `obj` whatever the source's fields."""
+        reading = _FOREACH_READINGS.get(id(eff))  # (what is read of the node alone, once: _foreach_reading)
+        if reading is None or reading[0] is not eff:
+            reading = self._foreach_reading(eff)
+        _, rule, name, every_token, shape, gate = reading
+        if rule:
+            return False  # a state rule (tokens removed when a condition holds): Game.check_state applies it
+        if name is not None or every_token:
+            count = sum(n for n in src.markers.values() if n > 0) if every_token else src.markers.get(name, 0)
             if count > 0:
                 self._foreach_body(src, eff.body, obj, None, count, out)
-            return
-        shape = self._foreach_shape(eff)
+            return True
         if shape == "none":
-            return  # nothing in its body is applied here (restrictions and obligations: engine/restrictions.py)
-        g = self.game
-        st = g.state
-        if self._foreach_its[0] != st.version or self._foreach_its[1] != st._round:  # (uncounted: bookkeeping)
-            self._foreach_its = (st.version, st._round, {})
-        memo = self._foreach_its[2]
-        gate = _FOREACH_GATES.get(id(eff))
+            return False  # nothing in its body is applied here (restrictions and obligations: engine/restrictions.py)
         if shape == "it" or (shape == "it_this" and obj is not src):
             # every clause it applies is about `it` (or about the source itself, which is not the object
             # computed): only `it` = the object computed can name it (and only while in play: the phrase
             # names objects in play)
             if not obj.in_play:
-                return
+                return False
             if gate is not None and not _gate_open(gate[1], obj):
-                return  # every clause waits for markers the object does not carry (`if tokens(it, Pet) >= 1`)
+                return False  # every clause waits for markers the object does not carry (`if tokens(it, Pet) >= 1`)
+        g = self.game
+        st = self._state
+        if self._foreach_its[0] != st.version or self._foreach_its[1] != st._round:  # (uncounted: bookkeeping)
+            self._foreach_its = (st.version, st._round, {})
+        memo = self._foreach_its[2]
+        if shape == "it" or (shape == "it_this" and obj is not src):
             k = (src.id, id(eff), obj.id)
             fits = memo.get(k)
             if fits is None:
@@ -1067,12 +1179,12 @@ class Effects(GamePart):
                     fits = matches(g, obj, eff.over, Ctx(this=src))
                 except Exception as e:  # a phrase the engine cannot read: say so once
                     self._refuse(src, "static foreach", f"cannot read {eff.over.text!r}: {e}")
-                    return
+                    return True
                 if self._partial_reads == partial:
                     memo[k] = fits
             if fits:
                 self._foreach_body(src, eff.body, obj, obj, 1, out)
-            return
+            return True
         self.reads_others()  # which objects the phrase names: any object may change that
         key = (src.id, id(eff))
         its = memo.get(key)
@@ -1095,12 +1207,25 @@ class Effects(GamePart):
                         its.append(o)
             except Exception as e:  # a phrase the engine cannot read: say so once
                 self._refuse(src, "static foreach", f"cannot read {eff.over.text!r}: {e}")
-                return
+                return True
             if stable:  # the same for every object computed
                 memo[key] = its
         for it in its:
             if gate is None or _gate_open(gate[1], it):  # (no clause can hold for an `it` without the markers)
                 self._foreach_body(src, eff.body, obj, it, 1, out)
+        return True
+
+    def _foreach_reading(self, eff: A.ForEach) -> tuple:
+        """(the node, whether it is a state rule (staterules.reads), the marker a `for each <Name> token on
+        this` counts, whether it counts every token (_marker_phrase), its shape (_foreach_shape), its marker
+        gate entry or None): what _static_foreach reads of the node alone, in one table per node."""
+        name, every_token = _marker_phrase(eff.over)
+        shape = self._foreach_shape(eff)
+        got = (eff, staterules.reads(eff), name, every_token, shape, _FOREACH_GATES.get(id(eff)))
+        if len(_FOREACH_READINGS) >= 20_000:
+            _FOREACH_READINGS.clear()
+        _FOREACH_READINGS[id(eff)] = got
+        return got
 
     def _foreach_shape(self, eff: A.ForEach) -> str:
         """What the body of a `static for each <objects>` can apply here, read once per node: "none"

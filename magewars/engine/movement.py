@@ -137,8 +137,14 @@ def _stated(game: Game, obj, fn: str) -> list:
 
 
 def _statics(game: Game, obj, fn: str) -> Iterable[tuple[str, A.StaticAbility]]:
-    """`static fn(...)` of the codex entries the object carries and of its own card (guards checked)."""
-    for name, ab in _stated(game, obj, fn):
+    """`static fn(...)` of the codex entries the object carries and of its own card (guards checked, as
+    they are reached).  Most objects state none: then no generator is made."""
+    stated = _stated(game, obj, fn)
+    return _guarded(game, obj, stated) if stated else ()
+
+
+def _guarded(game: Game, obj, stated: list) -> Iterable[tuple[str, A.StaticAbility]]:
+    for name, ab in stated:
         if ab.guard is not None:
             try:
                 if not game.evaluate(ab.guard, Ctx(this=obj, it=obj)):
@@ -1172,7 +1178,9 @@ def los_blockers(game: Game) -> tuple[dict, list]:
     """Walls that block line of sight, by border; zone objects whose `block_los(this zone,
     crossing: N)` blocks lines crossing N of their zone's borders.  Worked out once per state version
     (agents ask line of sight many times between two changes)."""
-    game.effects.reads_others()
+    frames = game.effects._frames
+    if frames:  # (Effects.reads_others, written out: nothing to do outside a derivation)
+        frames[-1][1] = None
     cached = getattr(game, "_los_blockers", None)
     if cached is not None and cached[0] == game.state.version:
         return cached[1]

@@ -179,6 +179,29 @@ def matches(game: Game, obj, phrase, ctx: Ctx) -> bool:
     return any(x is obj or x == obj for x in _eval(game, sel, ctx))
 
 
+def reads_this(game: Game, phrase) -> bool:
+    """May whether an object fits the phrase depend on the object `this` names, beyond its controller and
+    what it is attached to (`friendly`, `other`)?  So it may for a relation (`in this zone`, `within 1 zone
+    of this`), a phrase about zones, markers or players, or targets; not for a description of objects by
+    kind, names, controller, level... (Effects._sources: a value such a static's phrase was matched against
+    does not depend on the fields of its source).  Kept per phrase and corpus."""
+    corpus = game.corpus
+    hit = _READS_THIS.get(id(phrase))
+    if hit is not None and hit[0] is phrase and hit[1] is corpus:
+        return hit[2]
+    sel = selector_of(game, phrase)
+    got = not (isinstance(sel, S.Described) and sel.domain == "object" and sel.quantifier != "target"
+               and not sel.relations)
+    if len(_READS_THIS) >= 20_000:
+        _READS_THIS.clear()
+    _READS_THIS[id(phrase)] = (phrase, corpus, got)
+    return got
+
+
+#: id of a phrase -> (the phrase, the corpus it was read in, reads_this)
+_READS_THIS: dict[int, tuple] = {}
+
+
 def zones_matching(game: Game, phrase, ctx: Ctx) -> list:
     """Zones a zone phrase names ("a zone in the arena", "an adjacent zone")."""
     return [z for z in resolve(game, phrase, ctx) if isinstance(z, str)]

@@ -301,6 +301,13 @@ def card_statements(card) -> Iterator[tuple]:
             yield from nested_statements(ab)
 
 
+@per_definition
+def _card_statement_list(card) -> tuple:
+    """card_statements of a card, read once per definition (_in_play_statements goes over every card in
+    play at each fingerprint)."""
+    return tuple(card_statements(card))
+
+
 def in_foreach_runs(call: A.Call) -> bool:
     """A statement in a card's `static for each` body this module reads (coverage, Effects)."""
     return call.name in STATEMENT_CALLS and _about_it(call) and (
@@ -311,19 +318,27 @@ def _in_play_statements(game) -> list:
     """(source, ability, call) of every restriction or permission of the face-up cards in play
     (cached per fingerprint, Effects.shape: which objects are in play, face up and attached, and their
     cards)."""
-    game.effects.reads_others()
+    eff = game.effects
+    if eff._frames:  # (Effects.reads_others, written out)
+        eff._frames[-1][1] = None
     st = game.state
-    key = (st, game.effects.shape())
-    cache = getattr(game, "_restriction_cache", None)
-    if cache is not None and cache[0][0] is st and cache[0][1] is key[1]:
+    shape = eff.shape()
+    cache = game.__dict__.get("_restriction_cache")
+    if cache is not None and cache[0][0] is st and cache[0][1] is shape:
         return cache[1]
+    key = (st, shape)
     out = []
-    for src in st.in_play():
-        if src.hidden:
+    listed = _card_statement_list.table  # (its per-definition table: no call per object)
+    for src in dict.values(st.objects):
+        if not src.in_play or src.hidden:
             continue
-        if src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
+        card = src.card
+        stated = listed.get(id(card))
+        if stated is None:
+            stated = _card_statement_list(card)
+        if not stated or src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
             continue
-        for ab, eff in card_statements(src.card):
+        for ab, eff in stated:
             out.append((src, ab, eff, None))
     game._restriction_cache = (key, out)
     return out
@@ -364,7 +379,9 @@ def _statements(game, parties: Iterable) -> list:
     """Every statement the cards in play and these parties state (cached per state version and
     parties, as given: what an object carries changes only with the state)."""
     parties = tuple(parties)
-    game.effects.reads_others()  # what the parties carry: their derived values
+    frames = game.effects._frames
+    if frames:  # what the parties carry: their derived values (Effects.reads_others, written out)
+        frames[-1][1] = None
     st = game.state
     key = (id(st), st.version)
     cache = getattr(game, "_statements_cache", None)
@@ -505,8 +522,12 @@ def obligations_on(game, action, actor, parties: Iterable = ()) -> Iterator[tupl
     """(source, call, keywords, ctx, where, rule) of each obligation `must(WHO, ACTION, ...)` that binds
     `actor` now: statements of the cards in play, and of the parties' own cards and codex entries.
     `action`: one action, or several (read in one pass)."""
-    acts = {_norm(action)} if isinstance(action, str) else {_norm(a) for a in action}
-    for src, ab, call, entry in _statements(game, [actor, *parties]):
+    asked = (_norm(action),) if isinstance(action, str) else tuple([_norm(a) for a in action])
+    parties = (actor, *parties)
+    if _nothing_states_any(game, MUST, asked, parties):
+        return  # (nothing among these parties states an obligation of these actions: the usual case)
+    acts = set(asked)
+    for src, ab, call, entry in _statements(game, parties):
         if call.name != MUST or not is_obligation(call) or action_of_must(call) not in acts:
             continue
         _, kw = _args(call)
@@ -726,47 +747,32 @@ def _carried_fresh(game, obj) -> frozenset:
 _NOTHING_STATED: frozenset = frozenset()
 
 
-def _party_carried(game, carried: dict, obj) -> frozenset:
-    """_carried_fresh of `obj`, kept in a _stated_now table's dict (object id -> (object, set)): what an
-    object carries is its derived traits and its markers, the same for one derived epoch."""
-    hit = carried.get(obj.id)
-    if hit is not None and hit[0] is obj:
-        return hit[1]
-    got = _carried_fresh(game, obj)
-    carried[obj.id] = (obj, got)
+def _value_stated(game, obj, d) -> frozenset:
+    """_carried_fresh of `obj`, kept on its derived value `d` (Derived.stated): what an object carries is its
+    derived traits and its markers (fingerprinted: a change drops the value), so the set holds while the
+    value is kept, across derived epochs.  Only when no shared condition is placed (a placer carries what it
+    holds, Game.held, which the value does not know) and no value is being worked out (the caller's part)."""
+    got = d.stated
+    if got is None:
+        got = d.stated = _carried_fresh(game, obj)
     return got
-
-
-def _stated_now(game) -> Optional[list]:
-    """[state, derived epoch, what the cards in play state, {object id: (object, what the codex entries it
-    carries state)}]: what _nothing_states_read reads, kept together for one derived epoch of one state
-    (what is in play, face up and attached is fingerprinted; what an object carries is its derived traits
-    and its markers), the carried sets filled in as parties are asked.  None while those sets may not be
-    kept: shared conditions are placed (a placer carries what it holds, Game.held, which is not in the
-    fingerprint) or a derived value is being worked out (a party's traits would be what is known of it so
-    far).  The caller has said it reads others (Effects.reads_others)."""
-    eff = game.effects
-    if eff._computing or getattr(game, "placers", None):
-        return None
-    st = game.state
-    epoch = eff.current_epoch()
-    now = game.__dict__.get("_stated_kept")
-    if now is None or now[1] != epoch or now[0] is not st:
-        now = game._stated_kept = [st, epoch, _in_play_keys(game), {}]
-    return now
 
 
 def _in_play_keys(game) -> frozenset:
     """What the statements of the face-up cards in play are about: worked out from _in_play_statements's
-    list, and kept with that very list (which it keeps per state version and never changes), so a query
-    asked while a derived value is being worked out (no _stated_now table then) does not read them all
-    again."""
-    stmts = _in_play_statements(game)
+    list, and kept per fingerprint as that list is (Effects.shape), also while a derived value is being
+    worked out; answered without asking for the list again (every _nothing_states_read asks this first)."""
+    eff = game.effects
+    if eff._frames:  # (Effects.reads_others, written out: as _in_play_statements)
+        eff._frames[-1][1] = None
+    st = game.state
+    shape = eff.shape()
     kept = game.__dict__.get("_in_play_keys_kept")
-    if kept is not None and kept[0] is stmts:
-        return kept[1]
+    if kept is not None and kept[0] is shape and kept[1] is st:  # (as _in_play_statements keeps its list)
+        return kept[2]
+    stmts = _in_play_statements(game)
     got = frozenset(k for _, _, call, _ in stmts for k in (_stated(call),) if k is not None)
-    game._in_play_keys_kept = (stmts, got)  # (holding the list: its identity is not reused meanwhile)
+    game._in_play_keys_kept = (shape, st, got)  # (holding the fingerprint: its identity is not reused meanwhile)
     return got
 
 
@@ -810,8 +816,7 @@ def _nothing_states_any(game, name: str, acts: tuple, parties, codex: bool = Tru
     # derived value being worked out)
     eff = game.effects
     memo = None
-    if not getattr(game, "placers", None) and not eff._computing:
-        eff.reads_others()
+    if not getattr(game, "placers", None) and not eff._computing:  # (no value being worked out: none reads this)
         kept = game.__dict__.get("_nothing_memo")
         epoch = eff.current_epoch()
         if kept is None or kept[0] != epoch or len(kept[1]) > 10_000:
@@ -839,33 +844,45 @@ def _nothing_states_read(game, name: str, acts: tuple, parties, codex: bool) -> 
         keys = frozenset((name, act) for act in acts)
         if len(_QUERY_KEYS) < 4096:
             _QUERY_KEYS[(name, acts)] = keys
-    game.effects.reads_others()
-    now = _stated_now(game)
-    if not (_in_play_keys(game) if now is None else now[2]).isdisjoint(keys):
+    eff = game.effects
+    frames = eff._frames
+    if frames:  # (Effects.reads_others, written out: what is read below is kept across objects)
+        frames[-1][1] = None
+    if not _in_play_keys(game).isdisjoint(keys):  # (kept per fingerprint; asking it brings the kept values up to date)
         return False
     if not codex:
         return True
     # what a party carries states only what some codex entry states: when no entry states these actions, the
     # parties' carried entries need not be read (nor the parties derived).  Asked only for a party whose
-    # carried set is not known and whose derived value is not kept (reading either derives nothing), since
-    # comparing the game's codex with the corpus's (once per game) costs more than reading two parties.
+    # derived value is not kept (reading what a kept one carries derives nothing), since comparing the game's
+    # codex with the corpus's (once per game) costs more than reading two parties.  What a kept value
+    # carries is kept on it (_value_stated), unless a value is being worked out or shared conditions are placed.
     in_codex = None
-    kept = getattr(game.effects, "_cache", None) if now is not None else None
+    kept = None if frames or getattr(game, "placers", None) else eff._cache
     done = []
     for p in parties:
         if p is None or isinstance(p, (str, Marker)) or p in done:
             continue  # (a party named twice is read once)
         done.append(p)
-        if not _card_stated(p.card).isdisjoint(keys):
+        card = p.card
+        hit = _CARD_STATED.get(id(card))  # (_card_stated's table, read here first)
+        if not (hit[1] if hit is not None and hit[0] is card else _card_stated(card)).isdisjoint(keys):
             return False
-        if now is not None and (p.id in now[3] or (kept is not None and p.id in kept)):
-            carried = _party_carried(game, now[3], p)
+        d = kept.get(p.id) if kept is not None else None
+        if d is not None:
+            carried = d.stated
+            if carried is None:
+                carried = _value_stated(game, p, d)
         else:
             if in_codex is None:
                 in_codex = not _codex_stated(game).isdisjoint(keys)
             if not in_codex:
                 continue
-            carried = _carried_fresh(game, p) if now is None else _party_carried(game, now[3], p)
+            carried = _carried_fresh(game, p)  # (derives it)
+            if kept is not None:
+                d = kept.get(p.id)
+                if d is not None:  # (kept on the value just worked out: _value_stated)
+                    d.stated = carried
         if not carried.isdisjoint(keys):
             return False
     return True

@@ -114,7 +114,8 @@ class _LightStores:
     """The slots holding an object's light fields (`_damage`...), read through GameObject's counting
     properties (_light); and an instance dict, made only when some module keeps an attribute of its
     own on an object (othercasters' given spells)."""
-    __slots__ = (*("_" + name for name in LIGHT_FIELDS), "__dict__")
+    # (`_light_stamp`: LIGHT_WRITES as of the last write of one of its TRACKED_LIGHT fields, for Effects: LIGHT_TRACK)
+    __slots__ = (*("_" + name for name in LIGHT_FIELDS), "_light_stamp", "__dict__")
 
 
 # Slots, not an instance dict: an object has thirty fields, past what an instance dict keeps in its
@@ -188,6 +189,7 @@ class GameObject(_LightStores):
         self.hidden = hidden
         self.timestamp = timestamp
         self._damage = damage
+        self._light_stamp = 0
         self.markers = dict.__new__(Counter) if markers is _NEW else markers
         self._fresh = None if fresh is _NEW else fresh  # (made when first read: _LAZY_LIGHT)
         self.marker_since = {} if marker_since is _NEW else marker_since
@@ -232,6 +234,17 @@ class GameObject(_LightStores):
 LIGHT_READS = [0]
 #: reads of an object's damage alone (magewars odds asks whether an attack's outcome depends on it)
 DAMAGE_READS = [0]
+#: the light fields of an object whose reads are tracked object by object while a derived value is worked
+#: out (scalars written only through their properties; the containers are changed in place, and are not)
+TRACKED_LIGHT = ("damage", "guard", "action_marker", "moves_taken", "move_stopped")
+#: [the objects whose TRACKED_LIGHT fields the derived value being worked out read -> their `_light_stamp` then,
+#: or None when none is]: Effects.derived sets it, so that a value that read only such fields is dropped only
+#: when one of those objects' fields is written again, not at every change of a light field
+LIGHT_TRACK: list = [None]
+#: reads of TRACKED_LIGHT fields while LIGHT_TRACK is set (each is counted in LIGHT_READS too)
+TRACKED_READS = [0]
+#: writes of TRACKED_LIGHT fields so far (an object's `_light_stamp` is this count as of its last such write)
+LIGHT_WRITES = [0]
 
 _LIGHT_ACCESSORS = """
 def get(self):
@@ -260,12 +273,30 @@ def set_(self, value):
 """
 
 
+_TRACKED_ACCESSORS = """
+def get(self):
+    LIGHT_READS[0] += 1{damage}
+    track = LIGHT_TRACK[0]
+    if track is not None:
+        TRACKED_READS[0] += 1
+        track[self] = self._light_stamp
+    return self._{name}
+
+def set_(self, value):
+    self._{name} = value
+    LIGHT_WRITES[0] += 1
+    self._light_stamp = LIGHT_WRITES[0]
+"""
+
+
 def _light(cls, name: str) -> None:
     # The accessors are written out for each field (the store's name in their code, not read from a
     # variable): `self._damage` is an attribute read the interpreter specializes, where
     # `self.__dict__[slot]` looked the instance dict up (and made the object keep one) at every read.
-    env = {"LIGHT_READS": LIGHT_READS, "DAMAGE_READS": DAMAGE_READS, "NEW": _LAZY_LIGHT.get(name)}
-    src = (_LAZY_LIGHT_ACCESSORS if name in _LAZY_LIGHT and cls is GameObject else _LIGHT_ACCESSORS).format(
+    env = {"LIGHT_READS": LIGHT_READS, "DAMAGE_READS": DAMAGE_READS, "NEW": _LAZY_LIGHT.get(name),
+           "LIGHT_TRACK": LIGHT_TRACK, "TRACKED_READS": TRACKED_READS, "LIGHT_WRITES": LIGHT_WRITES}
+    src = (_LAZY_LIGHT_ACCESSORS if name in _LAZY_LIGHT and cls is GameObject else
+           _TRACKED_ACCESSORS if name in TRACKED_LIGHT and cls is GameObject else _LIGHT_ACCESSORS).format(
         name=name, damage="\n    DAMAGE_READS[0] += 1" if name == "damage" else "")
     exec(compile(src, __file__, "exec"), env)
     # the dataclass field stays a constructor argument (with its default); reading it is counted

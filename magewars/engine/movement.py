@@ -1093,12 +1093,21 @@ def zone_matches(game: Game, phrase, zone: Optional[str], src) -> bool:
 
 
 # ---------------------------------------------------------------- line of sight
+#: (row, column) -> the centre of a zone there, as exact fractions (never changed: shared by every arena)
+_CENTRES: dict[tuple, tuple] = {}
+
+
 def _place(game: Game, x) -> Optional[tuple]:
     """Where a line of sight is traced from or to: a zone's centre, or the middle of a wall's border."""
     st = game.state
     if isinstance(x, str):
         rc = st.arena.coords(x)
-        return (Fraction(2 * rc[0] + 1, 2), Fraction(2 * rc[1] + 1, 2)) if rc else None
+        if not rc:
+            return None
+        got = _CENTRES.get(rc)
+        if got is None:  # (a zone's centre follows from its row and column alone: Fractions made once)
+            got = _CENTRES[rc] = (Fraction(2 * rc[0] + 1, 2), Fraction(2 * rc[1] + 1, 2))
+        return got
     if x is None:
         return None
     if not getattr(x, "in_play", True):

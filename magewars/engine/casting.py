@@ -718,22 +718,6 @@ def cast_spell(game, caster: GameObject, card, targets: Sequence[GameObject] = (
 
 
 # ---------------------------------------------------------------- what an agent may choose
-#: (rows, columns, a zone) -> {each zone of such an arena, in order: its distance from that zone}
-_DISTANCES: dict[tuple, dict] = {}
-
-
-def _distances(arena, here: str) -> dict:
-    """Every zone of the arena (in `zones()` order) and its distance from `here`: an arena's zones and
-    distances follow from its size alone, so one table serves every arena of that size."""
-    key = (arena.rows, arena.cols, here)
-    got = _DISTANCES.get(key)
-    if got is None:
-        if len(_DISTANCES) >= 4096:
-            _DISTANCES.clear()
-        got = _DISTANCES[key] = {z: arena.distance(here, z) for z in arena.zones()}
-    return got
-
-
 def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     """Every legal CastChoice of `card` by `caster` now (targets, zones, face_down for enchantments).
     A spell costing X is offered where its own `set_x(...)` gives X for the target; one whose X is
@@ -761,7 +745,7 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     rng_quiet = DM.trace(game) == before
     cands: list[tuple[tuple, Optional[str]]] = []
     spots: dict = {}  # an object candidate (by id) -> (the caster's zone, its zone, the distance between)
-    dists = _distances(st.arena, here)
+    dists = st.arena.distances_from(here)
     if kind == "object":
         zone_of = st.zone_of
         for o in st.in_play():

@@ -52,6 +52,8 @@ class Arena:
     # label -> coords, as of (rows, cols): every range, line-of-sight and movement question parses labels
     _coords: dict = field(default_factory=dict, init=False, compare=False, repr=False)
     _coords_rows: int = field(default=-1, init=False, compare=False, repr=False)
+    # zone -> {every zone, in zones() order: its distance from that zone}, as of (rows, cols): distances_from
+    _from: dict = field(default_factory=dict, init=False, compare=False, repr=False)
     _coords_cols: int = field(default=-1, init=False, compare=False, repr=False)
 
     def zones(self) -> list[str]:
@@ -92,6 +94,17 @@ class Arena:
             p, q = self.coords(a), self.coords(b)
         (r1, c1), (r2, c2) = p, q
         return abs(r1 - r2) + abs(c1 - c2)  # no diagonals in Mage Wars range
+
+    def distances_from(self, here: str) -> dict:
+        """Every zone (in `zones()` order) and its distance from `here`, kept per zone while the size
+        stays the same (a spell's candidate targets are each asked their distance from the caster)."""
+        key = (self.rows, self.cols, here)
+        got = self._from.get(key)
+        if got is None:
+            if len(self._from) >= 1024:
+                self._from.clear()
+            got = self._from[key] = {z: self.distance(here, z) for z in self.zones()}
+        return got
 
     def adjacent(self, a: str, b: str) -> bool:
         return self.distance(a, b) == 1

@@ -258,19 +258,8 @@ def cast_options(game, caster, planned: list[str], speeds: tuple, quickcast: boo
 
 def move_options(game, creature) -> list[MoveChoice]:
     oid = creature.id
-    return [_MOVES.get((oid, z)) or _move(oid, z) for z in movement.legal_moves(game, creature)] + \
+    return [MoveChoice(oid, z) for z in movement.legal_moves(game, creature)] + \
         [MoveChoice(oid, z, teleport=True) for z in movement.teleport_moves(game, creature)]
-
-
-#: (object id, zone) -> the move choice: a frozen value of those two alone, made once and offered again
-_MOVES: dict[tuple[str, str], MoveChoice] = {}
-
-
-def _move(oid: str, zone: str) -> MoveChoice:
-    if len(_MOVES) >= 20_000:
-        _MOVES.clear()
-    got = _MOVES[(oid, zone)] = MoveChoice(oid, zone)
-    return got
 
 
 def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:

@@ -831,21 +831,8 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
                        have=have if have_quiet and st.version == have_version else None)
         except IllegalCast:
             continue
-        key = (caster.id, card.name, (ts[0].id,) if len(ts) == 1 else tuple([t.id for t in ts]), z, face_down)
-        out.append(_CASTS.get(key) or _cast_choice(key))
+        out.append(CastChoice(caster.id, card.name, tuple([t.id for t in ts]), z, face_down))
     return out
-
-
-#: (caster id, card name, target ids, zone, face down) -> the cast choice: a frozen value of these alone,
-#: made once and offered again
-_CASTS: dict[tuple, CastChoice] = {}
-
-
-def _cast_choice(key: tuple) -> CastChoice:
-    if len(_CASTS) >= 20_000:
-        _CASTS.clear()
-    got = _CASTS[key] = CastChoice(*key)
-    return got
 
 
 # ---------------------------------------------------------------- resolving a spell directly

@@ -34,7 +34,7 @@ from . import barclauses
 from . import decisionmemo as DM
 from . import casting, movement
 from .attack import Attack, AttackAction
-from .cardindex import index as card_index, per_definition
+from .cardindex import per_definition
 from .placement import probe as spell_probe
 from .phrases import Ctx, resolve
 from .restrictions import forbids, permits
@@ -113,13 +113,8 @@ def obligations(game, creature) -> list[tuple[str, list, str]]:
         out.append((action.replace(" ", "_"), [o for o in got if hasattr(o, "id") and o is not creature], where))
     d = game.d(creature)
     names = list(d.traits) + [m for m, n in creature.markers.items() if n and m not in d.traits]
-    codex, indexed = game.codex, card_index.table
-    for name in names:  # (Game.codex_statics(name, "must"), the entries' readings looked up in their table)
-        cd = codex.get(name)
-        if cd is None:
-            continue
-        ci = indexed.get(id(cd))
-        for ab in (ci if ci is not None else card_index(cd)).every_call.get("must", ()):
+    for name in names:
+        for ab in game.codex_statics(name, "must"):
             if not RS.is_obligation(ab.effect):
                 game.note_unsupported(f"must of {name}", "the obligation names no target the engine can read")
     return out

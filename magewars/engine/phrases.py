@@ -431,6 +431,8 @@ def _fits(game: Game, obj, sel: S.Described, ctx: Ctx) -> bool:
         p = _player(game, obj)
         return p is not None and st.mage_of(p) is obj and _fits_player(game, p, sel, ctx)
     if sel.domain == "border":
+        if not isinstance(obj, str):
+            return False  # an object is no border (a spell made to target a border, redirected to one)
         raise PhraseError(f"'{sel.text}': borders are not objects the engine can select yet")
     if isinstance(obj, str) or obj is None:
         return False

@@ -86,6 +86,24 @@ def is_one_time(obj: "GameObject") -> bool:
     return False
 
 
+def acts_on_its_event(card) -> bool:
+    """A one-time enchantment whose effect, done as it is revealed, answers the event its reveal rules
+    name: every reveal rule is keyed to events (`reveal must|may on EVENT...`) and an ability run at the
+    reveal (`when revealed`) destroys the card.  Its "that spell", "that creature", "that attack" are
+    the event's; revealed while none of those events is happening, its effect is irrelevant (Rules >
+    Other Rules Notes > One-Time Use Enchantments)."""
+    rules = index(card).reveal_rules
+    if not rules or any(not r.on for r in rules):
+        return False
+    for ab in card.abilities:
+        inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
+        at_reveal = isinstance(inner, A.OneShotAbility) or (
+            isinstance(inner, A.TriggeredAbility) and inner.event.name == "revealed")
+        if at_reveal and _destroys_itself(inner.effects):
+            return True
+    return False
+
+
 #: the "pass" option of every reveal window (an Option is never changed: one serves every window of every game)
 _PASS = Option("pass")
 
@@ -480,6 +498,14 @@ class Reveals(GamePart):
         # 4. resolve: its effects begin now
         obj.timestamp = st.next_timestamp()
         st.touch()
+        if not forced and acts_on_its_event(obj.card) and not self._keyed_event_now(obj, atk):
+            # (a forced reveal is one its rule's event set off)
+            g.emit("rule", f"{obj.label()} is a one-time enchantment revealed while none of the events it "
+                           f"answers is happening: wasted")
+            g.destroy(obj, why="one-time effect wasted")
+            g.fire("reveals", obj, Ctx(this=obj, attack=atk, it=obj), who=st.mage_of(obj.controller))
+            g.check_state()
+            return True
         ran = False
         # revealed while a spell is cast (engine/casting.py), "that spell" is the spell
         it = atk.spell if getattr(atk, "is_casting", False) and atk.spell is not None else \
@@ -504,6 +530,14 @@ class Reveals(GamePart):
         g.fire("reveals", obj, Ctx(this=obj, attack=atk, it=obj), who=st.mage_of(obj.controller))
         g.check_state()
         return True
+
+    def _keyed_event_now(self, obj, atk) -> bool:
+        """Whether an event one of `obj`'s reveal rules names is happening now: one of the attack's or
+        spell's events (as rule_applies reads them, whatever the step), or, while another enchantment's
+        reveal is being countered, that reveal (`reveals(...)`, as can_counter reads it)."""
+        if self.countering and self.can_counter(obj, self.countering[-1]):
+            return True
+        return any(self._event_now(ev, obj, atk) for r in reveal_rules(obj) for ev in r.on)
 
     def _event_now(self, ev: A.Call, obj, atk) -> bool:
         if atk is None:

@@ -78,7 +78,7 @@ def roll_modifiers(game, atk, defender, source=None) -> list:
                     continue
                 n = game.evaluate(call.args[0].value, ctx)
             except Exception as e:  # a condition the engine cannot read: say so, never guess
-                game.note_unsupported(f"static modify_defense_roll of {src.card.name}", str(e))
+                game.note_unsupported(f"static modify_defense_roll of {src.card.name}", str(e), src=src)
                 continue
             if n:
                 mods.append((src.label(), n))
@@ -118,7 +118,7 @@ def use_costs(game, src) -> list:
                     continue
                 n = game.evaluate(call.args[2].value, ctx)
             except Exception as e:  # noqa: BLE001 - a phrase or value the engine cannot read: said, never guessed
-                game.note_unsupported(f"static action_cost of {card_obj.card.name}", str(e))
+                game.note_unsupported(f"static action_cost of {card_obj.card.name}", str(e), src=card_obj)
                 continue
             if isinstance(n, int) and n > 0:
                 out.append((card_obj, n))

@@ -25,6 +25,7 @@ from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, Defense, TraitInstance, versus_entry
 from .codextable import copy_of
 from .gamepart import GamePart
+from .errors import unsupported_note
 from .cardindex import index as card_index, lower_words, per_definition
 from ..spellbook.rules import RULE_CALLS as SPELLBOOK_RULE_CALLS
 from .spellstatics import CAST_STATIC_CALLS
@@ -1075,7 +1076,9 @@ class Effects(GamePart):
             if key not in g.static_unsupported:
                 g.static_unsupported.add(key)
                 g.unsupported.append(f"static {call.name}")
-                g.pending_notes.append(f"NOT IMPLEMENTED: static {call.name}(...) of {src.card.name} is not applied")
+                g.pending_notes.append(unsupported_note(
+                    f"NOT IMPLEMENTED: static {call.name}(...) of {src.card.name} is not applied", src,
+                    f"NOT IMPLEMENTED: static {call.name}(...) of {src.public_label()} is not applied"))
             return False
         if not call.args or not isinstance(call.args[0].value, A.Phrase):
             return False
@@ -1091,8 +1094,10 @@ class Effects(GamePart):
                 if key not in g.static_unsupported:
                     g.static_unsupported.add(key)
                     g.unsupported.append("static immune (others)")
-                    g.pending_notes.append(f"NOT IMPLEMENTED: static immune(...) of {src.card.name} "
-                                           f"(immunity of other objects to this one) is not applied")
+                    g.pending_notes.append(unsupported_note(
+                        f"NOT IMPLEMENTED: static immune(...) of {src.card.name} "
+                        f"(immunity of other objects to this one) is not applied", src,
+                        f"NOT IMPLEMENTED: static immune(...) of {src.public_label()} is not applied"))
                 return False
         if call.name == "cannot":  # (not a restriction: _static_plan leaves those out)
             act = call.args[1].value if len(call.args) > 1 else None
@@ -1101,7 +1106,9 @@ class Effects(GamePart):
                 if key not in g.static_unsupported:
                     g.static_unsupported.add(key)
                     g.unsupported.append("static cannot")
-                    g.pending_notes.append(f"NOT IMPLEMENTED: static cannot(...) of {src.card.name} is not applied")
+                    g.pending_notes.append(unsupported_note(
+                        f"NOT IMPLEMENTED: static cannot(...) of {src.card.name} is not applied", src,
+                        f"NOT IMPLEMENTED: static cannot(...) of {src.public_label()} is not applied"))
                 return False
         if not self._affects(src, call.args[0].value, obj) or not self._guard_ok(ab.guard, src, obj):
             return True
@@ -1355,7 +1362,8 @@ class Effects(GamePart):
         if key not in g.static_unsupported:
             g.static_unsupported.add(key)
             g.unsupported.append(what)
-            g.pending_notes.append(f"NOT IMPLEMENTED: {what} of {src.card.name}: {why}")
+            g.pending_notes.append(unsupported_note(f"NOT IMPLEMENTED: {what} of {src.card.name}: {why}", src,
+                                                    f"NOT IMPLEMENTED: {what} of {src.public_label()}"))
 
     @staticmethod
     def marker_label(name: str, n: int) -> str:

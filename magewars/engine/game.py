@@ -17,7 +17,7 @@ from .codex_rules import entries_stating
 from .barclauses import BAR_EVENTS, listeners as bar_listeners
 from .cardindex import index as card_index, per_definition
 from .effects import Effects
-from .errors import EngineError
+from .errors import EngineError, unsupported_note
 from .effects import trait_from_ref
 from .codextable import CodexTable, copy_of as _copy_of
 from .events import Event, EventLog, make_event
@@ -314,18 +314,21 @@ class Game:
         log = self.log
         if self.pending_notes:
             notes, self.pending_notes = self.pending_notes, []
-            for n in notes:
-                log.emit("unsupported", n)
+            for note, note_secret_for, note_public in notes:  # (errors.unsupported_note)
+                log.emit("unsupported", note, secret_for=note_secret_for, public_text=note_public)
         return log.emit(kind, text, secret_for=secret_for, public_text=public_text, audience=audience, **data)
 
-    def note_unsupported(self, what: str, why: str) -> None:
+    def note_unsupported(self, what: str, why: str, src: Optional[GameObject] = None) -> None:
         """Refuse a construct loudly: counted in `unsupported`, logged before the next event (safe to call
-        while derived values are being computed).  Said once per game for each (what, why)."""
+        while derived values are being computed).  Said once per game for each (what, why).  `src`: the
+        object whose statement it is; face down, the line naming it goes to its controller only."""
         if (what, why) in self.static_unsupported:
             return
         self.static_unsupported.add((what, why))
         self.unsupported.append(what)
-        self.pending_notes.append(f"NOT IMPLEMENTED: {what}: {why}")
+        self.pending_notes.append(unsupported_note(
+            f"NOT IMPLEMENTED: {what}: {why}", src,
+            f"NOT IMPLEMENTED: a statement of {src.public_label()}" if src is not None else ""))
 
     def agent_for(self, player: str) -> Agent:
         if isinstance(self.agents, dict):
@@ -1202,7 +1205,8 @@ class Game:
                 return False
         except Exception as e:  # a phrase the engine cannot read yet: say so, never skip silently
             self.unsupported.append(f"event {inner.event.name}")
-            self.emit("unsupported", f"NOT IMPLEMENTED: cannot read the event of {src.label()}: {e}")
+            self.emit("unsupported", f"NOT IMPLEMENTED: cannot read the event of {src.label()}: {e}",
+                      **self._hidden_line(src, f"NOT IMPLEMENTED: cannot read the event of {src.public_label()}"))
             return False
         if callable(label):
             label = label()
@@ -1243,7 +1247,9 @@ class Game:
                 return False
         except Exception as e:
             self.unsupported.append(f"condition of {src.name}")
-            self.emit("unsupported", f"NOT IMPLEMENTED: cannot evaluate the condition of {src.label()}: {e}")
+            self.emit("unsupported", f"NOT IMPLEMENTED: cannot evaluate the condition of {src.label()}: {e}",
+                      **self._hidden_line(src, f"NOT IMPLEMENTED: cannot evaluate the condition of "
+                                               f"{src.public_label()}"))
             return False
         self.record_use(src, inner, ctx.attack, subject)
         text = f"{label or src.label()} triggers on {inner.event.name}({subject.label() if subject is not None else ''})"

@@ -365,7 +365,8 @@ def always_hindered(game: Game, obj) -> Optional[str]:
                 if not game.evaluate(ab.guard, Ctx(this=src)):
                     continue
             except Exception as e:  # noqa: BLE001
-                game.emit("unsupported", f"NOT IMPLEMENTED: condition of {src.label()}'s hinder: {e}")
+                game.emit("unsupported", f"NOT IMPLEMENTED: condition of {src.label()}'s hinder: {e}",
+                          **game._hidden_line(src, f"NOT IMPLEMENTED: condition of {src.public_label()}'s hinder"))
                 continue
         if _matches(game, obj, pos[0], src, f"hinder of {src.label()}"):
             return src.label()
@@ -541,7 +542,7 @@ def tunnel_of(game: Game, obj, here: str, to_zone: str):
                     (matches(game, here, to, ctx) and matches(game, to_zone, frm, ctx)):
                 return src
         except Exception as e:  # noqa: BLE001 - reported, never guessed
-            game.note_unsupported(f"static tunnel of {src.card.name}", f"cannot read it: {e}")
+            game.note_unsupported(f"static tunnel of {src.card.name}", f"cannot read it: {e}", src=src)
     return None
 
 
@@ -1087,7 +1088,8 @@ def zone_matches(game: Game, phrase, zone: Optional[str], src) -> bool:
     try:
         got = resolve(game, phrase, Ctx(this=src))
     except PhraseError as e:
-        game.emit("unsupported", f"NOT IMPLEMENTED: the place of an event of {src.label()}: {e}")
+        game.emit("unsupported", f"NOT IMPLEMENTED: the place of an event of {src.label()}: {e}",
+                  **game._hidden_line(src, f"NOT IMPLEMENTED: the place of an event of {src.public_label()}"))
         return False
     return any((x if isinstance(x, str) else game.state.zone_of(x)) == zone for x in got)
 

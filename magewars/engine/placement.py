@@ -22,7 +22,7 @@ from ..dsl import ast as A
 from . import castlimit as CL
 from .cardindex import index as card_index, per_definition
 from .decisions import Option
-from .errors import EngineError
+from .errors import EngineError, unsupported_note
 from .phrases import Ctx, has_name, matches
 from .spellstatics import CAST_ONLY, COPIES_IN_PLAY, COSTS, SPELLBOOK_ONLY, ZONE_LIMIT
 from .restrictions import forbids, permits
@@ -389,7 +389,9 @@ def _refuse(game, src, what: str) -> None:
     if key not in game.static_unsupported:
         game.static_unsupported.add(key)
         game.unsupported.append(f"static {what}")
-        game.pending_notes.append(f"NOT IMPLEMENTED: static {what} of {src.card.name} is not applied")
+        game.pending_notes.append(unsupported_note(
+            f"NOT IMPLEMENTED: static {what} of {src.card.name} is not applied", src,
+            f"NOT IMPLEMENTED: static {what} of {src.public_label()} is not applied"))
 
 
 def has_cost_changes(game) -> bool:

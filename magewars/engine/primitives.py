@@ -130,6 +130,15 @@ def _src(ctx: Ctx) -> str:
     return ctx.this.label() if ctx.this is not None else "an effect"
 
 
+def _hidden_src(game, ctx: Ctx) -> dict:
+    """The secret_for and public_text of a log line naming the source of an effect that is face down
+    (a card whose abilities work hidden): its controller reads the line, the others its public form."""
+    this = ctx.this
+    if this is None or getattr(this, "hidden", False) is not True:
+        return {}
+    return game._hidden_line(this, f"NOT IMPLEMENTED: an effect of {this.public_label()} is not applied")
+
+
 def _player_of(game, obj) -> str:
     if obj is None:
         return None
@@ -1708,10 +1717,12 @@ def run_effect(game: "Game", eff, ctx: Ctx) -> None:
         pass  # said where it was raised; the effect stops there
     except NotImplementedPrimitive as e:
         game.unsupported.append(e.name)
-        game.emit("unsupported", f"NOT IMPLEMENTED: {e} — effect of {_src(ctx)} not applied", primitive=e.name)
+        game.emit("unsupported", f"NOT IMPLEMENTED: {e} — effect of {_src(ctx)} not applied", primitive=e.name,
+                  **_hidden_src(game, ctx))
     except PhraseError as e:  # a selector part the engine cannot evaluate yet: refused loudly
         game.unsupported.append("phrase")
-        game.emit("unsupported", f"NOT IMPLEMENTED: {e} — effect of {_src(ctx)} not applied", primitive="phrase")
+        game.emit("unsupported", f"NOT IMPLEMENTED: {e} — effect of {_src(ctx)} not applied", primitive="phrase",
+                  **_hidden_src(game, ctx))
 
 
 def _token_payment_short(game, body, ctx) -> Optional[str]:
@@ -1939,15 +1950,27 @@ def v_damaged_this_round(game, call, ctx):
 
 
 def v_distance(game, call, ctx):
+    """`distance(A, B)`: zones between two objects or zones.  An object in play outside the arena (a
+    banished creature, what is attached to it) is out of range of everything (Supplement, Spells:
+    Banish): its distance from anything is infinite, so `distance(...) > 1` holds and `<= 2` does not."""
     pos, _ = _args(call)
     def zone_of(p):  # a zone a phrase names (target zone) is kept: _one keeps only objects
         got = resolve(game, p, ctx) if isinstance(p, A.Phrase) else [_one(game, p, ctx)]
         o = got[0] if got else None
-        return o if isinstance(o, str) else (game.state.zone_of(o) if o is not None else None)
+        if o is None or isinstance(o, str):
+            return o
+        z = game.state.zone_of(o)
+        return z if z is not None or not o.in_play else _OUTSIDE
     za, zb = [zone_of(p) for p in pos[:2]]
     if za is None or zb is None:
-        raise NotImplementedPrimitive("distance", "an object has no zone")
+        raise NotImplementedPrimitive("distance", "a phrase names nothing to measure from")
+    if za is _OUTSIDE or zb is _OUTSIDE:
+        return math.inf
     return game.state.arena.distance(za, zb)
+
+
+#: v_distance: the place of an object in play outside the arena (banished)
+_OUTSIDE = object()
 
 
 def v_controls(game, call, ctx) -> bool:

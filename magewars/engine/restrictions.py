@@ -540,7 +540,7 @@ def obligations_on(game, action, actor, parties: Iterable = ()) -> Iterator[tupl
             if ab.guard is not None and not game.evaluate(ab.guard, ctx):
                 continue
         except Exception as e:  # noqa: BLE001 - reported, never guessed
-            game.note_unsupported(f"static must of {entry or src.card.name}", f"cannot read the obligation: {e}")
+            game.note_unsupported(f"static must of {entry or src.card.name}", f"cannot read the obligation: {e}", src=src)
             continue
         where = f"{entry} of {_label(src)}" if entry else _label(src)
         yield src, call, kw, ctx, where, (f"Codex: {entry}" if entry else f"Card: {src.card.name}")
@@ -566,7 +566,7 @@ def unmet(game, action: str, actor, *, into=None, by=None, spell=None) -> Option
                 place = kw["at"].text if isinstance(kw["at"], A.Phrase) else "?"
                 return Ruling(f"{_label(actor)} must be in a {place}, not {zone} ({where})", rule, src, act)
         except Exception as e:  # noqa: BLE001 - reported, never guessed
-            game.note_unsupported(f"static must of {src.card.name}", f"cannot read the obligation: {e}")
+            game.note_unsupported(f"static must of {src.card.name}", f"cannot read the obligation: {e}", src=src)
     return None
 
 
@@ -582,7 +582,7 @@ def full_action_move(game, actor, here: str, to_zone: str, walls: Iterable = ())
             if "target" in kw and not any(_fits(game, w, kw["target"], ctx) for w in walls):
                 continue
         except Exception as e:  # noqa: BLE001 - reported, never guessed
-            game.note_unsupported(f"static must of {src.card.name}", f"cannot read the obligation: {e}")
+            game.note_unsupported(f"static must of {src.card.name}", f"cannot read the obligation: {e}", src=src)
             continue
         return Ruling(f"a move of {_label(actor)} from {here} to {to_zone} takes its full action ({where})",
                       rule, src, "full action")
@@ -920,7 +920,7 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
                     continue
         except (PhraseError, Exception) as e:  # noqa: BLE001 - a phrase or value the engine cannot read
             game.note_unsupported(f"static {call.name} of {entry or src.card.name}",
-                                  f"cannot read the statement: {e}")
+                                  f"cannot read the statement: {e}", src=src)
             continue
         _, kw = _args(call)
         aimed = ""
@@ -947,7 +947,7 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
                                 out_of=out_of, rule=rule, entry=None, spell=spell, subject=actor, moment=moment):
                     continue
             except Exception as e:  # noqa: BLE001 - a phrase the engine cannot read
-                game.note_unsupported(f"can of {src.card.name}", f"cannot read the permission: {e}")
+                game.note_unsupported(f"can of {src.card.name}", f"cannot read the permission: {e}", src=src)
                 continue
             return Ruling(f"{_label(actor)} may {act} until the end of the round ({src.label()})",
                           f"Card: {src.card.name}", src, act)
@@ -960,7 +960,7 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
                                 out_of=out_of, rule=rule, entry=None, spell=spell, subject=actor):
                     continue
             except Exception as e:  # noqa: BLE001 - a phrase the engine cannot read
-                game.note_unsupported(f"cannot of {src.card.name}", f"cannot read the restriction: {e}")
+                game.note_unsupported(f"cannot of {src.card.name}", f"cannot read the restriction: {e}", src=src)
                 continue
             return Ruling(f"{_label(actor)} cannot {act} while {src.label()} resolves", f"Card: {src.card.name}",
                           src, act)
@@ -1260,7 +1260,7 @@ def token_payments(game, caster, spell) -> list[tuple]:
                         rule=None, entry=None):
                 out.append((src, call.args[1].value.value[len(PAY_WITH):].strip()))
         except Exception as e:  # noqa: BLE001 - reported, never guessed
-            game.note_unsupported(f"static can of {src.card.name}", f"cannot read the statement: {e}")
+            game.note_unsupported(f"static can of {src.card.name}", f"cannot read the statement: {e}", src=src)
     return out
 
 
@@ -1275,7 +1275,7 @@ def stated_permissions(game, action: str, actor) -> bool:
             if _fits(game, actor, call.args[0].value, Ctx(this=src, it=actor)):
                 return True
         except Exception as e:  # noqa: BLE001 - reported, never guessed
-            game.note_unsupported(f"static can of {src.card.name}", f"cannot read the statement: {e}")
+            game.note_unsupported(f"static can of {src.card.name}", f"cannot read the statement: {e}", src=src)
     return False
 
 

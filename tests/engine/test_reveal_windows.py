@@ -117,3 +117,27 @@ def test_the_kept_readings_of_cost_statics_are_the_fresh_ones_over_the_corpus(co
         for call in calls:
             assert read(call) == read.__wrapped__(call) == read(call)
     assert any(R.own_reveal_cost(c) for c in calls) and any(R._own_card_reveal_cost(c) for c in calls)
+
+
+def test_a_refused_statement_of_a_face_down_card_is_named_to_its_controller_only(corpus):
+    # A hidden enchantment whose reveal restriction the engine cannot read (its distance is measured to a
+    # phrase naming nothing) is refused loudly, but the refusal names the card: only its controller may
+    # read that line; the opponent reads it with the card's public label (a volume run found the refusal
+    # of a hidden Mind Control's statement shown to both players).
+    from magewars.dsl import compile_sources
+    from magewars.dsl.model import Corpus
+    from magewars.resources import data_dir
+    text = ('enchantment "Veiled Ward" {\n  school Arcane 1 cost 2+2 cast quick range 0-2 targets creature\n'
+            '  static if distance(controller, Flying creature) > 1 cannot(controller, "reveal", target: this)\n}\n')
+    brew, diags = compile_sources([("ward.mw", text)], base=sorted(data_dir("codex").rglob("*.mw")))
+    assert not [d for d in diags if d.severity == "error"], diags
+    both = Corpus({**corpus.cards, **brew.cards}, dict(corpus.codex))
+    g, wolf, bear = duel(both, Recorder())
+    g.create("Wizard", "wiz", "Bob", zone="C3")
+    g.create("Veiled Ward", "ward", "Bob", attached_to="bear", hidden=True)
+    g.attacks.make_attack(wolf, "Bite", [bear])
+    refused = [e for e in g.log.events if e.kind == "unsupported"]
+    assert refused and all("Veiled Ward" in e.text for e in refused)
+    assert all(e.secret_for == "Bob" and "Veiled Ward" not in (e.public_text or "") for e in refused)
+    assert "Veiled Ward" not in g.log.render(viewer="Alice")
+    assert "Veiled Ward" in g.log.render(viewer="Bob")

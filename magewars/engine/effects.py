@@ -861,7 +861,7 @@ class Effects(GamePart):
             statics = (ci if ci is not None else card_index(src.card)).statics
             if not statics:
                 continue
-            if src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
+            if src.card.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
                 continue
             plan = []
             only_self = True
@@ -1753,7 +1753,7 @@ class Effects(GamePart):
 
         armor_base = card.armor
         # printed `armor none`; a trait whose codex entry states `no_armor(this)` (Effects._codex_call) too
-        d.no_armor = armor_base is None and obj.kind in ("creature", "conjuration", "wall")
+        d.no_armor = armor_base is None and card.kind in ("creature", "conjuration", "wall")
         life = card.life
         channeling = card.channeling
         if channeling is not None and not isinstance(channeling, int):  # "channeling X"
@@ -2008,7 +2008,7 @@ class Effects(GamePart):
         for att in sorted(attached, key=_TIMESTAMP) if attached else ():
             if att.hidden:
                 continue
-            if att.kind == "equipment":
+            if att.card.kind == "equipment":
                 for i, df in enumerate(att.card.defenses):
                     d.defenses.append((df, att.id, f"{att.id}#{i}"))
                 for a in att.card.attacks:

@@ -336,7 +336,7 @@ def _in_play_statements(game) -> list:
         stated = listed.get(id(card))
         if stated is None:
             stated = _card_statement_list(card)
-        if not stated or src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
+        if not stated or src.card.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
             continue
         for ab, eff in stated:
             out.append((src, ab, eff, None))
@@ -347,7 +347,7 @@ def _in_play_statements(game) -> list:
 def _party_statements(game, obj) -> Iterator[tuple]:
     """(source, ability, call, codex entry or None) of one party: its own card when it is not read
     among the cards in play (not in play, or face down), and the codex entries it carries."""
-    if not obj.in_play or obj.hidden or (obj.kind == "enchantment" and obj.attached_to is None
+    if not obj.in_play or obj.hidden or (obj.card.kind == "enchantment" and obj.attached_to is None
                                          and obj.attached_zone is None):
         for ab, eff in card_statements(obj.card):
             yield obj, ab, eff, None

@@ -490,6 +490,11 @@ class Effects(GamePart):
         # so it stays valid while only light fields change
         self._sources_shape: Optional[tuple] = None
         self._sources_list: list = []
+        # the ids of the objects whose fingerprint changed since _sources_shape (what Effects._changed_objects
+        # found at each change since, pooled), or None when it found anything else changed (or no list was
+        # gathered yet): _sources works out again only the entries of those objects.  (No more attributes than
+        # this: past 30, an instance's attributes leave their compact shared form and every read costs more.)
+        self._sources_changed: Optional[set] = None
         self._in_play_statics: tuple = (None, {})  # (fingerprint, call name -> Effects.statics_in_play)
         self._attached: dict = {}  # host id -> the objects attached to it in play, as of _sources_shape
         self._printed_traits: dict[int, tuple] = {}
@@ -508,6 +513,9 @@ class Effects(GamePart):
         if self._shape_version != st.shape_version and not self._same_shape():
             self.epoch += 1
             changed = self._changed_objects()
+            since = self._sources_changed
+            if since is not None:  # (what _sources reads of an object is in its fingerprint: Effects._sources)
+                self._sources_changed = None if changed is None else since | changed
             if changed is None:
                 self._cache.clear()
                 self._damage_dependent.clear()
@@ -851,6 +859,12 @@ class Effects(GamePart):
         got = []
         attached: dict = {}  # host id -> what is attached to it, in play (face down too): Effects._finish
         indexed = card_index.table  # (cardindex.per_definition's table: no call per object)
+        # an object whose fingerprint is the same as when the list was last gathered has the same entry (or none):
+        # all it is worked out from is that object's fingerprinted fields (in play, face down, attached, its
+        # card, controller and owner), the players' Mages (a change of them changes more: _changed_objects
+        # finds no set) and what each pronoun names through those fields (that object, its host object)
+        changed = self._sources_changed
+        before = {e[0].id: e for e in self._sources_list} if changed is not None else None
         for src in st.objects.values():
             if not src.in_play:
                 continue
@@ -858,11 +872,16 @@ class Effects(GamePart):
                 attached.setdefault(src.attached_to, []).append(src)
             if src.hidden:
                 continue
+            if before is not None and src.id not in changed:
+                entry = before.get(src.id)
+                if entry is not None:
+                    got.append(entry)
+                continue
             ci = indexed.get(id(src.card))
             statics = (ci if ci is not None else card_index(src.card)).statics
             if not statics:
                 continue
-            if src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
+            if src.card.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
                 continue
             plan = []
             only_self = True
@@ -875,8 +894,10 @@ class Effects(GamePart):
                 if step[0] != "apply" or step[4] not in self._SELF_OR_HOST:
                     only_self = False
                 plan.append(step)
-            got.append((src, plan, bool(game.source_immunities(src.card)), None if only_self else ("static", src.id)))
+            entry = (src, plan, bool(game.source_immunities(src.card)), None if only_self else ("static", src.id))
+            got.append(entry)
         self._sources_shape, self._sources_list, self._attached = self._shape, got, attached
+        self._sources_changed = set()
         return got
 
     def _static_plan(self, card, statics) -> list:
@@ -1761,7 +1782,7 @@ class Effects(GamePart):
 
         armor_base = card.armor
         # printed `armor none`; a trait whose codex entry states `no_armor(this)` (Effects._codex_call) too
-        d.no_armor = armor_base is None and obj.kind in ("creature", "conjuration", "wall")
+        d.no_armor = armor_base is None and card.kind in ("creature", "conjuration", "wall")
         life = card.life
         channeling = card.channeling
         if channeling is not None and not isinstance(channeling, int):  # "channeling X"
@@ -2016,7 +2037,7 @@ class Effects(GamePart):
         for att in sorted(attached, key=_TIMESTAMP) if attached else ():
             if att.hidden:
                 continue
-            if att.kind == "equipment":
+            if att.card.kind == "equipment":
                 for i, df in enumerate(att.card.defenses):
                     d.defenses.append((df, att.id, f"{att.id}#{i}"))
                 for a in att.card.attacks:

@@ -212,7 +212,7 @@ def has_name(game: Game, obj: GameObject, name: str) -> bool:
     card name or card-type word)?  Names an object has without printing them (Living for a
     creature...) are traits it has: the codex states them (`static innate(...)`, Effects._innate)."""
     n, kinds = _name_reading(name)
-    if obj.kind in kinds:
+    if obj.card.kind in kinds:
         return True
     # what the card prints and the markers on it first: the derived traits (the costly part, and
     # the only one that can start a computation of derived values) only when those do not answer
@@ -438,7 +438,7 @@ def _fits(game: Game, obj, sel: S.Described, ctx: Ctx) -> bool:
         return False
     if sel.state is not None and obj.in_play:
         return False
-    if sel.kinds is not None and obj.kind not in sel.kinds and not (
+    if sel.kinds is not None and obj.card.kind not in sel.kinds and not (
             sel.subtype_noun and sel.subtype_noun in obj.card.subtypes):
         return False
     for t in sel.names:

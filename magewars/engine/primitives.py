@@ -165,7 +165,7 @@ MAGE_LEVEL = 6  # a Mage counts as level 6 where an effect reads a creature's le
 def _level(o) -> int:
     if o is None or isinstance(o, str):
         return 0
-    return MAGE_LEVEL if o.kind in ("mage", "magestats") else (o.card.level or 0)
+    return MAGE_LEVEL if o.card.kind in ("mage", "magestats") else (o.card.level or 0)
 
 
 def p_discard(game, call, ctx):

@@ -336,7 +336,7 @@ def _in_play_statements(game) -> list:
         stated = listed.get(id(card))
         if stated is None:
             stated = _card_statement_list(card)
-        if not stated or src.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
+        if not stated or src.card.kind == "enchantment" and src.attached_to is None and src.attached_zone is None:
             continue
         for ab, eff in stated:
             out.append((src, ab, eff, None))
@@ -347,7 +347,7 @@ def _in_play_statements(game) -> list:
 def _party_statements(game, obj) -> Iterator[tuple]:
     """(source, ability, call, codex entry or None) of one party: its own card when it is not read
     among the cards in play (not in play, or face down), and the codex entries it carries."""
-    if not obj.in_play or obj.hidden or (obj.kind == "enchantment" and obj.attached_to is None
+    if not obj.in_play or obj.hidden or (obj.card.kind == "enchantment" and obj.attached_to is None
                                          and obj.attached_zone is None):
         for ab, eff in card_statements(obj.card):
             yield obj, ab, eff, None
@@ -734,28 +734,40 @@ def _entry_stated(game, name: str) -> frozenset:
     return got
 
 
-def _carried_fresh(game, obj) -> frozenset:
-    """What the statements of the codex entries an object carries are about (worked out now)."""
+def _names_stated(game, names) -> frozenset:
+    """What the statements of these codex entries are about (the union of their _entry_stated)."""
     got = _NOTHING_STATED
-    for entry in _carried(game, obj):  # (most entries state nothing: a union made only when one does)
+    for entry in names:  # (most entries state nothing: a union made only when one does)
         stated = _entry_stated(game, entry)
         if stated:
             got = got | stated
     return got
 
 
+def _carried_fresh(game, obj) -> frozenset:
+    """What the statements of the codex entries an object carries are about (worked out now)."""
+    return _names_stated(game, _carried(game, obj))
+
+
 _NOTHING_STATED: frozenset = frozenset()
 
 
 def _value_stated(game, obj, d) -> frozenset:
-    """_carried_fresh of `obj`, kept on its derived value `d` (Derived.stated): what an object carries is its
-    derived traits and its markers (fingerprinted: a change drops the value), so the set holds while the
-    value is kept, across derived epochs.  Only when no shared condition is placed (a placer carries what it
-    holds, Game.held, which the value does not know) and no value is being worked out (the caller's part)."""
+    """What the entries of `obj`'s derived value `d` state (Effects.entries: its traits and markers), kept on
+    the value (Derived.stated): they are worked out from its derived traits and its markers (fingerprinted: a
+    change drops the value), so the set holds while the value is kept, across derived epochs.  Not what it
+    carries as a placer of shared conditions (Game.held, which the value does not know: _held_stated adds
+    it).  Only when no value is being worked out (the caller's part)."""
     got = d.stated
     if got is None:
-        got = d.stated = _carried_fresh(game, obj)
+        got = d.stated = _names_stated(game, game.effects.entries(obj))
     return got
+
+
+def _held_stated(game, obj) -> frozenset:
+    """What the shared conditions `obj` placed on other objects state (it carries them too: _carried)."""
+    held = game.held(obj)
+    return _names_stated(game, [k for k, _c, _n in held]) if held else _NOTHING_STATED
 
 
 def _in_play_keys(game) -> frozenset:
@@ -856,9 +868,11 @@ def _nothing_states_read(game, name: str, acts: tuple, parties, codex: bool) -> 
     # parties' carried entries need not be read (nor the parties derived).  Asked only for a party whose
     # derived value is not kept (reading what a kept one carries derives nothing), since comparing the game's
     # codex with the corpus's (once per game) costs more than reading two parties.  What a kept value
-    # carries is kept on it (_value_stated), unless a value is being worked out or shared conditions are placed.
+    # carries is kept on it (_value_stated), unless a value is being worked out; what a party holds as the placer
+    # of shared conditions is read apart (_held_stated: the value does not know it).
     in_codex = None
-    kept = None if frames or getattr(game, "placers", None) else eff._cache
+    kept = None if frames else eff._cache
+    placers = getattr(game, "placers", None)
     done = []
     for p in parties:
         if p is None or isinstance(p, (str, Marker)) or p in done:
@@ -873,13 +887,15 @@ def _nothing_states_read(game, name: str, acts: tuple, parties, codex: bool) -> 
             carried = d.stated
             if carried is None:
                 carried = _value_stated(game, p, d)
+            if placers and not _held_stated(game, p).isdisjoint(keys):
+                return False
         else:
             if in_codex is None:
                 in_codex = not _codex_stated(game).isdisjoint(keys)
             if not in_codex:
                 continue
-            carried = _carried_fresh(game, p)  # (derives it)
-            if kept is not None:
+            carried = _carried_fresh(game, p)  # (derives it; what it holds as a placer too)
+            if kept is not None and not placers:
                 d = kept.get(p.id)
                 if d is not None:  # (kept on the value just worked out: _value_stated)
                     d.stated = carried

@@ -57,9 +57,10 @@ def _rules(card) -> list:
 
 def in_play(game) -> tuple:
     """(card, its state rules) of each face-up card in play that states any.  Which cards those are
-    depends on fingerprinted state alone (in play, face down, the card): kept for the derived epoch,
-    so that the state check, run after every change, goes over the objects only when that changed."""
-    return game.effects.for_epoch("state_rules", lambda: tuple(
+    depends on fingerprinted state alone (in play, face down, the card): kept per fingerprint
+    (Effects.for_shape: dropped when it changes), so that the state check, run after every change, goes
+    over the objects only when that changed."""
+    return game.effects.for_shape("state_rules", lambda: tuple(
         (src, rules) for src in game.state.in_play() if not src.hidden for rules in (_rules(src.card),) if rules))
 
 

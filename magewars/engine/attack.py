@@ -546,7 +546,7 @@ class RollDice(Step):
                    source=label, amount=amount, timestamp=ts, applies="attack dice")
         atk.faces = g.dice.attack(n)
         eng.count_faces(atk)
-        faces = [str(f) for f in atk.faces]  # (each face written once, for the line and its details)
+        faces = [f.text for f in atk.faces]  # (each face written once, for the line and its details)
         g.emit_data("roll", f"rolls {n} attack dice: {' '.join(faces)} = {atk.normal} normal + {atk.crit} critical",
                     {"faces": faces, "dice": n, "normal": atk.normal, "critical": atk.crit})
         if not g.unheard("rolls", atk.attacker, atk):

@@ -316,6 +316,9 @@ class Step:
 
     def __init__(self):
         self.title = STEP_TITLES[self.key]  # (read at every step: worked out once, for the one instance)
+        # does the step say where the sequence goes (its own `then`)?  The runner asks only those: the
+        # default always answers None (the column's next step)
+        self.routes = type(self).then is not Step.then
 
     def applies(self, eng: "AttackEngine", seq: Sequence) -> bool:
         return seq.atk.status != "canceled"
@@ -338,7 +341,7 @@ class DeclareAttack(Step):
 
     def run(self, eng, atk, g):
         a = atk.action
-        if a.is_zone and a.zone and not atk.declared:
+        if a.zone and a.is_zone and not atk.declared:  # (the plain field first: most attacks name no zone)
             g.emit("info", f"{atk.attacker.label()} declares a zone attack with {a.definition.name} "
                            f"against zone {a.zone} [{', '.join(sorted(atk.kinds()))}]")
             atk.declared = True
@@ -1328,7 +1331,7 @@ class AttackEngine(GamePart):
             st = STEPS[steps[i]]
             if st.applies(self, seq):
                 self.step(st, seq.atk, g)
-            nxt = st.then(self, seq)
+            nxt = st.then(self, seq) if st.routes else None
             if nxt is None:
                 i += 1
             elif nxt == END:

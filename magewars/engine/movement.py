@@ -1235,13 +1235,14 @@ def in_los(game: Game, a, b, ignore_walls: bool = False) -> bool:
     by_border, zonal = los_blockers(game)
     if not by_border and not zonal:
         return True
-    own = frozenset({getattr(a, "border", None), getattr(b, "border", None)} - {None})
+    ba, bb = getattr(a, "border", None), getattr(b, "border", None)
     # the answer depends on the two end points, their own borders and the blockers alone: kept with the
     # blockers (per state version), since agents ask the same lines many times between two changes
     known = game._los_blockers[2]
-    key = (p, q, own, ignore_walls)
+    key = (p, q, ba, bb, ignore_walls)
     got = known.get(key)
     if got is None:
+        own = frozenset({ba, bb} - {None})  # (the ends' borders, which never block their own line)
         got = known[key] = _traced_los(by_border, zonal, p, q, own, ignore_walls)
     return got
 

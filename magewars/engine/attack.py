@@ -316,6 +316,9 @@ class Step:
 
     def __init__(self):
         self.title = STEP_TITLES[self.key]  # (read at every step: worked out once, for the one instance)
+        # does the step say where the sequence goes (its own `then`)?  The runner asks only those: the
+        # default always answers None (the column's next step)
+        self.routes = type(self).then is not Step.then
 
     def applies(self, eng: "AttackEngine", seq: Sequence) -> bool:
         return seq.atk.status != "canceled"
@@ -338,7 +341,7 @@ class DeclareAttack(Step):
 
     def run(self, eng, atk, g):
         a = atk.action
-        if a.is_zone and a.zone and not atk.declared:
+        if a.zone and a.is_zone and not atk.declared:  # (the plain field first: most attacks name no zone)
             g.emit("info", f"{atk.attacker.label()} declares a zone attack with {a.definition.name} "
                            f"against zone {a.zone} [{', '.join(sorted(atk.kinds()))}]")
             atk.declared = True
@@ -546,7 +549,7 @@ class RollDice(Step):
                    source=label, amount=amount, timestamp=ts, applies="attack dice")
         atk.faces = g.dice.attack(n)
         eng.count_faces(atk)
-        faces = [str(f) for f in atk.faces]  # (each face written once, for the line and its details)
+        faces = [f.text for f in atk.faces]  # (each face written once, for the line and its details)
         g.emit_data("roll", f"rolls {n} attack dice: {' '.join(faces)} = {atk.normal} normal + {atk.crit} critical",
                     {"faces": faces, "dice": n, "normal": atk.normal, "critical": atk.crit})
         if not g.unheard("rolls", atk.attacker, atk):
@@ -1051,7 +1054,7 @@ class AttackEngine(GamePart):
         g.emit("action", f"{action.attacker.label()}: {title} with {action.definition.name}")
         g.log.depth += 1
         prev = g.current_attack
-        self.shape(action)
+        self.shape(action, g)
         try:
             if not targets and not action.is_zone and action.kind is None and barclauses.has_effect(g, action):
                 self.untargeted(action)
@@ -1080,7 +1083,7 @@ class AttackEngine(GamePart):
                 self.follow_up(action)
             if action.attacks:  # the attack action is over (`when attack_resolved` of its bar)
                 last = action.attacks[-1]
-                self.end_action_effects(action)
+                self.end_action_effects(action, g)
                 if not g.unheard("attack_resolved", action.attacker, last):
                     g.fire_heard("attack_resolved", action.attacker, Ctx(attack=last, it=action.attacker))
         finally:
@@ -1154,15 +1157,19 @@ class AttackEngine(GamePart):
                     return True
         return False
 
-    def shape(self, action: AttackAction) -> None:
+    def shape(self, action: AttackAction, g: Optional["Game"] = None) -> None:
         """The attack's shape from the codex statics of its traits: strikes per target
         (attack_strikes), how many different targets one action attacks (attack_targets), a zone
-        attack (attack_zone), unavoidable (attack_unavoidable), traits it always has (attack_gains)."""
+        attack (attack_zone), unavoidable (attack_unavoidable), traits it always has (attack_gains).
+        `g`: the game, when the caller has it in hand (self.game is a call through the weak link)."""
+        if g is None:
+            g = self.game
         for t in tuple(action.traits):
-            self.shape_one(action, t)
+            self.shape_one(action, t, g)
 
-    def shape_one(self, action: AttackAction, t) -> None:
-        g = self.game
+    def shape_one(self, action: AttackAction, t, g: Optional["Game"] = None) -> None:
+        if g is None:
+            g = self.game
         cd = g.codex.get(t.key)
         if cd is not None:
             for ab in cd.abilities:
@@ -1179,7 +1186,7 @@ class AttackEngine(GamePart):
                             gained = TraitInstance(ref.name.text, ref.param.signed_value() if ref.param else None,
                                                    text=ref.text)
                             action.traits = tuple(action.traits) + (gained,)
-                            self.shape_one(action, gained)
+                            self.shape_one(action, gained, g)
                 elif name in ("attack_strikes", "attack_targets"):
                     ctx = Ctx(this=action.attacker)
                     ctx.extra["x"] = t.value if isinstance(t.value, int) else 0
@@ -1195,24 +1202,28 @@ class AttackEngine(GamePart):
     def _new(self, action, target, strike, source=None) -> Attack:
         atk = Attack(action, action.attacker, source or action.source, target, strike, first=not action.first_done)
         atk.defender = target
-        atk.round = self.game.state.round
+        g = self.game
+        atk.round = g.state.round
         action.attacks.append(atk)
         self.history.append(atk)
-        self.bar_statics(atk)
+        self.bar_statics(atk, g)
         return atk
 
-    def bar_statics(self, atk: Attack) -> None:
+    def bar_statics(self, atk: Attack, g: Optional["Game"] = None) -> None:
         """The statics written in the attack's own bar, read as the individual attack is made: its X
         (`set_x`) and the attack traits it gains (`attack_gains`, `this gains`); a gained shape trait
-        (Doublestrike...) reshapes the action (engine/barclauses.py)."""
-        g, action = self.game, atk.action
+        (Doublestrike...) reshapes the action (engine/barclauses.py).  `g`: the game, when the caller
+        has it in hand."""
+        if g is None:
+            g = self.game
+        action = atk.action
         try:
             if len(action.attacks) == 1:  # the action's X is worked out once, at its first attack
                 barclauses.set_x(g, action, atk.target)
             for t in barclauses.gained_traits(g, atk):
                 atk.gained.append(t)
                 g.emit("modifier", f"the attack gains {t} ({action.definition.name}'s own rule)")
-                self.shape_one(action, t)
+                self.shape_one(action, t, g)
         except Exception as e:  # a value or phrase the engine cannot read: say so, never guess
             g.note_unsupported(f"attack bar {action.definition.name}", str(e))
 
@@ -1328,7 +1339,7 @@ class AttackEngine(GamePart):
             st = STEPS[steps[i]]
             if st.applies(self, seq):
                 self.step(st, seq.atk, g)
-            nxt = st.then(self, seq)
+            nxt = st.then(self, seq) if st.routes else None
             if nxt is None:
                 i += 1
             elif nxt == END:
@@ -1815,9 +1826,11 @@ class AttackEngine(GamePart):
         """How an effect lasting "until end of attack action" names the attack action it ends with."""
         return f"attack_action#{id(atk.action)}"
 
-    def end_action_effects(self, action: AttackAction) -> None:
-        """The attack action is over: effects made during it "until end of attack action" end."""
-        g = self.game
+    def end_action_effects(self, action: AttackAction, g: Optional["Game"] = None) -> None:
+        """The attack action is over: effects made during it "until end of attack action" end.  `g`: the
+        game, when the caller has it in hand."""
+        if g is None:
+            g = self.game
         if not g.effects.temporary:
             return
         ending = {"attack_action", f"attack_action#{id(action)}"}

@@ -7,7 +7,7 @@ replays a script and fails loudly when it runs out or is given a bad face.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Optional, Union
 
 
@@ -15,11 +15,15 @@ from typing import Iterable, Optional, Union
 class Face:
     value: int  # 0 for blank
     critical: bool = False
+    # how the face is written ("-", "1", "2*"): worked out as the face is made (a face never changes), so
+    # every roll's line reads it without a call per die; neither compared nor hashed (it follows the rest)
+    text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", "-" if self.value == 0 else f"{self.value}{'*' if self.critical else ''}")
 
     def __str__(self) -> str:
-        if self.value == 0:
-            return "-"
-        return f"{self.value}{'*' if self.critical else ''}"
+        return self.text
 
     def to_json(self):
         return str(self)

@@ -1095,21 +1095,20 @@ def zone_matches(game: Game, phrase, zone: Optional[str], src) -> bool:
 
 
 # ---------------------------------------------------------------- line of sight
-#: (row, column) -> the centre of a zone there, as exact fractions (never changed: shared by every arena)
-_CENTRES: dict[tuple, tuple] = {}
+# Points are kept in doubled coordinates (twice the row and column, measured from the arena's corner):
+# a zone's centre and a border's middle are then whole numbers, hashed and compared cheaply; _trace
+# halves them into exact fractions only to work a line out.
 
 
 def _place(game: Game, x) -> Optional[tuple]:
-    """Where a line of sight is traced from or to: a zone's centre, or the middle of a wall's border."""
+    """Where a line of sight is traced from or to: a zone's centre, or the middle of a wall's border
+    (doubled coordinates)."""
     st = game.state
     if isinstance(x, str):
         rc = st.arena.coords(x)
         if not rc:
             return None
-        got = _CENTRES.get(rc)
-        if got is None:  # (a zone's centre follows from its row and column alone: Fractions made once)
-            got = _CENTRES[rc] = (Fraction(2 * rc[0] + 1, 2), Fraction(2 * rc[1] + 1, 2))
-        return got
+        return (2 * rc[0] + 1, 2 * rc[1] + 1)
     if x is None:
         return None
     if not getattr(x, "in_play", True):
@@ -1124,7 +1123,8 @@ def _place(game: Game, x) -> Optional[tuple]:
         pa, pb = _place(game, a), _place(game, b)
         if pa is None or pb is None:
             return None
-        return ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
+        # (two centres are odd numbers: their sums are even, so the middle is whole)
+        return ((pa[0] + pb[0]) // 2, (pa[1] + pb[1]) // 2)
     z = st.zone_of(x)
     return _place(game, z) if z else None
 
@@ -1150,8 +1150,8 @@ def _crossings(p, q) -> tuple:
 
 
 def _trace(p, q) -> list:
-    """The crossings of the line from p to q, worked out (_crossings keeps them)."""
-    (y0, x0), (y1, x1) = p, q
+    """The crossings of the line from p to q (doubled coordinates), worked out (_crossings keeps them)."""
+    (y0, x0), (y1, x1) = (Fraction(p[0], 2), Fraction(p[1], 2)), (Fraction(q[0], 2), Fraction(q[1], 2))
     events = {}
     dy, dx = y1 - y0, x1 - x0
     if dx:
@@ -1237,13 +1237,14 @@ def in_los(game: Game, a, b, ignore_walls: bool = False) -> bool:
     by_border, zonal = los_blockers(game)
     if not by_border and not zonal:
         return True
-    own = frozenset({getattr(a, "border", None), getattr(b, "border", None)} - {None})
+    ba, bb = getattr(a, "border", None), getattr(b, "border", None)
     # the answer depends on the two end points, their own borders and the blockers alone: kept with the
     # blockers (per state version), since agents ask the same lines many times between two changes
     known = game._los_blockers[2]
-    key = (p, q, own, ignore_walls)
+    key = (p, q, ba, bb, ignore_walls)
     got = known.get(key)
     if got is None:
+        own = frozenset({ba, bb} - {None})  # (the ends' borders, which never block their own line)
         got = known[key] = _traced_los(by_border, zonal, p, q, own, ignore_walls)
     return got
 

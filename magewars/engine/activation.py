@@ -233,14 +233,14 @@ def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
 def cast_options(game, caster, planned: list[str], speeds: tuple, quickcast: bool) -> list[CastChoice]:
     if not planned:
         return []
-    legal = casting.legal_casts  # the casting sequence (engine/casting.py)
+    kept = casting.kept_casts  # the casting sequence's legal_casts (engine/casting.py)
     out = []
     for name in dict.fromkeys(planned):
         card = game.card(name)
         if casting.spell_action(game, caster, card) not in speeds:
             continue
         # a quick spell of a Mage with its quickcast marker is asked twice a decision (marker and action)
-        got = DM.recall(game, ("legal casts", caster.id, name), lambda card=card: tuple(legal(game, caster, card)))
+        got = kept(game, caster, name, card)
         if quickcast:
             out += [CastChoice(ch.caster_id, ch.card_name, tuple(ch.target_ids), ch.zone, ch.face_down, True)
                     for ch in got]

@@ -835,6 +835,16 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     return out
 
 
+def kept_casts(game, caster: GameObject, name: str, card=None) -> tuple:
+    """legal_casts of the spell named `name` by `caster`, as a tuple kept while one enumeration of legal
+    options runs (engine/decisionmemo.py: dropped when the state changes or asking leaves a trace).  The
+    action options (activation.cast_options, for the quickcast marker and for the action alike) and the
+    casting abilities offered among them (othercasters.casts_nothing) ask it of the same spells."""
+    if card is None:
+        card = game.card(name)
+    return DM.recall(game, ("legal casts", caster.id, name), lambda: tuple(legal_casts(game, caster, card)))
+
+
 # ---------------------------------------------------------------- resolving a spell directly
 def cast_incantation(game, caster: GameObject, card, target=None) -> None:
     """An incantation's effect runs with `this` = the spell, outside the casting sequence (an effect

@@ -235,9 +235,12 @@ def cast_options(game, caster, planned: list[str], speeds: tuple, quickcast: boo
         return []
     kept = casting.kept_casts  # the casting sequence's legal_casts (engine/casting.py)
     out = []
+    how = None  # (the caster's cast_as, asked once: it is about the caster, not the spell)
     for name in dict.fromkeys(planned):
         card = game.card(name)
-        if casting.spell_action(game, caster, card) not in speeds:
+        if how is None:
+            how = (casting.cast_as(game, caster),)
+        if casting.spell_action(game, caster, card, how[0]) not in speeds:
             continue
         # a quick spell of a Mage with its quickcast marker is asked twice a decision (marker and action)
         got = kept(game, caster, name, card)

@@ -217,10 +217,15 @@ def cast_as(game, caster) -> Optional[tuple[Optional[str], Optional[int]]]:
     return None
 
 
-def spell_action(game, caster, card: CardDefinition) -> str:
+_ASK = object()
+
+
+def spell_action(game, caster, card: CardDefinition, got=_ASK) -> str:
     """The action the caster takes to cast this spell: the card's, unless the caster casts everything
-    as one kind of action (cast_as)."""
-    got = cast_as(game, caster)
+    as one kind of action (cast_as).  `got`, when given, is cast_as(game, caster) asked now by the caller
+    (it is about the caster alone: asked once for the spells of one offer)."""
+    if got is _ASK:
+        got = cast_as(game, caster)
     return (got[0] if got is not None and got[0] else None) or card.action or "full"
 
 

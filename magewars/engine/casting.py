@@ -147,14 +147,19 @@ def x_cost(amount, x: Optional[int]) -> int:
     return (x or 0) * getattr(amount, "coef", 1)
 
 
+def printed_cost(card: CardDefinition, x: Optional[int] = None) -> int:
+    """The printed casting cost (X counted): an attack spell printing none costs its attack bar's cost."""
+    if card.cast_cost is None and card.attacks and card.attacks[0].cost is not None:
+        return x_cost(card.attacks[0].cost, x)
+    return x_cost(card.cast_cost, x)
+
+
 def casting_cost(game, caster: GameObject, card: CardDefinition, targets=(), x: Optional[int] = None,
                  spell: Optional[GameObject] = None, zone: Optional[str] = None) -> tuple[int, list[str]]:
     """What casting costs now: the printed casting cost (X counted), changed by `costs(...)` statics
     of objects in play (their `only`, `on`, `by`, `minimum`, `into` honoured: `zone` is the zone the spell
     is cast into, when it targets one).  Returns (cost, reasons)."""
-    base = x_cost(card.cast_cost, x)
-    if card.cast_cost is None and card.attacks and card.attacks[0].cost is not None:
-        base = x_cost(card.attacks[0].cost, x)
+    base = printed_cost(card, x)
     total, why = base, []
     probe = spell or P.probe(game, caster, card, game.state.zone_of(caster))
     into = zone if zone is not None and "/" not in zone else None
@@ -324,7 +329,7 @@ def legal_target(game, caster, card: CardDefinition, obj: GameObject, probe: Gam
 def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence[GameObject] = (),
                zone: Optional[str] = None, face_down: bool = False, x: Optional[int] = None,
                probe: Optional[GameObject] = None, caster_checked: bool = False, rng=False,
-               fitted: Optional[tuple] = None, have: Optional[int] = None) -> int:
+               fitted: Optional[tuple] = None, have: Optional[int] = None, cost: Optional[int] = None) -> int:
     """Every rule of the declaration and the cost; raises IllegalCast naming the first broken one,
     else returns the mana the cast will cost.  Changes nothing.  `probe`: the spell as an object not in
     play yet (placement.probe for this caster, card and the caster's zone), when the caller already has
@@ -337,7 +342,9 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     (`rng`) in this state: (the caster's zone, the target's zone, the distance between), as legal_casts
     finds them (setting aside the candidates that do not fit without asking anything else); `have`, when
     given, is what the caster can pay for the spell now (manasupply.available with its token payments,
-    asked once by legal_casts for every candidate)."""
+    asked once by legal_casts for every candidate); `cost`, when given, is what the spell costs whatever
+    its target: its printed cost, no `costs(...)` static being in play now (placement.has_cost_changes,
+    asked once by legal_casts for a spell without X)."""
     st = game.state
     if card.kind not in SPELL_KINDS:
         raise IllegalCast("spell", f"{card.name} is a {card.kind} card, not a spell")
@@ -456,7 +463,8 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         raise IllegalCast(why.rule, str(why))
     for why in P.placement_problems(game, caster, card, targets, zone):
         raise IllegalCast(why[0], why[1])
-    cost, _ = casting_cost(game, caster, card, targets, x, probe, zone)
+    if cost is None:
+        cost, _ = casting_cost(game, caster, card, targets, x, probe, zone)
     if have is None:
         have = MS.available(game, caster, probe, tokens=R.token_payments(game, caster, probe))
     if cost > have:
@@ -796,9 +804,11 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     have_version = st.version
     have = MS.available(game, caster, spell_probe, tokens=R.token_payments(game, caster, spell_probe))
     have_quiet = DM.trace(game) == before
-    cheap_fail = base > have \
-        and not P.has_cost_changes(game)
-    if cheap_fail:
+    # no cost change in play: a spell without X costs its printed cost whatever the target (check_cast is
+    # given it while the state is the same, not asking for every candidate)
+    cost_version = st.version
+    unchanged = not P.has_cost_changes(game)
+    if base > have and unchanged:
         return []  # too dear whatever the target
     before = DM.trace(game)
     version = st.version
@@ -816,6 +826,7 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     # so (a candidate that does not fit costs no check and no refusal made and caught).
     phrases = card.target_phrases or ()
     xspell = isinstance(card.cast_cost, A.XValue) or isinstance(card.reveal_cost, A.XValue)
+    fixed = printed_cost(card) if unchanged and not xspell else None
     fit_first = kind == "object" and quiet and rng_quiet and (bool(phrases) or not xspell)
     ctx = Ctx(this=spell_probe) if fit_first and phrases else None  # (phrases only read it: one for all)
     for ts, z in cands:
@@ -833,7 +844,8 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
             check_cast(game, caster, card, ts, z, face_down, None, probe=spell_probe,
                        caster_checked=quiet and st.version == version,
                        rng=rng if rng_quiet and st.version == rng_version else False, fitted=fitted,
-                       have=have if have_quiet and st.version == have_version else None)
+                       have=have if have_quiet and st.version == have_version else None,
+                       cost=fixed if st.version == cost_version else None)
         except IllegalCast:
             continue
         out.append(CastChoice(caster.id, card.name, tuple([t.id for t in ts]), z, face_down))

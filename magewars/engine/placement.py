@@ -412,10 +412,13 @@ def cost_changes(game, caster, spell, targets, which: str, into: Optional[str] =
     ("casting" or "reveal") now.  A change stating `into: PLACE` applies only to a spell cast into a zone
     fitting PLACE (`into`, the zone it is cast into: the caster choosing that zone takes the change, so
     an `optional:` one is taken then, never otherwise)."""
+    statics = _cost_statics(game)
+    if not statics:  # (no `costs(...)` in play: most casts, and every candidate of a decision)
+        return []
     out, seen = [], set()
     uses = getattr(game, "cost_uses", {})
     rnd = game.state.round
-    for src, ab, once in _cost_statics(game):
+    for src, ab, once in statics:
         call = ab.effect
         pos, kw = _pos(call), _kw(call)
         only = kw.get("only")

@@ -341,9 +341,10 @@ def placement_problems(game, caster, card, targets, zone) -> Iterator[tuple[str,
     into = zone if zone and "/" not in zone else None
     if into is None and card.kind in CONJURATION_KINDS and targets:
         into = st.zone_of(targets[0])
-    if into is not None and card.kind in ZONE_KINDS:
+    limits = _statics(game, card, ZONE_LIMIT) if into is not None and card.kind in ZONE_KINDS else ()
+    if limits:  # (the spell as an object in that zone, made only for a spell stating a limit)
         spell = probe(game, caster, card, into)
-        for call in _statics(game, card, ZONE_LIMIT):
+        for call in limits:
             pos = _pos(call)
             if len(pos) < 2 or not isinstance(pos[0], A.Phrase) or not isinstance(pos[1], int):
                 raise EngineError(f"NOT IMPLEMENTED: {card.name}: zone_limit(...) must read (PHRASE, N)")

@@ -340,7 +340,9 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     `rng`, when given, is the spell's range for this caster as cast_range gives it now (asked once);
     `fitted`: the caller has found the one target in play, fitting the spell's target phrase and in range
     (`rng`) in this state: (the caster's zone, the target's zone, the distance between), as legal_casts
-    finds them (setting aside the candidates that do not fit without asking anything else); `have`, when
+    finds them (setting aside the candidates that do not fit without asking anything else); of a spell
+    targeting an object and a zone, the object found a legal target (legal_target) in range, once for
+    every zone it is offered with; `have`, when
     given, is what the caster can pay for the spell now (manasupply.available with its token payments,
     asked once by legal_casts for every candidate); `cost`, when given, is what the spell costs whatever
     its target: its printed cost, no `costs(...)` static being in play now (placement.has_cost_changes,
@@ -408,13 +410,18 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
             raise IllegalCast("target", f"{card.name} needs two targets: one {card.targets[0]} and one zone, "
                                         f"got {len(targets)} object(s) and {zone or 'no zone'}")
         t = targets[0]
-        why = legal_target(game, caster, card, t, probe)
-        if why:
-            raise IllegalCast("target", f"illegal target: {why}")
-        tz = st.zone_of(t)
-        if tz is None:
-            raise IllegalCast("target", f"{t.label()} is not in a zone of the arena")
-        _check_zone(game, caster, tz, rng, t.label())
+        if fitted is not None:  # a legal target in a zone in range (legal_casts, once for all its zones): LoS still
+            here, tz, dist = fitted
+            if dist and not line_of_sight(game, here, tz):
+                raise IllegalCast("line-of-sight", f"{caster.label()} has no line of sight to {t.label()}")
+        else:
+            why = legal_target(game, caster, card, t, probe)
+            if why:
+                raise IllegalCast("target", f"illegal target: {why}")
+            tz = st.zone_of(t)
+            if tz is None:
+                raise IllegalCast("target", f"{t.label()} is not in a zone of the arena")
+            _check_zone(game, caster, tz, rng, t.label())
         _check_zone(game, caster, zone, rng, f"zone {zone}")
     elif kind == "attachment_move":
         if len(targets) != 2 or zone is not None:
@@ -783,12 +790,17 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
         cands.extend(((o,), None) for o in st.graveyard)
     elif kind == "object_zone":
         zones = [z for z in st.arena.zones() if rng is None or rng[0] <= st.arena.distance(here, z) <= rng[1]]
+        before = DM.trace(game)
         for o in st.in_play():
             z = st.zone_of(o)
             if z is None or (rng is not None and not rng[0] <= st.arena.distance(here, z) <= rng[1]):
                 continue
             if legal_target(game, caster, card, o, P.probe(game, caster, card, here)) is None:
                 cands.extend(((o,), zz) for zz in zones)
+                spots[id(o)] = (here, z, st.arena.distance(here, z))
+        # each object found a legal target in range once, quietly: check_cast is told so for each of its zones
+        if DM.trace(game) != before:
+            spots.clear()
     elif kind == "border":
         for pair in P.borders(st.arena):
             d = min(st.arena.distance(here, z) for z in pair)
@@ -840,6 +852,8 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
                     continue
             if not xspell:  # (X is worked out before the target is checked: then it is checked again)
                 fitted = spots[id(ts[0])]
+        elif spots and kind == "object_zone" and rng_quiet and st.version == rng_version:
+            fitted = spots[id(ts[0])]
         try:
             check_cast(game, caster, card, ts, z, face_down, None, probe=spell_probe,
                        caster_checked=quiet and st.version == version,

@@ -215,10 +215,11 @@ def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
         # only its minimum range may be ignored, in the attacker's own zone)
         far = adef.range[1] if adef.kind == "ranged" and adef.range and here is not None else None
         if in_play is None:  # (the same for every bar: nothing changes while the options are listed)
-            in_play = game.state.in_play()
+            # the objects in a zone with a Life: what any bar may aim at (found once for every bar)
+            in_play = [t for t in game.state.in_play()
+                       if t is not creature and t.zone is not None and game.life(t) is not None]
         for t in in_play:
-            if t is creature or t.zone is None or game.life(t) is None \
-                    or (t.controller == creature.controller and not friendly_ok):
+            if t.controller == creature.controller and not friendly_ok:
                 continue
             if adef.kind == "melee" and t.zone != here:  # (t.zone is set: zone_of(t) is t.zone)
                 continue

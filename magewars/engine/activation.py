@@ -35,6 +35,7 @@ from . import decisionmemo as DM
 from . import casting, movement
 from .attack import Attack, AttackAction
 from .cardindex import per_definition
+from .codex_rules import entries_stating
 from .placement import probe as spell_probe
 from .phrases import Ctx, resolve
 from .restrictions import forbids, permits
@@ -112,6 +113,9 @@ def obligations(game, creature) -> list[tuple[str, list, str]]:
         got = got if isinstance(got, list) else [got] if got is not None else []
         out.append((action.replace(" ", "_"), [o for o in got if hasattr(o, "id") and o is not creature], where))
     d = game.d(creature)
+    stating = entries_stating(game, "must")  # (shared per corpus; None: a codex of its own, asked entry by entry)
+    if stating is not None and stating.isdisjoint(d.traits) and stating.isdisjoint(creature.markers):
+        return out  # (no entry it carries states a `must`: most creatures, at every decision)
     names = list(d.traits) + [m for m, n in creature.markers.items() if n and m not in d.traits]
     for name in names:
         for ab in game.codex_statics(name, "must"):

@@ -265,15 +265,18 @@ def move_options(game, creature) -> list[MoveChoice]:
         [MoveChoice(oid, z, teleport=True) for z in movement.teleport_moves(game, creature)]
 
 
-def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:
+def ability_options(game, creature, speeds: tuple, own: bool = False) -> list[AbilityChoice]:
+    """The `action` abilities the creature may use now, at these speeds; `own`: only those printed on the
+    creature itself (not on what it carries, nor stated by the codex entries of its traits)."""
     out = []
     mana = game.state.players[creature.controller].mana
     # (an ability of no speed is never offered: only the activated ones are listed)
-    usable = [(src, i, ab, sp) for src in action_ability_sources(game, creature)
+    usable = [(src, i, ab, sp) for src in ((creature,) if own else action_ability_sources(game, creature))
               for i, ab, sp, spent in _activated(src.card) if not spent]
     # abilities paid by spending this creature's action or move (engine/ability_costs.py)
     usable += [(src, i, src.card.abilities[i], sp)
-               for src, i, sp in COSTS.offered(game, creature, speeds, not creature.moves_taken)]
+               for src, i, sp in COSTS.offered(game, creature, speeds, not creature.moves_taken)
+               if not own or src is creature]
     for src, i, ab, sp in usable:
         if sp is not None and sp != COSTS.MOVE:
             sp = SPEED.speed(game, creature, sp)  # a quick action that counts as full, or the other way
@@ -286,7 +289,7 @@ def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:
         if OC.casts_nothing(game, src, ab, creature):  # a casting ability with nothing to cast
             continue
         out.append(AbilityChoice(src.id, i, (), creature.id if src is not creature else None))
-    for key in game.d(creature).traits:  # `action` abilities the codex entries of its traits state (Climbing)
+    for key in () if own else game.d(creature).traits:  # `action` abilities the codex entries of its traits state (Climbing)
         cd = game.codex.get(key)
         for i, ab, sp, _spent in _activated(cd) if cd is not None and cd.kind == "trait" else ():
             if sp not in speeds or ability_mana(game, creature, ab) > mana:
@@ -337,7 +340,7 @@ def _legal_actions(game, creature, act: Activation, planned: list[str], quickcas
         out += quickcast_attacks(game, creature)
         # the quick abilities printed on the Mage are quick spells (Rules, Actions: abilities that count
         # as a quick spell): the quickcast marker may pay for one (Priestess's Restore, twice a round)
-        out += [dataclasses.replace(c, quickcast=True) for c in ability_options(game, creature, ("quick",))
+        out += [dataclasses.replace(c, quickcast=True) for c in ability_options(game, creature, ("quick",), own=True)
                 if c.obj_id == creature.id and c.entry is None and c.actor_id is None
                 and speed_of_ability(creature.card.abilities[c.ability_index]) == "quick"]
     if "take actions" in d.cannot_do:  # stated by the codex (Incapacitated, and what brings it)

@@ -35,6 +35,7 @@ from . import decisionmemo as DM
 from . import casting, movement
 from .attack import Attack, AttackAction
 from .cardindex import per_definition
+from .codex_rules import entries_stating
 from .placement import probe as spell_probe
 from .phrases import Ctx, resolve
 from .restrictions import forbids, permits
@@ -112,6 +113,9 @@ def obligations(game, creature) -> list[tuple[str, list, str]]:
         got = got if isinstance(got, list) else [got] if got is not None else []
         out.append((action.replace(" ", "_"), [o for o in got if hasattr(o, "id") and o is not creature], where))
     d = game.d(creature)
+    stating = entries_stating(game, "must")  # (shared per corpus; None: a codex of its own, asked entry by entry)
+    if stating is not None and stating.isdisjoint(d.traits) and stating.isdisjoint(creature.markers):
+        return out  # (no entry it carries states a `must`: most creatures, at every decision)
     names = list(d.traits) + [m for m, n in creature.markers.items() if n and m not in d.traits]
     for name in names:
         for ab in game.codex_statics(name, "must"):
@@ -215,10 +219,11 @@ def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
         # only its minimum range may be ignored, in the attacker's own zone)
         far = adef.range[1] if adef.kind == "ranged" and adef.range and here is not None else None
         if in_play is None:  # (the same for every bar: nothing changes while the options are listed)
-            in_play = game.state.in_play()
+            # the objects in a zone with a Life: what any bar may aim at (found once for every bar)
+            in_play = [t for t in game.state.in_play()
+                       if t is not creature and t.zone is not None and game.life(t) is not None]
         for t in in_play:
-            if t is creature or t.zone is None or game.life(t) is None \
-                    or (t.controller == creature.controller and not friendly_ok):
+            if t.controller == creature.controller and not friendly_ok:
                 continue
             if adef.kind == "melee" and t.zone != here:  # (t.zone is set: zone_of(t) is t.zone)
                 continue
@@ -233,14 +238,17 @@ def attack_options(game, creature, speeds: tuple) -> list[AttackChoice]:
 def cast_options(game, caster, planned: list[str], speeds: tuple, quickcast: bool) -> list[CastChoice]:
     if not planned:
         return []
-    legal = casting.legal_casts  # the casting sequence (engine/casting.py)
+    kept = casting.kept_casts  # the casting sequence's legal_casts (engine/casting.py)
     out = []
+    how = None  # (the caster's cast_as, asked once: it is about the caster, not the spell)
     for name in dict.fromkeys(planned):
         card = game.card(name)
-        if casting.spell_action(game, caster, card) not in speeds:
+        if how is None:
+            how = (casting.cast_as(game, caster),)
+        if casting.spell_action(game, caster, card, how[0]) not in speeds:
             continue
         # a quick spell of a Mage with its quickcast marker is asked twice a decision (marker and action)
-        got = DM.recall(game, ("legal casts", caster.id, name), lambda card=card: tuple(legal(game, caster, card)))
+        got = kept(game, caster, name, card)
         if quickcast:
             out += [CastChoice(ch.caster_id, ch.card_name, tuple(ch.target_ids), ch.zone, ch.face_down, True)
                     for ch in got]
@@ -257,15 +265,18 @@ def move_options(game, creature) -> list[MoveChoice]:
         [MoveChoice(oid, z, teleport=True) for z in movement.teleport_moves(game, creature)]
 
 
-def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:
+def ability_options(game, creature, speeds: tuple, own: bool = False) -> list[AbilityChoice]:
+    """The `action` abilities the creature may use now, at these speeds; `own`: only those printed on the
+    creature itself (not on what it carries, nor stated by the codex entries of its traits)."""
     out = []
     mana = game.state.players[creature.controller].mana
     # (an ability of no speed is never offered: only the activated ones are listed)
-    usable = [(src, i, ab, sp) for src in action_ability_sources(game, creature)
+    usable = [(src, i, ab, sp) for src in ((creature,) if own else action_ability_sources(game, creature))
               for i, ab, sp, spent in _activated(src.card) if not spent]
     # abilities paid by spending this creature's action or move (engine/ability_costs.py)
     usable += [(src, i, src.card.abilities[i], sp)
-               for src, i, sp in COSTS.offered(game, creature, speeds, not creature.moves_taken)]
+               for src, i, sp in COSTS.offered(game, creature, speeds, not creature.moves_taken)
+               if not own or src is creature]
     for src, i, ab, sp in usable:
         if sp is not None and sp != COSTS.MOVE:
             sp = SPEED.speed(game, creature, sp)  # a quick action that counts as full, or the other way
@@ -278,7 +289,7 @@ def ability_options(game, creature, speeds: tuple) -> list[AbilityChoice]:
         if OC.casts_nothing(game, src, ab, creature):  # a casting ability with nothing to cast
             continue
         out.append(AbilityChoice(src.id, i, (), creature.id if src is not creature else None))
-    for key in game.d(creature).traits:  # `action` abilities the codex entries of its traits state (Climbing)
+    for key in () if own else game.d(creature).traits:  # `action` abilities the codex entries of its traits state (Climbing)
         cd = game.codex.get(key)
         for i, ab, sp, _spent in _activated(cd) if cd is not None and cd.kind == "trait" else ():
             if sp not in speeds or ability_mana(game, creature, ab) > mana:
@@ -329,7 +340,7 @@ def _legal_actions(game, creature, act: Activation, planned: list[str], quickcas
         out += quickcast_attacks(game, creature)
         # the quick abilities printed on the Mage are quick spells (Rules, Actions: abilities that count
         # as a quick spell): the quickcast marker may pay for one (Priestess's Restore, twice a round)
-        out += [dataclasses.replace(c, quickcast=True) for c in ability_options(game, creature, ("quick",))
+        out += [dataclasses.replace(c, quickcast=True) for c in ability_options(game, creature, ("quick",), own=True)
                 if c.obj_id == creature.id and c.entry is None and c.actor_id is None
                 and speed_of_ability(creature.card.abilities[c.ability_index]) == "quick"]
     if "take actions" in d.cannot_do:  # stated by the codex (Incapacitated, and what brings it)

@@ -147,14 +147,19 @@ def x_cost(amount, x: Optional[int]) -> int:
     return (x or 0) * getattr(amount, "coef", 1)
 
 
+def printed_cost(card: CardDefinition, x: Optional[int] = None) -> int:
+    """The printed casting cost (X counted): an attack spell printing none costs its attack bar's cost."""
+    if card.cast_cost is None and card.attacks and card.attacks[0].cost is not None:
+        return x_cost(card.attacks[0].cost, x)
+    return x_cost(card.cast_cost, x)
+
+
 def casting_cost(game, caster: GameObject, card: CardDefinition, targets=(), x: Optional[int] = None,
                  spell: Optional[GameObject] = None, zone: Optional[str] = None) -> tuple[int, list[str]]:
     """What casting costs now: the printed casting cost (X counted), changed by `costs(...)` statics
     of objects in play (their `only`, `on`, `by`, `minimum`, `into` honoured: `zone` is the zone the spell
     is cast into, when it targets one).  Returns (cost, reasons)."""
-    base = x_cost(card.cast_cost, x)
-    if card.cast_cost is None and card.attacks and card.attacks[0].cost is not None:
-        base = x_cost(card.attacks[0].cost, x)
+    base = printed_cost(card, x)
     total, why = base, []
     probe = spell or P.probe(game, caster, card, game.state.zone_of(caster))
     into = zone if zone is not None and "/" not in zone else None
@@ -217,10 +222,15 @@ def cast_as(game, caster) -> Optional[tuple[Optional[str], Optional[int]]]:
     return None
 
 
-def spell_action(game, caster, card: CardDefinition) -> str:
+_ASK = object()
+
+
+def spell_action(game, caster, card: CardDefinition, got=_ASK) -> str:
     """The action the caster takes to cast this spell: the card's, unless the caster casts everything
-    as one kind of action (cast_as)."""
-    got = cast_as(game, caster)
+    as one kind of action (cast_as).  `got`, when given, is cast_as(game, caster) asked now by the caller
+    (it is about the caster alone: asked once for the spells of one offer)."""
+    if got is _ASK:
+        got = cast_as(game, caster)
     return (got[0] if got is not None and got[0] else None) or card.action or "full"
 
 
@@ -319,7 +329,7 @@ def legal_target(game, caster, card: CardDefinition, obj: GameObject, probe: Gam
 def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence[GameObject] = (),
                zone: Optional[str] = None, face_down: bool = False, x: Optional[int] = None,
                probe: Optional[GameObject] = None, caster_checked: bool = False, rng=False,
-               fitted: Optional[tuple] = None, have: Optional[int] = None) -> int:
+               fitted: Optional[tuple] = None, have: Optional[int] = None, cost: Optional[int] = None) -> int:
     """Every rule of the declaration and the cost; raises IllegalCast naming the first broken one,
     else returns the mana the cast will cost.  Changes nothing.  `probe`: the spell as an object not in
     play yet (placement.probe for this caster, card and the caster's zone), when the caller already has
@@ -330,9 +340,13 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     `rng`, when given, is the spell's range for this caster as cast_range gives it now (asked once);
     `fitted`: the caller has found the one target in play, fitting the spell's target phrase and in range
     (`rng`) in this state: (the caster's zone, the target's zone, the distance between), as legal_casts
-    finds them (setting aside the candidates that do not fit without asking anything else); `have`, when
+    finds them (setting aside the candidates that do not fit without asking anything else); of a spell
+    targeting an object and a zone, the object found a legal target (legal_target) in range, once for
+    every zone it is offered with; `have`, when
     given, is what the caster can pay for the spell now (manasupply.available with its token payments,
-    asked once by legal_casts for every candidate)."""
+    asked once by legal_casts for every candidate); `cost`, when given, is what the spell costs whatever
+    its target: its printed cost, no `costs(...)` static being in play now (placement.has_cost_changes,
+    asked once by legal_casts for a spell without X)."""
     st = game.state
     if card.kind not in SPELL_KINDS:
         raise IllegalCast("spell", f"{card.name} is a {card.kind} card, not a spell")
@@ -396,13 +410,18 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
             raise IllegalCast("target", f"{card.name} needs two targets: one {card.targets[0]} and one zone, "
                                         f"got {len(targets)} object(s) and {zone or 'no zone'}")
         t = targets[0]
-        why = legal_target(game, caster, card, t, probe)
-        if why:
-            raise IllegalCast("target", f"illegal target: {why}")
-        tz = st.zone_of(t)
-        if tz is None:
-            raise IllegalCast("target", f"{t.label()} is not in a zone of the arena")
-        _check_zone(game, caster, tz, rng, t.label())
+        if fitted is not None:  # a legal target in a zone in range (legal_casts, once for all its zones): LoS still
+            here, tz, dist = fitted
+            if dist and not line_of_sight(game, here, tz):
+                raise IllegalCast("line-of-sight", f"{caster.label()} has no line of sight to {t.label()}")
+        else:
+            why = legal_target(game, caster, card, t, probe)
+            if why:
+                raise IllegalCast("target", f"illegal target: {why}")
+            tz = st.zone_of(t)
+            if tz is None:
+                raise IllegalCast("target", f"{t.label()} is not in a zone of the arena")
+            _check_zone(game, caster, tz, rng, t.label())
         _check_zone(game, caster, zone, rng, f"zone {zone}")
     elif kind == "attachment_move":
         if len(targets) != 2 or zone is not None:
@@ -451,7 +470,8 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         raise IllegalCast(why.rule, str(why))
     for why in P.placement_problems(game, caster, card, targets, zone):
         raise IllegalCast(why[0], why[1])
-    cost, _ = casting_cost(game, caster, card, targets, x, probe, zone)
+    if cost is None:
+        cost, _ = casting_cost(game, caster, card, targets, x, probe, zone)
     if have is None:
         have = MS.available(game, caster, probe, tokens=R.token_payments(game, caster, probe))
     if cost > have:
@@ -770,12 +790,17 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
         cands.extend(((o,), None) for o in st.graveyard)
     elif kind == "object_zone":
         zones = [z for z in st.arena.zones() if rng is None or rng[0] <= st.arena.distance(here, z) <= rng[1]]
+        before = DM.trace(game)
         for o in st.in_play():
             z = st.zone_of(o)
             if z is None or (rng is not None and not rng[0] <= st.arena.distance(here, z) <= rng[1]):
                 continue
             if legal_target(game, caster, card, o, P.probe(game, caster, card, here)) is None:
                 cands.extend(((o,), zz) for zz in zones)
+                spots[id(o)] = (here, z, st.arena.distance(here, z))
+        # each object found a legal target in range once, quietly: check_cast is told so for each of its zones
+        if DM.trace(game) != before:
+            spots.clear()
     elif kind == "border":
         for pair in P.borders(st.arena):
             d = min(st.arena.distance(here, z) for z in pair)
@@ -791,9 +816,11 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     have_version = st.version
     have = MS.available(game, caster, spell_probe, tokens=R.token_payments(game, caster, spell_probe))
     have_quiet = DM.trace(game) == before
-    cheap_fail = base > have \
-        and not P.has_cost_changes(game)
-    if cheap_fail:
+    # no cost change in play: a spell without X costs its printed cost whatever the target (check_cast is
+    # given it while the state is the same, not asking for every candidate)
+    cost_version = st.version
+    unchanged = not P.has_cost_changes(game)
+    if base > have and unchanged:
         return []  # too dear whatever the target
     before = DM.trace(game)
     version = st.version
@@ -811,6 +838,7 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     # so (a candidate that does not fit costs no check and no refusal made and caught).
     phrases = card.target_phrases or ()
     xspell = isinstance(card.cast_cost, A.XValue) or isinstance(card.reveal_cost, A.XValue)
+    fixed = printed_cost(card) if unchanged and not xspell else None
     fit_first = kind == "object" and quiet and rng_quiet and (bool(phrases) or not xspell)
     ctx = Ctx(this=spell_probe) if fit_first and phrases else None  # (phrases only read it: one for all)
     for ts, z in cands:
@@ -824,15 +852,28 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
                     continue
             if not xspell:  # (X is worked out before the target is checked: then it is checked again)
                 fitted = spots[id(ts[0])]
+        elif spots and kind == "object_zone" and rng_quiet and st.version == rng_version:
+            fitted = spots[id(ts[0])]
         try:
             check_cast(game, caster, card, ts, z, face_down, None, probe=spell_probe,
                        caster_checked=quiet and st.version == version,
                        rng=rng if rng_quiet and st.version == rng_version else False, fitted=fitted,
-                       have=have if have_quiet and st.version == have_version else None)
+                       have=have if have_quiet and st.version == have_version else None,
+                       cost=fixed if st.version == cost_version else None)
         except IllegalCast:
             continue
         out.append(CastChoice(caster.id, card.name, tuple([t.id for t in ts]), z, face_down))
     return out
+
+
+def kept_casts(game, caster: GameObject, name: str, card=None) -> tuple:
+    """legal_casts of the spell named `name` by `caster`, as a tuple kept while one enumeration of legal
+    options runs (engine/decisionmemo.py: dropped when the state changes or asking leaves a trace).  The
+    action options (activation.cast_options, for the quickcast marker and for the action alike) and the
+    casting abilities offered among them (othercasters.casts_nothing) ask it of the same spells."""
+    if card is None:
+        card = game.card(name)
+    return DM.recall(game, ("legal casts", caster.id, name), lambda: tuple(legal_casts(game, caster, card)))
 
 
 # ---------------------------------------------------------------- resolving a spell directly

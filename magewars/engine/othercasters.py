@@ -286,7 +286,7 @@ def choices(game, caster, names, phrase=None, into: Optional[str] = None) -> lis
         card = game.card(name)
         if phrase is not None and not _fits(game, caster, card, phrase):
             continue
-        for ch in C.legal_casts(game, caster, card):
+        for ch in C.kept_casts(game, caster, name, card):  # (kept for the decision: asked by the action options too)
             if into is not None and (ch.zone != into or ch.target_ids):
                 continue
             out.append(ch)

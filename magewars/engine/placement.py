@@ -341,9 +341,10 @@ def placement_problems(game, caster, card, targets, zone) -> Iterator[tuple[str,
     into = zone if zone and "/" not in zone else None
     if into is None and card.kind in CONJURATION_KINDS and targets:
         into = st.zone_of(targets[0])
-    if into is not None and card.kind in ZONE_KINDS:
+    limits = _statics(game, card, ZONE_LIMIT) if into is not None and card.kind in ZONE_KINDS else ()
+    if limits:  # (the spell as an object in that zone, made only for a spell stating a limit)
         spell = probe(game, caster, card, into)
-        for call in _statics(game, card, ZONE_LIMIT):
+        for call in limits:
             pos = _pos(call)
             if len(pos) < 2 or not isinstance(pos[0], A.Phrase) or not isinstance(pos[1], int):
                 raise EngineError(f"NOT IMPLEMENTED: {card.name}: zone_limit(...) must read (PHRASE, N)")
@@ -414,10 +415,13 @@ def cost_changes(game, caster, spell, targets, which: str, into: Optional[str] =
     ("casting" or "reveal") now.  A change stating `into: PLACE` applies only to a spell cast into a zone
     fitting PLACE (`into`, the zone it is cast into: the caster choosing that zone takes the change, so
     an `optional:` one is taken then, never otherwise)."""
+    statics = _cost_statics(game)
+    if not statics:  # (no `costs(...)` in play: most casts, and every candidate of a decision)
+        return []
     out, seen = [], set()
     uses = getattr(game, "cost_uses", {})
     rnd = game.state.round
-    for src, ab, once in _cost_statics(game):
+    for src, ab, once in statics:
         call = ab.effect
         pos, kw = _pos(call), _kw(call)
         only = kw.get("only")

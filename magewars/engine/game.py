@@ -163,7 +163,7 @@ class Game:
                  'x_values', 'end_of_round_hooks', 'upkeep_hooks', 'unsupported', 'uses', 'transients',
                  'static_unsupported', 'pending_notes', 'restrictions', 'summon_later', 'lingering', 'taken_control',
                  'placers', '_shared', '_loses', '_stripped', '_abilities_synced', '_held', '_checked_version',
-                 '_would_destroy', '_rule_names', '_source_immunities', '_spared', '_listeners', '_listening_cache',
+                 '_would_destroy', '_cascade', '_rule_names', '_source_immunities', '_spared', '_listeners', '_listening_cache',
                  '_listening_version', '_heard_cache', '_entry_event_map', '_attack_listening', '_lowers_armor',
                  'just_moved', 'attacks', 'reveals', 'round_state', "__dict__")
 
@@ -213,6 +213,9 @@ class Game:
         self._held: tuple = _HELD_NONE  # (state version, placer id -> the shared markers it placed) (Game.held)
         self._checked_version = -1
         self._would_destroy: set = set()  # objects in their "would be destroyed" window
+        # while an object's attachments are destroyed with it (destroy): the (object, attack) pairs whose
+        # `destroyed` abilities wait until all of them are gone; None when no such destruction is under way
+        self._cascade: Optional[list] = None
         self._rule_names: Optional[dict] = None  # id of a codex ability -> its entry (rule_of)
         self._source_immunities: dict = {}  # card name -> phrases of its `static immune(PHRASE, this)`
         self._spared: dict = {}  # state version -> objects whose destruction by damage was prevented
@@ -750,22 +753,49 @@ class Game:
             self.emit("obliterated", f"{obj.label()} is obliterated{tail}", target=obj.id,
                       secret_for=obj.controller if obj.hidden else None,
                       public_text=f"{obj.public_label()} is obliterated{public_tail}" if obj.hidden else None)
-            for att in list(st.attachments(obj)):
-                self.destroy(att, why=f"attached to {obj.public_label()}")
-            self._drop_attachments(obj)
-            self.check_state()
+            outer = self._destroy_attached(obj)
+            if outer:
+                self._fire_cascade(outer)
+                self.check_state()
             return
         # A face-down card leaves play unnamed to anyone but its controller.
         self.emit("destroyed", f"{obj.label()} is destroyed" + tail, target=obj.id, by_damage=by_damage,
                   secret_for=obj.controller if obj.hidden else None,
                   public_text=f"{obj.public_label()} is destroyed{public_tail}" if obj.hidden else None)
-        for att in list(st.attachments(obj)):
-            self.destroy(att, why=f"attached to {obj.public_label()}")
-        self._drop_attachments(obj)
+        outer = self._destroy_attached(obj)
         # destroyed by an attack's damage: `destroyed(..., by: "attack")`, `attacker` and the attack's
         # phrases read that attack
-        self.fire("destroyed", obj, Ctx(this=obj, it=obj, attack=self.current_attack if by_damage else None))
+        attack = self.current_attack if by_damage else None
+        if outer is None:  # destroyed with the object it was attached to: its abilities wait for the rest
+            self._cascade.append((obj, attack))
+            return
+        self._fire_cascade(outer)
+        self.fire("destroyed", obj, Ctx(this=obj, it=obj, attack=attack))
         self.check_state()  # an effect that left with it may leave another object over its life
+
+    def _destroy_attached(self, obj: GameObject) -> Optional[list]:
+        """Destroy what is attached to `obj`, which has just left play: all at once with it, so no
+        `destroyed` ability of theirs and no state check runs before the last of them is gone (a state
+        check between two of them could destroy another object and ask a player to choose while an
+        attachment is still on an object out of play).  Returns, to the outermost destruction, the
+        (object, attack) pairs whose `destroyed` abilities wait, in the order they were destroyed
+        (fire them with _fire_cascade); None to a destruction nested in another's."""
+        outer = self._cascade is None
+        if outer:
+            self._cascade = []
+        try:
+            for att in list(self.state.attachments(obj)):
+                self.destroy(att, why=f"attached to {obj.public_label()}")
+            self._drop_attachments(obj)
+        finally:
+            waiting = self._cascade
+            if outer:
+                self._cascade = None
+        return waiting if outer else None
+
+    def _fire_cascade(self, waiting: list) -> None:
+        for o, attack in waiting:  # (destroyed by an attack's damage: that attack, as destroy gives it)
+            self.fire("destroyed", o, Ctx(this=o, it=o, attack=attack))
 
     def source_immunities(self, card: CardDefinition) -> list:
         """The phrases of a card's `static immune(PHRASE, this)`: objects fitting them are immune to

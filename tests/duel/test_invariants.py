@@ -102,3 +102,28 @@ def test_a_face_up_copy_destroyed_beside_a_face_down_one_is_no_leak(corpus):
     game.destroy(game.state.objects["open"], why="a test")
     assert any(e.kind == "destroyed" and "Ballad of Courage" in e.view("A")[0] for e in game.log.events)
     assert chk.violations == []
+
+
+def test_a_mage_destroyed_with_its_attachments_loses_them_all_before_its_pet_falls(corpus):
+    """Found by a 40-round volume run (seed 13, game 352): the Beastmaster died carrying three
+    equipment and enchantments; the state check run after the first of them was destroyed found her
+    Pet over its life (the Pet bonus left with her) and destroyed it, and a player was asked to choose,
+    while the other two were still attached to a Mage out of play.  Attachments go with their object
+    all at once: their `destroyed` abilities and the state check wait for the last of them."""
+    from magewars.engine import Game
+    g = Game(corpus)
+    g.state.add_player("A", mana=10)
+    g.state.add_player("B", mana=10)
+    bm = g.create("Beastmaster Stats", "bm", "B", zone="B2")
+    g.create("Bearskin", "skin", "B", attached_to="bm")
+    g.create("Rhino Hide", "hide", "B", attached_to="bm")
+    falcon = g.create("Thunderift Falcon", "falcon", "B", zone="B2")
+    g.state.add_marker(falcon, "Pet")
+    falcon.damage = 6
+    g.check_state()
+    assert falcon.in_play  # life 5 + 3 with the Pet bonus
+    chk = Checker(g).attach()
+    g.destroy(bm)
+    assert chk.violations == []
+    gone = [e.data.get("target") for e in g.log.events if e.kind == "destroyed"]
+    assert gone == ["bm", "skin", "hide", "falcon"]

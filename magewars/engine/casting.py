@@ -326,6 +326,14 @@ def legal_target(game, caster, card: CardDefinition, obj: GameObject, probe: Gam
     return why or None
 
 
+def _fitted_sight(game, caster: GameObject, t: GameObject, fitted: tuple) -> None:
+    """A target legal_casts found in play, fitting and in range: `fitted` is (the caster's zone, the
+    target's zone, the distance between); line of sight is what is left to ask."""
+    here, tz, dist = fitted
+    if dist and not line_of_sight(game, here, tz):
+        raise IllegalCast("line-of-sight", f"{caster.label()} has no line of sight to {t.label()}")
+
+
 def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence[GameObject] = (),
                zone: Optional[str] = None, face_down: bool = False, x: Optional[int] = None,
                probe: Optional[GameObject] = None, caster_checked: bool = False, rng=False,
@@ -390,9 +398,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         if why:
             raise IllegalCast(getattr(why, "rule", "") or "target", f"illegal target: {why}")
         if fitted is not None:  # in a zone, in range: line of sight is what _check_zone would ask still
-            here, tz, dist = fitted
-            if dist and not line_of_sight(game, here, tz):
-                raise IllegalCast("line-of-sight", f"{caster.label()} has no line of sight to {t.label()}")
+            _fitted_sight(game, caster, t, fitted)
         else:
             tz = st.zone_of(t)
             if tz is None:  # in play but outside the arena (Banish): out of everyone's range and sight
@@ -411,9 +417,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
                                         f"got {len(targets)} object(s) and {zone or 'no zone'}")
         t = targets[0]
         if fitted is not None:  # a legal target in a zone in range (legal_casts, once for all its zones): LoS still
-            here, tz, dist = fitted
-            if dist and not line_of_sight(game, here, tz):
-                raise IllegalCast("line-of-sight", f"{caster.label()} has no line of sight to {t.label()}")
+            _fitted_sight(game, caster, t, fitted)
         else:
             why = legal_target(game, caster, card, t, probe)
             if why:

@@ -163,7 +163,9 @@ class AttackAction:
         return self.kind or "other"
 
 
-@dataclass(eq=False)  # an entity: compared by identity (a value comparison recursed through its action)
+# an entity: compared by identity (a value comparison recursed through its action); slots: made at every
+# attack, read at every step (odds/plan.py's _Tracked reads them through Attack's slot descriptors)
+@dataclass(eq=False, slots=True, weakref_slot=True)
 class Attack:
     """One individual attack against one object."""
     action: AttackAction
@@ -210,6 +212,7 @@ class Attack:
     reached: set = field(default_factory=set)  # keys of the steps this attack has entered
     acting_defender: Optional["GameObject"] = None  # uses its defenses against it (act_as_defender)
     defended_by: tuple = ()  # (object id, defense key) of the defense that avoided the attack
+    paid_by: Optional[set] = None  # ids of the objects that paid what the attack asked of them (primitives)
 
     @property
     def traits(self):

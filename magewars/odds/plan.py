@@ -25,6 +25,7 @@ Nothing here states a rule: what the rules do is read back from what the engine 
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -38,20 +39,28 @@ from .probe import D12_PURPOSE, ZONE, OddsError, Spec
 DICE_EVENTS = ("rolls", "damaged", "deals_damage", "would_be_destroyed")
 
 
+#: a tracked attack -> the plan whose reads of its roll it counts (_Tracked: an Attack has slots, no room of
+#: its own for it)
+_PROBES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 class _Tracked(Attack):
     """The engine's Attack record, with reads of what the dice showed counted while a triggered
-    ability runs (a trigger that reads the roll makes the outcome depend on it)."""
+    ability runs (a trigger that reads the roll makes the outcome depend on it).  The same slots as an
+    Attack (a live attack's class is switched to it); each field is read through Attack's own slot."""
     __slots__ = ()
 
     def _get(name):  # noqa: N805 - a property factory
+        slot = Attack.__dict__[name]  # (the slot's descriptor on Attack)
+
         def get(self):
-            box = self.__dict__.get("_probe")
+            box = _PROBES.get(self)
             if box is not None and box.firing:
                 box.roll_reads += 1
-            return self.__dict__[name]
+            return slot.__get__(self, Attack)
 
         def put(self, value):
-            self.__dict__[name] = value
+            slot.__set__(self, value)
         return property(get, put)
 
     normal = _get("normal")
@@ -103,7 +112,7 @@ class _Box:
             return None
         if type(atk) is Attack:
             atk.__class__ = _Tracked
-            atk.__dict__["_probe"] = self
+            _PROBES[atk] = self
         return atk
 
     def asked(self, atk, purpose: str) -> None:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import signal
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -36,19 +36,24 @@ def main(argv=None) -> int:
     results = []
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     stopped = False
-    pool = ProcessPoolExecutor(a.workers)
+    # (the workers ignore SIGINT and SIGTERM: a stop reaches this process, which ends them itself)
+    pool = multiprocessing.get_context("fork").Pool(a.workers, initializer=_worker_start)
     try:
-        for k, part in enumerate(pool.map(check_many, parts), 1):
+        for k, part in enumerate(pool.imap(check_many, parts), 1):
             results.extend(part)
+            for r in part:  # each finding as soon as its part is in: a long run need not be stopped to see it
+                if r["crash"] or r["violations"]:
+                    print(f"  finding: {_finding(r)}", file=sys.stderr, flush=True)
             if k % 20 == 0 or k == len(parts):
                 print(f"  {len(results)}/{len(jobs)} games, {time.perf_counter() - t0:.0f} s: "
                       f"{sum(bool(r['crash']) for r in results)} crashes, "
                       f"{sum(len(r['violations']) for r in results)} violations so far", file=sys.stderr, flush=True)
     except KeyboardInterrupt:  # stopped early: report the games that were played
         stopped = True
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.terminate()  # no worker goes on playing once the run is stopped
     else:
-        pool.shutdown()
+        pool.close()
+    pool.join()
     dt = time.perf_counter() - t0
     crashes = [r for r in results if r["crash"]]
     broken = [r for r in results if r["violations"]]
@@ -62,7 +67,7 @@ def main(argv=None) -> int:
           f"{len(crashes)} crashes, {sum(len(r['violations']) for r in broken)} invariant violations "
           f"in {len(broken)} games")
     for r in (crashes + broken)[:20]:
-        print(f"  game {r['index']} {r['books']}: {r['crash'] or ''} {r['violations'][:3]}")
+        print(f"  {_finding(r)}")
     if a.json:
         a.json.write_text(json.dumps({"games": a.games, "seed": a.seed, "max_rounds": a.max_rounds,
                                       "seconds": round(dt, 1), "results": results}, indent=1))
@@ -70,6 +75,17 @@ def main(argv=None) -> int:
         sys.stdout.flush()
         os._exit(1)
     return 1 if crashes or broken else 0
+
+
+def _finding(r: dict) -> str:
+    """A crashed or broken game, with what replays it (its index in this run's jobs: --games, --seed and
+    --max-rounds give the same jobs)."""
+    return f"game {r['index']} {r['books']}: {r['crash'] or ''} {r['violations'][:3]}"
+
+
+def _worker_start() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 if __name__ == "__main__":

@@ -1090,8 +1090,7 @@ class Game:
                 or heard[0] != eff.epoch:
             return False
         heard = heard[1]
-        if event in heard and (step is None or event != STEP_EVENT or _ANY_STEP in heard
-                               or f"{STEP_EVENT}:{step}" in heard):  # (_hears, inline)
+        if event in heard and _hears(heard, event, step):
             return False
         if event in LOOK_BACK_EVENTS and subject is not None and not isinstance(subject, str) \
                 and not subject.in_play:

@@ -134,7 +134,7 @@ def _hidden_src(game, ctx: Ctx) -> dict:
     """The secret_for and public_text of a log line naming the source of an effect that is face down
     (a card whose abilities work hidden): its controller reads the line, the others its public form."""
     this = ctx.this
-    if this is None or getattr(this, "hidden", False) is not True:
+    if this is None:
         return {}
     return game._hidden_line(this, f"NOT IMPLEMENTED: an effect of {this.public_label()} is not applied")
 

@@ -503,29 +503,27 @@ class Reveals(GamePart):
             g.emit("rule", f"{obj.label()} is a one-time enchantment revealed while none of the events it "
                            f"answers is happening: wasted")
             g.destroy(obj, why="one-time effect wasted")
-            g.fire("reveals", obj, Ctx(this=obj, attack=atk, it=obj), who=st.mage_of(obj.controller))
-            g.check_state()
-            return True
-        ran = False
-        # revealed while a spell is cast (engine/casting.py), "that spell" is the spell
-        it = atk.spell if getattr(atk, "is_casting", False) and atk.spell is not None else \
-            (subject if subject is not None else host)
-        ctx = Ctx(this=obj, attack=atk, it=it)
-        for ab in obj.card.abilities:
-            inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
-            if isinstance(inner, A.OneShotAbility):
-                g.run_effects(inner.effects, ctx)
-                ran = True
-            elif isinstance(inner, A.TriggeredAbility):
-                if inner.event.name == "revealed" or self._event_now(inner.event, obj, atk):
-                    if inner.guard is None or g.evaluate(inner.guard, ctx):
-                        g.emit("trigger", f"{obj.label()}: its '{inner.event.name}' ability resolves")
-                        g.run_effects(inner.effects, ctx)
-                        ran = True
-        attacked_now = atk is not None and host is not None and host in (atk.target, atk.defender, atk.attacker)
-        if not ran and is_one_time(obj) and obj.in_play and not attacked_now:
-            g.emit("rule", f"{obj.label()} is a one-time enchantment revealed when its effect is irrelevant: wasted")
-            g.destroy(obj, why="one-time effect wasted")
+        else:
+            ran = False
+            # revealed while a spell is cast (engine/casting.py), "that spell" is the spell
+            it = atk.spell if getattr(atk, "is_casting", False) and atk.spell is not None else \
+                (subject if subject is not None else host)
+            ctx = Ctx(this=obj, attack=atk, it=it)
+            for ab in obj.card.abilities:
+                inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
+                if isinstance(inner, A.OneShotAbility):
+                    g.run_effects(inner.effects, ctx)
+                    ran = True
+                elif isinstance(inner, A.TriggeredAbility):
+                    if inner.event.name == "revealed" or self._event_now(inner.event, obj, atk):
+                        if inner.guard is None or g.evaluate(inner.guard, ctx):
+                            g.emit("trigger", f"{obj.label()}: its '{inner.event.name}' ability resolves")
+                            g.run_effects(inner.effects, ctx)
+                            ran = True
+            attacked_now = atk is not None and host is not None and host in (atk.target, atk.defender, atk.attacker)
+            if not ran and is_one_time(obj) and obj.in_play and not attacked_now:
+                g.emit("rule", f"{obj.label()} is a one-time enchantment revealed when its effect is irrelevant: wasted")
+                g.destroy(obj, why="one-time effect wasted")
         # `when reveals(WHO, WHAT)` abilities: WHO is the revealing player (by their Mage), WHAT the enchantment
         g.fire("reveals", obj, Ctx(this=obj, attack=atk, it=obj), who=st.mage_of(obj.controller))
         g.check_state()

@@ -126,10 +126,11 @@ def duel(book_a, book_b, games, seed, agents, workers, cluster, max_rounds, sear
         t.add_row(s.side, s.book, s.agent, str(s.wins), f"{100 * s.win_rate:.1f}%",
                   f"{100 * s.low:.1f}–{100 * s.high:.1f}%")
     echo_table(t)
-    click.echo(f"draws: {summary.draws}   mean rounds: {summary.mean_rounds:.1f}   "
-               f"first player won {summary.first_player_wins} of {summary.decided} decided games "
-               f"({100 * summary.first_player_rate:.1f}%, 95% {100 * summary.first_low:.1f}–"
-               f"{100 * summary.first_high:.1f}%)")
+    first = (f"first player won {summary.first_player_wins} of {summary.decided} decided games "
+             f"({100 * summary.first_player_rate:.1f}%, 95% {100 * summary.first_low:.1f}–"
+             f"{100 * summary.first_high:.1f}%)") if summary.decided else \
+        "first player advantage: no game was decided"  # a rate of 0 of 0 games says nothing
+    click.echo(f"draws: {summary.draws}   mean rounds: {summary.mean_rounds:.1f}   {first}")
     click.echo("endings: " + ", ".join(f"{k} {v}" for k, v in summary.reasons.items()))
 
 

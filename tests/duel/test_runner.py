@@ -67,6 +67,9 @@ def test_cli_duel_writes_json_csv_and_charts(tmp_path):
                "-q")
     assert r.exit_code == 0, r.output
     assert (tmp_path / "c.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    r = invoke("duel", "beastmaster", "wizard", "--games", 2, "--max-rounds", 1)
+    assert r.exit_code == 0, r.output  # one round decides nothing: no rate of 0 of 0 games is printed
+    assert "first player advantage: no game was decided" in r.output and "of 0 decided" not in r.output
 
 
 def test_cli_duel_json_to_stdout_is_the_document():

@@ -18,6 +18,8 @@ STEP_LABEL = {s: s.replace("_", " ").title() for s in
 def find_cards(corpus: Corpus, query: str) -> list[str]:
     """Card names matching a query: exact, then prefix/substring, then fuzzy."""
     q = query.strip().lower()
+    if not q:
+        return []  # a blank name names no card (every name would contain it)
     names = list(corpus.cards)
     exact = [n for n in names if n.lower() == q]
     if exact:

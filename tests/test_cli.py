@@ -83,6 +83,8 @@ def test_card_renders_generated_text(runner):
     assert r.exit_code == 0 and "Bear Strength" in r.output
     r = runner.invoke(main, ["card", "qqqzzz"])
     assert r.exit_code == 1
+    r = runner.invoke(main, ["card", "  "])  # a blank name is no card, not a list of every card
+    assert r.exit_code == 1 and "no card matches" in r.output and "several" not in r.output
 
 
 def test_coverage_and_export(runner):

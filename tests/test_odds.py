@@ -250,6 +250,7 @@ def test_cli_with_options(corpus):
     (["odds", "Timbr Wolf", "Iron Golem"], 1, "did you mean 'Timber Wolf'"),
     (["odds", "Timber Wolf", "xyzzy"], 1, "no card named 'xyzzy'"),
     (["odds", "Timber Wolf", "Golem"], 1, "matches several cards"),
+    (["odds", "", "Iron Golem"], 1, "no card named '' (attacker)"),
     (["odds", "Timber Wolf", "Iron Golem", "--attack", "Claw"], 1, "no attack named 'Claw'"),
     (["odds", "Timber Wolf", "Iron Golem", "--with", "Bear Strenght"], 1, "did you mean"),
     (["odds", "Timber Wolf", "Iron Golem", "--defender-damage", "13"], 1, "already be destroyed"),

@@ -4,7 +4,9 @@ holds the typed records).
 Every action choice reaches an agent as ``game.decide("action", player, options)``; each
 ``Option.value`` is one of the records of engine/actions.py.  The options come from the rules and the corpus:
 
-* a move (``movement.legal_moves``), before a quick action or as the quick action itself;
+* a move (``movement.legal_moves``), before a quick action or as the quick action itself; not one its
+  controller cannot pay for (legal_moves says why such a move, which the rules would cancel at Pay
+  Costs with its move action lost, is left out);
 * an attack with each of its attack bars, aimed at each legal target (the attack engine's own legality
   check, ``AttackEngine.illegal_reason``, probed before anything is declared);
 * a spell cast from the two spells its player planned (``casting.legal_casts``), and the mage's

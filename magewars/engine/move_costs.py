@@ -3,8 +3,9 @@
 A card in play may state `static action_cost(PHRASE, "move", N)`: each move action of an object the
 phrase names costs its controller N more mana, paid in the Pay Costs step of the move, once per move
 action (a teleport, a push or a move made by an effect is no move action and costs nothing).  A move
-its controller cannot pay for is not a legal move.  engine/movement.py asks `unpaid_reason` while
-checking a move and `pay` in its Pay Costs step.
+its controller cannot pay for is not offered; one declared anyway is canceled at Pay Costs and its move
+action is lost.  engine/movement.py asks `unpaid_reason` as it lists the moves and in its Pay Costs step
+(pay_costs), which then calls `pay`.
 
 `static action_cost(PHRASE, "teleport", N)` is the same for a teleport an object makes in place of a
 move action (a `can(WHO, "teleport", instead_of: "move")` permission): each costs N mana, and one its

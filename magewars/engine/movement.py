@@ -6,8 +6,9 @@ one named step each, in this order:
 1. ``declare_move``   — the destination is one zone away, no diagonals; the creature may move
    (no `cannot(this, "move")` from its traits or conditions), has a move action left and is not
    stopped by hindering; no wall on the border forbids the crossing.
-2. ``pay_costs``      — nothing in the shipped corpus is modelled as a move cost yet; the step is
-   named so that reveal windows and later costs have a place.
+2. ``pay_costs``      — the extra mana cards in play charge for a move action (engine/move_costs.py).
+   A declared move whose costs cannot all be paid is canceled here and its move action is lost
+   (a "canceled" event says why); the creature stays where it is.
 3. ``leaving_zone``   — the "leaves" event.
 4. ``walls``          — walls on the border: passage attacks strike before it crosses (Teleports skip
    this step; Flying movers ignore walls); if it can no longer move, the rest is canceled.
@@ -30,6 +31,9 @@ What a creature may do is read from the codex entries it carries, never from the
 
 "enters" is the event of an object coming into play (``enter_zone``, used when a spell is placed);
 a creature that changes zone fires "moves" (with ``into``/``frm``/``how``) and "leaves".
+
+A move action (``move``) runs the steps of MOVE_STEPS in order, each a function of that name here; a
+push or a teleport runs steps 3-6 (``change_zone``).
 """
 from __future__ import annotations
 
@@ -546,9 +550,28 @@ def tunnel_of(game: Game, obj, here: str, to_zone: str):
     return None
 
 
-def pay_costs(game: Game, obj, to_zone: str) -> None:
-    """Step 2, Pay Costs: extra mana a card in play makes a move action cost (engine/move_costs.py)."""
-    move_costs.pay(game, obj)
+def pay_costs(game: Game, obj, to_zone: str, action: str = move_costs.MOVE) -> bool:
+    """Step 2, Pay Costs: the extra mana cards in play make this move action (or teleport in place of one)
+    cost (engine/move_costs.py).  Returns whether they were paid: when its controller cannot pay them all,
+    nothing is paid, the move is canceled and its move action is lost (Rules: Move Action, step 2) --
+    the caller counts the action (``_action_lost``)."""
+    why = move_costs.unpaid_reason(game, obj, action)
+    if why:
+        game.emit("canceled", f"the move of {obj.label()} to {to_zone} is canceled at Pay Costs: {why}; "
+                              f"its move action is lost", target=obj.id, to=to_zone, step="pay_costs", why=why,
+                  rule=move_costs.RULE)
+        return False
+    move_costs.pay(game, obj, action)
+    return True
+
+
+def _action_lost(game: Game, obj) -> bool:
+    """A declared move action canceled before the creature left its zone (its costs unpaid, or an
+    enchantment revealed as it leaves): it still counts as one of its move actions.  Returns False (the
+    creature did not arrive)."""
+    obj.moves_taken += 1
+    game.state.touch()
+    return False
 
 
 def leaving_zone(game: Game, obj, here: str, to_zone: str, how: str) -> None:
@@ -662,28 +685,35 @@ def change_zone(game: Game, obj, to_zone: str, how: str, walls_step: bool = True
     return True
 
 
+#: the move sequence of a move action, in the rulebook's order (Rules: Move Action): `move` runs the
+#: function of each name, in turn; a step that cancels the move ends it there
+MOVE_STEPS = ("declare_move", "pay_costs", "leaving_zone", "walls", "move_to_zone", "entering_zone")
+
+
 def move(game: Game, obj, to_zone: str, action: bool = True, over=None) -> bool:
-    """One move action of `obj` into the adjacent zone `to_zone` (the move sequence, steps 1-6).
-    Raises IllegalMove (naming the rule) before anything changes.  Returns whether it arrived.
-    `action=False`: an effect moves it "as a move action would" outside its own actions (no move
-    action is counted, hindering does not stop later ones)."""
+    """One move action of `obj` into the adjacent zone `to_zone` (the move sequence, MOVE_STEPS).
+    Raises IllegalMove (naming the rule) at Declare Move, before anything changes; a move canceled
+    later (its costs unpaid at Pay Costs, an enchantment revealed as it leaves) is a move action lost.
+    Returns whether it arrived.  `action=False`: an effect moves it "as a move action would" outside
+    its own actions (no move action declared, paid or counted; hindering does not stop later ones)."""
+    # 1. Declare Move: every check, before anything changes
     why_hindered = declare_move(game, obj, to_zone, count_action=action, over=over)
-    if action and move_costs.unpaid_reason(game, obj):
-        raise IllegalMove(move_costs.unpaid_reason(game, obj), move_costs.RULE)
-    if action:  # the move action is declared: `when declares(X, "move")` abilities answer before it moves
-        game.fire("declares", obj, Ctx(this=obj, it=obj), actions=(MOVE_ACTION,))
-        if not obj.in_play:
-            return False
-    if action:
-        pay_costs(game, obj, to_zone)
-        if not leaving_window(game, obj):  # step 3: revealed then, an enchantment may stop the move
-            obj.moves_taken += 1
-            game.state.touch()
-            return False
-    here = _zone_of(game, obj)
     if not action:
+        here = _zone_of(game, obj)
         ok = change_zone(game, obj, to_zone, "moves")
         return ok and obj.zone == to_zone and here != to_zone
+    # the move action is declared: `when declares(X, "move")` abilities answer before it is paid for
+    game.fire("declares", obj, Ctx(this=obj, it=obj), actions=(MOVE_ACTION,))
+    if not obj.in_play:
+        return False
+    # 2. Pay Costs: unpaid, the move is canceled and the move action lost
+    if not pay_costs(game, obj, to_zone):
+        return _action_lost(game, obj)
+    # the reveal window as it leaves (step 3): an enchantment revealed then may cancel the move (the move
+    # action is lost too)
+    if not leaving_window(game, obj):
+        return _action_lost(game, obj)
+    here = _zone_of(game, obj)
     obj.moves_taken += 1
     if why_hindered:
         obj.move_stopped = why_hindered
@@ -693,6 +723,7 @@ def move(game: Game, obj, to_zone: str, action: bool = True, over=None) -> bool:
     if tunnel is not None:
         game.emit("rule", f"{obj.label()} goes straight from {here} to {to_zone} through {tunnel.label()}: no wall "
                           f"crossed, no zone between entered")
+    # 3-6. Leaving Zone, Walls, Move to New Zone, Entering Zone (shared with pushes and teleports)
     arrived = change_zone(game, obj, to_zone, "moves", walls_step=tunnel is None)
     if arrived:
         game.just_moved.add(obj.id)
@@ -781,7 +812,15 @@ def legal_moves(game: Game, obj, action: bool = True, over=None) -> list[str]:
     here = _zone_of(game, obj)
     if here is None or not obj.in_play:
         return []
-    if action and move_costs.unpaid_reason(game, obj):  # a move its controller cannot pay for
+    # A move action its controller cannot pay for is not offered.  The rules let a player declare one (it is
+    # then canceled at Pay Costs and the move action is lost: `move` does so), but declaring it gains
+    # nothing -- the creature stays, the move action is spent, and what answers a declared move still
+    # happens -- and the rules treat such a move as one the creature cannot take: without the mana a card
+    # in play charges for each move action, the creature "cannot take a move action" (Supplement, Spells:
+    # Suppression Orb), and an action whose costs cannot be paid is not a possible one (Rules: Mandatory
+    # Actions).  Left out, the choice list holds only moves that can be made and a random agent never
+    # spends an action on one that cannot.
+    if action and move_costs.unpaid_reason(game, obj):
         return []
     out = []
     tunnels = None  # (a zone further than one away is reached only through a tunnel: none is looked for
@@ -807,16 +846,18 @@ def can_move(game: Game, obj) -> bool:
 
 
 # ---------------------------------------------------------------- a move action that is a teleport
-def teleport_moves(game: Game, obj) -> list[str]:
+def teleport_moves(game: Game, obj, costs: bool = True) -> list[str]:
     """Zones one move action of `obj` may teleport it to instead of moving: those a permission
     `can(WHO, "teleport", into: PLACE, instead_of: "move")` names (engine/restrictions.py permits),
-    while it has a move action left and its controller can pay what such a teleport costs (engine/move_costs.py).  Walls, hindering and line of sight do not matter to a teleport."""
+    while it has a move action left and (`costs`) its controller can pay what such a teleport costs
+    (engine/move_costs.py; one that cannot be paid is not offered, as legal_moves says why).  Walls,
+    hindering and line of sight do not matter to a teleport."""
     here = _zone_of(game, obj)
     if here is None or not obj.in_play or obj.action_marker != "ready" or obj.moves_taken >= max_moves(game, obj):
         return []
     if restriction(game, obj, CANNOT_TELEPORTED, here=here):
         return []
-    if move_costs.unpaid_reason(game, obj, move_costs.TELEPORT):  # `action_cost(WHO, "teleport", N)` unpaid
+    if costs and move_costs.unpaid_reason(game, obj, move_costs.TELEPORT):  # `action_cost(WHO, "teleport", N)`
         return []
     # every zone's permission query has the same parties (the zone is no party): when no statement about
     # the action is in reach of them and no effect grants one for a while, each would answer None
@@ -829,12 +870,14 @@ def teleport_moves(game: Game, obj) -> list[str]:
 
 
 def teleport_move(game: Game, obj, zone: str) -> bool:
-    """A move action spent on a teleport a permission allows (teleport_moves)."""
+    """A move action spent on a teleport a permission allows (teleport_moves): declared, then paid for
+    (unpaid, it is canceled and the move action lost, as a move is), then the teleport."""
     why = permits(game, "teleport", obj, into=zone)
-    if not why or zone not in teleport_moves(game, obj):
+    if not why or zone not in teleport_moves(game, obj, costs=False):
         raise IllegalMove(f"{obj.label()} may not teleport to {zone} as a move action", RULE_TELEPORT)
     game.emit("rule", f"{obj.label()}'s move action is a teleport: {why}", target=obj.id)
-    move_costs.pay(game, obj, move_costs.TELEPORT)
+    if not pay_costs(game, obj, zone, move_costs.TELEPORT):
+        return _action_lost(game, obj)
     obj.moves_taken += 1
     game.state.touch()
     return teleport(game, obj, zone, source=why.rule)

@@ -685,8 +685,9 @@ def change_zone(game: Game, obj, to_zone: str, how: str, walls_step: bool = True
     return True
 
 
-#: the move sequence of a move action, in the rulebook's order (Rules: Move Action): `move` runs the
-#: function of each name, in turn; a step that cancels the move ends it there
+#: the move sequence of a move action, in the rulebook's order (Rules: Move Action): `move` calls the
+#: function of each name in this order (steps 3-6 through change_zone; tests/engine/test_move_sequence.py
+#: checks the order); a step that cancels the move ends it there
 MOVE_STEPS = ("declare_move", "pay_costs", "leaving_zone", "walls", "move_to_zone", "entering_zone")
 
 

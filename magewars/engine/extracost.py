@@ -128,10 +128,14 @@ def pay_sacrifice(game, c, sight) -> bool:
     pick = left[0] if len(left) == 1 else game.decide(
         "target", c.caster.controller, [Option(o.label(), o) for o in left],
         prompt=f"{c.card.name}: which object to destroy as an additional cost", default=0).value
+    # (a face-down spell is named only to its caster's controller)
     game.emit("rule", f"{c.caster.controller} destroys {pick.label()} as an additional cost of {c.card.name}: "
-                      f"its range does not count for zone {st.zone_of(pick)}", target=pick.id)
+                      f"its range does not count for zone {st.zone_of(pick)}", target=pick.id,
+              secret_for=c.caster.controller if c.face_down else None,
+              public_text=f"{c.caster.controller} destroys {pick.label()} as an additional cost of a face-down "
+                          f"spell" if c.face_down else None)
     c.reached = frozenset(c.reached | {st.zone_of(pick)})
-    game.destroy(pick, why=f"an additional cost of {c.card.name}", by=c.caster)
+    game.destroy(pick, why="an additional cost of " + ("a spell" if c.face_down else c.card.name), by=c.caster)
     return True
 
 

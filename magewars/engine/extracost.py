@@ -86,10 +86,12 @@ def sacrifices(game, caster, spell) -> list:
         pos = [a.value for a in ab.effect.args if not a.key]
         if len(pos) != 3 or not all(isinstance(v, A.Phrase) for v in pos):
             raise NotImplementedError(f"{src.card.name}: sacrifice_for_range(...) must read (WHO, SPELLS, OBJECTS)")
-        ctx = Ctx(this=src, it=spell)
-        if ab.guard is not None and not game.evaluate(ab.guard, ctx):
+        # (the spell first: most spells a caster is offered fit no such statement)
+        if not P._spell_fits(game, src, spell, pos[1]):
             continue
-        if not matches(game, caster, pos[0], Ctx(this=src)) or not P._spell_fits(game, src, spell, pos[1]):
+        if ab.guard is not None and not game.evaluate(ab.guard, Ctx(this=src, it=spell)):
+            continue
+        if not matches(game, caster, pos[0], Ctx(this=src)):
             continue
         for o in resolve(game, pos[2], Ctx(this=src)):
             if not isinstance(o, str) and o.in_play and o not in out and st.zone_of(o) is not None:

@@ -87,7 +87,7 @@ counter_spell(what?: obj)                        Counter a spell being cast; it 
 return_to_hand(what: obj)                        Return an object to its owner's spellbook.
 return_from_discard(what: obj, to?: obj)         Return a card from a discard pile to the spellbook or into play.
 search(who: obj, what: obj)                      Search a spellbook for a card.
-summon(what: obj, to?: obj)                      Put a creature or conjuration into play.
+summon(what: obj, to?: obj)                      Put a creature or conjuration into play (a marker named "... marker": a new one from the supply); `to:` the zone (a `target zone` is targeted; `a zone ...` is a place its controller picks among those the phrase names, range and line of sight not counted).
 transform(what: obj, into: obj)                  Replace an object with another card's definition.
 gain_control(who: obj, what: obj)                Take control of an object.
 ready(what: obj)                                 Ready an action marker or a ready marker.
@@ -174,6 +174,7 @@ upkeep_first(what: obj)                          This object's upkeep is paid be
 extra_prepared(who: obj, count: num)             In the Planning Phase the object prepares this many spells more than usual.
 mana_supply()                                    Static on a token: each marker is one mana kept by the object that carries it, spent first when that object casts.
 optional_extra_cost(what: obj, amount: num)     Static on a spell (or a trait of it): when it is cast, its caster may pay this much more mana as part of its cost (paid back with the rest if it is countered).
+sacrifice_for_range(who: obj, spells: obj, what: obj) Casting permission bought with an additional cost: as an object the first phrase names casts a spell the second names, its controller may destroy one object the third names, in the caster's line of sight, as part of the cost; the spell's range then does not count for a target that is that object's zone, an object in that zone or a border of it.
 extend_wall(what: obj)                           A wall cast with its optional extra cost paid: another copy of it from the spellbook is placed, not cast, on a free border connected to it and in the caster's line of sight (range and the first wall not counted).
 bound_casting(who: obj, per_round: num)          Static on an object spells are bound to: who may cast the bound spell, like a planned spell and paying its full cost, this many times a round; it stays bound whether it resolves or is countered.
 assign_spell(who: obj)                           Planning: the controller secretly gives the object one spell from the spellbook that it may cast; it casts it later this round, and a spell it never cast goes back to the book (to the discard pile if the object left play).

@@ -1,9 +1,12 @@
 """Casting a spell: the casting sequence as a table of steps (rulebook: Casting Spells).
 
     declare_spell       the spell, its targets (range and line of sight from the caster, a legal
-                        target for the spell's target phrase), X; every restriction is checked here
+                        target for the spell's target phrase), X; every restriction is checked here;
+                        a target out of range may be reached through a `sacrifice_for_range(...)`
+                        in play (engine/extracost.py), when the caster sees an object it may destroy
     pay_spell_costs     the casting cost (an enchantment pays only its casting cost now, and its
-                        reveal cost when it is revealed: engine/reveal.py), changed by `costs(...)`
+                        reveal cost when it is revealed: engine/reveal.py), changed by `costs(...)`;
+                        the object destroyed as an additional cost to reach a target beyond range
     counter_spell_step  mandatory reveals `during counter_spell_step`; counterspell effects cancel
     resolve_spell       a spell that lost its target is canceled (its costs are lost); otherwise it
                         resolves: an incantation's effect runs, an attack spell's attack enters the
@@ -75,6 +78,10 @@ class Casting:
     result: object = None
     redirected: bool = False  # its target was changed as it was cast (redirect): range no longer applies
     remade: bool = False  # taken over as it was cast: its new controller may remake its choices (take_over)
+    # cast beyond its range by destroying one of these objects as an additional cost (extracost.py
+    # sacrifice_for_range), and the zones whose range no longer counts once one was destroyed
+    sacrifice: tuple = ()
+    reached: frozenset = frozenset()
 
     # --- the attack-shaped view the reveal windows and event matching read
     @property
@@ -303,6 +310,34 @@ def _check_zone(game, caster, zone: str, rng, rule_what: str, los: bool = True) 
         raise IllegalCast("line-of-sight", f"{caster.label()} has no line of sight to {rule_what}")
 
 
+def _beyond_range(game, caster, probe, zones, err: IllegalCast, out: Optional[list]) -> None:
+    """A target out of the spell's range (`err`, the refusal), in or around `zones`: the cast may go on when
+    a `sacrifice_for_range` lets the caster destroy an object it sees there as an additional cost (those
+    objects are added to `out`); when it sees none of those objects, refused for line of sight; else `err`."""
+    here = game.state.zone_of(caster)
+    seen, unseen = EC.reach(game, caster, probe, zones, lambda z: z == here or line_of_sight(game, here, z))
+    if seen:
+        if out is not None:
+            out.extend(o for o in seen if o not in out)
+        return
+    if unseen:
+        raise IllegalCast("line-of-sight", f"{err.detail}; {caster.label()} has no line of sight to "
+                                           f"{', '.join(o.label() for o in unseen)}, which it could destroy to "
+                                           f"cast {probe.card.name} there")
+    raise err
+
+
+def _zone_in_reach(game, caster, probe, zone: str, rng, what: str, out: Optional[list], los: bool = True) -> None:
+    """_check_zone, a target out of range allowed through _beyond_range."""
+    try:
+        _check_zone(game, caster, zone, rng, what, los)
+    except IllegalCast as e:
+        if e.rule != "range" or rng is None:
+            raise
+        _beyond_range(game, caster, probe, (zone,), e, out)
+        _check_zone(game, caster, zone, None, what, los)
+
+
 def legal_target(game, caster, card: CardDefinition, obj: GameObject, probe: GameObject,
                  fitted: bool = False) -> Optional[str]:
     """Why `obj` is not a legal target of the spell for its target phrase, or None.  `fitted`: the
@@ -337,7 +372,8 @@ def _fitted_sight(game, caster: GameObject, t: GameObject, fitted: tuple) -> Non
 def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence[GameObject] = (),
                zone: Optional[str] = None, face_down: bool = False, x: Optional[int] = None,
                probe: Optional[GameObject] = None, caster_checked: bool = False, rng=False,
-               fitted: Optional[tuple] = None, have: Optional[int] = None, cost: Optional[int] = None) -> int:
+               fitted: Optional[tuple] = None, have: Optional[int] = None, cost: Optional[int] = None,
+               sacrifice: Optional[list] = None) -> int:
     """Every rule of the declaration and the cost; raises IllegalCast naming the first broken one,
     else returns the mana the cast will cost.  Changes nothing.  `probe`: the spell as an object not in
     play yet (placement.probe for this caster, card and the caster's zone), when the caller already has
@@ -354,7 +390,8 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     given, is what the caster can pay for the spell now (manasupply.available with its token payments,
     asked once by legal_casts for every candidate); `cost`, when given, is what the spell costs whatever
     its target: its printed cost, no `costs(...)` static being in play now (placement.has_cost_changes,
-    asked once by legal_casts for a spell without X)."""
+    asked once by legal_casts for a spell without X); `sacrifice`, when given, gets the objects the caster
+    may destroy to cast the spell beyond its range, when a target needs it (extracost.sacrifice_for_range)."""
     st = game.state
     if card.kind not in SPELL_KINDS:
         raise IllegalCast("spell", f"{card.name} is a {card.kind} card, not a spell")
@@ -404,7 +441,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
             if tz is None:  # in play but outside the arena (Banish): out of everyone's range and sight
                 raise IllegalCast("range", f"{t.label()} is not in a zone of the arena: out of range and line "
                                            f"of sight")
-            _check_zone(game, caster, tz, rng, t.label())
+            _zone_in_reach(game, caster, probe, tz, rng, t.label(), sacrifice)
     elif kind == "discard":
         if zone is not None or len(targets) != 1:
             raise IllegalCast("target", f"{card.name} needs one target ({' or '.join(card.targets)})")
@@ -452,8 +489,8 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         if targets or zone is None:
             raise IllegalCast("target", f"{card.name} targets a zone: give a zone, not objects")
         allowed = R.summon_permission(game, caster, probe, zone)  # a card lets it go there (Summoning Circle)
-        _check_zone(game, caster, zone, None if allowed else rng, f"zone {zone}",
-                    los=not (allowed and "LoS" in allowed.ignoring))
+        _zone_in_reach(game, caster, probe, zone, None if allowed else rng, f"zone {zone}", sacrifice,
+                       los=not (allowed and "LoS" in allowed.ignoring))
     elif kind == "border":
         pair = P.parse_border(st.arena, zone)
         if pair is None:
@@ -462,8 +499,8 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         here = st.zone_of(caster)
         dists = [st.arena.distance(here, z) for z in pair] if here else []
         if rng is not None and (not dists or min(dists) < rng[0] or min(dists) > rng[1]):
-            raise IllegalCast("range", f"the border {zone} is out of range of {caster.label()} "
-                                       f"(range {rng[0]}-{rng[1]})")
+            _beyond_range(game, caster, probe, pair, IllegalCast(
+                "range", f"the border {zone} is out of range of {caster.label()} (range {rng[0]}-{rng[1]})"), sacrifice)
         if here and not any(z == here or line_of_sight(game, here, z) for z in pair):
             raise IllegalCast("line-of-sight", f"{caster.label()} has no line of sight to the border {zone}")
     else:
@@ -557,6 +594,11 @@ class _PayCosts:
         have = MS.available(game, c.caster, c.spell, tokens=tokens)
         if cost > have:  # something revealed since the declaration raised the cost
             c.cancel(f"cannot pay {cost} mana (has {have})")
+            game.emit("rule", f"{c.card.name} is canceled: {c.why}")
+            return
+        here = game.state.zone_of(c.caster)
+        if c.sacrifice and not EC.pay_sacrifice(game, c, lambda z: z == here or line_of_sight(game, here, z)):
+            c.cancel("no object is left to destroy as the additional cost that let it reach its target")
             game.emit("rule", f"{c.card.name} is canceled: {c.why}")
             return
         extra = EC.offer_extra_cost(game, c.caster, c.spell, c.card, cost, have)  # Extendable...
@@ -684,11 +726,12 @@ def still_legal(game, c: Casting) -> Optional[str]:
         if tz is None or here is None:
             return f"{t.label()} is no longer in the arena"
         d = st.arena.distance(here, tz)
-        if rng is not None and not rng[0] <= d <= rng[1]:
+        if rng is not None and not rng[0] <= d <= rng[1] and tz not in c.reached:
             return f"{t.label()} is out of range now ({d} zone(s), range {rng[0]}-{rng[1]})"
     if c.zone and "/" not in c.zone and target_kind(c.card) in ("zone", "object_zone") and here is not None:
         d = st.arena.distance(here, c.zone)
-        if rng is not None and not rng[0] <= d <= rng[1] and not R.summon_permission(game, c.caster, c.spell, c.zone):
+        if rng is not None and not rng[0] <= d <= rng[1] and c.zone not in c.reached \
+                and not R.summon_permission(game, c.caster, c.spell, c.zone):
             return f"zone {c.zone} is out of range now ({d} zone(s) from {c.caster.label()}, " \
                    f"range {rng[0]}-{rng[1]})"
     return None
@@ -724,11 +767,12 @@ def cast_spell(game, caster: GameObject, card, targets: Sequence[GameObject] = (
     targets = tuple(targets)
     if x is None and (isinstance(card.cast_cost, A.XValue) or isinstance(card.reveal_cost, A.XValue)):
         x = x_from_card(game, caster, card, targets, zone)
-    cost = check_cast(game, caster, card, targets, zone, face_down, x)
+    sacrifice: list = []
+    cost = check_cast(game, caster, card, targets, zone, face_down, x, sacrifice=sacrifice)
     lifted = P.mage_only_lifted(game, caster, card)  # (checking a cast says nothing: casting it does)
     if lifted:
         game.emit("rule", f"{card.name} is restricted to another kind of Mage, but {lifted}")
-    c = Casting(caster, card, None, targets, zone, face_down, x, cost, bound_to=bound_to)
+    c = Casting(caster, card, None, targets, zone, face_down, x, cost, bound_to=bound_to, sacrifice=tuple(sacrifice))
     CL.record(game, caster.controller, card.name)
     game.casting_stack = getattr(game, "casting_stack", [])
     game.casting_stack.append(c)
@@ -777,6 +821,8 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     cands: list[tuple[tuple, Optional[str]]] = []
     spots: dict = {}  # an object candidate (by id) -> (the caster's zone, its zone, the distance between)
     dists = st.arena.distances_from(here)
+    # zones out of range the spell may still reach, an object there destroyed as an additional cost
+    reach = EC.reach_zones(game, caster, P.probe(game, caster, card, here)) if rng is not None else {}
     if kind == "object":
         zone_of = st.zone_of
         for o in st.in_play():
@@ -789,13 +835,15 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
             if d is None:
                 d = st.arena.distance(here, z)
             if rng is not None and not rng[0] <= d <= rng[1]:
+                if z in reach:  # (checked in full: no spot)
+                    cands.append(((o,), None))
                 continue
             cands.append(((o,), None))
             spots[id(o)] = (here, z, d)
     elif kind == "zone":
         summoned = P.probe(game, caster, card, here)
         for z, d in dists.items():
-            if rng is None or rng[0] <= d <= rng[1] or R.summon_permission(game, caster, summoned, z):
+            if rng is None or rng[0] <= d <= rng[1] or z in reach or R.summon_permission(game, caster, summoned, z):
                 cands.append(((), z))
     elif kind == "discard":
         cands.extend(((o,), None) for o in st.graveyard)
@@ -815,7 +863,7 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     elif kind == "border":
         for pair in P.borders(st.arena):
             d = min(st.arena.distance(here, z) for z in pair)
-            if rng is None or rng[0] <= d <= rng[1]:
+            if rng is None or rng[0] <= d <= rng[1] or pair[0] in reach or pair[1] in reach:
                 cands.append(((), "/".join(pair)))
     else:
         cands.append(((), None))
@@ -862,7 +910,7 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
                 elif not any(matches(game, ts[0], ph, ctx) for ph in phrases):
                     continue
             if not xspell:  # (X is worked out before the target is checked: then it is checked again)
-                fitted = spots[id(ts[0])]
+                fitted = spots.get(id(ts[0]))  # (none for a target out of range: checked in full)
         elif spots and kind == "object_zone" and rng_quiet and st.version == rng_version:
             fitted = spots[id(ts[0])]
         try:

@@ -7,6 +7,15 @@ tells whether it did (a countered spell refunds it with the rest: it is in what 
 it, without casting it, on a border connected to the first wall and in the caster's line of sight
 (the first wall not counted), range not counted (Supplement 2016, Codex: Extendable).
 
+`static sacrifice_for_range(WHO, SPELLS, OBJECTS)` (printed on an object in play, `this` = that object) is
+a casting permission bought with an additional cost: as an object WHO names casts a spell SPELLS names,
+its controller may destroy one object OBJECTS names, which the caster must see (it is targeted), as part
+of the spell's cost; the spell's range then does not count for a target that is that object's zone, an
+object in that zone or a border of it (line of sight to the target still does).  The spell must still
+have a legal target.  The casting sequence asks `reach` when a target is out of range (declaration and
+the agents' choices: engine/casting.py), `pay_sacrifice` in Pay Costs, and keeps the zones reached for
+the check as the spell resolves (Supplement 2016, Codex: Vine Markers).
+
 No card or trait is named here; the casting sequence (engine/casting.py) asks `offer_extra_cost`.
 """
 from __future__ import annotations
@@ -14,8 +23,8 @@ from __future__ import annotations
 from ..dsl import ast as A
 from . import placement as P
 from .decisions import Option
-from .phrases import Ctx, resolve
-from .spellstatics import OPTIONAL_EXTRA_COST
+from .phrases import Ctx, matches, resolve
+from .spellstatics import OPTIONAL_EXTRA_COST, SACRIFICE_FOR_RANGE
 from .state import GameObject
 
 
@@ -61,6 +70,75 @@ def offer_extra_cost(game, caster, spell, card, cost: int, available: int) -> in
             extra += amount
             paid_extra(game).add(spell.id)
     return extra
+
+
+# ---------------------------------------------------------------- range bought by destroying an object
+def sacrifices(game, caster, spell) -> list:
+    """The objects in play (each in a zone of the arena) that a `sacrifice_for_range(WHO, SPELLS, OBJECTS)`
+    in play lets `caster` destroy to cast `spell` (an object not in play yet) beyond its range, in the
+    order of the statements and of play; [] when no such statement is in play (most casts)."""
+    found = game.effects.statics_in_play(SACRIFICE_FOR_RANGE)
+    if not found:
+        return []
+    out: list = []
+    st = game.state
+    for src, ab in found:
+        pos = [a.value for a in ab.effect.args if not a.key]
+        if len(pos) != 3 or not all(isinstance(v, A.Phrase) for v in pos):
+            raise NotImplementedError(f"{src.card.name}: sacrifice_for_range(...) must read (WHO, SPELLS, OBJECTS)")
+        # (the spell first: most spells a caster is offered fit no such statement)
+        if not P._spell_fits(game, src, spell, pos[1]):
+            continue
+        if ab.guard is not None and not game.evaluate(ab.guard, Ctx(this=src, it=spell)):
+            continue
+        if not matches(game, caster, pos[0], Ctx(this=src)):
+            continue
+        for o in resolve(game, pos[2], Ctx(this=src)):
+            if not isinstance(o, str) and o.in_play and o not in out and st.zone_of(o) is not None:
+                out.append(o)
+    return out
+
+
+def reach_zones(game, caster, spell) -> dict:
+    """zone -> the objects there `caster` may destroy to cast `spell` into or around it beyond its range
+    (sacrifices, by zone; line of sight to them is asked by `reach`)."""
+    out: dict = {}
+    for o in sacrifices(game, caster, spell):
+        out.setdefault(game.state.zone_of(o), []).append(o)
+    return out
+
+
+def reach(game, caster, spell, zones, sight) -> tuple[list, list]:
+    """For a target out of the spell's range, in one of `zones` (a zone, or the two sides of a border):
+    (the objects `caster` may destroy to reach it and can see, those it may destroy but cannot see).
+    `sight(zone)`: whether the caster has line of sight to that zone."""
+    seen, unseen = [], []
+    for z, objs in reach_zones(game, caster, spell).items():
+        if z in zones:
+            (seen if sight(z) else unseen).extend(objs)
+    return seen, unseen
+
+
+def pay_sacrifice(game, c, sight) -> bool:
+    """Pay Costs of a spell cast beyond its range through `sacrifice_for_range`: its caster's controller
+    destroys one of the objects that let it (`c.sacrifice`, found at declaration) still in play, in the
+    caster's line of sight (`sight(zone)`).  False (nothing destroyed) when none is left."""
+    st = game.state
+    left = [o for o in c.sacrifice if o.in_play and st.zone_of(o) is not None and sight(st.zone_of(o))]
+    if not left:
+        return False
+    pick = left[0] if len(left) == 1 else game.decide(
+        "target", c.caster.controller, [Option(o.label(), o) for o in left],
+        prompt=f"{c.card.name}: which object to destroy as an additional cost", default=0).value
+    # (a face-down spell is named only to its caster's controller)
+    game.emit("rule", f"{c.caster.controller} destroys {pick.label()} as an additional cost of {c.card.name}: "
+                      f"its range does not count for zone {st.zone_of(pick)}", target=pick.id,
+              secret_for=c.caster.controller if c.face_down else None,
+              public_text=f"{c.caster.controller} destroys {pick.label()} as an additional cost of a face-down "
+                          f"spell" if c.face_down else None)
+    c.reached = frozenset(c.reached | {st.zone_of(pick)})
+    game.destroy(pick, why="an additional cost of " + ("a spell" if c.face_down else c.card.name), by=c.caster)
+    return True
 
 
 # ---------------------------------------------------------------- the second wall

@@ -29,7 +29,8 @@ from .decisions import HiddenPick
 from .decisions import Option
 from .errors import EffectStopped
 from .cardindex import index as card_index, per_definition
-from .phrases import Ctx, resolve
+from .phrases import Ctx, resolve, selector_of
+from ..dsl import selectors as S
 from .targeting import choose_target, needs_choice
 from ..dsl import vocab as V
 from .spellstatics import EXTRA_PREPARED
@@ -439,9 +440,19 @@ def p_summon(game, call, ctx) -> None:
         if sel is not None:
             choose_target(game, sel, ctx)
         zones = [z for z in resolve(game, to, ctx) if isinstance(z, str)]
+        if not zones and sel is None and _one_zone(game, to):
+            game.emit("rule", f"{summoner.label()}: no zone is {to.text} — nothing is put into play")
+            ctx.extra["succeeded"] = False
+            return
         if not zones:
             raise Refused("summon", f"'{to.text}' names no zone")
         into = zones[0]
+        if sel is None and _one_zone(game, to):  # `to: a zone ...`: a place, not a target
+            game.emit("rule", f"{summoner.label()}: {pos[0].text} may go in {', '.join(zones)} ({to.text})")
+            if len(zones) > 1:
+                into = game.decide("target", summoner.controller, [Option(z, z) for z in zones],
+                                   prompt=f"{summoner.label()}: where to put {pos[0].text} ({to.text})",
+                                   default=0).value
     else:
         into = game.state.zone_of(summoner)
     if is_marker(pos[0]):
@@ -456,6 +467,13 @@ def p_summon(game, call, ctx) -> None:
         return
     opts = choices(game, summoner, _available(game, summoner), pos[0], into)
     cast_one(game, summoner, opts, f"{summoner.label()} summons a creature", ctx)
+
+
+def _one_zone(game, phrase) -> bool:
+    """`a zone ...`: one zone among those the phrase describes, chosen by the summoner's controller; not a
+    target, so range and line of sight do not count (a place the rules let it put something)."""
+    sel = selector_of(game, phrase)
+    return isinstance(sel, S.Described) and sel.domain == "zone" and sel.quantifier == "one"
 
 
 def is_marker(phrase) -> bool:

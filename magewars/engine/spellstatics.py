@@ -27,6 +27,10 @@ EXTRA_PREPARED = "extra_prepared"
 
 #: `optional_extra_cost(this, N)`: the caster may pay N more as part of the cost (engine/extracost.py)
 OPTIONAL_EXTRA_COST = "optional_extra_cost"
+#: `sacrifice_for_range(WHO, SPELLS, OBJECTS)`: a caster WHO names, casting a spell SPELLS names, may destroy one
+#: object OBJECTS names (in its line of sight) as an additional cost, its range then not counted for a target
+#: in or around that object's zone (engine/extracost.py)
+SACRIFICE_FOR_RANGE = "sacrifice_for_range"
 
 #: `cast_as(this, ACTION, N)`: the object casts every spell as that action ("quick"/"full") and at a range
 #: of at most N zones (engine/casting.py cast_as, spell_action and the range checks)
@@ -43,4 +47,5 @@ SET_X = "set_x"
 #: every static call the casting sequence reads
 CAST_STATIC_CALLS: frozenset[str] = frozenset({COSTS, COPIES_IN_PLAY, ZONE_LIMIT, SPELLBOOK_ONLY, CAST_ONLY,
                                                MANA_SUPPLY, EXTRA_PREPARED,
-                                               OPTIONAL_EXTRA_COST, BOUND_CASTING, CAST_LIMIT, CAST_AS})
+                                               OPTIONAL_EXTRA_COST, SACRIFICE_FOR_RANGE, BOUND_CASTING, CAST_LIMIT,
+                                               CAST_AS})

@@ -1,10 +1,12 @@
 """Readable card text generated from compiled definitions, in the project's own words."""
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from .dsl import ast as A
-from .dsl import printer
+from .dsl import printer, reads
+from .dsl import vocab as V
 from .dsl.vocab import STAT_WORDS
 from .dsl.model import AttackDefinition, CardDefinition, Corpus
 
@@ -45,13 +47,110 @@ def phrase_text(v) -> str:
     if isinstance(v, A.TraitGroup):
         return ", ".join(printer.trait_ref(t) for t in v.traits)
     if isinstance(v, A.Call):
-        return call_text(v)
+        return call_text(v, "value")
     if isinstance(v, A.StringLit):
         return v.value
+    if isinstance(v, A.BinOp):
+        return f"{phrase_text(v.left)} {v.op} {phrase_text(v.right)}"
     return printer.value(v)
 
 
-def call_text(c: A.Call) -> str:
+_PIECE = re.compile(r"\{(\w+)(?:=([^}]*))?(?::(\w+))?\}|<([^|>]*)\|([^>]*)>|\[|\]")
+
+
+class _Joined(tuple):
+    """The arguments a `*name` parameter gathered: they read "A, B or C"."""
+
+
+def _arg_text(v, fmt: Optional[str]) -> str:
+    """One argument as a pattern of dsl/reads.py places it (`fmt`: "signed" or "more" for numbers)."""
+    if isinstance(v, _Joined):
+        parts = [_arg_text(x, fmt) for x in v]
+        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
+    if fmt and isinstance(v, (int, A.XValue, A.Signed)) and not isinstance(v, bool):
+        sign, mag = (v.sign, printer.amount(v.value)) if isinstance(v, A.Signed) else \
+            (("-", str(-v)) if isinstance(v, int) and v < 0 else ("+", printer.amount(v)))
+        if fmt == "more":
+            return f"{mag} {'less' if sign == '-' else 'more'}"
+        return f"{sign}{mag}"
+    if isinstance(v, A.StringLit):
+        return v.value.replace("_", " ")
+    return phrase_text(v)
+
+
+_PLURAL_NOUN = re.compile(r"\b(spells|creatures|objects|conjurations|enchantments|mages|walls|zones|players)\b",
+                          re.IGNORECASE)
+
+
+def _plural(subject: str) -> bool:
+    """Whether a verb after this subject takes its plural form ("your Soldier spells cost")."""
+    s = subject.lower()
+    return s in ("you", "they") or s.startswith("all ") or bool(_PLURAL_NOUN.search(s))
+
+
+def read_call(c: A.Call, kind: str = "effect") -> Optional[str]:
+    """The sentence a construct reads as in generated card text, from its pattern in dsl/reads.py
+    (`kind`: effect, value, event or timing), or None when it has none.  Arguments the pattern does
+    not place follow it as "(name value)": nothing written on the card is left out."""
+    table, sigs = {"effect": (reads.EFFECTS, V.EFFECT_FUNCS), "value": (reads.VALUES, V.VALUE_FUNCS),
+                   "event": (reads.EVENTS, V.EVENT_FUNCS), "timing": (reads.TIMINGS, V.TIMING_FUNCS)}[kind]
+    pattern, sig = table.get(c.name), sigs.get(c.name)
+    if pattern is None or sig is None:
+        return None
+    given: dict[str, object] = {}
+    extra: list[str] = []
+    params = list(sig.params)
+    rest: list = []  # the arguments a `*name` parameter gathers
+    for a in c.args:
+        if a.key is not None:
+            given[a.key] = a.value
+        elif params and params[0].rest:
+            rest.append(a.value)
+        elif params:
+            given[params.pop(0).name] = a.value
+        else:
+            extra.append(_arg_text(a.value, None))
+    if rest:
+        given[params[0].name] = _Joined(tuple(rest))
+    placed = set()
+    out: list[list[str]] = [[]]  # a stack of parts: [ ... ] opens a part that is kept only when complete
+    complete = [True]
+    last = ""
+    pos = 0
+    for m in _PIECE.finditer(pattern):
+        out[-1].append(pattern[pos:m.start()])
+        pos = m.end()
+        name, default, fmt, plural_form, singular_form = m.groups()
+        tok = m.group(0)
+        if name:
+            placed.add(name)
+            if name in given:
+                last = _arg_text(given[name], fmt)
+                out[-1].append(last)
+            elif default is not None:
+                last = default
+                out[-1].append(default)
+            else:
+                complete[-1] = False
+        elif plural_form is not None:
+            out[-1].append(plural_form if _plural(last) else singular_form)
+        elif tok == "[":
+            out.append([])
+            complete.append(True)
+        else:  # "]": the optional part is written only if every argument in it was given
+            part, ok = "".join(out.pop()), complete.pop()
+            if ok:
+                out[-1].append(part)
+    out[-1].append(pattern[pos:])
+    text = "".join(out[0])
+    extra += [f"{k.replace('_', ' ')} {_arg_text(v, None)}" for k, v in given.items() if k not in placed]
+    return text + (f" ({'; '.join(extra)})" if extra else "")
+
+
+def call_text(c: A.Call, kind: str = "effect") -> str:
+    read = read_call(c, kind)
+    if read is not None:
+        return read
     words = c.name.replace("_", " ")
     if c.bare or not c.args:
         return words
@@ -74,7 +173,7 @@ def cond_text(c) -> str:
         return " or ".join(cond_text(x) for x in c.items)
     if isinstance(c, A.CondNot):
         return f"not ({cond_text(c.item)})"
-    return call_text(c)
+    return call_text(c, "value")
 
 
 def effect_text(e) -> str:
@@ -116,9 +215,9 @@ def ability_text(ab) -> str:
         return g + effect_text(ab.effect).rstrip(".") + "."
     if isinstance(ab, A.TriggeredAbility):
         g = f", if {cond_text(ab.guard)}" if ab.guard is not None else ""
-        return f"When {call_text(ab.event)}{g}: {effects_text(ab.effects)}"
+        return f"When {call_text(ab.event, 'event')}{g}: {effects_text(ab.effects)}"
     if isinstance(ab, A.TimedAbility):
-        return f"At {call_text(ab.timing)}: {effects_text(ab.effects)}"
+        return f"At {call_text(ab.timing, 'timing')}: {effects_text(ab.effects)}"
     if isinstance(ab, A.ActivatedAbility):
         costs = []
         for c in ab.costs:
@@ -132,9 +231,10 @@ def ability_text(ab) -> str:
     if isinstance(ab, A.RevealRule):
         s = "You must reveal this" if ab.mode == "must" else "You may reveal this"
         if ab.on:
-            s += " when " + " or ".join(call_text(c) for c in ab.on)
+            s += " when " + " or ".join(call_text(c, "event") for c in ab.on)
         if ab.step:
-            s += f", {ab.step_rel} the {STEP_LABEL.get(ab.step, ab.step.replace('_', ' '))} step"
+            label = STEP_LABEL.get(ab.step, ab.step.replace("_", " ").removesuffix(" step"))  # counter_spell_step
+            s += f", {ab.step_rel} the {label} step"
         return s + "."
     if isinstance(ab, A.OneShotAbility):
         return effects_text(ab.effects)

@@ -1205,32 +1205,33 @@ class Game:
         if kept[0] == epoch:
             return kept[1]
         got: set = set()
+        derived = self.effects.derived
         for src in self.state.objects.values():
             if not src.in_play:
                 continue  # (a destroyed subject's listeners are read afresh: not cacheable)
             if src.hidden and not works_hidden(src.card):
                 got.update(self.CARD_FATE_EVENTS)  # what becomes of the card itself holds face down too
                 continue
-            got.update(self._heard_by(src))
+            d = derived(src)
+            heard = d.heard  # (kept with the derived value: worked out once, _heard_by)
+            got.update(heard if heard is not None else self._heard_by(src, d))
         got = frozenset(got)
         if self.effects.current_epoch() == epoch and not self.effects._computing:
             self._heard_cache = (epoch, got)
         return got
 
-    def _heard_by(self, src: GameObject) -> frozenset:
+    def _heard_by(self, src: GameObject, d) -> frozenset:
         """The events an object in play, face up, may hear: its card's triggers and those of the codex
-        entries it carries (its derived traits, its markers); kept with its derived values."""
-        d = self.effects.derived(src)
-        got = d.heard
-        if got is None:
-            by_key = self._entry_events()
-            got = set(_card_heard(src.card))
-            for key in d.traits:
+        entries it carries (its derived traits, its markers); kept with its derived value `d` (`d.heard`,
+        which _heard reads first)."""
+        by_key = self._entry_events()
+        got = set(_card_heard(src.card))
+        for key in d.traits:
+            got.update(by_key.get(key, ()))
+        for key, n in src.markers.items():
+            if n:
                 got.update(by_key.get(key, ()))
-            for key, n in src.markers.items():
-                if n:
-                    got.update(by_key.get(key, ()))
-            got = d.heard = frozenset(got)
+        got = d.heard = frozenset(got)
         return got
 
     def _entry_events(self) -> dict:

@@ -711,6 +711,7 @@ class Game:
                     return
             self._quiet = None
         evaluated = MARKER_RULES_READ[0]
+        derived = self.effects.derived
         for n in range(10):
             changed = control.reconcile(self)  # who controls what, as `static gain_control` says
             if self.placers:
@@ -720,7 +721,7 @@ class Game:
                 markers = obj.markers  # (most objects carry none: no list to make, no markers to count)
                 for name in [m for m, c in markers.items() if c and self.lowers_armor(m)] if markers else ():
                     c = obj.markers[name]
-                    base = max(0, self.effects.derived(obj).base_armor)
+                    base = max(0, derived(obj).base_armor)
                     if c > base:
                         self.state.remove_marker(obj, name, c - base)
                         self.emit("rule", f"{obj.label()}: {c - base} {name} marker(s) in excess of its armor "
@@ -728,8 +729,9 @@ class Game:
                         changed = True
                 if obj.card.kind in ("enchantment", "equipment"):  # (its card's: GameObject.kind, without the call)
                     continue  # not destroyed by damage (and its derived values are not needed here)
+                d = derived(obj)
                 if obj.guard:  # a trait stating `static remove_guard(this)` (Incapacitated) takes the marker away
-                    traits = self.effects.derived(obj).traits
+                    traits = d.traits
                     stating = entries_stating(self, "remove_guard")  # (shared per corpus; None: a codex of its own)
                     if stating is None:
                         why = next((t for t in traits if self.codex_statics(t, "remove_guard")), None)
@@ -742,7 +744,8 @@ class Game:
                         self.state.touch()
                         self.emit("rule", f"{obj.label()} loses its guard marker ({why})", target=obj.id)
                         changed = True
-                life = self.effects.derived(obj).life
+                        d = derived(obj)  # (as of the marker gone)
+                life = d.life
                 if life is not None:
                     extra = self.marker_damage(obj) if obj.markers else 0
                     if obj.damage + extra >= life and obj.id not in self._spared.get(self.state.version, ()):

@@ -741,7 +741,7 @@ class Game:
                             why = next(t for t in traits if t in stating)
                     if why:
                         obj.guard = False
-                        self.state.touch()
+                        self.state.touch_light()  # (the guard marker: a light field)
                         self.emit("rule", f"{obj.label()} loses its guard marker ({why})", target=obj.id)
                         changed = True
                         d = derived(obj)  # (as of the marker gone)

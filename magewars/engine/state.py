@@ -429,6 +429,14 @@ class GameState:
         self.version += 1
         self.shape_version += 1
 
+    def touch_light(self) -> None:
+        """A change of light fields only (an object's damage, guard, action marker, moves taken, move stop,
+        defense and ability uses, fresh markers; a player's mana; the records kept in a LightList): the
+        version moves, the shape version does not, so that Effects does not fingerprint the state again
+        only to find it the same.  Only for a change that leaves every fingerprinted field as it was
+        (Effects._fingerprint); anything else goes through touch()."""
+        self.version += 1
+
     def next_timestamp(self) -> int:
         self._clock += 1
         return self._clock

@@ -1178,6 +1178,7 @@ class Game:
                 return hit
         rules, pending = [], []
         entries = self._codex_index().get(event)  # codex entries listening for this event
+        derived = self.effects.derived if entries else None
         for src in list(self.state.objects.values()):
             if src in exclude:
                 continue
@@ -1187,9 +1188,14 @@ class Game:
                     # (Codex, Cantrip: "even hidden"); its other abilities wait until it is revealed
                     rules.extend(self._carried(src, event, entries))
                 continue  # a face-down card hears nothing else, unless its card says it works hidden
-            if not src.in_play and not (event == "destroyed" and src is subject) and not (
-                    gone and src.attached_to == subject.id and src.left_to is not None and not src.hidden):
-                continue  # a destroyed object, and what was attached to it, still hear its destruction
+            if not src.in_play:
+                if not (event == "destroyed" and src is subject) and not (
+                        gone and src.attached_to == subject.id and src.left_to is not None and not src.hidden):
+                    continue  # a destroyed object, and what was attached to it, still hear its destruction
+            elif derived is not None:  # (the events it may hear, kept with its derived value: _heard_by)
+                heard = derived(src).heard
+                if heard is not None and event not in heard:
+                    continue  # neither its card nor a codex entry it carries listens for the event
             for (ab, inner) in card_index(src.card).triggers.get(event, ()):
                 pending.append((src, ab, inner, None, None))
             if entries and (src.in_play or src is subject):

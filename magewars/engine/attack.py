@@ -407,7 +407,7 @@ class PayCosts(Step):
                 eng.cancel(atk, f"cannot pay the attack's cost of {cost} mana")
                 return
             p.mana -= cost
-            g.state.touch()
+            g.state.touch_light()  # (mana: a light field)
             g.emit("mana", f"{p.name} pays {cost} mana for {atk.action.definition.name} (now {p.mana})")
         else:
             g.emit("info", "no costs to pay")
@@ -517,7 +517,7 @@ class AvoidAttack(Step):
             g.emit("mana", f"{p.name} pays {n} mana to use the defense of {src.label()} ({card_obj.label()}; "
                            f"now {p.mana})", player=p.name, amount=n, source=card_obj.id)
         src.defense_uses[key] += 1
-        g.state.touch()
+        g.state.touch_light()  # (mana and defense uses: light fields)
         roll = g.dice.d12()
         mods = defenses.roll_modifiers(g, atk, defender, source=src)
         total = roll + sum(m[1] for m in mods)
@@ -1572,7 +1572,7 @@ class AttackEngine(GamePart):
             return
         if t.guard:
             t.guard = False
-            self.game.state.touch()
+            self.game.state.touch_light()  # (the guard marker: a light field)
             self.game.emit("marker", f"{t.label()} loses its guard marker")
 
     def bar_mods(self, atk: Attack, fn: str) -> list:

@@ -32,7 +32,7 @@ from .healtrade import give_up_healing
 from .unlimited import unlimited
 from . import round as round_
 from . import control
-from .state import LIGHT_READS, ROW_LETTERS, Arena, GameObject, GameState, LightList, LightSet
+from .state import HEALTH_WRITES, LIGHT_READS, ROW_LETTERS, Arena, GameObject, GameState, LightList, LightSet
 
 #: a condition's `static shared_with_placer()`: the marker pairs the object carrying it with the object that
 #: placed it (both in play, in one zone); its statics and restrictions about `this` hold for both
@@ -149,6 +149,9 @@ _NO_ATTACK_KEPT = _AttackKept(*(None,) * 9)
 #: derived epoch (-1), so the first question replaces them; never written, so every new game starts from these
 _HELD_NONE = (-1, {})
 _HEARD_NONE = (-1, frozenset())
+#: codex statics Game.marker_damage evaluated so far (what they read is not known: a state check that
+#: evaluated one is not kept as quiet, Game.check_state)
+MARKER_RULES_READ = [0]
 
 
 class Game:
@@ -164,7 +167,7 @@ class Game:
                  'static_unsupported', 'pending_notes', 'restrictions', 'summon_later', 'lingering', 'taken_control',
                  'placers', '_shared', '_loses', '_stripped', '_abilities_synced', '_held', '_checked_version',
                  '_would_destroy', '_cascade', '_rule_names', '_source_immunities', '_spared', '_listeners', '_listening_cache',
-                 '_listening_version', '_heard_cache', '_entry_event_map', '_attack_listening', '_lowers_armor',
+                 '_listening_version', '_heard_cache', '_entry_event_map', '_attack_listening', '_lowers_armor', '_quiet',
                  'just_moved', 'attacks', 'reveals', 'round_state', "__dict__")
 
     @property
@@ -212,6 +215,9 @@ class Game:
         self._abilities_synced = -1  # the derived epoch of the last _sync_abilities that changed nothing
         self._held: tuple = _HELD_NONE  # (state version, placer id -> the shared markers it placed) (Game.held)
         self._checked_version = -1
+        # what the last state check that found nothing read (check_state): (the fingerprint, the derived epoch,
+        # {object: its tracked light fields' write stamp}), or None (not known to find nothing again)
+        self._quiet: Optional[tuple] = None
         self._would_destroy: set = set()  # objects in their "would be destroyed" window
         # while an object's attachments are destroyed with it (destroy): the (object, attack) pairs whose
         # `destroyed` abilities wait until all of them are gone; None when no such destruction is under way
@@ -454,6 +460,7 @@ class Game:
         total = 0
         for name, n in obj.markers.items():
             for ab in self.codex_statics(name, "counts_as_damage"):
+                MARKER_RULES_READ[0] += 1
                 ctx = Ctx(this=obj, it=obj)
                 if ab.guard is None or self.evaluate(ab.guard, ctx):
                     total += n * self.evaluate(ab.effect.args[0].value, ctx)
@@ -683,10 +690,29 @@ class Game:
 
     def check_state(self, by_damage: bool = False) -> None:
         """State-based rules: excess Corrode removed; damage >= life destroys.
-        Skipped when nothing changed since the last check (the state version is the same)."""
-        if self._checked_version == self.state.version:
+        Skipped when nothing changed since the last check (the state version is the same), or when the
+        last check found nothing to do and nothing it read changed since (`_quiet`: the fingerprint, the
+        derived epoch and HEALTH_WRITES as of that check, kept below; dropped at the first check that
+        finds any of them moved)."""
+        st = self.state
+        if self._checked_version == st.version:
             return
-        for _ in range(10):
+        quiet = self._quiet
+        if quiet is not None:
+            # the last check found nothing to do (kept below): nothing it read changed since while no damage or
+            # guard marker was written, the fingerprint is the very tuple it was (Effects.shape) and the
+            # derived epoch is the same (no derived value it read was dropped); and, as of that fingerprint,
+            # nothing in play states gain_control (whose statics it would evaluate)
+            if quiet[2] == HEALTH_WRITES[0]:
+                eff = self.effects
+                if not eff._frames and eff.current_epoch() == quiet[1] and eff._shape is quiet[0] \
+                        and not control._any_gain_control(self):
+                    self._checked_version = st.version
+                    return
+            self._quiet = None
+        evaluated = MARKER_RULES_READ[0]
+        derived = self.effects.derived
+        for n in range(10):
             changed = control.reconcile(self)  # who controls what, as `static gain_control` says
             if self.placers:
                 changed = self._pairs_broken() or changed
@@ -695,7 +721,7 @@ class Game:
                 markers = obj.markers  # (most objects carry none: no list to make, no markers to count)
                 for name in [m for m, c in markers.items() if c and self.lowers_armor(m)] if markers else ():
                     c = obj.markers[name]
-                    base = max(0, self.effects.derived(obj).base_armor)
+                    base = max(0, derived(obj).base_armor)
                     if c > base:
                         self.state.remove_marker(obj, name, c - base)
                         self.emit("rule", f"{obj.label()}: {c - base} {name} marker(s) in excess of its armor "
@@ -703,8 +729,9 @@ class Game:
                         changed = True
                 if obj.card.kind in ("enchantment", "equipment"):  # (its card's: GameObject.kind, without the call)
                     continue  # not destroyed by damage (and its derived values are not needed here)
+                d = derived(obj)
                 if obj.guard:  # a trait stating `static remove_guard(this)` (Incapacitated) takes the marker away
-                    traits = self.effects.derived(obj).traits
+                    traits = d.traits
                     stating = entries_stating(self, "remove_guard")  # (shared per corpus; None: a codex of its own)
                     if stating is None:
                         why = next((t for t in traits if self.codex_statics(t, "remove_guard")), None)
@@ -714,10 +741,11 @@ class Game:
                             why = next(t for t in traits if t in stating)
                     if why:
                         obj.guard = False
-                        self.state.touch()
+                        self.state.touch_light()  # (the guard marker: a light field)
                         self.emit("rule", f"{obj.label()} loses its guard marker ({why})", target=obj.id)
                         changed = True
-                life = self.effects.derived(obj).life
+                        d = derived(obj)  # (as of the marker gone)
+                life = d.life
                 if life is not None:
                     extra = self.marker_damage(obj) if obj.markers else 0
                     if obj.damage + extra >= life and obj.id not in self._spared.get(self.state.version, ()):
@@ -728,10 +756,24 @@ class Game:
                             self._spared = {self.state.version: self._spared.get(self.state.version, set()) | {obj.id}}
                         else:
                             changed = True
-            if staterules.apply(self):  # tokens a card's state rule takes away (engine/staterules.py)
+            rules = staterules.in_play(self)  # tokens a card's state rule takes away (engine/staterules.py)
+            if rules and staterules.apply(self, rules):
                 changed = True
             if not changed:
-                self._checked_version = self.state.version
+                st = self.state
+                self._checked_version = st.version
+                # kept only after a first pass that changed nothing, with nothing it evaluates (state rules,
+                # a marker counting as damage; gain_control statics are asked above), no control taken and no
+                # destruction spared at this version (retried at the next one).  What else it reads is
+                # fingerprinted (zones, markers, cards; the placers of shared conditions change only with the
+                # markers they record), derived (in the epoch, with whatever light field a value read) or an
+                # object's damage and guard marker (HEALTH_WRITES).
+                if not n and not rules and MARKER_RULES_READ[0] == evaluated and not self.taken_control \
+                        and st.version not in self._spared:
+                    eff = self.effects
+                    if eff._version == st.version and not eff._frames:  # (its epoch and fingerprint are current:
+                        # the pass read derived values, which brought them up to date; otherwise none is kept)
+                        self._quiet = (eff._shape, eff.epoch, HEALTH_WRITES[0])
                 return
 
     def destroy(self, obj: GameObject, by_damage: bool = False, why: str = "", by: Optional[GameObject] = None,
@@ -1136,6 +1178,7 @@ class Game:
                 return hit
         rules, pending = [], []
         entries = self._codex_index().get(event)  # codex entries listening for this event
+        derived = self.effects.derived if entries else None
         for src in list(self.state.objects.values()):
             if src in exclude:
                 continue
@@ -1145,9 +1188,14 @@ class Game:
                     # (Codex, Cantrip: "even hidden"); its other abilities wait until it is revealed
                     rules.extend(self._carried(src, event, entries))
                 continue  # a face-down card hears nothing else, unless its card says it works hidden
-            if not src.in_play and not (event == "destroyed" and src is subject) and not (
-                    gone and src.attached_to == subject.id and src.left_to is not None and not src.hidden):
-                continue  # a destroyed object, and what was attached to it, still hear its destruction
+            if not src.in_play:
+                if not (event == "destroyed" and src is subject) and not (
+                        gone and src.attached_to == subject.id and src.left_to is not None and not src.hidden):
+                    continue  # a destroyed object, and what was attached to it, still hear its destruction
+            elif derived is not None:  # (the events it may hear, kept with its derived value: _heard_by)
+                heard = derived(src).heard
+                if heard is not None and event not in heard:
+                    continue  # neither its card nor a codex entry it carries listens for the event
             for (ab, inner) in card_index(src.card).triggers.get(event, ()):
                 pending.append((src, ab, inner, None, None))
             if entries and (src.in_play or src is subject):
@@ -1166,32 +1214,33 @@ class Game:
         if kept[0] == epoch:
             return kept[1]
         got: set = set()
+        derived = self.effects.derived
         for src in self.state.objects.values():
             if not src.in_play:
                 continue  # (a destroyed subject's listeners are read afresh: not cacheable)
             if src.hidden and not works_hidden(src.card):
                 got.update(self.CARD_FATE_EVENTS)  # what becomes of the card itself holds face down too
                 continue
-            got.update(self._heard_by(src))
+            d = derived(src)
+            heard = d.heard  # (kept with the derived value: worked out once, _heard_by)
+            got.update(heard if heard is not None else self._heard_by(src, d))
         got = frozenset(got)
         if self.effects.current_epoch() == epoch and not self.effects._computing:
             self._heard_cache = (epoch, got)
         return got
 
-    def _heard_by(self, src: GameObject) -> frozenset:
+    def _heard_by(self, src: GameObject, d) -> frozenset:
         """The events an object in play, face up, may hear: its card's triggers and those of the codex
-        entries it carries (its derived traits, its markers); kept with its derived values."""
-        d = self.effects.derived(src)
-        got = d.heard
-        if got is None:
-            by_key = self._entry_events()
-            got = set(_card_heard(src.card))
-            for key in d.traits:
+        entries it carries (its derived traits, its markers); kept with its derived value `d` (`d.heard`,
+        which _heard reads first)."""
+        by_key = self._entry_events()
+        got = set(_card_heard(src.card))
+        for key in d.traits:
+            got.update(by_key.get(key, ()))
+        for key, n in src.markers.items():
+            if n:
                 got.update(by_key.get(key, ()))
-            for key, n in src.markers.items():
-                if n:
-                    got.update(by_key.get(key, ()))
-            got = d.heard = frozenset(got)
+        got = d.heard = frozenset(got)
         return got
 
     def _entry_events(self) -> dict:

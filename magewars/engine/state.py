@@ -258,6 +258,9 @@ LIGHT_TRACK: list = [None]
 TRACKED_READS = [0]
 #: writes of TRACKED_LIGHT fields so far (an object's `_light_stamp` is this count as of its last such write)
 LIGHT_WRITES = [0]
+#: writes of an object's damage or guard marker so far (what a state check reads of the objects besides the
+#: fingerprinted state and derived values: Game.check_state keeps an answer while it stays the same)
+HEALTH_WRITES = [0]
 
 _LIGHT_ACCESSORS = """
 def get(self):
@@ -296,7 +299,7 @@ def get(self):
     return self._{name}
 
 def set_(self, value):
-    self._{name} = value
+    self._{name} = value{health}
     LIGHT_WRITES[0] += 1
     self._light_stamp = LIGHT_WRITES[0]
 """
@@ -307,10 +310,12 @@ def _light(cls, name: str) -> None:
     # variable): `self._damage` is an attribute read the interpreter specializes, where
     # `self.__dict__[slot]` looked the instance dict up (and made the object keep one) at every read.
     env = {"LIGHT_READS": LIGHT_READS, "DAMAGE_READS": DAMAGE_READS, "NEW": _LAZY_LIGHT.get(name),
-           "LIGHT_TRACK": LIGHT_TRACK, "TRACKED_READS": TRACKED_READS, "LIGHT_WRITES": LIGHT_WRITES}
+           "LIGHT_TRACK": LIGHT_TRACK, "TRACKED_READS": TRACKED_READS, "LIGHT_WRITES": LIGHT_WRITES,
+           "HEALTH_WRITES": HEALTH_WRITES}
     src = (_LAZY_LIGHT_ACCESSORS if name in _LAZY_LIGHT and cls is GameObject else
            _TRACKED_ACCESSORS if name in TRACKED_LIGHT and cls is GameObject else _LIGHT_ACCESSORS).format(
-        name=name, damage="\n    DAMAGE_READS[0] += 1" if name == "damage" else "")
+        name=name, damage="\n    DAMAGE_READS[0] += 1" if name == "damage" else "",
+        health="\n    HEALTH_WRITES[0] += 1" if name in ("damage", "guard") else "")
     exec(compile(src, __file__, "exec"), env)
     # the dataclass field stays a constructor argument (with its default); reading it is counted
     setattr(cls, name, property(env["get"], env["set_"]))
@@ -423,6 +428,14 @@ class GameState:
     def touch(self) -> None:
         self.version += 1
         self.shape_version += 1
+
+    def touch_light(self) -> None:
+        """A change of light fields only (an object's damage, guard, action marker, moves taken, move stop,
+        defense and ability uses, fresh markers; a player's mana; the records kept in a LightList): the
+        version moves, the shape version does not, so that Effects does not fingerprint the state again
+        only to find it the same.  Only for a change that leaves every fingerprinted field as it was
+        (Effects._fingerprint); anything else goes through touch()."""
+        self.version += 1
 
     def next_timestamp(self) -> int:
         self._clock += 1

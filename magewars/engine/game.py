@@ -216,7 +216,7 @@ class Game:
         self._held: tuple = _HELD_NONE  # (state version, placer id -> the shared markers it placed) (Game.held)
         self._checked_version = -1
         # what the last state check that found nothing read (check_state): (the fingerprint, the derived epoch,
-        # {object: its tracked light fields' write stamp}), or None (not known to find nothing again)
+        # HEALTH_WRITES as of that check), or None (not known to find nothing again)
         self._quiet: Optional[tuple] = None
         self._would_destroy: set = set()  # objects in their "would be destroyed" window
         # while an object's attachments are destroyed with it (destroy): the (object, attack) pairs whose

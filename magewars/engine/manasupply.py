@@ -107,5 +107,5 @@ def pay(game, caster, amount: int, spell=None, cost: str = "cast", tokens=()) ->
     if rest > p.mana:
         raise ValueError(f"{caster.label()} cannot pay {amount} mana")
     p.mana -= rest
-    game.state.touch()
+    game.state.touch_light()  # (mana: light; a token taken off an object touched the state in remove_marker)
     return from_obj, rest

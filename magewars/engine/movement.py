@@ -570,7 +570,7 @@ def _action_lost(game: Game, obj) -> bool:
     enchantment revealed as it leaves): it still counts as one of its move actions.  Returns False (the
     creature did not arrive)."""
     obj.moves_taken += 1
-    game.state.touch()
+    game.state.touch_light()  # (moves taken: light)
     return False
 
 
@@ -719,7 +719,7 @@ def move(game: Game, obj, to_zone: str, action: bool = True, over=None) -> bool:
     if why_hindered:
         obj.move_stopped = why_hindered
         game.emit("rule", f"{obj.label()} is {why_hindered}: after this move it must stop")
-    game.state.touch()
+    game.state.touch_light()  # (moves taken and the move stop: light)
     tunnel = tunnel_of(game, obj, here, to_zone) if game.state.arena.distance(here, to_zone) != 1 else None
     if tunnel is not None:
         game.emit("rule", f"{obj.label()} goes straight from {here} to {to_zone} through {tunnel.label()}: no wall "
@@ -880,7 +880,7 @@ def teleport_move(game: Game, obj, zone: str) -> bool:
     if not pay_costs(game, obj, zone, move_costs.TELEPORT):
         return _action_lost(game, obj)
     obj.moves_taken += 1
-    game.state.touch()
+    game.state.touch_light()  # (moves taken: light)
     return teleport(game, obj, zone, source=why.rule)
 
 

@@ -320,7 +320,7 @@ def initiative_phase(game) -> None:
     all_ps = list(game.state.players)
     k = all_ps.index(rs.initiative)
     game.state.order = all_ps[k:] + all_ps[:k]
-    game.state.touch()
+    game.state.touch_light()  # (the initiative and the order of play: light, not fingerprinted)
     game.emit("initiative", f"{rs.initiative} has the initiative", player=rs.initiative)
 
 
@@ -378,7 +378,7 @@ def channeling_phase(game) -> None:
             game.emit("mana", f"{o.label()} collects {c} mana on itself (now {o.markers.get(supply[0], 0)})",
                       target=o.id, amount=c)
         pl.mana += n
-        game.state.touch()
+        game.state.touch_light()  # (mana: light; the markers added above touched the state themselves)
         game.emit("mana", f"{p} channels {n} mana (now {pl.mana})", player=p, amount=n)
     run_timing(game, "channeling")
 
@@ -655,7 +655,7 @@ def use_ability(game, choice: ACT.AbilityChoice) -> None:
     if cost:
         p = game.state.players[src.controller]
         p.mana -= cost
-        game.state.touch()
+        game.state.touch_light()  # (mana: light)
         game.emit("mana", f"{p.name} pays {cost} mana (now {p.mana})", player=p.name, amount=cost)
     if isinstance(ab, A.OncePerRound):
         src.uses.add(("once", id(ab), game.state.round))

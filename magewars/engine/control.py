@@ -9,6 +9,7 @@ control it implies.  Nothing here names a card.
 from __future__ import annotations
 
 from .cardindex import index as card_index
+from .errors import secret_keywords
 from .phrases import Ctx, resolve
 
 GAIN_CONTROL = "gain_control"
@@ -74,7 +75,7 @@ def reconcile(game) -> bool:
             obj.controller = player
             changed = True
             game.emit("effect", f"{player} takes control of {obj.label()} ({src.label()})", target=oid,
-                      **game._hidden_line(obj, f"{player} takes control of {obj.public_label()}"))
+                      **secret_keywords(obj, f"{player} takes control of {obj.public_label()}"))
     for oid in [i for i in taken if i not in want]:
         before = taken.pop(oid)
         obj = game.state.objects.get(oid)
@@ -82,7 +83,7 @@ def reconcile(game) -> bool:
             obj.controller = before
             changed = True
             game.emit("effect", f"{before} controls {obj.label()} again", target=oid,
-                      **game._hidden_line(obj, f"{before} controls {obj.public_label()} again"))
+                      **secret_keywords(obj, f"{before} controls {obj.public_label()} again"))
     if changed:
         game.state.touch()
     return changed

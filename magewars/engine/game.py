@@ -17,7 +17,7 @@ from .codex_rules import entries_stating
 from .barclauses import BAR_EVENTS, listeners as bar_listeners
 from .cardindex import index as card_index, per_definition
 from .effects import Effects
-from .errors import EngineError, unsupported_note
+from .errors import EngineError, secret_keywords, unsupported_note
 from .effects import trait_from_ref
 from .codextable import CodexTable, copy_of as _copy_of
 from .events import Event, EventLog, make_event
@@ -877,7 +877,7 @@ class Game:
                         by=by, rule=rule)
         if why:
             self.emit("rule", f"{obj.label()} is not destroyed: {why}", target=obj.id,
-                      **self._hidden_line(obj, f"{obj.public_label()} is not destroyed"))
+                      **secret_keywords(obj, f"{obj.public_label()} is not destroyed"))
             return True
         would = {"prevented": False, "by": by}
         self._would_destroy.add(obj.id)
@@ -891,15 +891,9 @@ class Game:
             return True
         if would["prevented"]:
             self.emit("rule", f"{obj.label()} is not destroyed: {would['prevented']}", target=obj.id,
-                      **self._hidden_line(obj, f"{obj.public_label()} is not destroyed"))
+                      **secret_keywords(obj, f"{obj.public_label()} is not destroyed"))
             return True
         return False
-
-    @staticmethod
-    def _hidden_line(obj: GameObject, public: str) -> dict:
-        """The keywords that keep a line about a face-down object (which names it, and may give a
-        reason that quotes its own card) to its controller; every other player reads `public`."""
-        return {"secret_for": obj.controller, "public_text": public} if obj.hidden else {}
 
     def _drop_attachments(self, host: GameObject) -> None:
         """What is still attached to an object that left play (its destruction was prevented or
@@ -1284,7 +1278,7 @@ class Game:
         except Exception as e:  # a phrase the engine cannot read yet: say so, never skip silently
             self.unsupported.append(f"event {inner.event.name}")
             self.emit("unsupported", f"NOT IMPLEMENTED: cannot read the event of {src.label()}: {e}",
-                      **self._hidden_line(src, f"NOT IMPLEMENTED: cannot read the event of {src.public_label()}"))
+                      **secret_keywords(src, f"NOT IMPLEMENTED: cannot read the event of {src.public_label()}"))
             return False
         if callable(label):
             label = label()
@@ -1326,7 +1320,7 @@ class Game:
         except Exception as e:
             self.unsupported.append(f"condition of {src.name}")
             self.emit("unsupported", f"NOT IMPLEMENTED: cannot evaluate the condition of {src.label()}: {e}",
-                      **self._hidden_line(src, f"NOT IMPLEMENTED: cannot evaluate the condition of "
+                      **secret_keywords(src, f"NOT IMPLEMENTED: cannot evaluate the condition of "
                                                f"{src.public_label()}"))
             return False
         self.record_use(src, inner, ctx.attack, subject)

@@ -46,7 +46,7 @@ from .cardindex import per_definition
 from . import decisionmemo as DM
 from .decisions import Option
 from . import move_costs
-from .errors import EngineError
+from .errors import EngineError, secret_keywords
 from .phrases import Ctx, PhraseError, matches, resolve
 from .restrictions import full_action_move, permits, push_through_forbidden
 from . import restrictions as RS
@@ -370,7 +370,7 @@ def always_hindered(game: Game, obj) -> Optional[str]:
                     continue
             except Exception as e:  # noqa: BLE001
                 game.emit("unsupported", f"NOT IMPLEMENTED: condition of {src.label()}'s hinder: {e}",
-                          **game._hidden_line(src, f"NOT IMPLEMENTED: condition of {src.public_label()}'s hinder"))
+                          **secret_keywords(src, f"NOT IMPLEMENTED: condition of {src.public_label()}'s hinder"))
                 continue
         if _matches(game, obj, pos[0], src, f"hinder of {src.label()}"):
             return src.label()
@@ -1133,7 +1133,7 @@ def zone_matches(game: Game, phrase, zone: Optional[str], src) -> bool:
         got = resolve(game, phrase, Ctx(this=src))
     except PhraseError as e:
         game.emit("unsupported", f"NOT IMPLEMENTED: the place of an event of {src.label()}: {e}",
-                  **game._hidden_line(src, f"NOT IMPLEMENTED: the place of an event of {src.public_label()}"))
+                  **secret_keywords(src, f"NOT IMPLEMENTED: the place of an event of {src.public_label()}"))
         return False
     return any((x if isinstance(x, str) else game.state.zone_of(x)) == zone for x in got)
 

@@ -23,7 +23,7 @@ from .attack import AttackAction
 from .attackeffects import EFFECTS as ATTACK_EFFECTS, VALUES as ATTACK_VALUES
 from .decisions import Option
 from .effects import trait_from_ref
-from .errors import EffectStopped
+from .errors import EffectStopped, secret_keywords
 from .phrases import Ctx, PhraseError, has_name, has_subtype, matches, resolve, resolve_one, selector_of
 from .restrictions import Marker, action_of, forbidden, forbids, grant, impose
 from .state import UNTIL_EITHER, start_of_action_phase
@@ -136,7 +136,7 @@ def _hidden_src(game, ctx: Ctx) -> dict:
     this = ctx.this
     if this is None:
         return {}
-    return game._hidden_line(this, f"NOT IMPLEMENTED: an effect of {this.public_label()} is not applied")
+    return secret_keywords(this, f"NOT IMPLEMENTED: an effect of {this.public_label()} is not applied")
 
 
 def _player_of(game, obj) -> str:
@@ -311,7 +311,7 @@ def p_place_tokens(game, call, ctx):
     for o in _objs(game, pos[0], ctx):
         game.state.add_marker(o, name, count)
         game.emit("token", f"{count} {name} token(s) placed on {o.label()} ({_src(ctx)})",
-                  **game._hidden_line(o, f"{count} {name} token(s) placed on {o.public_label()}"))
+                  **secret_keywords(o, f"{count} {name} token(s) placed on {o.public_label()}"))
 
 
 def _note_paid(ctx) -> None:
@@ -334,7 +334,7 @@ def p_remove_tokens(game, call, ctx):
         if n:
             _note_paid(ctx)
         game.emit("token", f"{n} {name} token(s) removed from {o.label()} ({_src(ctx)})",
-                  **game._hidden_line(o, f"{n} {name} token(s) removed from {o.public_label()}"))
+                  **secret_keywords(o, f"{n} {name} token(s) removed from {o.public_label()}"))
         if n:  # (a token removed: an object carrying none loses none, and nothing hears of it)
             game.fire("token_removed", o, Ctx(this=o, it=o), kind=name)  # `kind:` names the token removed
 
@@ -1501,7 +1501,7 @@ def p_return_to_hand(game, call, ctx):
         if o.in_play:
             for att in list(game.state.attachments(o)):
                 game.destroy(att, why=f"attached to {o.label()}, which returns to its owner's spellbook")
-            hidden = game._hidden_line(o, f"{o.public_label()} returns to its owner's spellbook ({o.owner}'s)")
+            hidden = secret_keywords(o, f"{o.public_label()} returns to its owner's spellbook ({o.owner}'s)")
             game.return_to_spellbook(o)
             game.emit("discarded", f"{o.label()} returns to its owner's spellbook ({o.owner}'s; {_src(ctx)})",
                       **hidden)
@@ -1595,7 +1595,7 @@ def p_gain_control(game, call, ctx):
         o.controller = player
         game.state.touch()
         game.emit("control", f"{player} takes control of {o.label()} from {old} ({_src(ctx)})", target=o.id,
-                  **game._hidden_line(o, f"{player} takes control of {o.public_label()} from {old}"))
+                  **secret_keywords(o, f"{player} takes control of {o.public_label()} from {old}"))
         done = True
     ctx.extra["succeeded"] = done
     game.check_state()

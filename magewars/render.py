@@ -58,13 +58,15 @@ def phrase_text(v) -> str:
 _PIECE = re.compile(r"\{(\w+)(?:=([^}]*))?(?::(\w+))?\}|<([^|>]*)\|([^>]*)>|\[|\]")
 
 
-class _Joined(tuple):
-    """The arguments a `*name` parameter gathered: they read "A, B or C"."""
+#: each kind of construct: its sentence patterns (dsl/reads.py) and its signatures (dsl/vocab.py)
+_READS = {"effect": (reads.EFFECTS, V.EFFECT_FUNCS), "value": (reads.VALUES, V.VALUE_FUNCS),
+          "event": (reads.EVENTS, V.EVENT_FUNCS), "timing": (reads.TIMINGS, V.TIMING_FUNCS)}
 
 
 def _arg_text(v, fmt: Optional[str]) -> str:
-    """One argument as a pattern of dsl/reads.py places it (`fmt`: "signed" or "more" for numbers)."""
-    if isinstance(v, _Joined):
+    """One argument as a pattern of dsl/reads.py places it (`fmt`: "signed" or "more" for numbers); the
+    arguments a `*name` parameter gathered (a tuple: vocab.call_arguments) read "A, B or C"."""
+    if isinstance(v, tuple):
         parts = [_arg_text(x, fmt) for x in v]
         return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
     if fmt and isinstance(v, (int, A.XValue, A.Signed)) and not isinstance(v, bool):
@@ -92,26 +94,12 @@ def read_call(c: A.Call, kind: str = "effect") -> Optional[str]:
     """The sentence a construct reads as in generated card text, from its pattern in dsl/reads.py
     (`kind`: effect, value, event or timing), or None when it has none.  Arguments the pattern does
     not place follow it as "(name value)": nothing written on the card is left out."""
-    table, sigs = {"effect": (reads.EFFECTS, V.EFFECT_FUNCS), "value": (reads.VALUES, V.VALUE_FUNCS),
-                   "event": (reads.EVENTS, V.EVENT_FUNCS), "timing": (reads.TIMINGS, V.TIMING_FUNCS)}[kind]
+    table, sigs = _READS[kind]
     pattern, sig = table.get(c.name), sigs.get(c.name)
     if pattern is None or sig is None:
         return None
-    given: dict[str, object] = {}
-    extra: list[str] = []
-    params = list(sig.params)
-    rest: list = []  # the arguments a `*name` parameter gathers
-    for a in c.args:
-        if a.key is not None:
-            given[a.key] = a.value
-        elif params and params[0].rest:
-            rest.append(a.value)
-        elif params:
-            given[params.pop(0).name] = a.value
-        else:
-            extra.append(_arg_text(a.value, None))
-    if rest:
-        given[params[0].name] = _Joined(tuple(rest))
+    given, unplaced = V.call_arguments(sig, c)
+    extra = [_arg_text(v, None) for v in unplaced]
     placed = set()
     out: list[list[str]] = [[]]  # a stack of parts: [ ... ] opens a part that is kept only when complete
     complete = [True]

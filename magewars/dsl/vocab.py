@@ -358,21 +358,32 @@ EVENT_PARAM_ROLES: dict[str, dict[str, str]] = {
 }
 
 
-def event_arguments(call) -> dict:
-    """The arguments of an event call by parameter name (positional ones by their place in the
-    signature), or {} for an unknown event."""
-    sig = EVENT_FUNCS.get(call.name)
-    if sig is None:
-        return {}
-    names = [p.name for p in sig.params if not p.rest]
+def call_arguments(sig: "Signature", call) -> tuple[dict, list]:
+    """A call's arguments by parameter name: positional ones by their place in the signature (a `*name`
+    parameter gathers those from its place on, as a tuple), keyword ones by key (a positional one wins
+    over a keyword of the same name); and the positional ones the signature has no place for."""
+    pos = [a.value for a in call.args if not a.key]
     out: dict = {}
-    pos = [a for a in call.args if not a.key]
-    for name, a in zip(names, pos):
-        out[name] = a.value
+    i = 0
+    for p in sig.params:
+        if i >= len(pos):
+            break
+        if p.rest:
+            out[p.name] = tuple(pos[i:])
+            i = len(pos)
+            break
+        out[p.name] = pos[i]
+        i += 1
     for a in call.args:
         if a.key and a.key not in out:
             out[a.key] = a.value
-    return out
+    return out, pos[i:]
+
+
+def event_arguments(call) -> dict:
+    """The arguments of an event call by parameter name (call_arguments), or {} for an unknown event."""
+    sig = EVENT_FUNCS.get(call.name)
+    return call_arguments(sig, call)[0] if sig is not None else {}
 
 
 def unmatched_event_params(name: str) -> tuple[str, ...]:

@@ -310,12 +310,18 @@ def _check_zone(game, caster, zone: str, rng, rule_what: str, los: bool = True) 
         raise IllegalCast("line-of-sight", f"{caster.label()} has no line of sight to {rule_what}")
 
 
+def _sight(game, here: str):
+    """Whether a caster in zone `here` sees a zone (its own, or one in line of sight): the `sight` that
+    extracost.reach and pay_sacrifice ask (extracost cannot import this module)."""
+    return lambda z: z == here or line_of_sight(game, here, z)
+
+
 def _beyond_range(game, caster, probe, zones, err: IllegalCast, out: Optional[list]) -> None:
     """A target out of the spell's range (`err`, the refusal), in or around `zones`: the cast may go on when
     a `sacrifice_for_range` lets the caster destroy an object it sees there as an additional cost (those
     objects are added to `out`); when it sees none of those objects, refused for line of sight; else `err`."""
     here = game.state.zone_of(caster)
-    seen, unseen = EC.reach(game, caster, probe, zones, lambda z: z == here or line_of_sight(game, here, z))
+    seen, unseen = EC.reach(game, caster, probe, zones, _sight(game, here))
     if seen:
         if out is not None:
             out.extend(o for o in seen if o not in out)
@@ -596,8 +602,7 @@ class _PayCosts:
             c.cancel(f"cannot pay {cost} mana (has {have})")
             game.emit("rule", f"{c.card.name} is canceled: {c.why}")
             return
-        here = game.state.zone_of(c.caster)
-        if c.sacrifice and not EC.pay_sacrifice(game, c, lambda z: z == here or line_of_sight(game, here, z)):
+        if c.sacrifice and not EC.pay_sacrifice(game, c, _sight(game, game.state.zone_of(c.caster))):
             c.cancel("no object is left to destroy as the additional cost that let it reach its target")
             game.emit("rule", f"{c.card.name} is canceled: {c.why}")
             return

@@ -440,14 +440,15 @@ def p_summon(game, call, ctx) -> None:
         if sel is not None:
             choose_target(game, sel, ctx)
         zones = [z for z in resolve(game, to, ctx) if isinstance(z, str)]
-        if not zones and sel is None and _one_zone(game, to):
+        place = sel is None and _one_zone(game, to)  # `to: a zone ...`: a place, not a target
+        if not zones and place:
             game.emit("rule", f"{summoner.label()}: no zone is {to.text} — nothing is put into play")
             ctx.extra["succeeded"] = False
             return
         if not zones:
             raise Refused("summon", f"'{to.text}' names no zone")
         into = zones[0]
-        if sel is None and _one_zone(game, to):  # `to: a zone ...`: a place, not a target
+        if place:
             game.emit("rule", f"{summoner.label()}: {pos[0].text} may go in {', '.join(zones)} ({to.text})")
             if len(zones) > 1:
                 into = game.decide("target", summoner.controller, [Option(z, z) for z in zones],

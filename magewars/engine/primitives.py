@@ -130,7 +130,7 @@ def _src(ctx: Ctx) -> str:
     return ctx.this.label() if ctx.this is not None else "an effect"
 
 
-def _hidden_src(game, ctx: Ctx) -> dict:
+def _hidden_src(ctx: Ctx) -> dict:
     """The secret_for and public_text of a log line naming the source of an effect that is face down
     (a card whose abilities work hidden): its controller reads the line, the others its public form."""
     this = ctx.this
@@ -1718,11 +1718,11 @@ def run_effect(game: "Game", eff, ctx: Ctx) -> None:
     except NotImplementedPrimitive as e:
         game.unsupported.append(e.name)
         game.emit("unsupported", f"NOT IMPLEMENTED: {e} — effect of {_src(ctx)} not applied", primitive=e.name,
-                  **_hidden_src(game, ctx))
+                  **_hidden_src(ctx))
     except PhraseError as e:  # a selector part the engine cannot evaluate yet: refused loudly
         game.unsupported.append("phrase")
         game.emit("unsupported", f"NOT IMPLEMENTED: {e} — effect of {_src(ctx)} not applied", primitive="phrase",
-                  **_hidden_src(game, ctx))
+                  **_hidden_src(ctx))
 
 
 def _token_payment_short(game, body, ctx) -> Optional[str]:

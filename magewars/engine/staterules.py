@@ -8,8 +8,6 @@ card or a token; the continuous-effects layer leaves such a `for each` to this m
 """
 from __future__ import annotations
 
-from typing import Optional
-
 from ..dsl import ast as A
 from .phrases import Ctx, matches
 
@@ -66,12 +64,12 @@ def in_play(game) -> tuple:
         (src, rules) for src in game.state.in_play() if not src.hidden for rules in (_rules(src.card),) if rules))
 
 
-def apply(game, stated: Optional[tuple] = None) -> bool:
-    """Apply every state rule of the face-up cards in play once (`stated`: in_play(game), when the caller
-    has it in hand); True when a marker was removed."""
+def apply(game, stated: tuple) -> bool:
+    """Apply every state rule of the face-up cards in play once (`stated`: in_play(game), which the state
+    check has in hand); True when a marker was removed."""
     changed = False
     st = game.state
-    for src, rules in (in_play(game) if stated is None else stated):
+    for src, rules in stated:
         if src.hidden or not src.in_play:
             continue  # (it left play, or was turned face down, by an earlier rule of this pass)
         for ab in rules:

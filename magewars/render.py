@@ -60,7 +60,8 @@ _PIECE = re.compile(r"\{(\w+)(?:=([^}]*))?(?::(\w+))?\}|<([^|>]*)\|([^>]*)>|\[|\
 
 #: each kind of construct: its sentence patterns (dsl/reads.py) and its signatures (dsl/vocab.py)
 _READS = {"effect": (reads.EFFECTS, V.EFFECT_FUNCS), "value": (reads.VALUES, V.VALUE_FUNCS),
-          "event": (reads.EVENTS, V.EVENT_FUNCS), "timing": (reads.TIMINGS, V.TIMING_FUNCS)}
+          "event": (reads.EVENTS, V.EVENT_FUNCS), "timing": (reads.TIMINGS, V.TIMING_FUNCS),
+          "negated": (reads.NEGATED, V.VALUE_FUNCS)}
 
 
 def _arg_text(v, fmt: Optional[str]) -> str:
@@ -150,18 +151,37 @@ def call_text(c: A.Call, kind: str = "effect") -> str:
     return s
 
 
+_COMPARE = {"<": "is less than", "<=": "is at most", ">": "is more than", ">=": "is at least",
+            "==": "is", "!=": "is not"}
+#: each comparison's opposite: how `not (...)` of it reads
+_OPPOSITE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+
+
 def cond_text(c) -> str:
     if isinstance(c, A.Compare):
-        ops = {"<": "is less than", "<=": "is at most", ">": "is more than", ">=": "is at least",
-               "==": "is", "!=": "is not"}
-        return f"{phrase_text(c.left)} {ops[c.op]} {phrase_text(c.right)}"
+        return f"{phrase_text(c.left)} {_COMPARE[c.op]} {phrase_text(c.right)}"
     if isinstance(c, A.CondAnd):
         return " and ".join(cond_text(x) for x in c.items)
     if isinstance(c, A.CondOr):
         return " or ".join(cond_text(x) for x in c.items)
     if isinstance(c, A.CondNot):
-        return f"not ({cond_text(c.item)})"
+        return _negated_text(c.item)
     return call_text(c, "value")
+
+
+def _negated_text(c) -> str:
+    """How `not (c)` reads: the condition's own negative sentence where there is one ("target does
+    not have Burn", "the roll is less than 7"); otherwise "not (...)" around its sentence (a
+    compound condition, a value with no negative pattern in dsl/reads.py)."""
+    if isinstance(c, A.CondNot):
+        return cond_text(c.item)
+    if isinstance(c, A.Compare) and c.op in _OPPOSITE:
+        return f"{phrase_text(c.left)} {_COMPARE[_OPPOSITE[c.op]]} {phrase_text(c.right)}"
+    if isinstance(c, A.Call):
+        read = read_call(c, "negated")
+        if read is not None:
+            return read
+    return f"not ({cond_text(c)})"
 
 
 def effect_text(e) -> str:

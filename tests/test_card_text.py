@@ -13,7 +13,8 @@ from magewars.dsl import ast as A
 from magewars.dsl import reads, vocab
 
 KINDS = (("effect", reads.EFFECTS, vocab.EFFECT_FUNCS), ("value", reads.VALUES, vocab.VALUE_FUNCS),
-         ("event", reads.EVENTS, vocab.EVENT_FUNCS), ("timing", reads.TIMINGS, vocab.TIMING_FUNCS))
+         ("event", reads.EVENTS, vocab.EVENT_FUNCS), ("timing", reads.TIMINGS, vocab.TIMING_FUNCS),
+         ("negated", reads.NEGATED, vocab.VALUE_FUNCS))
 
 
 @pytest.mark.parametrize("kind,table,sigs", KINDS, ids=[k[0] for k in KINDS])
@@ -83,3 +84,26 @@ def test_an_argument_a_pattern_does_not_place_is_kept_and_an_unknown_construct_r
         "destroy this (by magic)"
     assert R.read_call(A.Call("no_such_effect", (A.Arg(None, this),))) is None
     assert R.call_text(A.Call("no_such_effect", (A.Arg(None, this),))) == "no such effect this"
+
+
+def test_a_negated_pattern_places_what_its_value_places():
+    for name, pattern in reads.NEGATED.items():
+        assert name in reads.VALUES, f"negated {name!r} has no positive pattern"
+        assert set(re.findall(r"\{(\w+)", pattern)) == set(re.findall(r"\{(\w+)", reads.VALUES[name])), name
+
+
+def test_a_negated_condition_reads_as_a_negative_sentence(corpus):
+    assert _abilities(corpus, "Ignite") == ["If target does not have Burn: Place Burn on target."]
+    assert _abilities(corpus, "Defend")[-1] == "If target is not guarding: Place a guard marker on target."
+    # a comparison reads as its opposite; a value with no negative pattern keeps "not (...)"
+    assert any(s.endswith("If the roll is less than 7: The attack misses.") for s in _abilities(corpus, "Blind"))
+    assert any("if the level of this is more than 2:" in R.ability_text(ab)
+               for ab in corpus.codex["Stagger"].abilities)
+    cond = A.CondNot(A.Call("chosen", ()))
+    assert R.cond_text(cond) == "not (the chosen object)"
+    assert R.cond_text(A.CondNot(cond)) == "the chosen object"
+    lines = [R.ability_text(ab) for d in list(corpus.cards.values()) + list(corpus.codex.values())
+             for ab in d.abilities]
+    # only a compound condition (and/or) is still negated as a whole
+    assert [s for s in lines if "not (" in s] == [
+        s for s in lines if re.search(r"not \([^()]* (and|or) ", s)]

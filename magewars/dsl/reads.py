@@ -249,6 +249,46 @@ VALUES: dict[str, str] = {
     "extra_cost_paid": "the extra cost of {what} was paid",
 }
 
+#: values read as conditions, negated: how `not (...)` of such a condition reads ("target does not have
+#: Burn", not "not (target has Burn)"); the same parameters as the value's own pattern.  A condition
+#: whose value has no pattern here reads "not (...)" around its own sentence.
+NEGATED: dict[str, str] = {
+    "is": "{what} is not {kind}",
+    "has": "{what} <do|does> not have {traits}",
+    "attack_kind": "the attack is not {kind}",
+    "damage_type_is": "the attack does not deal {type} damage",
+    "damaged": "the attack dealt no damage",
+    "hit": "the attack did not hit",
+    "guarding": "{what} <are|is> not guarding",
+    "attack_is": "the attack is not {traits}",
+    "roll_at_least": "the roll is less than {value}",
+    "damaged_this_round": "{what} was not damaged this round by {by}",
+    "in_zone": "{what} is not in {zone}",
+    "succeeded": "that did not happen",
+    "first_attack": "this is not the first attack of the action",
+    "glyph_active": "the {school} glyph of {who} is not active",
+    "has_initiative": "{who} <do|does> not have the initiative",
+    "charging": "the attack gets no Charge bonus",
+    "action_kind": "the action is not a {kind} action",
+    "crossed_border_with": "the border crossed does not hold {what} ({kind})",
+    "could_attach": "{what} could not be attached to {to}",
+    "controls": "{who} <do|does> not control {what}",
+    "upkeep_paid": "the upkeep[ of {what}] was not paid",
+    "used_this_round": "{what} did not use its {kind} this round",
+    "inactive": "{what} <are|is> not inactive",
+    "able": "{what} could not {action}[ {target}]",
+    "has_subtype": "{what} <do|does> not have the subtype {name}",
+    "in_los": "{to} is not in line of sight of {from}",
+    "owns": "{who} <do|does> not own {what}",
+    "entered_this_round": "{what} did not come into play this round",
+    "defended_by": "the attack was not avoided with the defense of {what}",
+    "would_damage": "the attack would not damage its target",
+    "paid": "the optional cost[ of {what}] was not paid",
+    "had": "{what} did not have {traits}",
+    "redirected_to": "the attack was not redirected to {what}",
+    "extra_cost_paid": "the extra cost of {what} was not paid",
+}
+
 #: events: "When ..."
 EVENTS: dict[str, str] = {
     "cast": "{what=a spell} is cast",

@@ -55,7 +55,7 @@ def phrase_text(v) -> str:
     return printer.value(v)
 
 
-_PIECE = re.compile(r"\{(\w+)(?:=([^}]*))?(?::(\w+))?\}|<([^|>]*)\|([^>]*)>|\[|\]")
+_PIECE = re.compile(r"\{(\w+)(?:=([^}]*))?(?::(\w+))?\}|<([^|>:]*)\|([^>]*)>|<s:(\w+)>|\[|\]")
 
 
 #: each kind of construct: its sentence patterns (dsl/reads.py) and its signatures (dsl/vocab.py)
@@ -102,6 +102,7 @@ def read_call(c: A.Call, kind: str = "effect") -> Optional[str]:
     given, unplaced = V.call_arguments(sig, c)
     extra = [_arg_text(v, None) for v in unplaced]
     placed = set()
+    written: dict[str, str] = {}  # what was written for each placeholder (a noun after it agrees: <s:p>)
     out: list[list[str]] = [[]]  # a stack of parts: [ ... ] opens a part that is kept only when complete
     complete = [True]
     last = ""
@@ -109,20 +110,23 @@ def read_call(c: A.Call, kind: str = "effect") -> Optional[str]:
     for m in _PIECE.finditer(pattern):
         out[-1].append(pattern[pos:m.start()])
         pos = m.end()
-        name, default, fmt, plural_form, singular_form = m.groups()
+        name, default, fmt, plural_form, singular_form, counted = m.groups()
         tok = m.group(0)
         if name:
             placed.add(name)
             if name in given:
-                last = _arg_text(given[name], fmt)
+                last = written[name] = _arg_text(given[name], fmt)
                 out[-1].append(last)
             elif default is not None:
-                last = default
+                last = written[name] = default
                 out[-1].append(default)
             else:
                 complete[-1] = False
         elif plural_form is not None:
             out[-1].append(plural_form if _plural(last) else singular_form)
+        elif counted is not None:  # a noun after a number: "1 zone", "2 zones", "X zones"
+            amount = written.get(counted)
+            out[-1].append("(s)" if amount is None else "" if amount == "1" else "s")
         elif tok == "[":
             out.append([])
             complete.append(True)

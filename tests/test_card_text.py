@@ -24,6 +24,8 @@ def test_every_pattern_is_a_registry_name_and_places_only_its_parameters(kind, t
         params = {p.name for p in sigs[name].params}
         placed = set(re.findall(r"\{(\w+)", pattern))
         assert placed <= params, f"{kind} {name}: {sorted(placed - params)} are not its parameters"
+        for counted in re.findall(r"<s:(\w+)>", pattern):  # a noun agrees with a number placed before it
+            assert counted in placed and pattern.index("{" + counted) < pattern.index(f"<s:{counted}>"), name
         assert pattern.count("[") == pattern.count("]") and pattern.count("<") == pattern.count(">")
 
 
@@ -107,3 +109,11 @@ def test_a_negated_condition_reads_as_a_negative_sentence(corpus):
     # only a compound condition (and/or) is still negated as a whole
     assert [s for s in lines if "not (" in s] == [
         s for s in lines if re.search(r"not \([^()]* (and|or) ", s)]
+
+
+def test_a_noun_agrees_with_the_number_before_it(corpus):
+    assert _abilities(corpus, "Banish")[0] == "Target leaves the arena but stays in play with 3 Banish tokens."
+    assert "Place 1 Charge token on it." in _abilities(corpus, "Academy Druid Stats")[0]
+    assert _abilities(corpus, "Cobra Reflexes")[-1] == "Enchanted gains a defense of 7+, 1 use a round."
+    # a count not written at all keeps "(s)": how many is not said
+    assert _abilities(corpus, "Lay Hands")[-1].endswith("Remove condition(s) of your choice from target.")

@@ -11,7 +11,10 @@ A pattern's pieces:
 - ``{p:signed}``  a number with its sign (+1, -2); ``{p:more}``: "1 more" / "2 less";
 - ``[...]``       a part that is written only when every placeholder in it was given;
 - ``<a|b>``       a verb agreeing with the nearest placeholder before it: `a` after "you" or a plural
-                  ("your Soldier spells"), `b` otherwise.
+                  ("your Soldier spells"), `b` otherwise;
+- ``<s:p>``       a noun's plural ending agreeing with the number written for parameter `p`: nothing
+                  after "1", "s" after any other amount ("2 zones", "X zones"), "(s)" when `p` was not
+                  written at all.
 
 An argument the pattern does not place is not lost: render.py adds it after the sentence as
 "(name value)", which is also how a construct with no pattern reads.
@@ -27,12 +30,12 @@ EFFECTS: dict[str, str] = {
            "[ instead of {instead_of}][ ignoring {ignoring}][ until {until}][ as a {speed} spell]",
     "must": "{what} must {action}[ {detail}][ {target}][ to {to}][ during {during}][ before {before}]"
             "[ toward {toward}][ out of {out_of}][ into {into}][ at {at}]",
-    "place_tokens": "place [{count} ]{token} token(s) on {what}",
-    "remove_tokens": "remove [{count} ]{token} token(s) from {what}",
+    "place_tokens": "place {count=1} {token} token<s:count> on {what}",
+    "remove_tokens": "remove {count=1} {token} token<s:count> from {what}",
     "place": "place [{count} ]{markers} on {what}",
     "remove": "remove [{count} ]{markers} from {what}",
     "remove_all": "remove all {kind=conditions} from {what}",
-    "remove_condition": "remove [{count} ]condition(s) of your choice from {what}[, chosen and paid for by {by}]",
+    "remove_condition": "remove [{count} ]condition<s:count> of your choice from {what}[, chosen and paid for by {by}]",
     "pay_mana": "{who} <pay|pays> {amount} mana",
     "gain_mana": "{who} <gain|gains> {amount} mana",
     "destroy": "destroy {what}",
@@ -45,12 +48,12 @@ EFFECTS: dict[str, str] = {
     "modify_dice": "the attack gets {amount:signed} attack dice",
     "modify_effect_roll": "the effect roll gets {amount:signed}",
     "costs": "{what} <cost|costs> {amount:more} mana[ (the {only} cost only)][, never below {minimum}][ when aimed at {on}]"
-             "[ when cast by {by}][, at most {uses} time(s) a round][ (shared with {shared})][, cast into {into}]"
+             "[ when cast by {by}][, at most {uses} time<s:uses> a round][ (shared with {shared})][, cast into {into}]"
              "[ (optional: {optional})]",
-    "spellbook_cost": "{what} <cost|costs> {factor} spellbook point(s) per level",
+    "spellbook_cost": "{what} <cost|costs> {factor} spellbook point<s:factor> per level",
     "action_cost": "each {action} action of {what} costs its controller {amount} more mana",
     "cast_only": "{who} may cast only {spells}[ of the school of {school_of}]",
-    "cast_limit": "{what} may be cast at most {per_round} time(s) a round[ by {by}]",
+    "cast_limit": "{what} may be cast at most {per_round} time<s:per_round> a round[ by {by}]",
     "cast_spell": "{who} <cast|casts> {what}[ (free: {free})][ on {on}][ within {within}]",
     "make_attack": "{attacker} <make|makes> an attack[ with {attack}][ on {target}][ ({kind})][ with {with}]",
     "attacks_gain": "[{kind} ]attacks of {what} gain {traits}[ until {until}]",
@@ -62,11 +65,11 @@ EFFECTS: dict[str, str] = {
     "roll_effect_die": "roll the effect die",
     "reroll": "reroll {what}[ ({count})]",
     "summon": "summon {what}[ into {to}]",
-    "push": "push {what}[ {distance} zone(s)][ {direction}]",
+    "push": "push {what}[ {distance} zone<s:distance>][ {direction}]",
     "teleport": "teleport {what} to {to}",
     "glyph": "turn the {school} glyph of {who} {state}",
     "hinder": "{what} <are|is> hindered[ until {until}]",
-    "grant_defense": "{what} <gain|gains> a defense of {roll}+, {uses} use(s) a round[ ({detail})][ ({limit})]"
+    "grant_defense": "{what} <gain|gains> a defense of {roll}+, {uses} use<s:uses> a round[ ({detail})][ ({limit})]"
                      "[ ({conditions})][ until {until}]",
     "ignore": "{what} <ignore|ignores> {rule}[ against {against}]",
     "reanimate": "reanimate {what}[ with {with}][ with {damage} damage]",
@@ -92,7 +95,7 @@ EFFECTS: dict[str, str] = {
     "avoid_attack": "avoid the attack",
     "count_as_defense": "this counts as a defense",
     "ready": "ready the action marker of {what}",
-    "move": "move {what}[ {distance} zone(s)][ to {to}][ over {over}]",
+    "move": "move {what}[ {distance} zone<s:distance>][ to {to}][ over {over}]",
     "modify_defense_roll": "the defense roll gets {amount:signed}",
     "regain_life": "{what} <regain|regains> {amount} life",
     "cancel_attack": "cancel the attack",
@@ -114,7 +117,7 @@ EFFECTS: dict[str, str] = {
     "look_at": "look at {what}",
     "set_source": "{source} is the source of {what}",
     "attack_with": "make a {dice}-dice attack[ with {traits}] against each of {targets}",
-    "extra_prepared": "{who} <prepare|prepares> {count} more spell(s) in the Planning Phase",
+    "extra_prepared": "{who} <prepare|prepares> {count} more spell<s:count> in the Planning Phase",
     "block_los": "line of sight through {where} is blocked[ ({detail})][ for lines crossing {crossing} of its borders]",
     "counts_as_damage": "each marker counts as {amount} damage that healing cannot remove",
     "max_markers": "an object holds at most {count} of these markers",
@@ -123,9 +126,9 @@ EFFECTS: dict[str, str] = {
     "remove_guard": "remove the guard marker from {what}",
     "attack_strikes": "the attack strikes {count} times",
     "copies_in_play": "at most {count} {what} may be in play at once[ per {per}]",
-    "bound_casting": "{who} may cast the bound spell, at most {per_round} time(s) a round",
+    "bound_casting": "{who} may cast the bound spell, at most {per_round} time<s:per_round> a round",
     "assign_spell": "in the Planning Phase, {who} <give|gives> this one spell from the spellbook to cast",
-    "tunnel": "a move action of {what} may go straight from {between} to {other} up to {distance} zone(s) away",
+    "tunnel": "a move action of {what} may go straight from {between} to {other} up to {distance} zone<s:distance> away",
     "not_counted": "{what} does not count as {as} for {rule}",
     "act_as_defender": "{who} <defend|defends> the attack with the defense of {defense_of}",
     "unlimited_per_round": "{what} <use|uses> {rule} every time, not once a round",
@@ -136,7 +139,7 @@ EFFECTS: dict[str, str] = {
     "spend_only": "mana of {who} pays only for {on}[ ({cost} cost)]",
     "works_hidden": "the abilities of {what} work face down",
     "redirect_spell": "{what} gets {to} as its new target",
-    "remove_from_arena": "{what} <leave|leaves> the arena but stays in play[ with {count}][ {tokens} token(s)]",
+    "remove_from_arena": "{what} <leave|leaves> the arena but stays in play[ with {count}][ {tokens} token<s:count>]",
     "follow_up_attack": "after its next {after} this round, {what} may make[ a {kind}] another attack",
     "remove_paying": "remove any number of[ {count}][ {kind}] markers from {what}, paying for each",
     "redirect_mana": "the mana goes to {to} instead",
@@ -151,7 +154,7 @@ EFFECTS: dict[str, str] = {
     "zone_attack_rolls_on": "the zone attack may roll on into an adjacent zone",
     "reorder_step": "the {step} step comes right after the {after} step",
     "share_damage_and_effects": "{to} <take|takes> the damage and effects {from} just received",
-    "linger": "this keeps listening after it resolves[ until {until}][ ({uses} use(s))]",
+    "linger": "this keeps listening after it resolves[ until {until}][ ({uses} use<s:uses>)]",
     "healing_removes": "healing may remove these markers instead, point for point",
     "armor_floor": "its markers are placed after the attack's other conditions",
     "loses_abilities": "the object has no attack bars and none of its printed abilities",

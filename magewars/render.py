@@ -70,6 +70,14 @@ def _arg_text(v, fmt: Optional[str]) -> str:
     if isinstance(v, tuple):
         parts = [_arg_text(x, fmt) for x in v]
         return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
+    if fmt in ("mana", "more_mana"):  # an amount of mana: "2 mana", "mana equal to the level of it"
+        more = " more" if fmt == "more_mana" else ""
+        if isinstance(v, (int, A.XValue)) and not isinstance(v, bool):
+            return f"{printer.amount(v)}{more} mana"
+        text = phrase_text(v)
+        if "mana" in text.split() and not more:  # "the mana paid for that spell"
+            return text
+        return f"{'more ' if more else ''}mana equal to {text}"
     if fmt and isinstance(v, (int, A.XValue, A.Signed)) and not isinstance(v, bool):
         sign, mag = (v.sign, printer.amount(v.value)) if isinstance(v, A.Signed) else \
             (("-", str(-v)) if isinstance(v, int) and v < 0 else ("+", printer.amount(v)))

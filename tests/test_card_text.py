@@ -117,3 +117,10 @@ def test_a_noun_agrees_with_the_number_before_it(corpus):
     assert _abilities(corpus, "Cobra Reflexes")[-1] == "Enchanted gains a defense of 7+, 1 use a round."
     # a count not written at all keeps "(s)": how many is not said
     assert _abilities(corpus, "Lay Hands")[-1].endswith("Remove condition(s) of your choice from target.")
+
+
+def test_an_amount_of_mana_reads_as_one(corpus):
+    assert "Controller of that spell gains the mana paid for that spell." in _abilities(corpus, "Jinx")[-1]
+    assert any("You pay mana equal to the removal cost of Daze." in s for s in _abilities(corpus, "Clear Mind"))
+    assert _abilities(corpus, "Suppression Orb") == [
+        "Each move action of each Non-Mage creature costs its controller 1 more mana."]

@@ -9,6 +9,9 @@ A pattern's pieces:
                   ("be_attacked" reads "be attacked");
 - ``{p=text}``    the same, or `text` when the argument is not given;
 - ``{p:signed}``  a number with its sign (+1, -2); ``{p:more}``: "1 more" / "2 less";
+- ``{p:mana}``    an amount of mana: "2 mana", "X mana", "mana equal to the level of it" (an amount
+                  that names mana itself, "the mana paid for it", as it is); ``{p:more_mana}``:
+                  "2 more mana", "more mana equal to ...";
 - ``[...]``       a part that is written only when every placeholder in it was given;
 - ``<a|b>``       a verb agreeing with the nearest placeholder before it: `a` after "you" or a plural
                   ("your Soldier spells"), `b` otherwise;
@@ -36,8 +39,8 @@ EFFECTS: dict[str, str] = {
     "remove": "remove [{count} ]{markers} from {what}",
     "remove_all": "remove all {kind=conditions} from {what}",
     "remove_condition": "remove [{count} ]condition<s:count> of your choice from {what}[, chosen and paid for by {by}]",
-    "pay_mana": "{who} <pay|pays> {amount} mana",
-    "gain_mana": "{who} <gain|gains> {amount} mana",
+    "pay_mana": "{who} <pay|pays> {amount:mana}",
+    "gain_mana": "{who} <gain|gains> {amount:mana}",
     "destroy": "destroy {what}",
     "immune": "{what} <are|is> immune to {to}",
     "direct_damage": "{what} <take|takes> {amount} direct[ {type}] damage",
@@ -51,7 +54,7 @@ EFFECTS: dict[str, str] = {
              "[ when cast by {by}][, at most {uses} time<s:uses> a round][ (shared with {shared})][, cast into {into}]"
              "[ (optional: {optional})]",
     "spellbook_cost": "{what} <cost|costs> {factor} spellbook point<s:factor> per level",
-    "action_cost": "each {action} action of {what} costs its controller {amount} more mana",
+    "action_cost": "each {action} action of {what} costs its controller {amount:more_mana}",
     "cast_only": "{who} may cast only {spells}[ of the school of {school_of}]",
     "cast_limit": "{what} may be cast at most {per_round} time<s:per_round> a round[ by {by}]",
     "cast_spell": "{who} <cast|casts> {what}[ (free: {free})][ on {on}][ within {within}]",
@@ -76,7 +79,7 @@ EFFECTS: dict[str, str] = {
     "guard": "place a guard marker on {what}",
     "lose_until": "{what} <lose|loses> {traits} until {until}",
     "gain_until": "{what} <gain|gains> {traits} until {until}",
-    "prevent_unless_paid": "prevent it unless {who} <pay|pays> {amount} more mana",
+    "prevent_unless_paid": "prevent it unless {who} <pay|pays> {amount:more_mana}",
     "prevent_damage": "prevent {amount=all} damage",
     "bind_spell": "bind {what} to {to}[ (cast as a {action} spell)]",
     "return_to_hand": "return {what} to its owner's spellbook",
@@ -102,7 +105,7 @@ EFFECTS: dict[str, str] = {
     "gain_attack": "{what} <gain|gains> the attack {attack}",
     "redirect_attack": "the attack is redirected to {to}",
     "gain_control": "{who} <take|takes> control of {what}",
-    "transfer_mana": "move {amount} mana from {from} to {to}",
+    "transfer_mana": "move {amount:mana} from {from} to {to}",
     "innate": "{what} <have|has> this[ unless {unless}]",
     "modify_dice_per_action": "the attack action gets {amount:signed} attack dice once",
     "move_enchantment": "move {what} to {to}",
@@ -172,13 +175,13 @@ EFFECTS: dict[str, str] = {
     "attack_unavoidable": "no defense can avoid the attack",
     "attack_usable_in": "the attack may be used in the {step} step",
     "attack_targets": "one attack action attacks up to {count} targets",
-    "drain_mana": "{who} <lose|loses> {amount} mana",
+    "drain_mana": "{who} <lose|loses> {amount:mana}",
     "attack_zone": "the attack is made against every object in a zone",
     "all_damage_critical": "all damage of the attack is critical",
     "spellbook_only": "only {who} may put {what} in a spellbook",
     "spellbook_copies": "a spellbook holds at most {count} copies of each of {what}",
     "zone_limit": "a zone holds at most {count} {what}",
-    "optional_extra_cost": "the caster of {what} may pay {amount} more mana",
+    "optional_extra_cost": "the caster of {what} may pay {amount:more_mana}",
     "extend_wall": "another copy of {what} is placed, extending it",
     "attacks_unanswered": "its attacks trigger no counterstrike or damage barrier",
     "rolls_alone": "the defense of {what} rolls on its own",

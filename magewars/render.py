@@ -173,12 +173,25 @@ def cond_text(c) -> str:
     if isinstance(c, A.Compare):
         return f"{phrase_text(c.left)} {_COMPARE[c.op]} {phrase_text(c.right)}"
     if isinstance(c, A.CondAnd):
-        return " and ".join(cond_text(x) for x in c.items)
+        return _joined(c.items, "and", A.CondOr, "either")
     if isinstance(c, A.CondOr):
-        return " or ".join(cond_text(x) for x in c.items)
+        return _joined(c.items, "or", A.CondAnd, "both")
     if isinstance(c, A.CondNot):
         return _negated_text(c.item)
     return call_text(c, "value")
+
+
+def _joined(items, word: str, other: type, lead: str) -> str:
+    """Conditions joined by "and" or "or"; one of the other kind among them reads "either A or B" /
+    "both A and B", followed by a comma unless it comes last, so the grouping is not lost
+    ("either the attack is melee or the attack is ranged, and the attack is not Spell")."""
+    parts = []
+    for i, x in enumerate(items):
+        text = cond_text(x)
+        if isinstance(x, other):
+            text = f"{lead} {text}{',' if i < len(items) - 1 else ''}"
+        parts.append(text)
+    return f" {word} ".join(parts)
 
 
 def _negated_text(c) -> str:

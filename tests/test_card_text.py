@@ -124,3 +124,11 @@ def test_an_amount_of_mana_reads_as_one(corpus):
     assert any("You pay mana equal to the removal cost of Daze." in s for s in _abilities(corpus, "Clear Mind"))
     assert _abilities(corpus, "Suppression Orb") == [
         "Each move action of each Non-Mage creature costs its controller 1 more mana."]
+
+
+def test_a_condition_of_the_other_kind_inside_and_or_or_keeps_its_grouping(corpus):
+    # (melee or ranged) and not Spell: without "either", it would read as melee or (ranged and not Spell)
+    assert _abilities(corpus, "Agony")[-1] == ("When enchanted attacks, if either the attack is melee or the attack "
+                                               "is ranged, and the attack is not Spell: The attack gets -2 attack dice.")
+    assert "if the attack deals Wind damage and either the attack is melee or the attack is ranged:" in \
+        _abilities(corpus, "Gale Force Ring")[-1]

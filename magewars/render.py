@@ -341,6 +341,8 @@ def render_card(c: CardDefinition, corpus: Optional[Corpus] = None) -> str:
         v, label = getattr(c, stat), stat.capitalize()
         if v is not None:
             stats.append(f"{label} {_amount(v)}")
+        elif stat == "armor" and c.life is not None:  # `armor none`: the No Armor symbol
+            stats.append(f"{label} none")
     if stats:
         facts.append(" · ".join(stats))
     for d in c.defenses:

@@ -210,7 +210,7 @@ def compare(rec, c, bars=None):
     st = rec.get("stats") or {}
     for k in ("armor", "life", "channeling"):
         if k in st:
-            want_v = 0 if st[k] == "-" else st[k]
+            want_v = None if st[k] == "-" else st[k]  # "-": the No Armor symbol, `armor none`
             got_v = amount(getattr(c, k))
             if want_v != got_v:
                 yield "stats", f"{k} {st[k]}", got_v
@@ -459,9 +459,10 @@ def test_no_printed_text_is_silently_dropped(data, corpus, supplement_texts):
 
 
 # Facts that texts-supplement.json gives in its notes where cards.json is wrong or silent
-# (the EXCEPTIONS above defer to these): name -> (armor, life, {bar: (dice, traits it must carry)}).
+# (the EXCEPTIONS above defer to these): name -> (armor, life, {bar: (dice, traits it must carry)}); armor
+# "-" is the No Armor symbol, None not checked.
 NOTE_FACTS = {
-    "Spark Elemental": (0, 3, {"Shock": (4, {"Trample"})}),  # notes: Armor -, Life 3, Shock (Trample, 4 dice)
+    "Spark Elemental": ("-", 3, {"Shock": (4, {"Trample"})}),  # notes: Armor -, Life 3, Shock (Trample, 4 dice)
     "Sohei Disciple": (None, None, {"Jab": (3, set())}),  # notes: the source has 'Jab' (3 dice)
 }
 
@@ -487,7 +488,7 @@ def test_every_supplement_record_is_encoded(shared_dir, corpus):
             problems.append(f"{r['name']} ({r['set']}): a mage without its melee attack bar")
     for name, (armor, life, bars) in NOTE_FACTS.items():
         c = corpus.cards[name]
-        if armor is not None and c.armor != armor:
+        if armor is not None and c.armor != (None if armor == "-" else armor):  # "-": No Armor, `armor none`
             problems.append(f"{name}: armor {c.armor}, the supplement's notes give {armor}")
         if life is not None and c.life != life:
             problems.append(f"{name}: life {c.life}, the supplement's notes give {life}")

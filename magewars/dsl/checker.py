@@ -281,7 +281,7 @@ class Checker:
                 unsupported.extend(self.check_ability(it))
         for s, st in stats.items():
             key = {"spellbook": "spellbook", "mana": "starting_mana"}.get(s, s)
-            f[key] = st.value if not (s == "armor" and st.value is None) else 0
+            f[key] = st.value  # `armor none` stays None: the No Armor symbol (the engine's no_armor)
         for need in REQUIRED_STATS.get(d.kind, ()):
             if need not in stats and not self._written_but_skipped(d, need):
                 self.err("E401", f"a {d.kind} needs '{need}'", d.name_span,

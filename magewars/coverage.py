@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from .dsl import ast as A
+from .dsl import vocab
 from .dsl.model import CardDefinition, CodexDefinition, Corpus
 from .dsl.walk import Clause, carried, clauses, effects_of, nodes
 from .engine import registry as R
@@ -429,7 +430,8 @@ def compute_coverage(corpus: Corpus) -> dict:
         "unsupported_reasons": [{"reason": r, "cards": n, "examples": sorted(reason_cards[r])[:5]}
                                 for r, n in reasons.most_common()],
         "not_executing_by_construct": [{"construct": k, "cards": n} for k, n in blockers.most_common()],
-        "engine": {k: {"runs": v[0], "of": v[1]} for k, v in R.summary().items()},
+        "engine": {**{k: {"runs": v[0], "of": v[1]} for k, v in R.summary().items()},
+                   "effects": effects_run(corpus)},
         "codex": {"entries": len(corpus.codex),
                   "with_unsupported": sum(1 for d in corpus.codex.values() if d.unsupported),
                   "executes": codex_exec},
@@ -438,6 +440,32 @@ def compute_coverage(corpus: Corpus) -> dict:
         "codex_entries": [{"name": n, "kind": corpus.codex[n].kind, "executes": not fs,
                            "not_executing": [f.to_json() for f in fs]} for n, fs in sorted(a["codex"].items())],
     }
+
+
+def effects_run(corpus: Corpus) -> dict:
+    """How many of the vocabulary's effects the engine runs: those it executes when an ability resolves
+    (registry.EFFECTS), and those that are statics (the continuous-effects layer, the casting sequence,
+    the attack sequence... read them) every shipped use of which runs, judged clause by clause as the
+    rest of this report judges them.  The others are listed: a static with a shipped use that does
+    not run, an effect the engine refuses, or one no shipped card or codex entry uses."""
+    static_uses: dict[str, set] = defaultdict(set)  # effect name -> statuses of its `static NAME(...)` clauses
+    used = set()
+    for defn in [*corpus.cards.values(), *corpus.codex.values()]:
+        for cl in clauses(defn):
+            ab = cl.ability
+            if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call):
+                static_uses[ab.effect.name].add(_shell(defn, cl, corpus.codex)[0])
+            for n in nodes(cl):
+                if isinstance(n.node, A.Call):
+                    used.add(n.node.name)
+    names = set(vocab.EFFECT_FUNCS)
+    resolving = names & R.EFFECTS
+    static = {n for n in names - resolving if static_uses.get(n) == {R.RUNS}}
+    rest = sorted(names - resolving - static)
+    return {"runs": len(resolving) + len(static), "of": len(names), "when_resolving": len(resolving),
+            "as_statics": len(static),
+            "not_run": {n: ("a static use does not run" if n in static_uses else
+                            "refused loudly" if n in used else "used by no shipped card") for n in rest}}
 
 
 def render_coverage(report: dict, by: str = "both") -> str:
@@ -465,6 +493,13 @@ def render_coverage(report: dict, by: str = "both") -> str:
     e = report["engine"]
     lines.append("engine runs: " + ", ".join(f"{v['runs']} of {v['of']} {k}" for k, v in e.items())
                  + f"; {report['silent_drops']} constructs dropped silently")
+    eff = e["effects"]
+    why: dict[str, list] = defaultdict(list)
+    for n, w in eff["not_run"].items():
+        why[w].append(n)
+    lines.append(f"  effects: {eff['when_resolving']} run when an ability resolves, {eff['as_statics']} are statics "
+                 f"every shipped use of which runs; not run: "
+                 + ("; ".join(f"{w}: {', '.join(ns)}" for w, ns in why.items()) or "none"))
     if report["unsupported_reasons"]:
         lines.append("")
         from .console import make_table, table_text

@@ -171,6 +171,24 @@ def test_figures_add_up(report):
             assert re.match(r"^.+:\d+:\d+$", f["where"]) and f["status"] in ("unsupported", R.LOUD, R.SILENT)
 
 
+def test_effects_run_counts_statics_by_their_shipped_uses(report, corpus):
+    """An effect that is a static (no_armor, costs, attack_strikes...) is not "not run" because the
+    engine does not execute it when an ability resolves: it counts when every shipped use of it runs."""
+    e = report["engine"]["effects"]
+    assert e["of"] == len(vocab.EFFECT_FUNCS)
+    assert e["runs"] == e["when_resolving"] + e["as_statics"] == e["of"] - len(e["not_run"])
+    assert e["when_resolving"] == len(set(vocab.EFFECT_FUNCS) & R.EFFECTS)
+    for name in ("no_armor", "attack_strikes", "spellbook_cost", "sacrifice_for_range"):
+        assert name not in R.EFFECTS and name not in e["not_run"], name
+    # a static with a shipped use that does not run is named, with the card that has it
+    assert e["not_run"].get("action_cost") == "a static use does not run"
+    blocked = {c["name"] for c in report["cards"]
+               if any(f["construct"].startswith("static action_cost") for f in c["not_executing"])}
+    assert blocked, "the action_cost use that does not run is on no card's list"
+    assert all(w in ("a static use does not run", "refused loudly", "used by no shipped card")
+               for w in e["not_run"].values())
+
+
 def test_every_construct_runs_is_refused_loudly_or_is_marked_unsupported(corpus):
     """No silent drop beyond the allow-list.  The allow-list only shrinks: a new silent drop fails
     here (implement it, make the engine refuse it with an event, or mark the clause unsupported);

@@ -89,14 +89,22 @@ def _arg_text(v, fmt: Optional[str]) -> str:
     return phrase_text(v)
 
 
-_PLURAL_NOUN = re.compile(r"\b(spells|creatures|objects|conjurations|enchantments|mages|walls|zones|players)\b",
-                          re.IGNORECASE)
+_PLURAL_NOUN = re.compile(r"\b(spells|creatures|objects|conjurations|enchantments|mages|walls|zones"
+                          r"|players|attacks)\b", re.IGNORECASE)
+#: where a subject's head noun ends and what qualifies it begins ("each object | in zones adjacent...")
+_QUALIFIER = re.compile(r"\b(in|within|of|attached|adjacent|with|without|that|controlled|on|except)\b")
 
 
 def _plural(subject: str) -> bool:
-    """Whether a verb after this subject takes its plural form ("your Soldier spells cost")."""
+    """Whether a verb after this subject takes its plural form ("your Soldier spells cost"): "you",
+    "they", "all ...", or a plural noun before what qualifies it ("each object in zones..." is one)."""
     s = subject.lower()
-    return s in ("you", "they") or s.startswith("all ") or bool(_PLURAL_NOUN.search(s))
+    if s in ("you", "they") or s.startswith("all "):
+        return True
+    if s.startswith(("each ", "every ")):
+        return False
+    head = _QUALIFIER.split(s, maxsplit=1)[0]
+    return bool(_PLURAL_NOUN.search(head))
 
 
 def read_call(c: A.Call, kind: str = "effect") -> Optional[str]:
@@ -213,14 +221,17 @@ def effect_text(e) -> str:
     if isinstance(e, A.Call):
         return _cap(call_text(e))
     if isinstance(e, A.Gain):
-        s = f"{_cap(printer.phrase(e.subject))} gains {phrase_text(e.traits)}"
+        who = printer.phrase(e.subject)
+        s = f"{_cap(who)} {'gain' if _plural(who) else 'gains'} {phrase_text(e.traits)}"
         return s + (f" until the end of the {e.duration.until.replace('_', ' ')}" if e.duration else "")
     if isinstance(e, A.Lose):
-        s = f"{_cap(printer.phrase(e.subject))} loses {phrase_text(e.traits)}"
+        who = printer.phrase(e.subject)
+        s = f"{_cap(who)} {'lose' if _plural(who) else 'loses'} {phrase_text(e.traits)}"
         return s + (" and cannot gain it" if e.cannot_gain else "")
     if isinstance(e, A.StatChange):
         mods = ", ".join(f"{m.amount.sign}{_amount(m.amount.value)} {m.stat}" for m in e.mods)
-        s = f"{_cap(printer.phrase(e.subject))} gets {mods}"
+        who = printer.phrase(e.subject)
+        s = f"{_cap(who)} {'get' if _plural(who) else 'gets'} {mods}"
         return s + (f" until the end of the {e.duration.until.replace('_', ' ')}" if e.duration else "")
     if isinstance(e, A.IfEffect):
         s = f"If {cond_text(e.condition)}: {effects_text(e.then)}"

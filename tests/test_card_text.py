@@ -132,3 +132,10 @@ def test_a_condition_of_the_other_kind_inside_and_or_or_keeps_its_grouping(corpu
                                                "is ranged, and the attack is not Spell: The attack gets -2 attack dice.")
     assert "if the attack deals Wind damage and either the attack is melee or the attack is ranged:" in \
         _abilities(corpus, "Gale Force Ring")[-1]
+
+
+def test_a_verb_agrees_with_the_head_of_its_subject(corpus):
+    assert "Friendly Soldier creatures get +1 armor." in _abilities(corpus, "Armory")
+    assert "Each creature within 2 zones of this loses Flying and cannot gain it." in _abilities(corpus, "Gravikor")
+    assert any(s.startswith("When equipment attached to this enters play")
+               for s in _abilities(corpus, "Anvil Throne Warlord Stats"))

@@ -39,3 +39,17 @@ def test_engine_benchmark_side_by_side_with_itself():
     # the temporary worktree is gone again
     listed = subprocess.run(["git", "-C", str(ROOT), "worktree", "list"], capture_output=True, text=True).stdout
     assert "baseline" not in listed
+
+
+@pytest.mark.skipif(not _git_ok(), reason="needs a git checkout of the project")
+def test_call_counts_are_the_same_for_the_same_tree():
+    """benchmarks/bench_instructions.py: calls are counted, not timed, so the same tree measured twice
+    (HEAD as its own baseline) gives the same figures exactly (instructions need valgrind: not here)."""
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_instructions.py"), "--calls-only",
+                           "--cases", "bare", "--baseline", "HEAD"], capture_output=True, text=True, cwd=ROOT,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = re.findall(r"^    (python calls|builtin calls)\s+(\d+)\s+vs\s+(\d+)\s+ratio 1\.000 \(\+0\.0%\)$",
+                      done.stdout, re.M)
+    assert [r[0] for r in rows] == ["python calls", "builtin calls"], done.stdout
+    assert all(int(a) == int(b) > 100 for _k, a, b in rows)

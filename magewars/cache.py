@@ -317,8 +317,7 @@ def put(kind: str, key: str, value: Any, c: Optional[Codec]) -> bool:
         return False
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
-        import tempfile  # only a write needs it (a read command that hits writes nothing)
-        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=".tmp-")
+        fd, tmp = _new_file(p.parent)
         try:
             with os.fdopen(fd, "wb") as fh:
                 fh.write(blob)
@@ -333,6 +332,18 @@ def put(kind: str, key: str, value: Any, c: Optional[Codec]) -> bool:
         return False
     _prune(p.parent)
     return True
+
+
+def _new_file(folder: Path) -> tuple[int, str]:
+    """A new file of a name no other writer has, open for writing (tempfile.mkstemp's way, without
+    importing tempfile and what it imports: a lint of a file just edited writes to the cache)."""
+    for _ in range(100):
+        name = os.path.join(folder, f".tmp-{os.urandom(8).hex()}")
+        try:
+            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no new file name found in {folder}")
 
 
 _KEEP = {"compiled": 24, "ast": 1500, "names": 1500, "parser": 4, "yaml": 200}

@@ -116,8 +116,30 @@ def frozen_dataclass(cls):
         fn.__qualname__ = f"{qual}.{fn.__name__}"
         setattr(cls, fn.__name__, fn)
     if not documented:  # dataclasses' own docstring: the class's name and signature
-        try:
-            cls.__doc__ = cls.__name__ + str(inspect.signature(cls)).replace(" -> None", "")
-        except (TypeError, ValueError):
-            cls.__doc__ = cls.__name__
+        cls.__doc__ = _signature_doc(cls, fields)
     return cls
+
+
+def _signature_doc(cls, fields) -> str:
+    """`cls.__name__ + str(inspect.signature(cls))` (less " -> None"), as dataclasses writes it, made
+    from the fields when every annotation is a string (as `from __future__ import annotations`
+    leaves them): inspect's own way costs more than the rest of making the class."""
+    parts = []
+    for f in fields:
+        if not f.init:
+            continue
+        if type(f.type) is not str:
+            parts = None
+            break
+        p = f"{f.name}: {f.type!r}"
+        if f.default is not dataclasses.MISSING:
+            p += f" = {f.default!r}"
+        elif f.default_factory is not dataclasses.MISSING:
+            p += " = <factory>"
+        parts.append(p)
+    if parts is not None:
+        return (cls.__name__ + "(" + ", ".join(parts) + ")").replace(" -> None", "")
+    try:
+        return cls.__name__ + str(inspect.signature(cls)).replace(" -> None", "")
+    except (TypeError, ValueError):
+        return cls.__name__

@@ -91,17 +91,21 @@ class Codec:
                 return value
             if t is int:
                 return value if _INT_MIN <= value <= _INT_MAX else [_BIGINT, str(value)]
-            if t is tuple or t is list:
-                out = [_TUPLE if t is tuple else _LIST]
-                out.extend(v if type(v) in plain else enc(v) for v in value)
-                return out
+            # (a scalar inside a container is written in place, not through a call: most values are)
             i = index.get(t)
             if i is not None:
                 d = value.__dict__
                 out = [i]
                 for name in fields[i]:
                     v = d[name]
-                    out.append(v if type(v) in plain else enc(v))
+                    tv = type(v)
+                    out.append(v if tv in plain or (tv is int and _INT_MIN <= v <= _INT_MAX) else enc(v))
+                return out
+            if t is tuple or t is list:
+                out = [_TUPLE if t is tuple else _LIST]
+                for v in value:
+                    tv = type(v)
+                    out.append(v if tv in plain or (tv is int and _INT_MIN <= v <= _INT_MAX) else enc(v))
                 return out
             if t is dict:
                 out = [_DICT]

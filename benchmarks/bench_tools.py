@@ -49,6 +49,7 @@ def best(fn, repeat: int) -> float:
 
 # ---------------------------------------------------------------- whole processes
 EDITED = "<edited>"  # stands for a copy of spells/promo/equipment.mw, changed before every run
+BROKEN = "<broken>"  # the same, changed by a line the language cannot read (a syntax error)
 # (label, arguments, goal warm, goal on a fresh machine) -- issue 12's "done when"
 READS = [
     ("lookup aegis", ["lookup", "aegis"], 0.3, 1.5),
@@ -59,6 +60,7 @@ READS = [
     ("rules 5.2", ["rules", "5.2"], 0.3, 1.5),
     ("lint one file", ["lint", "spells/promo/equipment.mw"], 0.15, None),
     ("lint edited", ["lint", EDITED], 0.15, None),  # the author's loop: a new version of the file each run
+    ("lint syntax err", ["lint", BROKEN], 0.15, None),  # the same loop, the new version with a syntax error
     ("lint corpus", ["lint"], 0.5, None),
 ]
 
@@ -73,12 +75,15 @@ _EDITS = [0]
 
 def run_process(tree: Path, args: list[str], env: dict) -> tuple[float, float]:
     """(CPU, wall) seconds of one `python -m magewars ARGS` run in `tree` (its own package)."""
-    if EDITED in args:  # a version of the file no run has seen: parsed and checked again
+    if EDITED in args or BROKEN in args:  # a version of the file no run has seen: parsed and checked again
         _EDITS[0] += 1
         edited = Path(env["MAGEWARS_CACHE_DIR"]).parent / f"edited-{_EDITS[0]}.mw"
+        # a valid edit (a comment: `#` in the card language) or a line that is no item (`//` is no
+        # comment there: a syntax error, so the parser's error recovery is measured)
+        line = f"# edit {_EDITS[0]}" if EDITED in args else f"// edit {_EDITS[0]}"
         edited.write_text((ROOT / "spells" / "promo" / "equipment.mw").read_text(encoding="utf-8")
-                          + f"\n// edit {_EDITS[0]}\n", encoding="utf-8")
-        args = [str(edited) if a == EDITED else a for a in args]
+                          + f"\n{line}\n", encoding="utf-8")
+        args = [str(edited) if a in (EDITED, BROKEN) else a for a in args]
     c0, t0 = _child_cpu(), time.perf_counter()
     r = subprocess.run([sys.executable, "-m", "magewars", *args], cwd=tree, env=env,
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

@@ -91,17 +91,21 @@ class Codec:
                 return value
             if t is int:
                 return value if _INT_MIN <= value <= _INT_MAX else [_BIGINT, str(value)]
-            if t is tuple or t is list:
-                out = [_TUPLE if t is tuple else _LIST]
-                out.extend(v if type(v) in plain else enc(v) for v in value)
-                return out
+            # (a scalar inside a container is written in place, not through a call: most values are)
             i = index.get(t)
             if i is not None:
                 d = value.__dict__
                 out = [i]
                 for name in fields[i]:
                     v = d[name]
-                    out.append(v if type(v) in plain else enc(v))
+                    tv = type(v)
+                    out.append(v if tv in plain or (tv is int and _INT_MIN <= v <= _INT_MAX) else enc(v))
+                return out
+            if t is tuple or t is list:
+                out = [_TUPLE if t is tuple else _LIST]
+                for v in value:
+                    tv = type(v)
+                    out.append(v if tv in plain or (tv is int and _INT_MIN <= v <= _INT_MAX) else enc(v))
                 return out
             if t is dict:
                 out = [_DICT]
@@ -317,8 +321,7 @@ def put(kind: str, key: str, value: Any, c: Optional[Codec]) -> bool:
         return False
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
-        import tempfile  # only a write needs it (a read command that hits writes nothing)
-        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=".tmp-")
+        fd, tmp = _new_file(p.parent)
         try:
             with os.fdopen(fd, "wb") as fh:
                 fh.write(blob)
@@ -333,6 +336,18 @@ def put(kind: str, key: str, value: Any, c: Optional[Codec]) -> bool:
         return False
     _prune(p.parent)
     return True
+
+
+def _new_file(folder: Path) -> tuple[int, str]:
+    """A new file of a name no other writer has, open for writing (tempfile.mkstemp's way, without
+    importing tempfile and what it imports: a lint of a file just edited writes to the cache)."""
+    for _ in range(100):
+        name = os.path.join(folder, f".tmp-{os.urandom(8).hex()}")
+        try:
+            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no new file name found in {folder}")
 
 
 _KEEP = {"compiled": 24, "ast": 1500, "names": 1500, "parser": 4, "yaml": 200}

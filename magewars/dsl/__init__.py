@@ -139,7 +139,7 @@ def _parse_cached(path: str, text: str) -> tuple[Optional[SourceFile], list[Diag
     if (isinstance(hit, list) and len(hit) == 2 and (hit[0] is None or isinstance(hit[0], SourceFile))
             and isinstance(hit[1], list) and all(isinstance(d, Diagnostic) for d in hit[1])):
         return hit[0], hit[1]
-    from .parser import parse_text
+    from .parser import parse_text  # (Lark is loaded only for a definition with an error)
     tree, diags = parse_text(text, path)
     cache.put("ast", key, [tree, diags], _codec())
     cache.put("names", key, list(_declared_names(tree)), None)

@@ -7,9 +7,10 @@ parse tree into these nodes.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Optional, Union
 
+from .frozen import frozen_dataclass  # @dataclass(frozen=True), cheaper to create
 from .span import NOSPAN, Span  # noqa: F401  (every node's location; defined apart: magewars/dsl/span.py)
 
 
@@ -18,7 +19,7 @@ def _sp() -> Span:
 
 
 # ---------------------------------------------------------------- values
-@dataclass(frozen=True)
+@frozen_dataclass
 class XValue:
     """The variable X of a card, times a coefficient (2X)."""
     coef: int = 1
@@ -31,7 +32,7 @@ class XValue:
 Amount = Union[int, XValue]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Name:
     words: tuple[str, ...]
     span: Span = _sp()
@@ -41,7 +42,7 @@ class Name:
         return " ".join(self.words)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Param:
     """A trait parameter: `+2`, `-X`, `3`, `X`."""
     sign: Optional[str]
@@ -57,7 +58,7 @@ class Param:
         return f"{self.sign or ''}{self.value}"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class TraitRef:
     """A reference to a trait or condition: `Melee +2`, `+2 vs Flying or Dark`."""
     name: Name
@@ -72,20 +73,20 @@ class TraitRef:
         return self.name.text + (f" {self.param}" if self.param is not None else "")
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class TraitGroup:
     traits: tuple[TraitRef, ...]
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Word:
     text: str
     kind: str  # "name" (Capitalised), "word" (keyword), "number"
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Phrase:
     """Words naming objects or places; read by the checker."""
     words: tuple[Word, ...]
@@ -96,7 +97,7 @@ class Phrase:
         return " ".join(w.text for w in self.words)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Signed:
     sign: str
     value: Amount
@@ -108,20 +109,20 @@ class Signed:
         return -self.value if self.sign == "-" else self.value
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class StringLit:
     value: str
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Arg:
     key: Optional[str]
     value: "Value"
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Call:
     name: str
     args: tuple[Arg, ...] = ()
@@ -129,7 +130,7 @@ class Call:
     bare: bool = False  # an event or timing written without parentheses
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class BinOp:
     left: "Value"
     op: str
@@ -141,7 +142,7 @@ Value = Union[int, XValue, Signed, Phrase, TraitGroup, StringLit, Call, BinOp]
 
 
 # ---------------------------------------------------------------- conditions
-@dataclass(frozen=True)
+@frozen_dataclass
 class Compare:
     left: Value
     op: str
@@ -149,19 +150,19 @@ class Compare:
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CondAnd:
     items: tuple["Condition", ...]
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CondOr:
     items: tuple["Condition", ...]
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CondNot:
     item: "Condition"
     span: Span = _sp()
@@ -171,13 +172,13 @@ Condition = Union[Call, Compare, CondAnd, CondOr, CondNot]
 
 
 # ---------------------------------------------------------------- effects
-@dataclass(frozen=True)
+@frozen_dataclass
 class Duration:
     until: str  # end of: round, action_phase, ...
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Gain:
     subject: Phrase
     traits: TraitGroup
@@ -185,7 +186,7 @@ class Gain:
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Lose:
     subject: Phrase
     traits: TraitGroup
@@ -193,14 +194,14 @@ class Lose:
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class StatMod:
     stat: str
     amount: Signed
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class StatChange:
     subject: Phrase
     mods: tuple[StatMod, ...]
@@ -208,7 +209,7 @@ class StatChange:
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class IfEffect:
     condition: Condition
     then: tuple["Effect", ...]
@@ -216,26 +217,26 @@ class IfEffect:
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class OptionalEffect:
     body: tuple["Effect", ...]
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ChoiceEffect:
     options: tuple[tuple["Effect", ...], ...]
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ForEach:
     over: Phrase
     body: tuple["Effect", ...]
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Unsupported:
     """A clause the language cannot state yet.  `reason` is machine readable."""
     reason: str
@@ -247,14 +248,14 @@ Effect = Union[Call, Gain, Lose, StatChange, IfEffect, OptionalEffect, ChoiceEff
 
 
 # ---------------------------------------------------------------- abilities
-@dataclass(frozen=True)
+@frozen_dataclass
 class StaticAbility:
     guard: Optional[Condition]
     effect: Effect
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class TriggeredAbility:
     event: Call
     guard: Optional[Condition]
@@ -262,20 +263,20 @@ class TriggeredAbility:
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class TimedAbility:
     timing: Call
     effects: tuple[Effect, ...]
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CostAction:
     action: str
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CostMana:
     amount: Amount
     span: Span = _sp()
@@ -284,14 +285,14 @@ class CostMana:
 CostPart = Union[CostAction, CostMana, Call]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ActivatedAbility:
     costs: tuple[CostPart, ...]
     effects: tuple[Effect, ...]
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class RevealRule:
     mode: str  # must | may
     on: tuple[Call, ...]
@@ -300,13 +301,13 @@ class RevealRule:
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class OneShotAbility:
     effects: tuple[Effect, ...]
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class OncePerRound:
     ability: "Ability"
     span: Span = _sp()
@@ -317,54 +318,54 @@ Ability = Union[StaticAbility, TriggeredAbility, TimedAbility, ActivatedAbility,
 
 
 # ---------------------------------------------------------------- card items
-@dataclass(frozen=True)
+@frozen_dataclass
 class Printed:
     set_name: str
     card_id: Optional[str]
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Subtypes:
     names: tuple[Name, ...]
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class SchoolReq:
     school: Name
     level: int
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class School:
     reqs: tuple[SchoolReq, ...]
     joins: tuple[str, ...]
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Cost:
     cast: Amount
     reveal: Optional[Amount] = None
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Casting:
     action: str
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Range:
     low: int
     high: int
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Targets:
     """`or`: one of these; `and`: the spell takes each of these targets."""
     alternatives: tuple[Phrase, ...]
@@ -372,14 +373,14 @@ class Targets:
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Stat:
     stat: str
     value: Optional[int]  # None means "none" (no armor)
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Defense:
     roll: int
     uses: Optional[int]  # None: unlimited
@@ -387,45 +388,45 @@ class Defense:
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Slot:
     names: tuple[Name, ...]
     joins: tuple[str, ...]
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Traits:
     traits: tuple[TraitRef, ...]
     seps: tuple[str, ...]  # "," or "OR" between consecutive traits
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Training:
     schools: tuple[Name, ...]
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class SchoolCost:
     costs: tuple[tuple[Name, int], ...]
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Summary:
     text: str
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Errata:
     cite: str
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class UnsupportedItem:
     reason: str
     clause: Optional[str] = None
@@ -433,44 +434,44 @@ class UnsupportedItem:
 
 
 # attack bar items
-@dataclass(frozen=True)
+@frozen_dataclass
 class AttackAction:
     action: str
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class AttackKind:
     kind: str  # melee | ranged
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class SpecialKind:
     kind: str  # zone | barrier | passage | bash | counterstrike
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class DamageType:
     name: Name
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Dice:
     amount: Amount
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Outcome:
     count: Optional[int]
     name: Name
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class DieRow:
     low: int
     high: Optional[int]  # None: open ended ("10+")
@@ -478,13 +479,13 @@ class DieRow:
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class EffectDie:
     rows: tuple[DieRow, ...]
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class AttackBar:
     name: str
     items: tuple
@@ -492,38 +493,38 @@ class AttackBar:
 
 
 # codex items
-@dataclass(frozen=True)
+@frozen_dataclass
 class ParamDecl:
     kind: str  # number | bonus | penalty | name
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Category:
     names: tuple[Name, ...]
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Stacking:
     mode: str
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Removal:
     cost: Optional[Amount]  # None: cannot be removed by paying
     span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Marker:
     kind: str
     span: Span = _sp()
 
 
 # ---------------------------------------------------------------- definitions
-@dataclass(frozen=True)
+@frozen_dataclass
 class CardDef:
     kind: str  # creature, conjuration, wall, terrain, vine, enchantment, equipment, incantation, attack, mage
     name: str
@@ -532,7 +533,7 @@ class CardDef:
     name_span: Span = _sp()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CodexDef:
     kind: str  # trait | condition | keyword
     name: str
@@ -544,7 +545,7 @@ class CodexDef:
 Definition = Union[CardDef, CodexDef]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class SourceFile:
     path: str
     definitions: tuple[Definition, ...]

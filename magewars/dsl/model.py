@@ -6,10 +6,11 @@ call, phrase and trait in them against :mod:`magewars.dsl.vocab` and the codex.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Optional, Union
 
+from .frozen import frozen_dataclass  # @dataclass(frozen=True), cheaper to create
 from . import ast as A
 from . import vocab
 from .corpus import Corpus  # noqa: F401  (defined apart: holding a corpus imports no definitions)
@@ -40,7 +41,7 @@ ATTACK_STEPS = ("declare_attack", "pay_costs", "roll_to_miss", "avoid_attack", "
                 "attack_ends")
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class TraitInstance:
     """A trait as carried by a card or attack: codex key plus parameter.
 
@@ -60,14 +61,14 @@ class TraitInstance:
         return self.text or self.key
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class EffectRow:
     low: int
     high: Optional[int]  # None: open ended
     outcomes: tuple[tuple[str, int], ...]  # (codex name, count)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Defense:
     roll: int  # succeeds on this or higher on the d12
     uses: Optional[int]  # per round; None = unlimited
@@ -87,7 +88,7 @@ class _HasTraits:
         return None
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class AttackDefinition(_HasTraits):
     name: str
     action: Optional[str]  # quick | full | None (not an action: barrier, passage, ...)
@@ -112,14 +113,14 @@ class AttackDefinition(_HasTraits):
 
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class UnsupportedClause:
     reason: str
     clause: Optional[str]
     span: A.Span = field(default=A.NOSPAN, compare=False, repr=False)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CardDefinition(_HasTraits):
     name: str
     kind: str  # one of CARD_KINDS
@@ -170,7 +171,7 @@ class CardDefinition(_HasTraits):
         return self.life is not None
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CodexDefinition:
     name: str
     kind: str  # trait | condition | keyword

@@ -10,10 +10,7 @@ import dataclasses
 import functools
 import re
 import threading
-from typing import Optional
-
-from lark import Lark, Token, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.lexer import PatternStr
+from typing import TYPE_CHECKING, Optional
 
 from ..limits import MAX_INT_DIGITS, MAX_NESTING, MAX_RECOVERIES, MAX_SYNTAX_ERRORS  # noqa: F401
 from ..resources import grammar_path  # noqa: F401
@@ -21,6 +18,14 @@ from .ast import SourceFile, Span
 from ..matching import closest
 from .diagnostics import Diagnostic, did_you_mean
 from .transform import to_ast
+from .chunks import _DEF_START, _LONG_INT, _NEST_TOKENS, _bound_ints, _chunks, _too_deep  # noqa: F401
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from lark import Lark, Token, UnexpectedInput
+
+# Lark is imported when a definition needs it (one the fast parser does not read: an error), not
+# with this module: a valid file is parsed without it (magewars/dsl/fastparse.py).
 
 
 @functools.lru_cache(maxsize=1)
@@ -36,27 +41,6 @@ def get_parser() -> Lark:
 _SINK = threading.local()
 
 
-_LONG_INT = re.compile(r"\d{%d,}" % (MAX_INT_DIGITS + 1))
-
-
-def _bound_ints(chunk: str, offset: int, path: str, diags: list) -> str:
-    """Report each run of more than MAX_INT_DIGITS digits where it stands and read it as 0 (padded
-    with spaces, so every later column stays where it was).  One linear scan, before the parser."""
-    if not _LONG_INT.search(chunk):
-        return chunk
-    out, last = [], 0
-    for m in _LONG_INT.finditer(chunk):
-        line = offset + chunk.count("\n", 0, m.start()) + 1
-        col = m.start() - (chunk.rfind("\n", 0, m.start()) + 1) + 1
-        diags.append(Diagnostic("E202", f"number too large: {len(m.group())} digits (at most {MAX_INT_DIGITS})",
-                                Span(path, line, col, line, col + len(m.group()))))
-        out.append(chunk[last:m.start()])
-        out.append("0" + " " * (len(m.group()) - 1))
-        last = m.end()
-    out.append(chunk[last:])
-    return "".join(out)
-
-
 @functools.lru_cache(maxsize=1)
 def _terminal_labels() -> dict[str, str]:
     labels: dict[str, str] = {}
@@ -66,6 +50,7 @@ def _terminal_labels() -> dict[str, str]:
         "CNAME": "a Capitalised name",
         "LNAME": "a lower-case name",
     }
+    from lark.lexer import PatternStr
     for t in get_parser().terminals:
         if isinstance(t.pattern, PatternStr):
             labels[t.name] = f"'{t.pattern.value}'"
@@ -76,6 +61,7 @@ def _terminal_labels() -> dict[str, str]:
 
 
 def _keywords() -> list[str]:
+    from lark.lexer import PatternStr
     return [t.pattern.value for t in get_parser().terminals
             if isinstance(t.pattern, PatternStr) and t.pattern.value.isalpha()]
 
@@ -134,6 +120,7 @@ def _token_text(tok: Token) -> str:
 
 
 def _syntax_diag(e: UnexpectedInput, path: str) -> Diagnostic:
+    from lark import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
     labels = _terminal_labels()
     if isinstance(e, UnexpectedCharacters):
         span = Span(path, e.line, e.column, e.line, e.column + 1)
@@ -170,26 +157,6 @@ def _syntax_diag(e: UnexpectedInput, path: str) -> Diagnostic:
     return Diagnostic("E001", msg, span, hint)
 
 
-_DEF_START = re.compile(
-    r'^(?:creature|conjuration|wall|terrain|vine|enchantment|equipment|incantation|attack[ \t]+spell'
-    r'|mage|magestats|trait|condition|keyword)[ \t]+"', re.M)
-
-
-def _chunks(text: str) -> list[tuple[int, str]]:
-    """Split a file at definitions that start in column 1: (line offset, text).
-
-    Each definition is parsed on its own, so an error in one never hides the
-    definitions after it.  Text before the first definition is its own chunk.
-    """
-    starts = [m.start() for m in _DEF_START.finditer(text)]
-    if not starts or starts[0] != 0:
-        starts.insert(0, 0)
-    out = []
-    for a, b in zip(starts, starts[1:] + [len(text)]):
-        out.append((text.count("\n", 0, a), text[a:b]))
-    return out
-
-
 # Recovery budget: at most this many repairs per definition, so bad input stays linear.
 MAX_REPAIRS = 25
 
@@ -202,6 +169,7 @@ def _blank(text: str, start: int, end: int) -> str:
 
 def _error_offset(text: str, e: UnexpectedInput) -> int | None:
     """Character offset of the token or character that failed, or None at end of input."""
+    from lark import UnexpectedCharacters
     tok = getattr(e, "token", None)
     if isinstance(e, UnexpectedCharacters):
         return e.pos_in_stream
@@ -240,6 +208,7 @@ def _parse_recovering(parser: Lark, text: str, path: str, diags: list[Diagnostic
                       skipped: list[tuple[int, str]]):
     """Parse one definition; on a syntax error report it, skip the failing item and parse again,
     so every later item of the definition is still read and checked.  One report per line."""
+    from lark import UnexpectedInput
     reported: set[int] = set()
     last_line = text.count("\n") + 1  # repairs may add text: nothing is reported past the real end
     last_col = len(text) - (text.rfind("\n") + 1) + 1
@@ -262,39 +231,19 @@ def _parse_recovering(parser: Lark, text: str, path: str, diags: list[Diagnostic
     return None
 
 
-_NEST_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[()\[\]{}]|[^()\[\]{}"#]+|.', re.S)
-
-
-def _too_deep(text: str, offset: int, path: str) -> Optional[Diagnostic]:
-    """Brackets nested deeper than MAX_NESTING (outside strings and comments), located.
-
-    One regular-expression pass: linear in the text, so it runs before the parser
-    and keeps a pathological nest from reaching it.
-    """
-    depth = 0
-    for m in _NEST_TOKENS.finditer(text):
-        c = m.group()
-        if len(c) != 1:
-            continue
-        if c in "([{":
-            depth += 1
-            if depth > MAX_NESTING:
-                line = offset + text.count("\n", 0, m.start()) + 1
-                col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
-                return Diagnostic("E001", f"nesting too deep: more than {MAX_NESTING} brackets open at once",
-                                  Span(path, line, col, line, col + 1))
-        elif c in ")]}":
-            depth = max(depth - 1, 0)
-    return None
-
-
 def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile], list[Diagnostic]]:
     """Parse one file.  Returns the AST of every definition that parsed, and diagnostics.
 
     The AST is None only when nothing in the file could be parsed.  At most
     MAX_SYNTAX_ERRORS syntax errors are reported per file, then one summary.
+
+    Each definition is first read by the fast parser (:mod:`magewars.dsl.fastparse`: Lark's
+    tables without Lark, for valid text); one it does not read to the end is parsed by Lark, with
+    error recovery.  Both give the same tree for a valid definition.
     """
-    parser = get_parser()
+    from . import fastparse
+    fast = fastparse.tables()
+    rules = fastparse.ast_rules(path) if fast is not None else None
     diags: list[Diagnostic] = []
     skipped: list[tuple[int, str]] = []
     definitions = []
@@ -307,7 +256,13 @@ def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile],
                 diags.append(deep)
                 continue
             chunk = _bound_ints(chunk, offset, path, diags)
-            tree = _parse_recovering(parser, "\n" * offset + chunk, path, diags, skipped)
+            if fast is not None:
+                defs = fastparse.parse_chunk(fast, rules, "\n" * offset + chunk)
+                if defs is not None:
+                    any_tree = True
+                    definitions.extend(defs)
+                    continue
+            tree = _parse_recovering(get_parser(), "\n" * offset + chunk, path, diags, skipped)
             if tree is None:
                 continue
             any_tree = True

@@ -14,16 +14,17 @@ unchanged and the engine gets a selector with one dict lookup.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Iterable, Optional
 
+from .frozen import frozen_dataclass  # @dataclass(frozen=True), cheaper to create
 from . import ast as A
 from . import vocab as V
 from .diagnostics import Diagnostic, did_you_mean
 
 
 # ---------------------------------------------------------------- the model
-@dataclass(frozen=True)
+@frozen_dataclass
 class NameTest:
     """A Capitalised name an object must have (trait, condition, token, subtype, school, card
     name, card-type word), or must not have when negated (`Non-Flying`)."""
@@ -32,98 +33,98 @@ class NameTest:
     subtype: bool = False  # "Frost subtype": only the subtype of that name counts (not a trait named alike)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Selector:
     text: str = field(default="", compare=False)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Pronoun(Selector):
     """One object named by a pronoun ("this", "attacker"); `kinds` narrows it ("that creature")."""
     word: str = "this"
     kinds: Optional[tuple[str, ...]] = None
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ControllerOf(Selector):
     """The Mage of the controller (or owner) of each object `of` names."""
     of: Selector = field(default_factory=Selector)
     owner: bool = False
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class OpponentOf(Selector):
     """The Mages of the players other than the controller of each object `of` names."""
     of: Selector = field(default_factory=Selector)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ZoneOf(Selector):
     """The zone of each object `of` names ("this zone", "the zone of target")."""
     of: Selector = field(default_factory=Selector)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Relation:
     pass
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class InZone(Relation):
     zone: Selector  # a zone selector
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Within(Relation):
     distance: int
     of: Selector  # Pronoun("this") unless stated
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class AdjacentTo(Relation):
     of: Selector  # an object (its zone) or a zone
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class AttachedTo(Relation):
     host: Selector  # "attached to X", "on X", "equipment of X", "its ..."
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class OnBorderOf(Relation):
     zone: Selector  # "a wall on a border of this zone"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class HasNames(Relation):
     """"with Burn": an object has the names; a zone holds an object that has them."""
     names: tuple[NameTest, ...]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Damaged(Relation):
     """"with damage": an object with at least one damage on it (a wounded creature)."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Holds(Relation):
     """"with a revealed Curse enchantment": an object carries an attachment that matches;
     "a zone with an enemy creature": a zone holds an object that matches."""
     what: Selector
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ControlledBy(Relation):
     who: Selector
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CastBy(Relation):
     """"a Healing spell by your mage": the spell's caster."""
     who: Selector
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Described(Selector):
     """Objects (or zones, borders, markers, players) picked by a description."""
     quantifier: str = "each"  # each | one | the | target | up_to

@@ -1,12 +1,24 @@
-"""Lark parse tree -> typed AST (:mod:`magewars.dsl.ast`), keeping source spans."""
+"""Parse tree -> typed AST (:mod:`magewars.dsl.ast`), keeping source spans.
+
+The rules (:class:`AstRules`, one method per tree name, called with the node's position and its
+children already converted) do not import Lark: they convert Lark's trees (through a Lark
+`Transformer` made from them, :func:`to_ast`) and the trees of :mod:`magewars.dsl.fastparse`
+alike.  A token is a `str` of a subclass (Lark's `Token`, or fastparse's); what a rule returns
+as text is a plain `str`.
+"""
 from __future__ import annotations
 
-from lark import Token, Transformer, Tree, v_args
+import functools
+from typing import Any
 
 from . import ast as A
 
 
-def _unquote(tok: Token) -> str:
+def _is_token(v: Any) -> bool:
+    return isinstance(v, str) and type(v) is not str
+
+
+def _unquote(tok) -> str:
     s = str(tok)[1:-1]
     if "\\" not in s:
         return s
@@ -27,10 +39,10 @@ def _clean(children):
     return [c for c in children if c is not None]
 
 
-@v_args(meta=True)
-class ToAst(Transformer):
+class AstRules:
+    """The conversion of each kind of tree node, `rule(meta, children)`."""
+
     def __init__(self, path: str):
-        super().__init__(visit_tokens=False)
         self.path = path
 
     # -- helpers
@@ -39,7 +51,7 @@ class ToAst(Transformer):
             return A.NOSPAN
         return A.Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
 
-    def _tspan(self, tok: Token) -> A.Span:
+    def _tspan(self, tok) -> A.Span:
         return A.Span(self.path, tok.line, tok.column, tok.end_line or tok.line,
                       tok.end_column or tok.column + len(str(tok)))
 
@@ -97,7 +109,7 @@ class ToAst(Transformer):
 
     def signed_amount(self, meta, ch):
         sign, val = ch
-        if isinstance(val, Token):
+        if _is_token(val):
             val = int(val)
         return A.Signed(sign, val, self._span(meta))
 
@@ -106,7 +118,7 @@ class ToAst(Transformer):
         return A.BinOp(self._val(left), op, self._val(right), self._span(meta))
 
     def _val(self, v):
-        if isinstance(v, Token):
+        if _is_token(v):
             if v.type == "INT":
                 return int(v)
             if v.type == "STRING":
@@ -169,7 +181,7 @@ class ToAst(Transformer):
         return A.SchoolReq(ch[0], int(ch[1]), self._span(meta))
 
     def _amount(self, v):
-        if isinstance(v, Token):
+        if _is_token(v):
             return int(v)
         return v
 
@@ -421,5 +433,21 @@ class ToAst(Transformer):
         return A.Arg(ch[0], self._val(ch[1]), self._span(meta))
 
 
-def to_ast(tree: Tree, path: str) -> A.SourceFile:
-    return ToAst(path).transform(tree)
+@functools.lru_cache(maxsize=1)
+def _lark_transformer() -> type:
+    """`ToAst`: a Lark Transformer (children first, `meta` passed, tokens left alone) whose
+    methods are the rules of :class:`AstRules` (its own, so that `v_args` wraps them)."""
+    from lark import Transformer, v_args
+
+    def __init__(self, path: str):
+        Transformer.__init__(self, visit_tokens=False)
+        self.path = path
+
+    body = {k: v for k, v in vars(AstRules).items() if k not in ("__dict__", "__weakref__", "__init__", "__qualname__")}
+    body["__init__"] = __init__
+    return v_args(meta=True)(type("ToAst", (Transformer,), body))
+
+
+def to_ast(tree, path: str) -> A.SourceFile:
+    """A Lark parse tree as the typed AST."""
+    return _lark_transformer()(path).transform(tree)

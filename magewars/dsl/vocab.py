@@ -19,7 +19,7 @@ Kinds:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from .frozen import frozen_dataclass
 
 # ---------------------------------------------------------------- effects
 EFFECTS = """
@@ -426,7 +426,7 @@ DURATIONS = {"round", "action_phase", "attack", "attack_action", "turn", "phase"
 KINDS = {"obj", "num", "traits", "name", "str", "step", "any", "bool"}
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Param:
     name: str
     kind: str
@@ -434,7 +434,7 @@ class Param:
     rest: bool = False
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Signature:
     name: str
     params: tuple[Param, ...]

@@ -1,0 +1,109 @@
+"""`@frozen_dataclass` (magewars/dsl/frozen.py) makes the classes `@dataclass(frozen=True)` makes.
+
+Each module that uses it is executed a second time with `@dataclass(frozen=True)` in its place
+(its "twin"); every class is compared with its twin (fields, defaults, docstring, signature,
+`__match_args__`), and every node of the compiled corpus with its twin's copy (repr, equality,
+hash, refusal to be changed)."""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import sys
+import types
+
+import pytest
+
+from magewars.dsl import _codec
+
+MODULES = ["magewars.dsl.ast", "magewars.dsl.vocab", "magewars.dsl.model", "magewars.dsl.selectors"]
+
+
+@pytest.fixture(scope="module")
+def twins():
+    out = {}
+    for name in MODULES:
+        mod = importlib.import_module(name)
+        src = inspect.getsource(mod).replace("@frozen_dataclass\n", "@dataclass(frozen=True)\n")
+        twin = types.ModuleType(name + "_twin")
+        twin.__package__ = "magewars.dsl"
+        twin.__file__ = mod.__file__
+        twin.__dict__["dataclass"] = dataclasses.dataclass
+        sys.modules[twin.__name__] = twin
+        try:
+            exec(compile(src, mod.__file__, "exec"), twin.__dict__)
+        finally:
+            del sys.modules[twin.__name__]
+        out[name] = (mod, twin)
+    return out
+
+
+def _classes(mod):
+    return {k: v for k, v in vars(mod).items()
+            if isinstance(v, type) and dataclasses.is_dataclass(v) and v.__module__ == mod.__name__}
+
+
+def _shape(f):
+    same = lambda x: x.__qualname__ if isinstance(x, type) else x  # noqa: E731  (a twin's class: by name)
+    return f.name, same(f.default), same(f.default_factory), f.init, f.repr, f.compare, f.hash
+
+
+def test_every_class_equals_its_twin(twins):
+    for mod, twin in twins.values():
+        mine, theirs = _classes(mod), {k: v for k, v in vars(twin).items()
+                                       if isinstance(v, type) and dataclasses.is_dataclass(v)}
+        assert set(mine) <= set(theirs)
+        for name, c in mine.items():
+            t = theirs[name]
+            assert [_shape(f) for f in dataclasses.fields(c)] == [_shape(f) for f in dataclasses.fields(t)], name
+            assert c.__doc__ == t.__doc__, name
+            assert str(inspect.signature(c)) == str(inspect.signature(t)), name
+            assert getattr(c, "__match_args__", None) == getattr(t, "__match_args__", None), name
+
+
+def test_every_node_behaves_as_its_twin(twins, corpus):
+    by_class = {}
+    for mod, twin in twins.values():
+        for name, c in _classes(mod).items():
+            by_class[c] = getattr(twin, name)
+
+    def twin_of(v):
+        t = type(v)
+        if t in by_class:
+            return by_class[t](**{f.name: twin_of(getattr(v, f.name)) for f in dataclasses.fields(v) if f.init})
+        if t in (tuple, list):
+            return t(twin_of(x) for x in v)
+        if t is dict:
+            return {twin_of(k): twin_of(x) for k, x in v.items()}
+        if t in (set, frozenset):
+            return t(twin_of(x) for x in v)
+        return v
+
+    seen = 0
+    values = list(corpus.cards.values())[::7] + list(corpus.codex.values())[::5]
+    for d in values:
+        stack = [d]
+        while stack:
+            v = stack.pop()
+            if type(v) in by_class:
+                seen += 1
+                w = twin_of(v)
+                assert repr(v) == repr(w)
+                assert hash(v) == hash(w)
+                assert v == v and v == dataclasses.replace(v)
+                assert (v == w) is False or v == w  # different classes: never equal (NotImplemented)
+                field = dataclasses.fields(v)[0].name
+                with pytest.raises(dataclasses.FrozenInstanceError):
+                    setattr(v, field, None)
+                with pytest.raises(dataclasses.FrozenInstanceError):
+                    delattr(v, field)
+                stack.extend(getattr(v, f.name) for f in dataclasses.fields(v))
+            elif type(v) in (tuple, list):
+                stack.extend(v)
+    assert seen > 1000
+
+
+def test_the_codec_round_trips_the_new_classes(corpus):
+    c = _codec()
+    some = list(corpus.cards.values())[:40]
+    assert c.decode(c.encode(some)) == some

@@ -577,11 +577,21 @@ class Effects(GamePart):
         old, new = self._prev_shape, self._shape
         # (the arena, the players | the objects | lasting effects, X values, casters, the codex: see
         #  _fingerprint; the round and the discard piles are light, state.GameState)
-        if len(old) != len(new) or old[:3] != new[:3] or old[5] != new[5] \
+        if len(old) != len(new) or old[:3] != new[:3] \
                 or old[7:] != new[7:] or len(old[3]) > len(new[3]):
             return None
         changed = set()
         objects = self._state.objects
+        if old[5] != new[5]:
+            # the value of X of an object changed (a spell costing X is cast): read by its own value and, as
+            # one of its fields would be, by what its statics apply (the values tagged with it: collect) and by
+            # the object it is attached to (statics naming only the object or its host)
+            for k in {k for k, _ in set(old[5]) ^ set(new[5])}:
+                changed.add(k)
+                changed.add(("static", k))
+                o = objects.get(k)
+                if o is not None and o.attached_to is not None:
+                    changed.add(o.attached_to)
         for b in new[3][len(old[3]):]:  # objects that came into the game (the table only grows)
             o = objects.get(b[0])
             if o is None or not self._affects_only_self(o) and self._applies(b, o):

@@ -1244,7 +1244,10 @@ class Effects(GamePart):
                     memo[k] = fits
             if fits:
                 self._foreach_body(src, eff.body, obj, obj, 1, out)
-            return True
+                return True
+            # not named: nothing applies to it, whatever the source's fields, unless whether it fits the phrase
+            # may depend on them (a relation to the source, zones, markers: phrases.reads_this)
+            return reads_this(g, eff.over)
         if gate is not None:
             its = self._gated_its(src, eff, gate[1], gate[2] and shape != "any")
             if its is not None:

@@ -379,11 +379,12 @@ def _gate_open(gate: tuple, obj) -> bool:
 
 def _gate_need(c) -> Optional[tuple]:
     """(NAME, least count) for a condition `tokens(it, NAME) >= N` or `> N` (N a number, the least 1 or
-    more), else None."""
+    more), else None.  NAME is the phrase's text, as the `tokens` value reads it (a marker named in several
+    words too: Eternal Servant, On Guard)."""
     if isinstance(c, A.Compare) and isinstance(c.left, A.Call) and c.left.name == "tokens" \
             and len(c.left.args) == 2 and not any(a.key for a in c.left.args) \
             and isinstance(c.left.args[0].value, A.Phrase) and lower_words(c.left.args[0].value) == ("it",) \
-            and isinstance(c.left.args[1].value, A.Phrase) and len(c.left.args[1].value.words) == 1 \
+            and isinstance(c.left.args[1].value, A.Phrase) and c.left.args[1].value.words \
             and isinstance(c.right, int) and not isinstance(c.right, bool) and c.op in (">=", ">"):
         least = c.right if c.op == ">=" else c.right + 1
         if least >= 1:

@@ -323,7 +323,7 @@ def _immune_words(what) -> str:
 #: Worked out from the definition alone (frozen: each entry keeps its key's object alive), shared by games.
 _PLANS: dict[int, tuple] = {}
 _FOREACH_SHAPES: dict[int, tuple] = {}
-#: id of a ForEach node whose body applies only to `it` -> (the node, _marker_gate of its body)
+#: id of a ForEach node whose body applies only to `it` -> (the node, *_marker_gate of its body)
 _FOREACH_GATES: dict[int, tuple] = {}
 #: id of a ForEach node -> Effects._foreach_reading (the node first: it keeps its key's object alive)
 _FOREACH_READINGS: dict[int, tuple] = {}
@@ -377,29 +377,46 @@ def _gate_open(gate: tuple, obj) -> bool:
     return any(all(markers.get(n, 0) >= least for n, least in needs) for needs in gate)
 
 
+def _gate_need(c) -> Optional[tuple]:
+    """(NAME, least count) for a condition `tokens(it, NAME) >= N` or `> N` (N a number, the least 1 or
+    more), else None.  NAME is the phrase's text, as the `tokens` value reads it (a marker named in several
+    words too: Eternal Servant, On Guard)."""
+    if isinstance(c, A.Compare) and isinstance(c.left, A.Call) and c.left.name == "tokens" \
+            and len(c.left.args) == 2 and not any(a.key for a in c.left.args) \
+            and isinstance(c.left.args[0].value, A.Phrase) and lower_words(c.left.args[0].value) == ("it",) \
+            and isinstance(c.left.args[1].value, A.Phrase) and c.left.args[1].value.words \
+            and isinstance(c.right, int) and not isinstance(c.right, bool) and c.op in (">=", ">"):
+        least = c.right if c.op == ">=" else c.right + 1
+        if least >= 1:
+            return c.left.args[1].value.text, least
+    return None
+
+
 def _marker_gate(body) -> Optional[tuple]:
     """When every clause of a `static for each` body sits in an `if` (with no `else`) whose condition
-    requires markers on `it` (a conjunct `tokens(it, NAME) >= N` or `> N`, N a number): for each clause,
-    the (NAME, least count) it requires.  None when some clause requires none: the body is read."""
+    requires markers on `it` (a conjunct `tokens(it, NAME) >= N` or `> N`, N a number): (for each clause,
+    the (NAME, least count) it requires; whether that is all the body asks: every conjunct is such a
+    count and no clause holds a further `if`, so its conditions read nothing but the markers on `it`).
+    None when some clause requires none: the body is read."""
     gate = []
+    only = True
     for node in body:
         if not isinstance(node, A.IfEffect) or node.otherwise:
             return None
         conds = node.condition.items if isinstance(node.condition, A.CondAnd) else (node.condition,)
         needs = []
         for c in conds:
-            if isinstance(c, A.Compare) and isinstance(c.left, A.Call) and c.left.name == "tokens" \
-                    and len(c.left.args) == 2 and not any(a.key for a in c.left.args) \
-                    and isinstance(c.left.args[0].value, A.Phrase) and lower_words(c.left.args[0].value) == ("it",) \
-                    and isinstance(c.left.args[1].value, A.Phrase) and len(c.left.args[1].value.words) == 1 \
-                    and isinstance(c.right, int) and not isinstance(c.right, bool) and c.op in (">=", ">"):
-                least = c.right if c.op == ">=" else c.right + 1
-                if least >= 1:
-                    needs.append((c.left.args[1].value.text, least))
+            need = _gate_need(c)
+            if need is not None:
+                needs.append(need)
+            else:
+                only = False
         if not needs:
             return None
+        if any(isinstance(n, A.IfEffect) for n in node.then):
+            only = False
         gate.append(tuple(needs))
-    return tuple(gate) if gate else None
+    return (tuple(gate), only) if gate else None
 
 
 class _Watched(dict):
@@ -561,16 +578,28 @@ class Effects(GamePart):
         old, new = self._prev_shape, self._shape
         # (the arena, the players | the objects | lasting effects, X values, casters, the codex: see
         #  _fingerprint; the round and the discard piles are light, state.GameState)
-        if len(old) != len(new) or old[:3] != new[:3] or old[5] != new[5] \
+        if len(old) != len(new) or old[:3] != new[:3] \
                 or old[7:] != new[7:] or len(old[3]) > len(new[3]):
             return None
         changed = set()
         objects = self._state.objects
+        if old[5] != new[5]:
+            # the value of X of an object changed (a spell costing X is cast): read by its own value and, as
+            # one of its fields would be, by what its statics apply (the values tagged with it: collect) and by
+            # the object it is attached to (statics naming only the object or its host)
+            for k in {k for k, _ in set(old[5]) ^ set(new[5])}:
+                changed.add(k)
+                changed.add(("static", k))
+                o = objects.get(k)
+                if o is not None and o.attached_to is not None:
+                    changed.add(o.attached_to)
         for b in new[3][len(old[3]):]:  # objects that came into the game (the table only grows)
             o = objects.get(b[0])
             if o is None or not self._affects_only_self(o) and self._applies(b, o):
                 return None  # (statics that do not apply yet reach nothing: face down, not in play...)
             changed.add(b[0])
+            if b[11]:  # it came carrying markers (Effects._gated_none)
+                changed.update([("marker", n) for n, _ in b[11]])
             if b[5] is not None:  # attached to something as it came: its host changed
                 changed.add(b[5])
         if old[4] != new[4]:  # effects lasting a while: read by the object they are on (collect)
@@ -593,6 +622,10 @@ class Effects(GamePart):
                 # else only the values whose computation its statics read (Effects.collect: its tag)
                 changed.add(("static", b[0]))
             changed.add(b[0])
+            if (a[11] or b[11]) and (a[11] != b[11] or a[10] != b[10]):
+                # its markers changed, or it came into play or left it carrying some: whatever waits for an
+                # object carrying them (Effects._gated_none) may change
+                changed.update([("marker", n) for n, _ in a[11] + b[11]])
             for host in (a[5], b[5]):  # what it is attached to, before and after: its attachments changed
                 if host is not None:
                     changed.add(host)
@@ -1212,7 +1245,16 @@ class Effects(GamePart):
                     memo[k] = fits
             if fits:
                 self._foreach_body(src, eff.body, obj, obj, 1, out)
-            return True
+                return True
+            # not named: nothing applies to it, whatever the source's fields, unless whether it fits the phrase
+            # may depend on them (a relation to the source, zones, markers: phrases.reads_this)
+            return reads_this(g, eff.over)
+        if gate is not None:
+            its = self._gated_its(src, eff, gate[1], gate[2] and shape != "any")
+            if its is not None:
+                for it in its:
+                    self._foreach_body(src, eff.body, obj, it, 1, out)
+                return True
         self.reads_others()  # which objects the phrase names: any object may change that
         key = (src.id, id(eff))
         its = memo.get(key)
@@ -1242,6 +1284,37 @@ class Effects(GamePart):
             if gate is None or _gate_open(gate[1], it):  # (no clause can hold for an `it` without the markers)
                 self._foreach_body(src, eff.body, obj, it, 1, out)
         return True
+
+    def _gated_its(self, src, eff: A.ForEach, gate: tuple, only: bool) -> Optional[list]:
+        """For a `static for each <objects>` body whose every clause waits for markers on `it`
+        (_marker_gate), read where any object may be `it`: the objects in play carrying those markers that
+        the phrase names, [] when none does (then no clause can hold).  The value worked out depends on
+        the objects in play carrying them (read by id) and on no other object unless it gains them: it is
+        tagged ("marker", NAME) for each marker the gate names, which Effects._changed_objects finds
+        changed when an object's markers change or it comes or goes carrying some.  `only`: the clauses'
+        conditions read nothing but those markers and apply only to `it` or the source (_foreach_shape),
+        so an object named adds nothing else read.  None (the caller reads every object) when one is
+        named and not `only`, or a phrase cannot be read."""
+        g = self.game
+        objects = self._state.objects
+        ctx = None
+        its: list = []
+        for o in dict.values(objects):  # (not watched: only the objects whose gate is open are read)
+            if o.in_play and o.markers and _gate_open(gate, o):
+                objects.get(o.id)  # (read by id: a change of it drops the value)
+                if ctx is None:
+                    ctx = Ctx(this=src)
+                try:
+                    if matches(g, o, eff.over, ctx):
+                        if not only:
+                            return None
+                        its.append(o)
+                except Exception:
+                    return None  # (the general path refuses it loudly)
+        frames = self._frames
+        if frames and frames[-1][1] is not None:
+            frames[-1][1].update([("marker", n) for needs in gate for n, _ in needs])
+        return its
 
     def _foreach_reading(self, eff: A.ForEach) -> tuple:
         """(the node, whether it is a state rule (staterules.reads), the marker a `for each <Name> token on
@@ -1302,7 +1375,7 @@ class Effects(GamePart):
         _FOREACH_SHAPES[id(eff)] = (eff, shape)
         gate = _marker_gate(eff.body) if shape != "none" else None
         if gate is not None:
-            _FOREACH_GATES[id(eff)] = (eff, gate)
+            _FOREACH_GATES[id(eff)] = (eff, *gate)
         return shape
 
     def _foreach_body(self, src, body, obj, it, n: int, out) -> None:

@@ -351,8 +351,11 @@ def _eval_described(game: Game, sel: S.Described, ctx: Ctx) -> list:
         raise PhraseError(f"'{sel.text}': borders are not objects the engine can select yet")
     if sel.quantifier == "target":  # a spell with two targets (a creature and a zone) names either
         return [t for t in _targets(ctx) if _fits(game, t, sel, ctx)]
+    # what a relation names (`within 1 zone of a friendly vine marker`) is the same for every candidate: read
+    # once for this evaluation (at the first candidate that asks), not once per candidate
+    inner = {} if sel.relations else None
     if sel.domain == "zone":
-        return [z for z in st.arena.zones() if _fits(game, z, sel, ctx)]
+        return [z for z in st.arena.zones() if _fits(game, z, sel, ctx, inner)]
     if sel.domain == "player":
         return [_mage(game, p) for p in st.order if _fits_player(game, p, sel, ctx)]
     if sel.domain == "marker":
@@ -361,7 +364,7 @@ def _eval_described(game: Game, sel: S.Described, ctx: Ctx) -> list:
             out.extend([host] * _marker_count(game, host, sel))
         return out
     pool = st.graveyard if sel.state else st.in_play()
-    return [o for o in pool if _fits(game, o, sel, ctx)]
+    return [o for o in pool if _fits(game, o, sel, ctx, inner)]
 
 
 def _fits_player(game: Game, player: str, sel: S.Described, ctx: Ctx) -> bool:
@@ -415,8 +418,9 @@ def _targets(ctx: Ctx) -> list:
     return out + [t for t in ctx.extra.get("targets", ()) if t is not None and t is not ctx.target]
 
 
-def _fits(game: Game, obj, sel: S.Described, ctx: Ctx) -> bool:
-    """Whether an object (or a zone, for a zone selector) fits every part of a description."""
+def _fits(game: Game, obj, sel: S.Described, ctx: Ctx, inner: Optional[dict] = None) -> bool:
+    """Whether an object (or a zone, for a zone selector) fits every part of a description.  `inner`: what
+    the relations' own phrases name, kept by the caller for the candidates of one evaluation (_inner)."""
     st = game.state
     this = ctx.this
     if sel.quantifier == "target" and not any(obj is t or (isinstance(obj, str) and obj == t) for t in _targets(ctx)):
@@ -424,7 +428,7 @@ def _fits(game: Game, obj, sel: S.Described, ctx: Ctx) -> bool:
     if sel.domain == "zone":
         if not isinstance(obj, str):
             return False
-        return _zone_fits(game, obj, sel, ctx)
+        return _zone_fits(game, obj, sel, ctx, inner)
     if sel.domain == "marker":
         return not isinstance(obj, str) and _marker_count(game, obj, sel) > 0 and obj in _marker_hosts(game, sel, ctx)
     if sel.domain == "player":
@@ -464,9 +468,18 @@ def _fits(game: Game, obj, sel: S.Described, ctx: Ctx) -> bool:
     if sel.adjacent:
         raise PhraseError(f"'{sel.text}': 'adjacent' describes zones, not objects")
     for r in sel.relations:
-        if not _relation(game, obj, r, sel, ctx):
+        if not _relation(game, obj, r, sel, ctx, inner):
             return False
     return True
+
+
+def _inner(game: Game, sel: S.Selector, ctx: Ctx, inner: dict) -> list:
+    """What the phrase of a relation names (_eval), kept in `inner` for the other candidates of the same
+    evaluation (the phrase reads the context, never the candidate, and nothing changes meanwhile)."""
+    got = inner.get(id(sel))
+    if got is None:
+        got = inner[id(sel)] = _eval(game, sel, ctx)
+    return got
 
 
 #: `static not_counted(this, NAME, "adjacency")`: the card's object is not counted as a NAME when a phrase
@@ -502,7 +515,7 @@ def not_counted(obj, sel, what: str) -> bool:
     return False
 
 
-def _zone_fits(game: Game, z: str, sel: S.Described, ctx: Ctx) -> bool:
+def _zone_fits(game: Game, z: str, sel: S.Described, ctx: Ctx, inner: Optional[dict] = None) -> bool:
     st = game.state
     here = _zone(game, ctx.this) if ctx.this is not None else None
     if sel.names or sel.controller or sel.visibility or sel.state or sel.level is not None or sel.new:
@@ -523,11 +536,13 @@ def _zone_fits(game: Game, z: str, sel: S.Described, ctx: Ctx) -> bool:
             if not any(_fits_any(game, o, r.what, ctx) for o in st.objects_in_zone(z)):
                 return False
         elif isinstance(r, S.InZone):
-            zones = {_zone(game, x) for x in _eval(game, r.zone, ctx)}
+            named = _eval(game, r.zone, ctx) if inner is None else _inner(game, r.zone, ctx, inner)
+            zones = {_zone(game, x) for x in named}
             if z not in zones:
                 return False
         elif isinstance(r, (S.Within, S.AdjacentTo)):
-            bases = [b for b in (_zone(game, x) for x in _eval(game, r.of, ctx)
+            named = _eval(game, r.of, ctx) if inner is None else _inner(game, r.of, ctx, inner)
+            bases = [b for b in (_zone(game, x) for x in named
                                  if not (isinstance(r, S.AdjacentTo) and not_counted(x, r.of, ADJACENCY)))
                      if b is not None]
             if isinstance(r, S.Within):
@@ -546,22 +561,24 @@ def _fits_any(game: Game, obj, sel: S.Selector, ctx: Ctx) -> bool:
     return any(x is obj for x in _eval(game, sel, ctx))
 
 
-def _relation(game: Game, obj, r: S.Relation, sel: S.Described, ctx: Ctx) -> bool:
+def _relation(game: Game, obj, r: S.Relation, sel: S.Described, ctx: Ctx, inner: Optional[dict] = None) -> bool:
     st = game.state
     if isinstance(r, S.InZone):
-        zones = {_zone(game, x) for x in _eval(game, r.zone, ctx)}
+        named = _eval(game, r.zone, ctx) if inner is None else _inner(game, r.zone, ctx, inner)
+        zones = {_zone(game, x) for x in named}
         return st.zone_of(obj) in zones
     if isinstance(r, S.Within):
         zone = st.zone_of(obj)
-        bases = [b for b in (_zone(game, x) for x in _eval(game, r.of, ctx)) if b is not None]
+        named = _eval(game, r.of, ctx) if inner is None else _inner(game, r.of, ctx, inner)
+        bases = [b for b in (_zone(game, x) for x in named) if b is not None]
         return zone is not None and any(st.arena.distance(zone, b) <= r.distance for b in bases)
     if isinstance(r, S.AdjacentTo):
         zone = st.zone_of(obj)
-        bases = [b for b in (_zone(game, x) for x in _eval(game, r.of, ctx) if not not_counted(x, r.of, ADJACENCY))
-                 if b is not None]
+        named = _eval(game, r.of, ctx) if inner is None else _inner(game, r.of, ctx, inner)
+        bases = [b for b in (_zone(game, x) for x in named if not not_counted(x, r.of, ADJACENCY)) if b is not None]
         return zone is not None and any(st.arena.distance(zone, b) == 1 for b in bases)
     if isinstance(r, S.AttachedTo):
-        for host in _eval(game, r.host, ctx):
+        for host in _eval(game, r.host, ctx) if inner is None else _inner(game, r.host, ctx, inner):
             if isinstance(host, str):
                 if obj.attached_zone == host:
                     return True
@@ -571,7 +588,8 @@ def _relation(game: Game, obj, r: S.Relation, sel: S.Described, ctx: Ctx) -> boo
     if isinstance(r, S.OnBorderOf):
         if not obj.border:
             return False
-        zones = {_zone(game, x) for x in _eval(game, r.zone, ctx)}
+        named = _eval(game, r.zone, ctx) if inner is None else _inner(game, r.zone, ctx, inner)
+        zones = {_zone(game, x) for x in named}
         return any(z in obj.border for z in zones)
     if isinstance(r, S.HasNames):
         return all(_has_test(game, obj, t) != t.negated for t in r.names)
@@ -580,10 +598,14 @@ def _relation(game: Game, obj, r: S.Relation, sel: S.Described, ctx: Ctx) -> boo
     if isinstance(r, S.Holds):
         return any(_fits_any(game, a, r.what, ctx) for a in st.attachments(obj))
     if isinstance(r, S.ControlledBy):
-        players = {_player(game, x) for x in _eval(game, r.who, ctx)}
+        named = _eval(game, r.who, ctx) if inner is None else _inner(game, r.who, ctx, inner)
+        players = {_player(game, x) for x in named}
         return obj.controller in players
     if isinstance(r, S.CastBy):
         by = getattr(game, "spell_casters", {}).get(obj.id)  # recorded by engine/casting.py
         caster = st.objects.get(by) if by is not None else None
-        return caster is not None and any(x is caster for x in _eval(game, r.who, ctx))
+        if caster is None:
+            return False
+        named = _eval(game, r.who, ctx) if inner is None else _inner(game, r.who, ctx, inner)
+        return any(x is caster for x in named)
     raise PhraseError(f"'{sel.text}': relation {type(r).__name__} cannot be evaluated")

@@ -1418,7 +1418,7 @@ class AttackEngine(GamePart):
         if not g.state.zone_of(atk.source) or not (g.state.zone_of(t) or getattr(t, "border", None)) \
                 or in_los(g, atk.source, t):  # a wall: line of sight to the middle of its border
             return None
-        if ignores_los_walls(g, atk.attacker, tuple(atk.traits) + tuple(atk.gained)) \
+        if ignores_los_walls(g, atk.attacker, (*atk.traits, *atk.gained)) \
                 and in_los(g, atk.source, t, ignore_walls=True):
             return None
         return f"no line of sight from {atk.source.label()} to {t.label()} (Rules: Line of Sight)"
@@ -1492,7 +1492,7 @@ class AttackEngine(GamePart):
                 return f"melee needs the same zone ({za} vs {zt})"
             if self.is_self_attack(atk):
                 return None
-            why = melee_restriction(g, a, t, tuple(action.traits) + tuple(atk.gained))
+            why = melee_restriction(g, a, t, (*action.traits, *atk.gained))
             if why:
                 return why
             if not t.guard and at_declaration:  # guards are checked only when the attack is declared

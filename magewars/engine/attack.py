@@ -1573,14 +1573,15 @@ class AttackEngine(GamePart):
 
     def remove_guard(self, atk: Attack) -> None:
         t = atk.defender or atk.target
+        if not t.guard:
+            return  # no guard marker to lose (whether the attacker's attacks go unanswered is not asked)
         why = self.unanswered(atk)
-        if t.guard and why:
+        if why:
             self.game.emit("rule", f"{t.label()} keeps its guard marker: the attacker is {why}")
             return
-        if t.guard:
-            t.guard = False
-            self.game.state.touch_light()  # (the guard marker: a light field)
-            self.game.emit("marker", f"{t.label()} loses its guard marker")
+        t.guard = False
+        self.game.state.touch_light()  # (the guard marker: a light field)
+        self.game.emit("marker", f"{t.label()} loses its guard marker")
 
     def bar_mods(self, atk: Attack, fn: str) -> list:
         """`static modify_dice(...)` / `static modify_effect_roll(...)` written inside the attack bar."""

@@ -311,20 +311,29 @@ class Sequence:
 
 # ---------------------------------------------------------------- steps
 class Step:
-    """One step of the chart.  The runner (AttackEngine.run_sequence) asks `applies` (skipped
-    silently when not), takes the step (its title, the `attack_step` triggers, `run`, a state check,
-    the reveal window) and then asks `then` where the sequence goes."""
+    """One step of the chart.  The runner (AttackEngine.run_sequence) asks whether it applies to the
+    attack in hand (skipped silently when not), takes the step (its title, the `attack_step` triggers,
+    `run`, a state check, the reveal window) and then asks `then` where the sequence goes.
+
+    Whether a step applies is, for most steps, a matter of the attack's status alone: `skipped_when`
+    names the statuses that skip it (a canceled attack skips most steps; the steps that settle an
+    attack action skip none).  A step whose rule reads more writes its own `applies` (and the runner
+    asks it)."""
     key = ""
     after_cancel = False  # taken even for a canceled attack: it settles what the attack action did
+    skipped_when: frozenset = frozenset({"canceled"})  # the attack statuses that skip the step
 
     def __init__(self):
         self.title = STEP_TITLES[self.key]  # (read at every step: worked out once, for the one instance)
         # does the step say where the sequence goes (its own `then`)?  The runner asks only those: the
         # default always answers None (the column's next step)
         self.routes = type(self).then is not Step.then
+        # the statuses that skip it, when they alone decide (the runner reads them without a call); None:
+        # the step's own `applies` decides
+        self.skips = self.skipped_when if type(self).applies is Step.applies else None
 
     def applies(self, eng: "AttackEngine", seq: Sequence) -> bool:
-        return seq.atk.status != "canceled"
+        return seq.atk.status not in self.skipped_when
 
     def run(self, eng: "AttackEngine", atk: Attack, g: "Game") -> None:
         """What happens during the step beyond its triggers and reveal window (nothing, by default).
@@ -338,9 +347,7 @@ class Step:
 
 class DeclareAttack(Step):
     key = "declare_attack"
-
-    def applies(self, eng, seq):
-        return True
+    skipped_when = frozenset()
 
     def run(self, eng, atk, g):
         a = atk.action
@@ -769,9 +776,10 @@ class AdditionalStrikes(Step):
 
     def then(self, eng, seq):
         """Another strike against the same defender goes back to Roll to Miss, if it still can be made."""
-        g, a, atk = eng.game, seq.action, seq.atk
+        a, atk = seq.action, seq.atk
         if seq.strike < self.strikes(seq):
             s = seq.strike + 1
+            g = eng.game
             if atk.target.id in a.illegal or not atk.target.in_play:
                 g.emit("rule", f"strike {s}: the target is no longer legal: canceled")
             elif atk.attacker.in_play and not a.canceled:
@@ -792,9 +800,7 @@ class AdditionalStrikes(Step):
 class DamageBarrier(Step):
     key = "damage_barrier"
     after_cancel = True
-
-    def applies(self, eng, seq):
-        return True
+    skipped_when = frozenset()
 
     def run(self, eng, atk, g):
         a = atk.action
@@ -912,9 +918,7 @@ class Counterstrike(Step):
 class AttackEnds(Step):
     key = "attack_ends"
     after_cancel = True
-
-    def applies(self, eng, seq):
-        return True
+    skipped_when = frozenset()
 
     def run(self, eng, atk, g):
         g.emit("info", f"attack ends: {atk.status}")
@@ -1217,9 +1221,11 @@ class AttackEngine(GamePart):
         (`set_x`) and the attack traits it gains (`attack_gains`, `this gains`); a gained shape trait
         (Doublestrike...) reshapes the action (engine/barclauses.py).  `g`: the game, when the caller
         has it in hand."""
+        action = atk.action
+        if not action.definition.abilities:
+            return  # a bar stating nothing has no statics: no X to set, no trait to gain
         if g is None:
             g = self.game
-        action = atk.action
         try:
             if len(action.attacks) == 1:  # the action's X is worked out once, at its first attack
                 barclauses.set_x(g, action, atk.target)
@@ -1337,10 +1343,11 @@ class AttackEngine(GamePart):
         object, straight to Attack Ends, or nowhere)."""
         steps = seq.column.steps
         g = self.game  # (a call through the weak link: read once per sequence, handed to each step)
-        i = 0
-        while i < len(steps):
+        i, n = 0, len(steps)
+        while i < n:
             st = STEPS[steps[i]]
-            if st.applies(self, seq):
+            skips = st.skips  # (the statuses that skip it, or None: its own `applies` decides)
+            if (seq.atk.status not in skips) if skips is not None else st.applies(self, seq):
                 self.step(st, seq.atk, g)
             nxt = st.then(self, seq) if st.routes else None
             if nxt is None:
@@ -1411,7 +1418,7 @@ class AttackEngine(GamePart):
         if not g.state.zone_of(atk.source) or not (g.state.zone_of(t) or getattr(t, "border", None)) \
                 or in_los(g, atk.source, t):  # a wall: line of sight to the middle of its border
             return None
-        if ignores_los_walls(g, atk.attacker, tuple(atk.traits) + tuple(atk.gained)) \
+        if ignores_los_walls(g, atk.attacker, (*atk.traits, *atk.gained)) \
                 and in_los(g, atk.source, t, ignore_walls=True):
             return None
         return f"no line of sight from {atk.source.label()} to {t.label()} (Rules: Line of Sight)"
@@ -1485,7 +1492,7 @@ class AttackEngine(GamePart):
                 return f"melee needs the same zone ({za} vs {zt})"
             if self.is_self_attack(atk):
                 return None
-            why = melee_restriction(g, a, t, tuple(action.traits) + tuple(atk.gained))
+            why = melee_restriction(g, a, t, (*action.traits, *atk.gained))
             if why:
                 return why
             if not t.guard and at_declaration:  # guards are checked only when the attack is declared
@@ -1566,14 +1573,15 @@ class AttackEngine(GamePart):
 
     def remove_guard(self, atk: Attack) -> None:
         t = atk.defender or atk.target
+        if not t.guard:
+            return  # no guard marker to lose (whether the attacker's attacks go unanswered is not asked)
         why = self.unanswered(atk)
-        if t.guard and why:
+        if why:
             self.game.emit("rule", f"{t.label()} keeps its guard marker: the attacker is {why}")
             return
-        if t.guard:
-            t.guard = False
-            self.game.state.touch_light()  # (the guard marker: a light field)
-            self.game.emit("marker", f"{t.label()} loses its guard marker")
+        t.guard = False
+        self.game.state.touch_light()  # (the guard marker: a light field)
+        self.game.emit("marker", f"{t.label()} loses its guard marker")
 
     def bar_mods(self, atk: Attack, fn: str) -> list:
         """`static modify_dice(...)` / `static modify_effect_roll(...)` written inside the attack bar."""

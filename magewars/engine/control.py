@@ -66,7 +66,9 @@ def reconcile(game) -> bool:
     """Give each object to the player a static says controls it, and back when none does.  Returns
     whether anything changed."""
     taken = game.taken_control  # object id -> the controller it had before
-    want = wanted(game) if taken or _any_gain_control(game) else {}
+    if not taken and not _any_gain_control(game):
+        return False  # no control taken, and nothing in play states gain_control: nothing to give or give back
+    want = wanted(game)
     changed = False
     for oid, (player, src) in want.items():
         obj = game.state.objects[oid]

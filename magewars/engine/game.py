@@ -693,30 +693,40 @@ class Game:
         Skipped when nothing changed since the last check (the state version is the same), or when the
         last check found nothing to do and nothing it read changed since (`_quiet`: the fingerprint, the
         derived epoch and HEALTH_WRITES as of that check, kept below; dropped at the first check that
-        finds any of them moved)."""
+        finds any of them moved).  When only damage or guard markers were written since such a check,
+        the first pass tests the objects alone (`health_only`): what else it would go over is as it was."""
         st = self.state
         if self._checked_version == st.version:
             return
         quiet = self._quiet
+        health_only = False
         if quiet is not None:
-            # the last check found nothing to do (kept below): nothing it read changed since while no damage or
-            # guard marker was written, the fingerprint is the very tuple it was (Effects.shape) and the
-            # derived epoch is the same (no derived value it read was dropped); and, as of that fingerprint,
-            # nothing in play states gain_control (whose statics it would evaluate)
-            if quiet[2] == HEALTH_WRITES[0]:
-                eff = self.effects
-                if not eff._frames and eff.current_epoch() == quiet[1] and eff._shape is quiet[0] \
-                        and not control._any_gain_control(self):
+            # the last check found nothing to do (kept below): the fingerprint is the very tuple it was
+            # (Effects.shape) and the derived epoch is the same (no derived value it read was dropped); as of
+            # that fingerprint, nothing in play states gain_control (whose statics it would evaluate).  Then,
+            # unless a damage or guard marker was written meanwhile, nothing it read changed; if one was, only
+            # what it reads of each object may have (its damage, its guard marker)
+            eff = self.effects
+            if not eff._frames and eff.current_epoch() == quiet[1] and eff._shape is quiet[0] \
+                    and not control._any_gain_control(self):
+                if quiet[2] == HEALTH_WRITES[0]:
                     self._checked_version = st.version
                     return
+                health_only = not self.taken_control
             self._quiet = None
         evaluated = MARKER_RULES_READ[0]
         derived = self.effects.derived
         for n in range(10):
-            changed = control.reconcile(self)  # who controls what, as `static gain_control` says
-            if self.placers:
-                changed = self._pairs_broken() or changed
-            changed = self._sync_abilities() or changed
+            if health_only and not n:
+                # as of the quiet check's fingerprint and epoch: no control to give (nothing states it, none
+                # taken), no shared condition's pair broken (zones and markers are fingerprinted), no card
+                # losing or getting back its abilities (synced for this epoch), no state rule in play
+                changed = False
+            else:
+                changed = control.reconcile(self)  # who controls what, as `static gain_control` says
+                if self.placers:
+                    changed = self._pairs_broken() or changed
+                changed = self._sync_abilities() or changed
             for obj in self.state.in_play():  # (a list of its own: destroying an object does not move it)
                 markers = obj.markers  # (most objects carry none: no list to make, no markers to count)
                 for name in [m for m, c in markers.items() if c and self.lowers_armor(m)] if markers else ():
@@ -756,7 +766,8 @@ class Game:
                             self._spared = {self.state.version: self._spared.get(self.state.version, set()) | {obj.id}}
                         else:
                             changed = True
-            rules = staterules.in_play(self)  # tokens a card's state rule takes away (engine/staterules.py)
+            # tokens a card's state rule takes away (engine/staterules.py); none in play as of a quiet check
+            rules = () if health_only and not n else staterules.in_play(self)
             if rules and staterules.apply(self, rules):
                 changed = True
             if not changed:

@@ -334,13 +334,12 @@ class Reveals(GamePart):
             self.mandatory("after", step, atk)
             hidden = self._hidden_table()  # (as of now: a mandatory reveal changed it)
         prompt, nothing = _TEXTS[step]
+        if not hidden:  # nothing face down: nobody to ask
+            g.emit_data("window", nothing, {"step": step})
+            return
         revealed_any = False
-        if hidden:  # (the order read as the `order` property and LightList would, without their two calls)
-            LIGHT_READS[0] += 1
-            players = list.__iter__(g.state._order)
-        else:
-            players = ()  # nothing face down: nobody to ask
-        for player in players:
+        LIGHT_READS[0] += 1  # (the order read as the `order` property and LightList would, without their two calls)
+        for player in list.__iter__(g.state._order):
             # (the table read above holds until a card is revealed: a pass changes nothing)
             if not (self._hidden_table() if revealed_any else hidden).get(player):
                 continue  # nothing face down of theirs, as of now: no candidate (as _candidates_now finds first)

@@ -490,12 +490,13 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True, over=
         if obj.move_stopped:
             raise IllegalMove(f"{obj.label()} must stop moving this Action Phase: its last move was "
                               f"{obj.move_stopped}", RULE_HINDER)
-        # the obligations it reads bind the creature alike for every zone: whether any does is asked once per
-        # decision (when none does, as usual, it would find nothing for any zone)
+        # a move taking the full action is refused only after a move (the first move action may take it): asked
+        # then.  The obligations it reads bind the creature alike for every zone: whether any does is asked once
+        # per decision (when none does, as usual, it would find nothing for any zone)
         full = full_action_move(game, obj, here, to_zone, walls_on(game, here, to_zone)) \
-            if game.__dict__.get("_decision_memo") is None or DM.recall(
-                game, ("full action duties", obj.id), lambda: _bound_to_full_action(game, obj)) else None
-        if full and obj.moves_taken:
+            if obj.moves_taken and (game.__dict__.get("_decision_memo") is None or DM.recall(
+                game, ("full action duties", obj.id), lambda: _bound_to_full_action(game, obj))) else None
+        if full:
             raise IllegalMove(f"{obj.label()} has moved already this Action Phase: {full}", full.rule)
         limit = DM.recall(game, ("max moves", obj.id), lambda: max_moves(game, obj))
         if obj.moves_taken >= limit:

@@ -827,8 +827,8 @@ def legal_moves(game: Game, obj, action: bool = True, over=None) -> list[str]:
     out = []
     tunnels = None  # (a zone further than one away is reached only through a tunnel: none is looked for
     # when no card in play states one, as tunnel_of would find none; its own zone is never one)
-    for z in game.state.arena.zones():
-        if game.state.arena.distance(here, z) != 1:
+    for z, dist in game.state.arena.distances_from(here).items():  # (every zone, in zones() order)
+        if dist != 1:
             if not action or z == here:
                 continue
             if tunnels is None:

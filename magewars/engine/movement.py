@@ -490,12 +490,13 @@ def declare_move(game: Game, obj, to_zone: str, count_action: bool = True, over=
         if obj.move_stopped:
             raise IllegalMove(f"{obj.label()} must stop moving this Action Phase: its last move was "
                               f"{obj.move_stopped}", RULE_HINDER)
-        # the obligations it reads bind the creature alike for every zone: whether any does is asked once per
-        # decision (when none does, as usual, it would find nothing for any zone)
+        # a move taking the full action is refused only after a move (the first move action may take it): asked
+        # then.  The obligations it reads bind the creature alike for every zone: whether any does is asked once
+        # per decision (when none does, as usual, it would find nothing for any zone)
         full = full_action_move(game, obj, here, to_zone, walls_on(game, here, to_zone)) \
-            if game.__dict__.get("_decision_memo") is None or DM.recall(
-                game, ("full action duties", obj.id), lambda: _bound_to_full_action(game, obj)) else None
-        if full and obj.moves_taken:
+            if obj.moves_taken and (game.__dict__.get("_decision_memo") is None or DM.recall(
+                game, ("full action duties", obj.id), lambda: _bound_to_full_action(game, obj))) else None
+        if full:
             raise IllegalMove(f"{obj.label()} has moved already this Action Phase: {full}", full.rule)
         limit = DM.recall(game, ("max moves", obj.id), lambda: max_moves(game, obj))
         if obj.moves_taken >= limit:
@@ -826,8 +827,8 @@ def legal_moves(game: Game, obj, action: bool = True, over=None) -> list[str]:
     out = []
     tunnels = None  # (a zone further than one away is reached only through a tunnel: none is looked for
     # when no card in play states one, as tunnel_of would find none; its own zone is never one)
-    for z in game.state.arena.zones():
-        if game.state.arena.distance(here, z) != 1:
+    for z, dist in game.state.arena.distances_from(here).items():  # (every zone, in zones() order)
+        if dist != 1:
             if not action or z == here:
                 continue
             if tunnels is None:

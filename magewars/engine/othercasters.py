@@ -188,13 +188,15 @@ def may_be_given(game, obj, card) -> Optional[str]:
     """Why `obj` may not be given `card` at Planning, or None."""
     if card.kind not in C.SPELL_KINDS:
         return f"{card.name} is not a spell"
-    for rule, why in P.restrictions(game, obj, card):
-        return why
+    # (what the object's own card lets it cast first: read from the card, it turns most spells of a spellbook
+    # away before the restrictions on casting them are asked)
     phrases, count = own_casts(obj.card)
     if count == 0:
         return f"{obj.label()} casts only the spell bound to it"
     if phrases and not any(_fits(game, obj, card, ph) for ph in phrases):
         return f"{obj.label()} casts only " + " or ".join(ph.text for ph in phrases)
+    for rule, why in P.restrictions(game, obj, card):
+        return why
     return None
 
 

@@ -445,13 +445,21 @@ def _fits(game: Game, obj, sel: S.Described, ctx: Ctx, inner: Optional[dict] = N
     if sel.kinds is not None and obj.card.kind not in sel.kinds and not (
             sel.subtype_noun and sel.subtype_noun in obj.card.subtypes):
         return False
-    for t in sel.names:
-        if _has_test(game, obj, t) == t.negated:
-            return False
+    # (what is read off the object and the context first: the names, which may derive the object, only when
+    # those fit)
     if sel.controller is not None:
         if this is None:
             return False
         if (obj.controller == this.controller) != (sel.controller == "friendly"):
+            return False
+    if sel.visibility is not None and obj.hidden != (sel.visibility == "hidden"):
+        return False
+    if sel.level is not None:
+        lvl = obj.card.level
+        if lvl > sel.level if sel.level_max else lvl != sel.level:
+            return False
+    for t in sel.names:
+        if _has_test(game, obj, t) == t.negated:
             return False
     if sel.other:
         host = st.objects.get(this.attached_to) if this is not None and this.attached_to else None
@@ -459,12 +467,6 @@ def _fits(game: Game, obj, sel: S.Described, ctx: Ctx, inner: Optional[dict] = N
             return False
     if sel.new and (obj is ctx.it or obj is ctx.target):
         return False
-    if sel.visibility is not None and obj.hidden != (sel.visibility == "hidden"):
-        return False
-    if sel.level is not None:
-        lvl = obj.card.level
-        if lvl > sel.level if sel.level_max else lvl != sel.level:
-            return False
     if sel.adjacent:
         raise PhraseError(f"'{sel.text}': 'adjacent' describes zones, not objects")
     for r in sel.relations:

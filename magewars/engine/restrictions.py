@@ -773,7 +773,7 @@ def _held_stated(game, obj) -> frozenset:
 def _in_play_keys(game) -> frozenset:
     """What the statements of the face-up cards in play are about: worked out from _in_play_statements's
     list, and kept per fingerprint as that list is (Effects.shape), also while a derived value is being
-    worked out; answered without asking for the list again (every _nothing_states_read asks this first)."""
+    worked out; answered without asking for the list again (every _stated_read asks this first)."""
     eff = game.effects
     if eff._frames:  # (Effects.reads_others, written out: as _in_play_statements)
         eff._frames[-1][1] = None
@@ -815,14 +815,22 @@ def _nothing_states(game, name: str, act: str, parties, codex: bool) -> bool:
     kept, as _nothing_states_any keeps its pooled answers, since a single query's parties rarely repeat.)"""
     if name == "cannot" and getattr(game, "effect_restrictions", None):
         return False
-    return _nothing_states_read(game, name, (act,), parties, codex)
+    return not _stated_read(game, name, (act,), parties, codex, True)
 
 
 def _nothing_states_any(game, name: str, acts: tuple, parties, codex: bool = True) -> bool:
     """_nothing_states for several (normalized) actions at once, the parties of every query pooled:
     True when no query `name` about any of these actions among these parties can find a statement."""
+    return not _stated_any(game, name, acts, parties, codex, True)
+
+
+def _stated_any(game, name: str, acts: tuple, parties, codex: bool = True, first: bool = False) -> frozenset:
+    """The keys (name, action) of these (normalized) actions that a statement among these parties (pooled,
+    as _nothing_states_any) may be about: a query about an action not among them, among some of these
+    parties, answers None (every one, with `cannot` and an effect's restriction).  `first`: only whether
+    there is one (then any answer but none holds all the keys)."""
     if name == "cannot" and getattr(game, "effect_restrictions", None):
-        return False
+        return _query_keys(name, acts)
     # every set read below is kept for the derived epoch (what is in play and face up, what each party
     # carries): so is the answer, unless those sets are not kept now (shared conditions placed, or a
     # derived value being worked out)
@@ -836,11 +844,11 @@ def _nothing_states_any(game, name: str, acts: tuple, parties, codex: bool = Tru
         memo = kept[1]
         # (the parties themselves, hashed by identity: the key holds them, so no id is reused meanwhile;
         # None, a zone's name or a Marker among them is never read, and only makes the key narrower)
-        mkey = (name, acts, codex, *parties)
+        mkey = (name, acts, codex, first, *parties)
         got = memo.get(mkey)
         if got is not None:
             return got
-    got = _nothing_states_read(game, name, acts, parties, codex)
+    got = _stated_read(game, name, acts, parties, codex, first)
     if memo is not None:
         memo[mkey] = got
     return got
@@ -850,20 +858,35 @@ def _nothing_states_any(game, name: str, acts: tuple, parties, codex: bool = Tru
 _QUERY_KEYS: dict[tuple, frozenset] = {}
 
 
-def _nothing_states_read(game, name: str, acts: tuple, parties, codex: bool) -> bool:
+def _query_keys(name: str, acts: tuple) -> frozenset:
     keys = _QUERY_KEYS.get((name, acts))
     if keys is None:
         keys = frozenset((name, act) for act in acts)
         if len(_QUERY_KEYS) < 4096:
             _QUERY_KEYS[(name, acts)] = keys
+    return keys
+
+
+def _stated_read(game, name: str, acts: tuple, parties, codex: bool, first: bool) -> frozenset:
+    """The keys (name, action) of these actions that the cards in play, the parties' own cards or (codex)
+    what the parties carry state (worked out now); `first`: only whether any does (then all the keys, read no
+    further)."""
+    keys = _QUERY_KEYS.get((name, acts)) or _query_keys(name, acts)
     eff = game.effects
     frames = eff._frames
     if frames:  # (Effects.reads_others, written out: what is read below is kept across objects)
         frames[-1][1] = None
-    if not _in_play_keys(game).isdisjoint(keys):  # (kept per fingerprint; asking it brings the kept values up to date)
-        return False
+    found = _in_play_keys(game)  # (kept per fingerprint; asking it brings the kept values up to date)
+    if not found.isdisjoint(keys):
+        if first:
+            return keys
+        found = found & keys
+        if len(found) == len(keys):
+            return found
+    else:
+        found = _NOTHING_STATED
     if not codex:
-        return True
+        return found
     # what a party carries states only what some codex entry states: when no entry states these actions, the
     # parties' carried entries need not be read (nor the parties derived).  Asked only for a party whose
     # derived value is not kept (reading what a kept one carries derives nothing), since comparing the game's
@@ -880,15 +903,26 @@ def _nothing_states_read(game, name: str, acts: tuple, parties, codex: bool) -> 
         done.append(p)
         card = p.card
         hit = _CARD_STATED.get(id(card))  # (_card_stated's table, read here first)
-        if not (hit[1] if hit is not None and hit[0] is card else _card_stated(card)).isdisjoint(keys):
-            return False
+        got = hit[1] if hit is not None and hit[0] is card else _card_stated(card)
+        if not got.isdisjoint(keys):
+            if first:
+                return keys
+            found = found | (got & keys)
+            if len(found) == len(keys):
+                return found
         d = kept.get(p.id) if kept is not None else None
         if d is not None:
             carried = d.stated
             if carried is None:
                 carried = _value_stated(game, p, d)
-            if placers and not _held_stated(game, p).isdisjoint(keys):
-                return False
+            if placers:
+                got = _held_stated(game, p)
+                if not got.isdisjoint(keys):
+                    if first:
+                        return keys
+                    found = found | (got & keys)
+                    if len(found) == len(keys):
+                        return found
         else:
             if in_codex is None:
                 in_codex = not _codex_stated(game).isdisjoint(keys)
@@ -900,8 +934,12 @@ def _nothing_states_read(game, name: str, acts: tuple, parties, codex: bool) -> 
                 if d is not None:  # (kept on the value just worked out: _value_stated)
                     d.stated = carried
         if not carried.isdisjoint(keys):
-            return False
-    return True
+            if first:
+                return keys
+            found = found | (carried & keys)
+            if len(found) == len(keys):
+                return found
+    return found
 
 
 def _query(game, name: str, action: str, actor, target, *, by=None, attack=None, into=None, out_of=None,
@@ -1121,6 +1159,8 @@ def forbidden(game, obj, actions: tuple[str, ...], *, target=None, attack=None, 
 
 #: kinds of an attack -> (the attack actions asked of it, every action attack_forbidden's queries name)
 _ATTACK_QUERIES: dict[frozenset, tuple] = {}
+_BE_ATTACKED = _norm("be_attacked")
+_BE_TARGETED = _norm("be targeted")
 
 
 def attack_forbidden(game, atk) -> Optional[str]:
@@ -1134,23 +1174,28 @@ def attack_forbidden(game, atk) -> Optional[str]:
         got = _ATTACK_QUERIES[kinds] = (acts, (*map(_norm, acts), _norm("be_attacked"), _norm("be targeted")))
     acts, asked = got
     src = atk.action.spell or atk.source
-    if _nothing_states_any(game, "cannot", asked, (atk.attacker, atk.target, atk.source, src)):
+    # each query below is among these parties: one about an action no statement among them is about answers
+    # None, and is not asked (the actions stated, pooled once)
+    stated = _stated_any(game, "cannot", asked, (atk.attacker, atk.target, atk.source, src))
+    if not stated:
         # none of the queries below can find a statement (the usual case): only the bar's own clauses
         return bar_forbidden(game, atk)
-    why = forbidden(game, atk.attacker, acts, target=atk.target, attack=atk)
+    mine = tuple([a for a, n in zip(acts, asked) if ("cannot", n) in stated])
+    why = forbidden(game, atk.attacker, mine, target=atk.target, attack=atk) if mine else None
     if why:
         return why
-    if atk.source is not atk.attacker and atk.source is not None:  # an equipment's attack: its own rules too
-        why = forbidden(game, atk.source, acts, target=atk.target, attack=atk)
+    if mine and atk.source is not atk.attacker and atk.source is not None:  # an equipment's attack: its own rules too
+        why = forbidden(game, atk.source, mine, target=atk.target, attack=atk)
         if why:
             return why
-    why = forbids(game, "be_attacked", atk.target, atk.target, attack=atk, by=src)
+    why = forbids(game, "be_attacked", atk.target, atk.target, attack=atk, by=src) \
+        if ("cannot", _BE_ATTACKED) in stated else None
     if why:
         return why
     why = bar_forbidden(game, atk)
     if why:
         return why
-    if not getattr(atk.action, "is_zone", False) and atk.target is not None:
+    if ("cannot", _BE_TARGETED) in stated and not getattr(atk.action, "is_zone", False) and atk.target is not None:
         return forbids(game, "be targeted", atk.target, by=atk.attacker, attack=atk,
                        spell=atk.action.spell or atk.source)
     return None
@@ -1175,34 +1220,38 @@ def cast_forbidden(game, caster, spell, targets: tuple = (), zone: Optional[str]
     loose = _nothing_states_any(game, MUST, _CAST_DUTIES, parties)
     if free and loose:
         return None
-    why = None if free else forbids(game, "cast", caster, spell, spell=spell)
+    # each `cannot` query below is among these parties: one about an action no statement among them is about
+    # answers None, and is not asked (the actions stated, pooled once)
+    stated = () if free else _stated_any(game, "cannot", _CAST_ACTIONS, parties)
+    why = forbids(game, "cast", caster, spell, spell=spell) if ("cannot", "cast") in stated else None
     if why:
         return why
-    why = (None if free else forbids(game, "be cast", spell, aimed, by=caster, into=into)) or (
-        None if loose else unmet(game, "be cast", spell, into=into, by=caster))
+    why = (forbids(game, "be cast", spell, aimed, by=caster, into=into) if ("cannot", "be cast") in stated
+           else None) or (None if loose else unmet(game, "be cast", spell, into=into, by=caster))
     if why:
         return why
-    if not free and into is not None and not targets and spell.card.kind in ("creature", "conjuration", "wall",
-                                                                             "terrain", "vine"):
+    if ("cannot", "be placed") in stated and into is not None and not targets \
+            and spell.card.kind in ("creature", "conjuration", "wall", "terrain", "vine"):
         why = forbids(game, "be placed", spell, into, by=caster, into=into)
         if why:
             return why
-    if not free and spell.card.kind in ("creature", "conjuration", "wall", "terrain", "vine", "equipment",
-                                        "enchantment"):
+    if ("cannot", "enter play") in stated and spell.card.kind in ("creature", "conjuration", "wall", "terrain", "vine",
+                                                                  "equipment", "enchantment"):
         why = forbids(game, "enter play", spell, by=caster, into=into)  # `except:` the object bringing it
         if why:
             return why
-    if not free and spell.card.kind in ATTACHING_KINDS:
+    if ("cannot", "attach") in stated and spell.card.kind in ATTACHING_KINDS:
         for t in targets:  # the spell would be attached to its target object
             why = forbids(game, "attach", caster, t, spell=spell)
             if why:
                 return why
     for t in targets:
-        why = (None if free else forbids(game, "target", spell, t, by=caster)) or (  # "be targeted": legal_target
+        why = (forbids(game, "target", spell, t, by=caster) if ("cannot", "target") in stated else None) or (
+            # ("be targeted": legal_target)
             unmet(game, "be in a zone", t, spell=spell) if not loose and not isinstance(t, str) else None)
         if why:
             return why
-    if not free and aimed is not None and isinstance(aimed, str):
+    if ("cannot", "target") in stated and aimed is not None and isinstance(aimed, str):
         why = forbids(game, "target", spell, aimed, by=caster)
         if why:
             return why

@@ -783,7 +783,8 @@ def _in_play_keys(game) -> frozenset:
     if kept is not None and kept[0] is shape and kept[1] is st:  # (as _in_play_statements keeps its list)
         return kept[2]
     stmts = _in_play_statements(game)
-    got = frozenset(k for _, _, call, _ in stmts for k in (_stated(call),) if k is not None)
+    got = frozenset(k for _, _, call, _ in stmts for k in (_stated(call),) if k is not None) if stmts \
+        else _NOTHING_STATED
     game._in_play_keys_kept = (shape, st, got)  # (holding the fingerprint: its identity is not reused meanwhile)
     return got
 
@@ -911,8 +912,10 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
     act = _norm(action)
     parties = [actor, target, by, spell]
     lasting = getattr(game, "effect_permissions" if name == "can" else "effect_restrictions", None)
-    if not lasting and _nothing_states(game, name, act, parties, codex):
-        return None  # (what an effect granted or forbade for a while is not a statement in reach)
+    # (what an effect granted or forbade for a while is not a statement in reach: with none (`lasting`), no
+    # statement about this action in reach means no answer; _nothing_states, with that test read here)
+    if not lasting and _nothing_states_read(game, name, (act,), parties, codex):
+        return None
     stmts = _statements(game, parties) if codex else [s for s in _in_play_statements(game)]
     for src, ab, call, entry in stmts:
         if call.name in (IGNORE, MUST):

@@ -734,12 +734,37 @@ def _entry_stated(game, name: str) -> frozenset:
     return got
 
 
+def _stated_by_name(game) -> Optional[dict]:
+    """{entry name: its _entry_stated} for the codex entries that state anything, worked out once per corpus
+    and shared by its games while their codex is its unchanged copy (engine/codextable.py: a write to the
+    game's codex is what makes it its own); None otherwise (or when the corpus keeps nothing): read entry by
+    entry."""
+    corpus = game.corpus
+    if not copy_of(game.codex, corpus.codex):
+        return None
+    got = getattr(corpus, "_stated_by_name", None)
+    if got is None:
+        got = {name: stated for name in corpus.codex for stated in (_entry_stated(game, name),) if stated}
+        try:
+            corpus._stated_by_name = got
+        except AttributeError:
+            return None
+    return got
+
+
 def _names_stated(game, names) -> frozenset:
     """What the statements of these codex entries are about (the union of their _entry_stated)."""
     got = _NOTHING_STATED
-    for entry in names:  # (most entries state nothing: a union made only when one does)
-        stated = _entry_stated(game, entry)
-        if stated:
+    table = _stated_by_name(game)
+    if table is None:  # (the game's codex is its own)
+        for entry in names:  # (most entries state nothing: a union made only when one does)
+            stated = _entry_stated(game, entry)
+            if stated:
+                got = got | stated
+        return got
+    for entry in names:  # (an entry stating nothing, or not in the codex, is not in the table)
+        stated = table.get(entry)
+        if stated is not None:
             got = got | stated
     return got
 

@@ -434,6 +434,10 @@ class Marker:
         return f"{self.name} on {self.host.label()}"
 
 
+#: parties that are no object (a zone's name, a marker): nothing they carry is read
+_NO_OBJECT = (str, Marker)
+
+
 # ---------------------------------------------------------------- fitting
 def _fits(game, obj, phrase, ctx: Ctx) -> bool:
     if obj is None:
@@ -901,8 +905,8 @@ def _nothing_states_read(game, name: str, acts: tuple, parties, codex: bool) -> 
     placers = getattr(game, "placers", None)
     done = []
     for p in parties:
-        if p is None or isinstance(p, (str, Marker)) or p in done:
-            continue  # (a party named twice is read once)
+        if p is None or p in done or isinstance(p, _NO_OBJECT):
+            continue  # (a party named twice is read once; a zone's name or a marker carries nothing)
         done.append(p)
         card = p.card
         hit = _CARD_STATED.get(id(card))  # (_card_stated's table, read here first)

@@ -799,25 +799,6 @@ def _held_stated(game, obj) -> frozenset:
     return _names_stated(game, [k for k, _c, _n in held]) if held else _NOTHING_STATED
 
 
-def _in_play_keys(game) -> frozenset:
-    """What the statements of the face-up cards in play are about: worked out from _in_play_statements's
-    list, and kept per fingerprint as that list is (Effects.shape), also while a derived value is being
-    worked out; answered without asking for the list again (every _nothing_states_read asks this first)."""
-    eff = game.effects
-    if eff._frames:  # (Effects.reads_others, written out: as _in_play_statements)
-        eff._frames[-1][1] = None
-    st = game.state
-    shape = eff.shape()
-    kept = game.__dict__.get("_in_play_keys_kept")
-    if kept is not None and kept[0] is shape and kept[1] is st:  # (as _in_play_statements keeps its list)
-        return kept[2]
-    stmts = _in_play_statements(game)
-    got = frozenset(k for _, _, call, _ in stmts for k in (_stated(call),) if k is not None) if stmts \
-        else _NOTHING_STATED
-    game._in_play_keys_kept = (shape, st, got)  # (holding the fingerprint: its identity is not reused meanwhile)
-    return got
-
-
 def _codex_stated(game) -> frozenset:
     """What any statement of any codex entry of this game is about (once per game; per corpus when the
     game's entries are the corpus's own)."""
@@ -890,7 +871,18 @@ def _nothing_states_read(game, name: str, acts: tuple, parties, codex: bool) -> 
     frames = eff._frames
     if frames:  # (Effects.reads_others, written out: what is read below is kept across objects)
         frames[-1][1] = None
-    if not _in_play_keys(game).isdisjoint(keys):  # (kept per fingerprint; asking it brings the kept values up to date)
+    # what the statements of the face-up cards in play are about: worked out from _in_play_statements's list
+    # and kept per fingerprint as that list is (Effects.shape: asking it brings the kept values up to date),
+    # also while a derived value is being worked out, so that it is answered without asking for the list
+    # again (holding the fingerprint: its identity is not reused meanwhile)
+    st = game.state
+    shape = eff.shape()
+    in_play = game.__dict__.get("_in_play_keys_kept")
+    if in_play is None or in_play[0] is not shape or in_play[1] is not st:
+        stmts = _in_play_statements(game)
+        in_play = game._in_play_keys_kept = (shape, st, frozenset(
+            k for _, _, call, _ in stmts for k in (_stated(call),) if k is not None) if stmts else _NOTHING_STATED)
+    if not in_play[2].isdisjoint(keys):
         return False
     if not codex:
         return True

@@ -64,8 +64,12 @@ def entries_stating(game: Any, fn: str) -> Optional[frozenset]:
     return _about_keys(game, fn, None)
 
 
-def _calls(game: Any, keys: Iterable[str], fn: str, action: str) -> Iterator[tuple[str, A.Call]]:
-    about = _about_keys(game, fn, action)
+def _calls(game: Any, keys: Iterable[str], fn: str, action: str,
+           about: Optional[frozenset] = None) -> Iterator[tuple[str, A.Call]]:
+    """(key, call) of each `static fn(SUBJECT, "action", ...)` of these codex entries.  `about`: what
+    _about_keys(game, fn, action) answered, when the caller asked it already (None: asked here)."""
+    if about is None:
+        about = _about_keys(game, fn, action)
     for key in keys:
         if about is not None and key not in about:
             continue  # (no such statement in its entry)
@@ -84,7 +88,11 @@ def melee_restriction(game: Any, attacker, target, attack_traits: Iterable) -> O
     A trait of the target forbids it with `cannot(SUBJECT, "melee_attack", target: PHRASE)` when the
     attacker fits SUBJECT and the target fits PHRASE (`this` = the target); a trait of the attack lifts it
     with `can(attacker, "melee_attack", target: PHRASE)` when the target fits PHRASE."""
-    for key, call in _calls(game, game.effects.derived(target).traits, "cannot", "melee_attack"):
+    traits = game.effects.derived(target).traits
+    about = _about_keys(game, "cannot", "melee_attack")
+    if about is not None and about.isdisjoint(traits):
+        return None  # (no trait of the target states a melee restriction: the usual case)
+    for key, call in _calls(game, traits, "cannot", "melee_attack", about):
         if not _fits(game, target, _kw(call, "target"), target) or not _fits(game, attacker, call.args[0].value, target):
             continue
         lifted = [k for k, c in _calls(game, [t.key for t in attack_traits], "can", "melee_attack")

@@ -434,6 +434,10 @@ class Marker:
         return f"{self.name} on {self.host.label()}"
 
 
+#: parties that are no object (a zone's name, a marker): nothing they carry is read
+_NO_OBJECT = (str, Marker)
+
+
 # ---------------------------------------------------------------- fitting
 def _fits(game, obj, phrase, ctx: Ctx) -> bool:
     if obj is None:
@@ -734,12 +738,37 @@ def _entry_stated(game, name: str) -> frozenset:
     return got
 
 
+def _stated_by_name(game) -> Optional[dict]:
+    """{entry name: its _entry_stated} for the codex entries that state anything, worked out once per corpus
+    and shared by its games while their codex is its unchanged copy (engine/codextable.py: a write to the
+    game's codex is what makes it its own); None otherwise (or when the corpus keeps nothing): read entry by
+    entry."""
+    corpus = game.corpus
+    if not copy_of(game.codex, corpus.codex):
+        return None
+    got = getattr(corpus, "_stated_by_name", None)
+    if got is None:
+        got = {name: stated for name in corpus.codex for stated in (_entry_stated(game, name),) if stated}
+        try:
+            corpus._stated_by_name = got
+        except AttributeError:
+            return None
+    return got
+
+
 def _names_stated(game, names) -> frozenset:
     """What the statements of these codex entries are about (the union of their _entry_stated)."""
     got = _NOTHING_STATED
-    for entry in names:  # (most entries state nothing: a union made only when one does)
-        stated = _entry_stated(game, entry)
-        if stated:
+    table = _stated_by_name(game)
+    if table is None:  # (the game's codex is its own)
+        for entry in names:  # (most entries state nothing: a union made only when one does)
+            stated = _entry_stated(game, entry)
+            if stated:
+                got = got | stated
+        return got
+    for entry in names:  # (an entry stating nothing, or not in the codex, is not in the table)
+        stated = table.get(entry)
+        if stated is not None:
             got = got | stated
     return got
 
@@ -768,24 +797,6 @@ def _held_stated(game, obj) -> frozenset:
     """What the shared conditions `obj` placed on other objects state (it carries them too: _carried)."""
     held = game.held(obj)
     return _names_stated(game, [k for k, _c, _n in held]) if held else _NOTHING_STATED
-
-
-def _in_play_keys(game) -> frozenset:
-    """What the statements of the face-up cards in play are about: worked out from _in_play_statements's
-    list, and kept per fingerprint as that list is (Effects.shape), also while a derived value is being
-    worked out; answered without asking for the list again (every _stated_read asks this first)."""
-    eff = game.effects
-    if eff._frames:  # (Effects.reads_others, written out: as _in_play_statements)
-        eff._frames[-1][1] = None
-    st = game.state
-    shape = eff.shape()
-    kept = game.__dict__.get("_in_play_keys_kept")
-    if kept is not None and kept[0] is shape and kept[1] is st:  # (as _in_play_statements keeps its list)
-        return kept[2]
-    stmts = _in_play_statements(game)
-    got = frozenset(k for _, _, call, _ in stmts for k in (_stated(call),) if k is not None)
-    game._in_play_keys_kept = (shape, st, got)  # (holding the fingerprint: its identity is not reused meanwhile)
-    return got
 
 
 def _codex_stated(game) -> frozenset:
@@ -876,7 +887,18 @@ def _stated_read(game, name: str, acts: tuple, parties, codex: bool, first: bool
     frames = eff._frames
     if frames:  # (Effects.reads_others, written out: what is read below is kept across objects)
         frames[-1][1] = None
-    found = _in_play_keys(game)  # (kept per fingerprint; asking it brings the kept values up to date)
+    # what the statements of the face-up cards in play are about: worked out from _in_play_statements's list
+    # and kept per fingerprint as that list is (Effects.shape: asking it brings the kept values up to date),
+    # also while a derived value is being worked out, so that it is answered without asking for the list
+    # again (holding the fingerprint: its identity is not reused meanwhile)
+    st = game.state
+    shape = eff.shape()
+    in_play = game.__dict__.get("_in_play_keys_kept")
+    if in_play is None or in_play[0] is not shape or in_play[1] is not st:
+        stmts = _in_play_statements(game)
+        in_play = game._in_play_keys_kept = (shape, st, frozenset(
+            k for _, _, call, _ in stmts for k in (_stated(call),) if k is not None) if stmts else _NOTHING_STATED)
+    found = in_play[2]
     if not found.isdisjoint(keys):
         if first:
             return keys
@@ -898,8 +920,8 @@ def _stated_read(game, name: str, acts: tuple, parties, codex: bool, first: bool
     placers = getattr(game, "placers", None)
     done = []
     for p in parties:
-        if p is None or isinstance(p, (str, Marker)) or p in done:
-            continue  # (a party named twice is read once)
+        if p is None or p in done or isinstance(p, _NO_OBJECT):
+            continue  # (a party named twice is read once; a zone's name or a marker carries nothing)
         done.append(p)
         card = p.card
         hit = _CARD_STATED.get(id(card))  # (_card_stated's table, read here first)
@@ -949,8 +971,10 @@ def _query(game, name: str, action: str, actor, target, *, by=None, attack=None,
     act = _norm(action)
     parties = [actor, target, by, spell]
     lasting = getattr(game, "effect_permissions" if name == "can" else "effect_restrictions", None)
-    if not lasting and _nothing_states(game, name, act, parties, codex):
-        return None  # (what an effect granted or forbade for a while is not a statement in reach)
+    # (what an effect granted or forbade for a while is not a statement in reach: with none (`lasting`), no
+    # statement about this action in reach means no answer; _nothing_states, with that test read here)
+    if not lasting and not _stated_read(game, name, (act,), parties, codex, True):
+        return None
     stmts = _statements(game, parties) if codex else [s for s in _in_play_statements(game)]
     for src, ab, call, entry in stmts:
         if call.name in (IGNORE, MUST):

@@ -8,8 +8,10 @@ scenario nests 8 levels) and far below what would exhaust memory or time.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
+from typing import Optional
 
 # files
 MAX_SOURCE_BYTES = 512_000        # a card (.mw) file
@@ -117,3 +119,27 @@ def walk_sources(root, suffix: str = ".mw") -> tuple[list[Path], list[str]]:
                 return sorted(files[:MAX_FILES_PER_WALK]), problems
         stack.extend(reversed(subdirs))
     return sorted(files), problems
+
+
+def too_deep_at(text: str, tokens: re.Pattern, opens: str, closes: str, limit: int) -> Optional[int]:
+    """The offset of the first opening bracket nested deeper than `limit`, or None.  `tokens` splits the
+    text into strings, comments, single brackets and runs of anything else (a bracket inside a string or
+    a comment is part of a longer token); one pass, linear in the text, so it can run before a parser
+    whose cost grows with the nesting."""
+    depth = 0
+    for m in tokens.finditer(text):
+        c = m.group()
+        if len(c) != 1:
+            continue
+        if c in opens:
+            depth += 1
+            if depth > limit:
+                return m.start()
+        elif c in closes:
+            depth = max(depth - 1, 0)
+    return None
+
+
+def line_col(text: str, pos: int) -> tuple[int, int]:
+    """The 1-based line and column of an offset in a text."""
+    return text.count("\n", 0, pos) + 1, pos - (text.rfind("\n", 0, pos) + 1) + 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from ..limits import MAX_INT_DIGITS, MAX_NESTING
+from ..limits import MAX_INT_DIGITS, MAX_NESTING, line_col, too_deep_at
 from .diagnostics import Diagnostic
 from .span import Span
 
@@ -21,8 +21,8 @@ def _bound_ints(chunk: str, offset: int, path: str, diags: list) -> str:
         return chunk
     out, last = [], 0
     for m in _LONG_INT.finditer(chunk):
-        line = offset + chunk.count("\n", 0, m.start()) + 1
-        col = m.start() - (chunk.rfind("\n", 0, m.start()) + 1) + 1
+        line, col = line_col(chunk, m.start())
+        line += offset
         diags.append(Diagnostic("E202", f"number too large: {len(m.group())} digits (at most {MAX_INT_DIGITS})",
                                 Span(path, line, col, line, col + len(m.group()))))
         out.append(chunk[last:m.start()])
@@ -56,23 +56,11 @@ _NEST_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[()\[\]{}]|[^()\[\]{}"#]
 
 
 def _too_deep(text: str, offset: int, path: str) -> Optional[Diagnostic]:
-    """Brackets nested deeper than MAX_NESTING (outside strings and comments), located.
-
-    One regular-expression pass: linear in the text, so it runs before the parser
-    and keeps a pathological nest from reaching it.
-    """
-    depth = 0
-    for m in _NEST_TOKENS.finditer(text):
-        c = m.group()
-        if len(c) != 1:
-            continue
-        if c in "([{":
-            depth += 1
-            if depth > MAX_NESTING:
-                line = offset + text.count("\n", 0, m.start()) + 1
-                col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
-                return Diagnostic("E001", f"nesting too deep: more than {MAX_NESTING} brackets open at once",
-                                  Span(path, line, col, line, col + 1))
-        elif c in ")]}":
-            depth = max(depth - 1, 0)
-    return None
+    """Brackets nested deeper than MAX_NESTING (outside strings and comments), located; one linear pass
+    (limits.too_deep_at), so a pathological nest never reaches the parser."""
+    at = too_deep_at(text, _NEST_TOKENS, "([{", ")]}", MAX_NESTING)
+    if at is None:
+        return None
+    line, col = line_col(text, at)
+    return Diagnostic("E001", f"nesting too deep: more than {MAX_NESTING} brackets open at once",
+                      Span(path, offset + line, col, offset + line, col + 1))

@@ -27,7 +27,7 @@ from ruamel.yaml.scalarbool import ScalarBoolean
 
 from ..dsl.ast import Span
 from ..dsl.diagnostics import Diagnostic
-from ..limits import MAX_YAML_ALIASES, MAX_YAML_DEPTH, MAX_YAML_NODES
+from ..limits import MAX_YAML_ALIASES, MAX_YAML_DEPTH, MAX_YAML_NODES, line_col, too_deep_at
 
 
 class LDict(dict):
@@ -81,20 +81,11 @@ def _check_flow_depth(text: str, path: str) -> None:
     ruamel's scanner looks ahead through a whole flow collection, so its cost grows with
     the square of the nesting: a deep `[[[[...` is refused before it reaches the scanner.
     """
-    depth = 0
-    for m in _FLOW.finditer(text):
-        c = m.group()
-        if len(c) != 1:
-            continue
-        if c in "[{":
-            depth += 1
-            if depth > MAX_YAML_DEPTH:
-                line = text.count("\n", 0, m.start()) + 1
-                col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
-                raise ScenarioError([ScenarioDiagnostic(path, line, col, "S001",
-                                                        f"nesting too deep (more than {MAX_YAML_DEPTH} levels)")])
-        elif c in "]}":
-            depth = max(depth - 1, 0)
+    at = too_deep_at(text, _FLOW, "[{", "]}", MAX_YAML_DEPTH)
+    if at is not None:
+        line, col = line_col(text, at)
+        raise ScenarioError([ScenarioDiagnostic(path, line, col, "S001",
+                                                f"nesting too deep (more than {MAX_YAML_DEPTH} levels)")])
 
 
 def _check_events(text: str, path: str) -> None:

@@ -420,7 +420,7 @@ def _targets(ctx: Ctx) -> list:
 
 def _fits(game: Game, obj, sel: S.Described, ctx: Ctx, inner: Optional[dict] = None) -> bool:
     """Whether an object (or a zone, for a zone selector) fits every part of a description.  `inner`: what
-    the relations' own phrases name, kept by the caller for the candidates of one evaluation (_inner)."""
+    the relations' own phrases name, kept by the caller for the candidates of one evaluation (_named)."""
     st = game.state
     this = ctx.this
     if sel.quantifier == "target" and not any(obj is t or (isinstance(obj, str) and obj == t) for t in _targets(ctx)):
@@ -475,9 +475,11 @@ def _fits(game: Game, obj, sel: S.Described, ctx: Ctx, inner: Optional[dict] = N
     return True
 
 
-def _inner(game: Game, sel: S.Selector, ctx: Ctx, inner: dict) -> list:
-    """What the phrase of a relation names (_eval), kept in `inner` for the other candidates of the same
-    evaluation (the phrase reads the context, never the candidate, and nothing changes meanwhile)."""
+def _named(game: Game, sel: S.Selector, ctx: Ctx, inner: Optional[dict]) -> list:
+    """What the phrase of a relation names (_eval); with `inner`, kept there for the other candidates of the
+    same evaluation (the phrase reads the context, never the candidate, and nothing changes meanwhile)."""
+    if inner is None:
+        return _eval(game, sel, ctx)
     got = inner.get(id(sel))
     if got is None:
         got = inner[id(sel)] = _eval(game, sel, ctx)
@@ -538,12 +540,12 @@ def _zone_fits(game: Game, z: str, sel: S.Described, ctx: Ctx, inner: Optional[d
             if not any(_fits_any(game, o, r.what, ctx) for o in st.objects_in_zone(z)):
                 return False
         elif isinstance(r, S.InZone):
-            named = _eval(game, r.zone, ctx) if inner is None else _inner(game, r.zone, ctx, inner)
+            named = _named(game, r.zone, ctx, inner)
             zones = {_zone(game, x) for x in named}
             if z not in zones:
                 return False
         elif isinstance(r, (S.Within, S.AdjacentTo)):
-            named = _eval(game, r.of, ctx) if inner is None else _inner(game, r.of, ctx, inner)
+            named = _named(game, r.of, ctx, inner)
             bases = [b for b in (_zone(game, x) for x in named
                                  if not (isinstance(r, S.AdjacentTo) and not_counted(x, r.of, ADJACENCY)))
                      if b is not None]
@@ -566,21 +568,21 @@ def _fits_any(game: Game, obj, sel: S.Selector, ctx: Ctx) -> bool:
 def _relation(game: Game, obj, r: S.Relation, sel: S.Described, ctx: Ctx, inner: Optional[dict] = None) -> bool:
     st = game.state
     if isinstance(r, S.InZone):
-        named = _eval(game, r.zone, ctx) if inner is None else _inner(game, r.zone, ctx, inner)
+        named = _named(game, r.zone, ctx, inner)
         zones = {_zone(game, x) for x in named}
         return st.zone_of(obj) in zones
     if isinstance(r, S.Within):
         zone = st.zone_of(obj)
-        named = _eval(game, r.of, ctx) if inner is None else _inner(game, r.of, ctx, inner)
+        named = _named(game, r.of, ctx, inner)
         bases = [b for b in (_zone(game, x) for x in named) if b is not None]
         return zone is not None and any(st.arena.distance(zone, b) <= r.distance for b in bases)
     if isinstance(r, S.AdjacentTo):
         zone = st.zone_of(obj)
-        named = _eval(game, r.of, ctx) if inner is None else _inner(game, r.of, ctx, inner)
+        named = _named(game, r.of, ctx, inner)
         bases = [b for b in (_zone(game, x) for x in named if not not_counted(x, r.of, ADJACENCY)) if b is not None]
         return zone is not None and any(st.arena.distance(zone, b) == 1 for b in bases)
     if isinstance(r, S.AttachedTo):
-        for host in _eval(game, r.host, ctx) if inner is None else _inner(game, r.host, ctx, inner):
+        for host in _named(game, r.host, ctx, inner):
             if isinstance(host, str):
                 if obj.attached_zone == host:
                     return True
@@ -590,7 +592,7 @@ def _relation(game: Game, obj, r: S.Relation, sel: S.Described, ctx: Ctx, inner:
     if isinstance(r, S.OnBorderOf):
         if not obj.border:
             return False
-        named = _eval(game, r.zone, ctx) if inner is None else _inner(game, r.zone, ctx, inner)
+        named = _named(game, r.zone, ctx, inner)
         zones = {_zone(game, x) for x in named}
         return any(z in obj.border for z in zones)
     if isinstance(r, S.HasNames):
@@ -600,7 +602,7 @@ def _relation(game: Game, obj, r: S.Relation, sel: S.Described, ctx: Ctx, inner:
     if isinstance(r, S.Holds):
         return any(_fits_any(game, a, r.what, ctx) for a in st.attachments(obj))
     if isinstance(r, S.ControlledBy):
-        named = _eval(game, r.who, ctx) if inner is None else _inner(game, r.who, ctx, inner)
+        named = _named(game, r.who, ctx, inner)
         players = {_player(game, x) for x in named}
         return obj.controller in players
     if isinstance(r, S.CastBy):
@@ -608,6 +610,6 @@ def _relation(game: Game, obj, r: S.Relation, sel: S.Described, ctx: Ctx, inner:
         caster = st.objects.get(by) if by is not None else None
         if caster is None:
             return False
-        named = _eval(game, r.who, ctx) if inner is None else _inner(game, r.who, ctx, inner)
+        named = _named(game, r.who, ctx, inner)
         return any(x is caster for x in named)
     raise PhraseError(f"'{sel.text}': relation {type(r).__name__} cannot be evaluated")

@@ -22,6 +22,7 @@ set), two runs of the same tree give the same instruction count to within about 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import ctypes
 import json
@@ -169,31 +170,24 @@ def main(argv=None) -> int:
     if unknown:
         ap.error(f"unknown case(s) {', '.join(unknown)}; cases: {', '.join(CASES)}")
     keys = ["python_calls", "builtin_calls"] + ([] if a.calls_only else ["instructions"])
-    with tempfile.TemporaryDirectory() as t:
+    with tempfile.TemporaryDirectory() as t, contextlib.ExitStack() as stack:
         tmp = Path(t)
         shim = "" if a.calls_only else build_shim(tmp)
         trees = {"this tree": ROOT}
         if a.baseline:
-            base = tmp / "baseline"
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), a.baseline],
-                           check=True)
-            trees[f"baseline {a.baseline}"] = base
-        try:
-            print(f"instructions and calls (Python {sys.version.split()[0]}, PYTHONHASHSEED="
-                  f"{os.environ.get('PYTHONHASHSEED', '0')}): " + " vs ".join(trees))
-            for case in cases:
-                got = {label: measure(tree, case, a.calls_only, shim, tmp) for label, tree in trees.items()}
-                print(f"  {CASES[case]}")
-                for k in keys:
-                    vals = [got[label][k] for label in trees]
-                    line = f"    {k.replace('_', ' '):15s}" + " vs ".join(_fmt(v, k) for v in vals)
-                    if len(vals) == 2 and vals[1]:
-                        line += f"   ratio {vals[0] / vals[1]:.3f} ({100 * (vals[0] / vals[1] - 1):+.1f}%)"
-                    print(line, flush=True)
-        finally:
-            if a.baseline:
-                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tmp / "baseline")],
-                               check=False)
+            from sidebyside import checkout  # (benchmarks/: the baseline's temporary worktree)
+            trees[f"baseline {a.baseline}"] = stack.enter_context(checkout(a.baseline))
+        print(f"instructions and calls (Python {sys.version.split()[0]}, PYTHONHASHSEED="
+              f"{os.environ.get('PYTHONHASHSEED', '0')}): " + " vs ".join(trees))
+        for case in cases:
+            got = {label: measure(tree, case, a.calls_only, shim, tmp) for label, tree in trees.items()}
+            print(f"  {CASES[case]}")
+            for k in keys:
+                vals = [got[label][k] for label in trees]
+                line = f"    {k.replace('_', ' '):15s}" + " vs ".join(_fmt(v, k) for v in vals)
+                if len(vals) == 2 and vals[1]:
+                    line += f"   ratio {vals[0] / vals[1]:.3f} ({100 * (vals[0] / vals[1] - 1):+.1f}%)"
+                print(line, flush=True)
     return 0
 
 

@@ -10,6 +10,7 @@ worker (time.process_time): other load on a shared machine skews neither tree.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import statistics
@@ -17,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,29 +28,36 @@ def tree() -> Path:
     return Path(os.environ.get("MAGEWARS_BENCH_TREE", ROOT))
 
 
-def runs(script: Path, ref: str, rounds: int, worker_args: Sequence[str], cache: bool = False) -> dict:
-    """Run `script --worker WORKER_ARGS` in this tree and at `ref`, alternately, `rounds` times each;
-    returns {"this tree": [...], "baseline REF": [...]}: what each worker printed on its last line, as
-    JSON.  `cache`: the workers may read and write the compiled-corpus cache (otherwise each compiles)."""
+@contextlib.contextmanager
+def checkout(ref: str) -> Iterator[Path]:
+    """`ref` checked out into a temporary git worktree of this repository, removed again afterwards."""
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "baseline"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), ref], check=True)
         try:
-            trees = {"this tree": ROOT, f"baseline {ref}": base}
-            got: dict = {k: [] for k in trees}
-            for _ in range(rounds):
-                for label, where in trees.items():
-                    env = dict(os.environ, MAGEWARS_BENCH_TREE=str(where))
-                    if not cache:
-                        env["MAGEWARS_NO_CACHE"] = "1"
-                    # the script runs from this tree (the baseline may not have it); it imports the other
-                    done = subprocess.run([sys.executable, str(Path(script).resolve()), "--worker", *worker_args],
-                                          capture_output=True, text=True, cwd=where, env=env)
-                    if done.returncode != 0:
-                        raise SystemExit(f"worker failed in {label}:\n{done.stderr[-2000:]}")
-                    got[label].append(json.loads(done.stdout.strip().splitlines()[-1]))
+            yield base
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=False)
+
+
+def runs(script: Path, ref: str, rounds: int, worker_args: Sequence[str], cache: bool = False) -> dict:
+    """Run `script --worker WORKER_ARGS` in this tree and at `ref`, alternately, `rounds` times each;
+    returns {"this tree": [...], "baseline REF": [...]}: what each worker printed on its last line, as
+    JSON.  `cache`: the workers may read and write the compiled-corpus cache (otherwise each compiles)."""
+    with checkout(ref) as base:
+        trees = {"this tree": ROOT, f"baseline {ref}": base}
+        got: dict = {k: [] for k in trees}
+        for _ in range(rounds):
+            for label, where in trees.items():
+                env = dict(os.environ, MAGEWARS_BENCH_TREE=str(where))
+                if not cache:
+                    env["MAGEWARS_NO_CACHE"] = "1"
+                # the script runs from this tree (the baseline may not have it); it imports the other
+                done = subprocess.run([sys.executable, str(Path(script).resolve()), "--worker", *worker_args],
+                                      capture_output=True, text=True, cwd=where, env=env)
+                if done.returncode != 0:
+                    raise SystemExit(f"worker failed in {label}:\n{done.stderr[-2000:]}")
+                got[label].append(json.loads(done.stdout.strip().splitlines()[-1]))
     return got
 
 
@@ -112,9 +120,7 @@ def paired(script: Path, ref: str, cases: Sequence[str], seconds: float, slice_s
     `seconds` of CPU per case and tree.  Slow drifts of a shared machine's speed hit both trees of a pair
     alike, so the ratio of each pair is a far steadier figure than separate runs: returns, per case,
     (this tree's median rate, the baseline's, the median of the pairs' ratios, its quartiles, pairs)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        base = Path(tmp) / "baseline"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), ref], check=True)
+    with checkout(ref) as base:
         a = b = None
         try:
             a = Server(script, ROOT, "this tree")
@@ -149,5 +155,4 @@ def paired(script: Path, ref: str, cases: Sequence[str], seconds: float, slice_s
             for s in (a, b):
                 if s is not None:
                     s.close()
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=False)
     return out

@@ -2,6 +2,10 @@
 every event (magewars/duel/invariants.py), and report crashes and violations.
 
     python scripts/duel_volume.py --games 10000 --workers 2 [--max-rounds 40] [--seed 2026] [--json out.json]
+                                  [--first I --count N]
+
+`--first I --count N` plays only games I to I+N-1 of the run's jobs (the same games, on the same pairs
+of books, as in a whole run): a long run can be played in parts, on one commit, and their results added up.
 
 Exit status 0 when no game crashed and no invariant broke, 1 otherwise.
 """
@@ -28,8 +32,13 @@ def main(argv=None) -> int:
     ap.add_argument("--max-rounds", type=int, default=40)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--json", type=Path, help="write every game's outcome and findings here")
+    ap.add_argument("--first", type=int, default=0, help="the first game of the run to play (a part of it)")
+    ap.add_argument("--count", type=int, help="how many games of the run to play from --first (default: all)")
     a = ap.parse_args(argv)
+    if not 0 <= a.first < a.games or (a.count is not None and a.count < 1):
+        ap.error("--first must be a game of the run (0 to --games - 1) and --count at least 1")
     jobs = volume_jobs(a.games, a.seed, a.max_rounds)
+    jobs = jobs[a.first:None if a.count is None else a.first + a.count]
     size = 25
     parts = [jobs[i:i + size] for i in range(0, len(jobs), size)]
     t0 = time.perf_counter()
@@ -61,7 +70,8 @@ def main(argv=None) -> int:
     decided = sum(r.get("winner") is not None for r in results if not r["crash"])
     if stopped:
         print(f"stopped early after {len(results)} of {len(jobs)} games")
-    print(f"{len(results)} random duels over {len({tuple(c.books) for c, _ in jobs})} pairs of shipped "
+    part = f" (games {a.first} to {a.first + len(jobs) - 1} of a run of {a.games})" if len(jobs) < a.games else ""
+    print(f"{len(results)} random duels{part} over {len({tuple(c.books) for c, _ in jobs})} pairs of shipped "
           f"spellbooks in {dt:.0f} s on {a.workers} worker(s): {events} events checked, "
           f"{decided} decided, {len(results) - decided - len(crashes)} draws; "
           f"{len(crashes)} crashes, {sum(len(r['violations']) for r in broken)} invariant violations "
@@ -69,7 +79,8 @@ def main(argv=None) -> int:
     for r in (crashes + broken)[:20]:
         print(f"  {_finding(r)}")
     if a.json:
-        a.json.write_text(json.dumps({"games": a.games, "seed": a.seed, "max_rounds": a.max_rounds,
+        a.json.write_text(json.dumps({"games": a.games, "first": a.first, "count": len(jobs), "seed": a.seed,
+                                      "max_rounds": a.max_rounds,
                                       "seconds": round(dt, 1), "results": results}, indent=1))
     if stopped:  # do not wait for the workers' games in progress
         sys.stdout.flush()

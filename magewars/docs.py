@@ -59,10 +59,12 @@ def timings_table() -> str:
 
 def steps_table() -> str:
     attack = [s for s in ATTACK_STEPS if s in vocab.STEPS]
-    others = sorted(vocab.STEPS - set(attack))
+    move = list(vocab.MOVE_STEPS)
+    others = sorted(vocab.STEPS - set(attack) - set(move))
     return "\n".join([
         "| group | names |", "|---|---|",
         "| attack sequence, in order | " + ", ".join(f"`{s}`" for s in attack) + " |",
+        "| move sequence, in order | " + ", ".join(f"`{s}`" for s in move) + " |",
         "| other steps and phases | " + ", ".join(f"`{s}`" for s in others) + " |",
         "| durations (`until end of ...`) | " + ", ".join(f"`{d}`" for d in sorted(vocab.DURATIONS)) + " |",
     ])

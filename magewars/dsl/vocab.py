@@ -410,14 +410,17 @@ around_activation(what?: obj)                    Immediately before or immediate
 """
 
 # ---------------------------------------------------------------- steps and durations
+#: the move sequence (Rules: Move Action), in the rulebook's order: a reveal window follows each step that
+#: runs (engine/movement.py runs them, under the same names; its MOVE_STEPS is this tuple)
+MOVE_STEPS = ("declare_move", "pay_costs", "leaving_zone", "walls", "move_to_zone", "entering_zone")
 STEPS = {
     # attack sequence (supplement chart)
     "declare_attack", "pay_costs", "roll_to_miss", "avoid_attack", "roll_dice",
     "damage_and_effects", "additional_strikes", "damage_barrier", "counterstrike", "attack_ends",
     # casting sequence
     "declare_spell", "pay_spell_costs", "counter_spell_step", "resolve_spell",
-    # move
-    "declare_move", "move_step", "move_ends",
+    # move sequence (MOVE_STEPS; its Pay Costs step shares the attack's name)
+    *MOVE_STEPS,
     # phases
     "upkeep", "channeling", "planning", "deployment", "initiative", "action", "quickcast", "reset",
 }

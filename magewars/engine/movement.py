@@ -55,7 +55,7 @@ from .state import ROW_LETTERS, GameObject
 Game = Any  # engine.game.Game: named, not imported (nothing in the engine imports game.py)
 
 CREATURE_KINDS = ("creature", "mage", "magestats")
-from ..dsl.vocab import CONJURATION_KINDS  # noqa: E402  (one vocabulary)
+from ..dsl.vocab import CONJURATION_KINDS, MOVE_STEPS as MOVE_STEP_NAMES  # noqa: E402  (one vocabulary)
 
 #: rule names given with refusals (sections of the Supplement 2016 and of the rulebook)
 RULE_MOVE = "Rules: Move Action (one zone per move, no diagonals)"
@@ -555,7 +555,7 @@ def pay_costs(game: Game, obj, to_zone: str, action: str = move_costs.MOVE) -> b
     """Step 2, Pay Costs: the extra mana cards in play make this move action (or teleport in place of one)
     cost (engine/move_costs.py).  Returns whether they were paid: when its controller cannot pay them all,
     nothing is paid, the move is canceled and its move action is lost (Rules: Move Action, step 2) --
-    the caller counts the action (``_action_lost``)."""
+    the move action still counts (``_action_lost``)."""
     why = move_costs.unpaid_reason(game, obj, action)
     if why:
         game.emit("canceled", f"the move of {obj.label()} to {to_zone} is canceled at Pay Costs: {why}; "
@@ -568,8 +568,8 @@ def pay_costs(game: Game, obj, to_zone: str, action: str = move_costs.MOVE) -> b
 
 def _action_lost(game: Game, obj) -> bool:
     """A declared move action canceled before the creature left its zone (its costs unpaid, or an
-    enchantment revealed as it leaves): it still counts as one of its move actions.  Returns False (the
-    creature did not arrive)."""
+    enchantment revealed in a window after Declare Move or Pay Costs): it still counts as one of its move
+    actions.  Returns False (the creature did not arrive)."""
     obj.moves_taken += 1
     game.state.touch_light()  # (moves taken: light)
     return False
@@ -580,9 +580,19 @@ def leaving_zone(game: Game, obj, here: str, to_zone: str, how: str) -> None:
     game.fire("leaves", obj, Ctx(this=obj, it=obj), zone=here, into=to_zone, how=how_kind(how))
 
 
+def _stop_keys(how: str) -> tuple:
+    """The restrictions that stop a change of zone of this kind under way: a teleport or a push only its
+    own (Restrained creatures may still be pushed or teleport, Unmovable ones teleport: Codex, Restrained;
+    Rules, Teleporting); any other move also one that forbids moving."""
+    if how == "teleports":
+        return (CANNOT_TELEPORTED,)
+    if how.startswith("is pushed"):
+        return (CANNOT_PUSHED,)
+    return CANNOT_MOVE
+
+
 def _stoppers(game: Game, obj, how: str) -> set:
-    keys = set(CANNOT_MOVE) | ({CANNOT_PUSHED} if how.startswith("is pushed") else set())
-    return {k for k in keys if restriction(game, obj, k)}
+    return {k for k in _stop_keys(how) if restriction(game, obj, k)}
 
 
 def walls(game: Game, obj, here: str, to_zone: str, how: str) -> bool:
@@ -665,80 +675,23 @@ def _must_reveal_on(game: Game, ench, mover, info: dict) -> bool:
     return False
 
 
-def change_zone(game: Game, obj, to_zone: str, how: str, walls_step: bool = True, why: str = "") -> bool:
-    """Steps 3 to 6 of the move sequence for a change of zone already declared legal (a Teleport or an
-    exchange of places skips the walls: `walls_step=False`)."""
-    here = _zone_of(game, obj)
-    before = _stoppers(game, obj, how)
-    leaving_zone(game, obj, here, to_zone, how)
-    if not obj.in_play:
-        return False
-    now = _stoppers(game, obj, how) - before
-    if now or (how == "moves" and cannot_move(game, obj)):
-        # unable to move during the move: the rest of it is canceled, no walls, no new zone
-        why = sorted({restriction(game, obj, k) or k for k in now} or {cannot_move(game, obj)})
-        game.emit("rule", f"{obj.label()} cannot complete its move (now {', '.join(why)}): it stays in {here}")
-        return False
-    if walls_step and here != to_zone and not walls(game, obj, here, to_zone, how):
-        return False
-    move_to_zone(game, obj, here, to_zone, how, why)
-    entering_zone(game, obj, here, to_zone, how)
-    return True
-
-
-#: the move sequence of a move action, in the rulebook's order (Rules: Move Action): `move` calls the
-#: function of each name in this order (steps 3-6 through change_zone; tests/engine/test_move_sequence.py
-#: checks the order); a step that cancels the move ends it there
-MOVE_STEPS = ("declare_move", "pay_costs", "leaving_zone", "walls", "move_to_zone", "entering_zone")
-
-
-def move(game: Game, obj, to_zone: str, action: bool = True, over=None) -> bool:
-    """One move action of `obj` into the adjacent zone `to_zone` (the move sequence, MOVE_STEPS).
-    Raises IllegalMove (naming the rule) at Declare Move, before anything changes; a move canceled
-    later (its costs unpaid at Pay Costs, an enchantment revealed as it leaves) is a move action lost.
-    Returns whether it arrived.  `action=False`: an effect moves it "as a move action would" outside
-    its own actions (no move action declared, paid or counted; hindering does not stop later ones)."""
-    # 1. Declare Move: every check, before anything changes
-    why_hindered = declare_move(game, obj, to_zone, count_action=action, over=over)
-    if not action:
-        here = _zone_of(game, obj)
-        ok = change_zone(game, obj, to_zone, "moves")
-        return ok and obj.zone == to_zone and here != to_zone
-    # the move action is declared: `when declares(X, "move")` abilities answer before it is paid for
-    game.fire("declares", obj, Ctx(this=obj, it=obj), actions=(MOVE_ACTION,))
-    if not obj.in_play:
-        return False
-    # 2. Pay Costs: unpaid, the move is canceled and the move action lost
-    if not pay_costs(game, obj, to_zone):
-        return _action_lost(game, obj)
-    # the reveal window as it leaves (step 3): an enchantment revealed then may cancel the move (the move
-    # action is lost too)
-    if not leaving_window(game, obj):
-        return _action_lost(game, obj)
-    here = _zone_of(game, obj)
-    obj.moves_taken += 1
-    if why_hindered:
-        obj.move_stopped = why_hindered
-        game.emit("rule", f"{obj.label()} is {why_hindered}: after this move it must stop")
-    game.state.touch_light()  # (moves taken and the move stop: light)
-    tunnel = tunnel_of(game, obj, here, to_zone) if game.state.arena.distance(here, to_zone) != 1 else None
-    if tunnel is not None:
-        game.emit("rule", f"{obj.label()} goes straight from {here} to {to_zone} through {tunnel.label()}: no wall "
-                          f"crossed, no zone between entered")
-    # 3-6. Leaving Zone, Walls, Move to New Zone, Entering Zone (shared with pushes and teleports)
-    arrived = change_zone(game, obj, to_zone, "moves", walls_step=tunnel is None)
-    if arrived:
-        game.just_moved.add(obj.id)
-    who = restriction(game, obj, CANNOT_ACT_AFTER_MOVING) if obj.in_play else None
-    if who:  # the round ends the Action Phase (round.perform asks phase_ends_after_move)
-        game.emit("rule", f"{obj.label()} took a move action: its Action Phase ends ({who})")
-    return arrived and obj.zone == to_zone and here != to_zone
+# ---------------------------------------------------------------- the move sequence
+#: the move sequence, in the rulebook's order (Rules: Move Action), under the names the language gives
+#: its steps (dsl/vocab.py: `reveal ... after STEP` rules name them; one table for both).  Every change
+#: of zone runs the steps of this table that apply to it, in this order (run_steps): a move action all
+#: six, a teleport in place of one all but Walls, a push Leaving Zone to Entering Zone, a teleport or an
+#: exchange of places the same without Walls.  Each step's work is STEP_WORK[name]; a reveal window
+#: follows each step that ran (after_step).  tests/engine/test_move_sequence.py checks the order.
+MOVE_STEPS: tuple[str, ...] = MOVE_STEP_NAMES
+#: the steps after which the creature stands in its new zone: a reveal then cancels nothing of the move
+MOVED_STEPS = frozenset({"move_to_zone", "entering_zone"})
 
 
 class MoveInProgress:
-    """A move action being made, shaped as an attack for the reveal process and `cancel_action`
-    (its `attacker` and `target` are the mover; its events say the mover is moving).  It has none of an
-    attack's other features: an effect that asks for one (avoid_attack...) finds it empty."""
+    """A change of zone under way (the move sequence): what its steps share, and, shaped as an attack for
+    the reveal process and `cancel_action`, the move itself (its `attacker` and `target` are the mover;
+    its events say the mover is moving, until it stands in its new zone).  It has none of an attack's
+    other features: an effect that asks for one (avoid_attack...) finds it empty."""
     is_casting = False
     spell = None
     defender = None
@@ -750,12 +703,24 @@ class MoveInProgress:
     is_counterstrike = is_barrier = is_zone = redirected = False
     definition = None
 
-    def __init__(self, mover):
-        self.attacker = self.target = self.source = mover
+    def __init__(self, mover, to_zone: Optional[str] = None, how: str = "moves", here: Optional[str] = None,
+                 counts: bool = False, over=None, why: str = "", skip: frozenset = frozenset()):
+        self.attacker = self.target = self.source = self.mover = mover
         self.events = {("moves", mover.id)}
         self.status = "declared"
         self.canceled = False
         self.action = self
+        self.to_zone, self.how, self.here, self.why = to_zone, how, here, why
+        self.counts = counts  # a move action of the mover's own: declared, paid for and counted
+        self.counted = False  # ... counted already (from Leaving Zone on)
+        self.over = over  # declare_move's `over`
+        self.skip = skip  # steps of MOVE_STEPS that do not apply to it
+        self.hindered: Optional[str] = None  # why the move is hindered (Declare Move says)
+        self.tunnel = None  # the card taking it straight to a zone further away (Declare Move says)
+        self.before: set = set()  # restrictions stopping it that it had before its sequence began
+        self.seen = None  # (state version, effects until end of round) when it was last found still able to move
+        self.step: Optional[str] = None  # the last step run
+        self.permission = None  # a teleport in place of a move action: what allows it (teleport_move)
 
     def kinds(self) -> frozenset:
         return frozenset({"move"})
@@ -767,45 +732,164 @@ class MoveInProgress:
         return False
 
 
-def _revealed_on_moves(ench) -> bool:
-    """An enchantment a move's reveal window offers: one revealed on a move (`reveal ... on moves(...)`),
-    or one with no reveal rule tying it to another event or step (Force Crush, Force Hold); not one
-    made for an attack or a spell being cast (Block, Bull Endurance, Nullify...)."""
-    rules = [ab for ab in ench.card.abilities if isinstance(ab, A.RevealRule)]
-    return not rules or any(any(ev.name == "moves" for ev in r.on) or (not r.on and r.step is None)
-                            for r in rules)
+def _declare(game: Game, mv: MoveInProgress) -> bool:
+    """Step 1's work: the declaration's checks (declare_move; a teleport in place of a move action was
+    checked by teleport_move), then `when declares(X, "move")` abilities answer a declared move action."""
+    obj = mv.mover
+    if mv.how == "teleports":  # a teleport in place of a move action, its permission found (teleport_move)
+        _check_teleport(game, obj, mv.to_zone)
+        game.emit("rule", f"{obj.label()}'s move action is a teleport: {mv.permission}", target=obj.id)
+    else:
+        mv.hindered = declare_move(game, obj, mv.to_zone, count_action=mv.counts, over=mv.over)
+        if mv.counts and game.state.arena.distance(mv.here, mv.to_zone) != 1:
+            mv.tunnel = tunnel_of(game, obj, mv.here, mv.to_zone)
+        if mv.tunnel is not None:
+            mv.skip = mv.skip | {"walls"}
+        if mv.counts:
+            game.fire("declares", obj, Ctx(this=obj, it=obj), actions=(MOVE_ACTION,))
+    return obj.in_play
 
 
-def leaving_window(game: Game, obj) -> bool:
-    """Step 3 of a move action, Leaving Zone: the players may reveal face-down enchantments on the
-    mover (Stumble, Force Crush...), which may cancel the move (`cancel_action`) or stop the creature
-    (it can no longer move: Restrained).  Returns whether the move goes on."""
-    reveals = getattr(game, "reveals", None)
-    if reveals is None:
-        return True
-    from .restrictions import reveal_forbidden
-    mv = MoveInProgress(obj)
-    for player in game.state.order:
-        while True:
-            cands = [o for o in reveals.hidden_of(player) if game.state.host(o) is obj and _revealed_on_moves(o)
-                     and reveals.reveal_cost(o) <= game.state.players[player].mana and not reveal_forbidden(game, o)]
-            if not cands:
-                break
-            ch = game.decide("reveal", player, [Option("pass")] + [Option(o.name, o) for o in cands],
-                             prompt=f"reveal as {obj.label()} leaves its zone?", default=0, step="leaving_zone")
-            if ch.value is None:
-                break
-            reveals.reveal(ch.value, mv)
-            if mv.canceled or mv.status == "canceled":
-                break
-    if mv.canceled or mv.status == "canceled":
-        game.emit("rule", f"the move of {obj.label()} is canceled: it stays in {_zone_of(game, obj)}")
+def _pay(game: Game, mv: MoveInProgress) -> bool:
+    """Step 2's work (pay_costs): unpaid, the move is canceled (its move action is lost: run_move)."""
+    return pay_costs(game, mv.mover, mv.to_zone, move_costs.MOVE if mv.how == "moves" else move_costs.TELEPORT)
+
+
+def _leave(game: Game, mv: MoveInProgress) -> bool:
+    """Step 3's work: a move action is taken from here on (counted; hindered, it must stop after it);
+    conjurations attached to a teleporting object are destroyed; then the "leaves" event."""
+    obj = mv.mover
+    if mv.counts:
+        obj.moves_taken += 1
+        mv.counted = True
+        if mv.hindered:
+            obj.move_stopped = mv.hindered
+            game.emit("rule", f"{obj.label()} is {mv.hindered}: after this move it must stop")
+        game.state.touch_light()  # (moves taken and the move stop: light)
+        if mv.tunnel is not None:
+            game.emit("rule", f"{obj.label()} goes straight from {mv.here} to {mv.to_zone} through "
+                              f"{mv.tunnel.label()}: no wall crossed, no zone between entered")
+    if mv.how == "teleports":
+        for att in list(game.state.attachments(obj)):
+            if att.kind in CONJURATION_KINDS:
+                game.destroy(att, why=f"a conjuration attached to {obj.label()}, which teleports")
+    leaving_zone(game, obj, mv.here, mv.to_zone, mv.how)
+    return obj.in_play
+
+
+def _cross(game: Game, mv: MoveInProgress) -> bool:
+    """Step 4's work (walls): returns whether the move goes on."""
+    return mv.here == mv.to_zone or walls(game, mv.mover, mv.here, mv.to_zone, mv.how)
+
+
+def _arrive(game: Game, mv: MoveInProgress) -> bool:
+    """Step 5's work (move_to_zone): from now on the move is made (its events are over)."""
+    move_to_zone(game, mv.mover, mv.here, mv.to_zone, mv.how, mv.why)
+    mv.status, mv.events = "moved", frozenset()
+    return True
+
+
+def _enter(game: Game, mv: MoveInProgress) -> bool:
+    """Step 6's work (entering_zone)."""
+    entering_zone(game, mv.mover, mv.here, mv.to_zone, mv.how)
+    return True
+
+
+#: each step's work, by its name in MOVE_STEPS (each calls the step's function of this module)
+STEP_WORK = {"declare_move": _declare, "pay_costs": _pay, "leaving_zone": _leave, "walls": _cross,
+             "move_to_zone": _arrive, "entering_zone": _enter}
+assert tuple(STEP_WORK) == MOVE_STEPS
+
+
+def run_steps(game: Game, mv: MoveInProgress, first: str) -> bool:
+    """The move sequence from step `first` on: each step of MOVE_STEPS that applies to this move (not in
+    `mv.skip`), its work then the reveal window after it (after_step).  A step whose work cancels the move
+    (costs unpaid, a wall's attack that stops it) or a window after which it can no longer move ends the
+    sequence there.  Returns whether every step ran."""
+    if mv.here is None:
+        mv.here = _zone_of(game, mv.mover)
+    mv.before = _stoppers(game, mv.mover, mv.how)
+    for name in MOVE_STEPS[MOVE_STEPS.index(first):]:
+        if name in mv.skip:
+            continue
+        if not STEP_WORK[name](game, mv):
+            return False
+        if not after_step(game, mv, name):
+            return False
+    return True
+
+
+def after_step(game: Game, mv: MoveInProgress, name: str) -> bool:
+    """After a step of the move sequence: the mandatory reveals `during` it, then the reveal window after
+    it (engine/reveal.py: each player in turn may reveal face-down enchantments, as after every step of
+    the attack and casting sequences; with nothing face down nobody is asked).  Before the creature stands
+    in its new zone, a reveal (or the step itself) that cancels the move or leaves the creature unable to
+    make it ends the move sequence: no walls, no new zone (Rules: Move Action).  Returns whether it goes on."""
+    obj = mv.mover
+    mv.step = name
+    if not obj.in_play:
         return False
-    who = cannot_move(game, obj) if obj.in_play else "it left play"
-    if who:
-        game.emit("rule", f"{obj.label()} can no longer move ({who}): the move is canceled")
+    reveals = game.reveals
+    reveals.mandatory("during", name, mv)
+    reveals.window(name, mv, game)
+    if not obj.in_play:
+        return False
+    if name in MOVED_STEPS:
+        return True
+    if mv.canceled or mv.status == "canceled":
+        game.emit("rule", f"the move of {obj.label()} is canceled: it stays in {mv.here}")
+        return False
+    why = _unable(game, mv)
+    if why:
+        game.emit("rule", f"{obj.label()} cannot complete its move (now {why}): it stays in {mv.here}")
         return False
     return True
+
+
+def _unable(game: Game, mv: MoveInProgress) -> Optional[str]:
+    """Why the mover can no longer make this move (a restriction it did not have when the sequence began;
+    for a move, anything that forbids moving), or None.  Asked again only when the state or the effects
+    lasting until the end of the round changed since it was last found able."""
+    seen = (game.state.version, len(getattr(game, "restrictions", ())))
+    if mv.seen == seen:
+        return None
+    obj = mv.mover
+    now = _stoppers(game, obj, mv.how) - mv.before
+    stopped = cannot_move(game, obj) if mv.how == "moves" else None
+    if now or stopped:
+        return ", ".join(sorted({restriction(game, obj, k) or k for k in now} or {stopped}))
+    mv.seen = seen
+    return None
+
+
+def change_zone(game: Game, obj, to_zone: str, how: str, walls_step: bool = True, why: str = "") -> bool:
+    """Steps 3 to 6 of the move sequence for a change of zone already declared legal (a push, a move made
+    by an effect; a Teleport or an exchange of places skips the walls: `walls_step=False`), each followed
+    by its reveal window.  Returns whether every step ran."""
+    mv = MoveInProgress(obj, to_zone, how, why=why, skip=frozenset() if walls_step else frozenset({"walls"}))
+    return run_steps(game, mv, "leaving_zone")
+
+
+def move(game: Game, obj, to_zone: str, action: bool = True, over=None) -> bool:
+    """One move action of `obj` into the adjacent zone `to_zone` (the move sequence, MOVE_STEPS).
+    Raises IllegalMove (naming the rule) at Declare Move, before anything changes; a move canceled
+    later (its costs unpaid at Pay Costs, an enchantment revealed after a step) is a move action lost.
+    Returns whether it arrived.  `action=False`: an effect moves it "as a move action would" outside
+    its own actions (no move action declared, paid or counted; hindering does not stop later ones)."""
+    here = _zone_of(game, obj)
+    mv = MoveInProgress(obj, to_zone, "moves", here=here, counts=action, over=over,
+                        skip=frozenset() if action else frozenset({"pay_costs"}))
+    arrived = run_steps(game, mv, "declare_move")
+    if not action:
+        return arrived and obj.zone == to_zone and here != to_zone
+    if not mv.counted:  # canceled before it left its zone: the move action is lost all the same
+        _action_lost(game, obj)
+    if arrived:
+        game.just_moved.add(obj.id)
+    who = restriction(game, obj, CANNOT_ACT_AFTER_MOVING) if obj.in_play else None
+    if who:  # the round ends the Action Phase (round.perform asks phase_ends_after_move)
+        game.emit("rule", f"{obj.label()} took a move action: its Action Phase ends ({who})")
+    return arrived and obj.zone == to_zone and here != to_zone
 
 
 def legal_moves(game: Game, obj, action: bool = True, over=None) -> list[str]:
@@ -872,24 +956,24 @@ def teleport_moves(game: Game, obj, costs: bool = True) -> list[str]:
 
 
 def teleport_move(game: Game, obj, zone: str) -> bool:
-    """A move action spent on a teleport a permission allows (teleport_moves): declared, then paid for
-    (unpaid, it is canceled and the move action lost, as a move is), then the teleport."""
+    """A move action spent on a teleport a permission allows (teleport_moves): the move sequence but its
+    Walls step -- declared, paid for (unpaid, it is canceled and the move action lost, as a move is), then
+    the teleport, a reveal window after each step.  Returns whether it arrived."""
     why = permits(game, "teleport", obj, into=zone)
     if not why or zone not in teleport_moves(game, obj, costs=False):
         raise IllegalMove(f"{obj.label()} may not teleport to {zone} as a move action", RULE_TELEPORT)
-    game.emit("rule", f"{obj.label()}'s move action is a teleport: {why}", target=obj.id)
-    if not pay_costs(game, obj, zone, move_costs.TELEPORT):
-        return _action_lost(game, obj)
-    obj.moves_taken += 1
-    game.state.touch_light()  # (moves taken: light)
-    return teleport(game, obj, zone, source=why.rule)
+    mv = MoveInProgress(obj, zone, "teleports", counts=True, why=why.rule, skip=frozenset({"walls"}))
+    mv.permission = why
+    arrived = run_steps(game, mv, "declare_move")
+    if not mv.counted:  # canceled before it left its zone: the move action is lost all the same
+        _action_lost(game, obj)
+    return arrived
 
 
 # ---------------------------------------------------------------- teleport, push, bash, placement
-def teleport(game: Game, obj, zone: str, source: str = "") -> bool:
-    """Teleport (Rules: Teleporting): straight into `zone`, skipping walls, zones between and
-    hindering; Unmovable and Restrained creatures may; a `cannot(this, "be teleported")` object
-    may not.  Conjurations attached to it are destroyed, even into its own zone."""
+def _check_teleport(game: Game, obj, zone: str) -> str:
+    """A teleport's checks, before anything changes (raises IllegalMove naming the rule); returns the zone
+    it leaves."""
     here = _zone_of(game, obj)
     if not obj.in_play or here is None:
         raise IllegalMove(f"{obj.label()} is not standing in a zone of the arena", RULE_TELEPORT)
@@ -898,9 +982,14 @@ def teleport(game: Game, obj, zone: str, source: str = "") -> bool:
     who = restriction(game, obj, CANNOT_TELEPORTED, here=here, dest=zone)
     if who:
         raise IllegalMove(f"{obj.label()} cannot be teleported ({who})", _rule_of(game, who))
-    for att in list(game.state.attachments(obj)):
-        if att.kind in CONJURATION_KINDS:
-            game.destroy(att, why=f"a conjuration attached to {obj.label()}, which teleports")
+    return here
+
+
+def teleport(game: Game, obj, zone: str, source: str = "") -> bool:
+    """Teleport (Rules: Teleporting): straight into `zone`, skipping walls, zones between and
+    hindering; Unmovable and Restrained creatures may; a `cannot(this, "be teleported")` object
+    may not.  Conjurations attached to it are destroyed (as it leaves its zone), even into its own zone."""
+    _check_teleport(game, obj, zone)
     return change_zone(game, obj, zone, "teleports", walls_step=False, why=source)
 
 

@@ -103,11 +103,14 @@ HANDLED_EVENTS: tuple[str, ...] = ("revealed",)
 REVEAL_EVENTS: tuple[str, ...] = ("attacked", "casting", "damaged", "deals_damage", "declares", "hit", "reveals",
                                    "targeted")
 #: steps a `reveal must ... after STEP` rule is checked at: a reveal window follows every step of the
-#: attack sequence (AttackEngine.step); a rule naming no step is checked at every window
-REVEAL_AFTER_STEPS: frozenset[str] = frozenset(_ATTACK_STEPS) | frozenset(_CAST_STEPS)
+#: attack sequence (AttackEngine.step), of the casting sequence and of the move sequence (movement.after_step);
+#: a rule naming no step is checked at every window
+REVEAL_AFTER_STEPS: frozenset[str] = frozenset(_ATTACK_STEPS) | frozenset(_CAST_STEPS) | frozenset(_movement.MOVE_STEPS)
 #: steps a `reveal must ... during STEP` rule is checked at (AvoidAttack.run, the Counter Spell step, and
-#: Damage and Effects once damage is dealt: DamageAndEffects.damage); `before` is never checked
-REVEAL_DURING_STEPS: frozenset[str] = frozenset({"avoid_attack", "counter_spell_step", "damage_and_effects"})
+#: Damage and Effects once damage is dealt: DamageAndEffects.damage; each step of the move sequence, once its
+#: work is done: movement.after_step); `before` is never checked
+REVEAL_DURING_STEPS: frozenset[str] = frozenset({"avoid_attack", "counter_spell_step", "damage_and_effects"}) \
+    | frozenset(_movement.MOVE_STEPS)
 #: card kinds whose own `effect:` runs: an incantation when cast (AttackEngine.cast_spell), an
 #: enchantment when revealed (Reveals.reveal); an attack spell's `effect:` outside its bar is never run
 ONE_SHOT_KINDS: frozenset[str] = frozenset({"incantation", "enchantment"})

@@ -569,10 +569,8 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
             movement.teleport_move(game, mover, choice.to_zone)
         else:
             movement.move(game, mover, choice.to_zone)
-        if mover.in_play:
-            # the players may reveal after the move (Rules, Move Action): a Slow revealed now is
-            # in time to stop the creature's next action (Codex, Slow)
-            game.reveals.window("move_action")
+        # (the players may reveal after each step of the move, the last after Entering Zone: a Slow
+        # revealed then is in time to stop the creature's next action -- engine/movement.py after_step)
         if act is not None:
             act.moves += 1
             if as_quick or movement.phase_ends_after_move(game, mover) or not mover.in_play:

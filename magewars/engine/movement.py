@@ -1,11 +1,14 @@
 """Movement: the move action, Push, Teleport and Bash, hindering, walls and line of sight.
 
 Every change of zone follows the move sequence of the rules (Supplement 2016, Rules: Move Action),
-one named step each, in this order:
+one named step each, in this order (MOVE_STEPS, the language's own table: dsl/vocab.py), each step's
+work a function of that name here, and a reveal window after each step that runs (after_step: the
+players may reveal, as after the steps of the attack and casting sequences):
 
 1. ``declare_move``   — the destination is one zone away, no diagonals; the creature may move
    (no `cannot(this, "move")` from its traits or conditions), has a move action left and is not
-   stopped by hindering; no wall on the border forbids the crossing.
+   stopped by hindering; no wall on the border forbids the crossing.  A move action's declaration
+   is heard (`declares(X, "move")`).
 2. ``pay_costs``      — the extra mana cards in play charge for a move action (engine/move_costs.py).
    A declared move whose costs cannot all be paid is canceled here and its move action is lost
    (a "canceled" event says why); the creature stays where it is.
@@ -13,7 +16,14 @@ one named step each, in this order:
 4. ``walls``          — walls on the border: passage attacks strike before it crosses (Teleports skip
    this step; Flying movers ignore walls); if it can no longer move, the rest is canceled.
 5. ``move_to_zone``   — the creature is placed in the new zone.
-6. ``entering_zone``  — the "moves" event (traps, zone triggers: `when moves(..., into: ...)`).
+6. ``entering_zone``  — traps must be revealed, then the "moves" event (zone triggers).
+
+Until the creature stands in its new zone, a reveal that cancels the move (Stumble) or leaves the
+creature unable to make it (Force Crush, Force Hold: Restrained) ends the sequence after that window:
+no walls, no new zone; a move action so canceled is spent.  A move action runs all six steps (a move
+made by an effect all but Pay Costs); a teleport in place of one all but Walls; a push steps 3-6; a
+teleport or an exchange of places steps 3, 5 and 6 (a teleport is stopped only by `cannot(this, "be teleported")`, a push by `cannot(this, "be
+pushed")`).
 
 What a creature may do is read from the codex entries it carries, never from their names:
 
@@ -32,8 +42,10 @@ What a creature may do is read from the codex entries it carries, never from the
 "enters" is the event of an object coming into play (``enter_zone``, used when a spell is placed);
 a creature that changes zone fires "moves" (with ``into``/``frm``/``how``) and "leaves".
 
-A move action (``move``) runs the steps of MOVE_STEPS in order, each a function of that name here; a
-push or a teleport runs steps 3-6 (``change_zone``).
+A move action (``move``, ``teleport_move``) runs the steps of MOVE_STEPS from Declare Move, and so does a
+move an effect makes "as a move action would" (``move(..., action=False)``, without Pay Costs); a push,
+a teleport or an exchange of places runs them from Leaving Zone (``change_zone``): all through
+``run_steps``.
 """
 from __future__ import annotations
 
@@ -808,7 +820,8 @@ def run_steps(game: Game, mv: MoveInProgress, first: str) -> bool:
     sequence there.  Returns whether every step ran."""
     if mv.here is None:
         mv.here = _zone_of(game, mv.mover)
-    mv.before = _stoppers(game, mv.mover, mv.how)
+    if mv.how != "moves":  # (a move is stopped by anything that forbids moving: _unable)
+        mv.before = _stoppers(game, mv.mover, mv.how)
     for name in MOVE_STEPS[MOVE_STEPS.index(first):]:
         if name in mv.skip:
             continue
@@ -854,12 +867,14 @@ def _unable(game: Game, mv: MoveInProgress) -> Optional[str]:
     if mv.seen == seen:
         return None
     obj = mv.mover
-    now = _stoppers(game, obj, mv.how) - mv.before
-    stopped = cannot_move(game, obj) if mv.how == "moves" else None
-    if now or stopped:
-        return ", ".join(sorted({restriction(game, obj, k) or k for k in now} or {stopped}))
-    mv.seen = seen
-    return None
+    if mv.how == "moves":  # (whatever forbids moving: it had none when the move was declared)
+        why = cannot_move(game, obj)
+    else:
+        now = _stoppers(game, obj, mv.how) - mv.before
+        why = ", ".join(sorted(restriction(game, obj, k) or k for k in now)) if now else None
+    if why is None:
+        mv.seen = seen
+    return why
 
 
 def change_zone(game: Game, obj, to_zone: str, how: str, walls_step: bool = True, why: str = "") -> bool:

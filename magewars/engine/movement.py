@@ -753,6 +753,7 @@ def _declare(game: Game, mv: MoveInProgress) -> bool:
         game.emit("rule", f"{obj.label()}'s move action is a teleport: {mv.permission}", target=obj.id)
     else:
         mv.hindered = declare_move(game, obj, mv.to_zone, count_action=mv.counts, over=mv.over)
+        mv.seen = (game.state.version, len(getattr(game, "restrictions", ())))  # (nothing forbids moving: _unable)
         if mv.counts and game.state.arena.distance(mv.here, mv.to_zone) != 1:
             mv.tunnel = tunnel_of(game, obj, mv.here, mv.to_zone)
         if mv.tunnel is not None:
@@ -842,9 +843,7 @@ def after_step(game: Game, mv: MoveInProgress, name: str) -> bool:
     mv.step = name
     if not obj.in_play:
         return False
-    reveals = game.reveals
-    reveals.mandatory("during", name, mv)
-    reveals.window(name, mv, game)
+    game.reveals.window(name, mv, game, during=True)  # (its `during` mandatory reveals first)
     if not obj.in_play:
         return False
     if name in MOVED_STEPS:

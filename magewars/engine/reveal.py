@@ -317,9 +317,10 @@ class Reveals(GamePart):
                 if atk is not None and atk.status == "canceled":
                     return
 
-    def window(self, step: str, atk=None, g: Optional["Game"] = None) -> None:
-        """Reveal window after `step`: mandatory `after` reveals, then each player in turn.  `g`: the
-        game, when the caller has it in hand (self.game is a call through the weak link)."""
+    def window(self, step: str, atk=None, g: Optional["Game"] = None, during: bool = False) -> None:
+        """Reveal window after `step`: mandatory `after` reveals (`during`: the step's `during` ones
+        first, for a step that checks them only at its end: the move sequence's), then each player in
+        turn.  `g`: the game, when the caller has it in hand (self.game is a call through the weak link)."""
         if g is None:
             g = self.game
         self.windows += 1
@@ -331,6 +332,8 @@ class Reveals(GamePart):
         else:
             hidden = self._hidden_table()
         if self._must_any:  # a face-down card has a rule saying when it must be revealed (mandatory)
+            if during:
+                self.mandatory("during", step, atk)
             self.mandatory("after", step, atk)
             hidden = self._hidden_table()  # (as of now: a mandatory reveal changed it)
         prompt, nothing = _TEXTS[step]

@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
 OPTIONS = dict(parser="lalr", lexer="contextual", strict=True, maybe_placeholders=True,
                propagate_positions=True)
 
-FAST_FORMAT = 2  # the layout of the fast parser's tables (:func:`fast_tables`; part of their key)
+FAST_FORMAT = 3  # the layout of the fast parser's tables (:func:`fast_tables`; part of their key)
 
 _CODEC = cache.Codec(())  # the tables are plain containers: no class is allowed in them
 
@@ -161,7 +161,11 @@ def fast_tables(parser: Lark) -> Optional[dict]:
     - ``regexps``: terminal -> regular expression; ``ignore``: the terminals skipped;
     - ``groups``: per distinct contextual lexer (a record of its own, as a state's row), [its regular-expression terminals in Lark's
       order, {first character: [[string, terminal], ...] in Lark's order}, {terminal: {string:
-      keyword terminal}} (matches renamed)]; ``state_group``: each state's group.
+      keyword terminal}} (matches renamed), every terminal it reads (what a syntax error says
+      it expected)]; ``state_group``: each state's group; ``root``: the same for Lark's lexer of
+      every terminal, which names what was found where a state's own terminals match nothing;
+    - ``terminals``: [name, is a plain string, the string or expression] of every terminal (what
+      a syntax error's message calls it).
     """
     from lark.lexer import PatternRE, PatternStr
     from lark.parse_tree_builder import ChildFilterLALR, ChildFilterLALR_NoPlaceholders, maybe_create_child_filter
@@ -211,36 +215,48 @@ def fast_tables(parser: Lark) -> Optional[dict]:
         return None
     regexps = {t.name: t.pattern.to_regexp() for t in terminals if isinstance(t.pattern, PatternRE)}
     lexer = fe.lexer
+
+    def group(basic) -> Optional[list]:
+        scanner = basic.scanner  # Lark's own ordering and "unless" renamings
+        res, strs, names = [], {}, []
+        for t in scanner.terminals:
+            names.append(t.name)
+            if isinstance(t.pattern, PatternRE):
+                if strs:  # an expression after a string: not the order emulated
+                    return None
+                res.append(t.name)
+            elif isinstance(t.pattern, PatternStr) and t.pattern.value:
+                strs.setdefault(t.pattern.value[0], []).append([t.pattern.value, t.name])
+            else:
+                return None
+        unless = {}
+        for name, cb in basic.callback.items():
+            if type(cb).__name__ != "UnlessCallback":
+                return None
+            unless[name] = {u.pattern.value: u.name for u in cb.scanner.terminals}
+        return [res, strs, unless, names]
+
     groups, group_of, state_group = [], {}, []
     for s in range(n_states):
         basic = lexer.lexers[s]
         g = group_of.get(id(basic))
         if g is None:
-            scanner = basic.scanner  # Lark's own ordering and "unless" renamings
-            res, strs = [], {}
-            for t in scanner.terminals:
-                if isinstance(t.pattern, PatternRE):
-                    if strs:  # an expression after a string: not the order emulated
-                        return None
-                    res.append(t.name)
-                elif isinstance(t.pattern, PatternStr) and t.pattern.value:
-                    strs.setdefault(t.pattern.value[0], []).append([t.pattern.value, t.name])
-                else:
-                    return None
-            unless = {}
-            for name, cb in basic.callback.items():
-                if type(cb).__name__ != "UnlessCallback":
-                    return None
-                unless[name] = {u.pattern.value: u.name for u in cb.scanner.terminals}
+            rec = group(basic)
+            if rec is None:
+                return None
             g = group_of[id(basic)] = len(groups)
-            groups.append([res, strs, unless])
+            groups.append(rec)
         state_group.append(g)
+    root = group(lexer.root_lexer)  # what Lark reads where a state's own terminals match nothing
+    if root is None or sorted(parser.lexer_conf.ignore) != sorted(lexer.root_lexer.ignore_types):
+        return None
     import msgspec  # each state's row and each lexer group is its own record, decoded when first used
     enc = msgspec.msgpack.encode
     return {"start": table.start_states["start"], "end": table.end_states["start"],
             "states": [enc(row) for row in states], "rules": out_rules, "regexps": regexps,
             "ignore": sorted(parser.lexer_conf.ignore), "groups": [enc(g) for g in groups],
-            "state_group": state_group}
+            "state_group": state_group, "root": enc(root),
+            "terminals": [[t.name, isinstance(t.pattern, PatternStr), t.pattern.value] for t in parser.terminals]}
 
 
 def load_fast_tables() -> Optional[dict]:

@@ -445,7 +445,7 @@ def from_document(doc: Any, kind: str, key: str, codec: Callable[[], cache.Codec
 # check (its compiled definitions, the phrases it compiled, its diagnostics) depends only on the
 # codex's files and on the names the check knows, so it is stored apart (`codex` entries, keyed by
 # both: magewars/dsl/__init__.py) and a card file just edited is checked against it.
-_CODEX_FORMAT = 1
+_CODEX_FORMAT = 2  # 2: each definition's header
 
 
 def save_codex(key: str, codex: dict, selectors: list, parse_diags: list, body_diags: list,
@@ -459,9 +459,10 @@ def save_codex(key: str, codex: dict, selectors: list, parse_diags: list, body_d
         recs = _selector_records(dict(selectors), enc)
         if recs is None:
             return False
+        heads = [[d.name, d.kind, d.param, list(d.categories)] for d in codex.values()]
         doc = [_CODEX_FORMAT, _records(codex, enc), recs,
                diagnostics_codec().dumps_record(list(parse_diags)),
-               diagnostics_codec().dumps_record(list(body_diags))]
+               diagnostics_codec().dumps_record(list(body_diags)), heads]
     except (cache.CacheError, RecursionError, TypeError, ValueError, AttributeError):
         return False
     return cache.put("codex", key, doc, None)
@@ -469,11 +470,57 @@ def save_codex(key: str, codex: dict, selectors: list, parse_diags: list, body_d
 
 class StoredCodex:
     """A codex's own check read back (:func:`load_codex`): `codex` (name -> definition, decoded on
-    use), `selectors` (decoded when looked up), `parse_diags`, `body_diags`."""
+    use), `view` (the same for a check: :class:`CodexView`), `selectors` (decoded when looked up),
+    `parse_diags`, `body_diags`."""
 
-    def __init__(self, codex: LazyRecords, selectors: LazySelectors, parse_diags: list, body_diags: list):
-        self.codex, self.selectors = codex, selectors
+    def __init__(self, codex: LazyRecords, heads: dict, selectors: LazySelectors, parse_diags: list,
+                 body_diags: list):
+        self.codex, self.view, self.selectors = codex, CodexView(codex, heads), selectors
         self.parse_diags, self.body_diags = parse_diags, body_diags
+
+
+class CodexHeader:
+    """A codex definition as a check sees it while it looks through them all (the damage types, the
+    entry declared `param versus`, a trait named with its parameter): its name, kind, parameter
+    and categories, stored beside it.  Anything else is read from the definition, decoded then."""
+
+    __slots__ = ("name", "kind", "param", "categories", "_records")
+
+    def __init__(self, records: LazyRecords, name: str, kind: str, param: Optional[str], categories: tuple):
+        self._records, self.name, self.kind, self.param, self.categories = records, name, kind, param, categories
+
+    def __getattr__(self, attr):
+        return getattr(self._records[self.name], attr)
+
+
+class CodexView(Mapping):
+    """The stored codex as a check reads it: a definition looked up by name is the definition
+    (decoded then); looking through them all (`values()`, `items()`) gives their headers, so a
+    card with an attack (its damage type is one of the codex's damage types) decodes no more."""
+
+    def __init__(self, records: LazyRecords, heads: dict):
+        self._records, self._heads = records, heads
+
+    def __getitem__(self, name):
+        return self._records[name]
+
+    def get(self, name, default=None):
+        return self._records.get(name, default)
+
+    def __contains__(self, name) -> bool:
+        return name in self._records
+
+    def __iter__(self):
+        return iter(self._records)
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def values(self):
+        return self._heads.values()
+
+    def items(self):
+        return self._heads.items()
 
 
 def load_codex(key: str, codec: Callable[[], cache.Codec], rebuild: Callable[[], Any]) -> Optional[StoredCodex]:
@@ -482,8 +529,11 @@ def load_codex(key: str, codec: Callable[[], cache.Codec], rebuild: Callable[[],
     doc = cache.get("codex", key, None)
     if doc is None:
         return None
-    ok = (type(doc) is list and len(doc) == 5 and doc[0] == _CODEX_FORMAT and _pairs(doc[1]) and _pairs(doc[2])
-          and type(doc[3]) is bytes and type(doc[4]) is bytes)
+    ok = (type(doc) is list and len(doc) == 6 and doc[0] == _CODEX_FORMAT and _pairs(doc[1]) and _pairs(doc[2])
+          and type(doc[3]) is bytes and type(doc[4]) is bytes and type(doc[5]) is list
+          and [h[0] if type(h) is list and len(h) == 4 else None for h in doc[5]] == [n for n, _ in doc[1]]
+          and all(type(h[1]) is str and (h[2] is None or type(h[2]) is str) and type(h[3]) is list
+                  and all(type(c) is str for c in h[3]) for h in doc[5]))
     diags = []
     if ok:
         for blob in doc[3:5]:
@@ -502,5 +552,7 @@ def load_codex(key: str, codec: Callable[[], cache.Codec], rebuild: Callable[[],
     index: dict = {}
     for i, (k, _) in enumerate(doc[2]):
         index.setdefault(k, []).append(i)
-    return StoredCodex(LazyRecords({n: _Raw(b) for n, b in doc[1]}, source, "codex"),
-                       LazySelectors([_Raw(b) for _, b in doc[2]], index, source), diags[0], diags[1])
+    records = LazyRecords({n: _Raw(b) for n, b in doc[1]}, source, "codex")
+    heads = {n: CodexHeader(records, n, kind, param, tuple(cats)) for n, kind, param, cats in doc[5]}
+    return StoredCodex(records, heads, LazySelectors([_Raw(b) for _, b in doc[2]], index, source),
+                       diags[0], diags[1])

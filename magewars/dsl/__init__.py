@@ -293,7 +293,8 @@ def _compile(inputs: list[tuple[str, str]], ctx: list[tuple[str, str]],
                 for name in stored.codex:  # (the names the codex's definitions declare, as check() adds them)
                     checker.names.update(Checker._name_forms(name))
                 checker.selectors = corpusstore.ChainedSelectors(stored.selectors)
-                corpus = checker.check(rest_files, codex=stored.codex)
+                corpus = checker.check(rest_files, codex=stored.view)
+                corpus.codex = stored.codex
                 k = checker.codex_marks[0]
                 found = stored.parse_diags + rest_found + checker.diags[:k] + stored.body_diags + checker.diags[k:]
                 return corpus, attach_sources(found, texts)

@@ -1,4 +1,4 @@
-"""A parser of valid card files that does not load Lark: the card author's loop, fast.
+"""Lark's parser of card files without Lark: the card author's loop, fast.
 
 `magewars lint FILE` on a file just edited used to spend most of its time before the first token
 was read: importing Lark, decoding its LALR tables and building its contextual lexer's
@@ -8,13 +8,15 @@ own, and builds the very parse tree Lark would (the same shapes, placeholders an
 Lark's `ChildFilterLALR`, `ExpandSingleChild` and `PropagatePositions` rules, emulated), which the
 rules of :mod:`magewars.dsl.transform` turn into the AST.
 
-It only ever answers for a file it reads to the end without a fault.  At the first thing it
-does not expect (a character or token the state does not accept, a number too long, brackets
-too deep, anything raised while building the AST) it gives up (`None`), and the caller parses
-the file with Lark (:func:`magewars.dsl.parser.parse_text`), whose error recovery and messages
-are the only ones there are.  So every diagnostic comes from one place, and a valid file's AST is
-Lark's (tests/dsl/test_fastparse.py compares the two over the corpus, the tests' card files and
-mutated ones).
+At a syntax error it stops where Lark stops, with what Lark's exception would hold (a
+:class:`Fault`: the character no terminal matches, or the token the automaton does not take, read
+by Lark's lexer of every terminal where the state's own match nothing; the terminals the state
+expected; what the parser accepts there, as Lark's `InteractiveParser.accepts` computes it), and
+:mod:`magewars.dsl.parser` reports it and recovers with the same code it uses for Lark's
+exceptions, so every diagnostic is Lark's (tests/dsl/test_fastparse.py compares the two over the
+corpus, the tests' card files and definitions broken in many ways).  Where Lark would fail in
+another way than a syntax error (its own assertions: :class:`GiveUp`), or a tree does not build
+(a RecursionError on a very deep expression), the caller parses the definition with Lark.
 
 The lexer is Lark's contextual lexer, emulated without compiling a regular expression per
 state: in each state Lark tries the state's terminals in a fixed order (its regular expressions

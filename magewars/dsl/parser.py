@@ -24,8 +24,8 @@ from .chunks import _DEF_START, _LONG_INT, _NEST_TOKENS, _bound_ints, _chunks, _
 if TYPE_CHECKING:  # pragma: no cover
     from lark import Lark, Token, UnexpectedInput
 
-# Lark is imported when a definition needs it (one the fast parser does not read: an error), not
-# with this module: a valid file is parsed without it (magewars/dsl/fastparse.py).
+# Lark is imported when a definition needs it (one the fast parser gives up on), not with this
+# module: files are parsed without it, errors and all (magewars/dsl/fastparse.py).
 
 
 @functools.lru_cache(maxsize=1)
@@ -292,9 +292,10 @@ def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile],
     The AST is None only when nothing in the file could be parsed.  At most
     MAX_SYNTAX_ERRORS syntax errors are reported per file, then one summary.
 
-    Each definition is first read by the fast parser (:mod:`magewars.dsl.fastparse`: Lark's
-    tables without Lark, for valid text); one it does not read to the end is parsed by Lark, with
-    error recovery.  Both give the same tree for a valid definition.
+    Each definition is read by the fast parser (:mod:`magewars.dsl.fastparse`: Lark's tables
+    without Lark), a syntax error recovered from as below (:func:`_parse_recovering`, the same code
+    for both parsers' errors); Lark parses only what the fast parser gives up on.  Both give the
+    same trees and the same diagnostics.
     """
     from . import fastparse
     fast = fastparse.tables()

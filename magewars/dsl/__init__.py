@@ -322,6 +322,35 @@ def _compile(inputs: list[tuple[str, str]], ctx: list[tuple[str, str]],
     return corpus, found
 
 
+class _Given:
+    """The files given, asked "is this shipped file one of them?" as `Path.resolve()` equality; a
+    file is resolved only when it is the same file (device and inode) as one given, which that
+    equality needs (one stat per shipped file instead of a walk of its every folder)."""
+
+    def __init__(self, files: list[Path]):
+        self.files = files
+        self.inodes = set()
+        for f in files:
+            ino = _inode(f)
+            if ino is not None:
+                self.inodes.add(ino)
+
+    def __contains__(self, f: Path) -> bool:
+        ino = _inode(f)
+        if ino is not None and ino not in self.inodes:
+            return False
+        return f.resolve() in {g.resolve() for g in self.files}
+
+
+def _inode(f: Path):
+    import os
+    try:
+        st = os.stat(f)
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
+
+
 def compile_paths(paths: Iterable, with_codex: bool = True,
                   texts: Iterable[tuple[str, str]] = ()) -> tuple[Corpus, list[Diagnostic]]:
     """Compile `.mw` files and folders, plus (name, text) sources already read (e.g. stdin as "-").
@@ -332,14 +361,14 @@ def compile_paths(paths: Iterable, with_codex: bool = True,
     context: list[Path] = []
     if with_codex:
         from ..resources import data_dir
-        given = {f.resolve() for f in files}
+        given = _Given(files)
         try:
             shipped = sorted(data_dir("codex").rglob("*.mw"))
-            base = [f for f in shipped if f.resolve() not in given]
+            base = [f for f in shipped if f not in given]
         except FileNotFoundError:
             base = []
         try:
-            context = [f for f in sorted(data_dir("spells").rglob("*.mw")) if f.resolve() not in given]
+            context = [f for f in sorted(data_dir("spells").rglob("*.mw")) if f not in given]
         except FileNotFoundError:
             context = []
     sources = []

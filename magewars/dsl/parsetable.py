@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
@@ -48,17 +47,41 @@ def lark_version() -> str:
     """`lark.__version__`, read from the installed package's `__init__.py` without importing it
     (the fast parser's key needs it; importing Lark is what the fast parser saves).  Imported
     only if the file does not say it plainly."""
+    for line in _lark_init().splitlines():  # `__version__ = "1.3.1"` or `__version__: str = ...`
+        if not line.startswith("__version__"):
+            continue
+        rest = line[len("__version__"):].strip()
+        if rest.startswith(":"):
+            rest = rest[1:].lstrip()
+            if not rest.startswith("str"):
+                continue
+            rest = rest[3:].lstrip()
+        if not rest.startswith("="):
+            continue
+        rest = rest[1:].strip()
+        if len(rest) > 2 and rest[0] in "\"'" and rest[-1] == rest[0] and rest[0] not in rest[1:-1]:
+            return rest[1:-1]
+    import lark
+    return lark.__version__
+
+
+def _lark_init() -> str:
+    """The text of the `lark/__init__.py` an import would load: the first folder of sys.path that
+    holds the package (as the path finder looks), else what importlib finds."""
+    import os
+    for entry in sys.path:
+        f = os.path.join(entry or os.getcwd(), "lark", "__init__.py")
+        try:
+            with open(f, encoding="utf-8") as fh:
+                return fh.read()
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue
     import importlib.util
     try:
         spec = importlib.util.find_spec("lark")
-        text = Path(spec.origin).read_text(encoding="utf-8") if spec is not None and spec.origin else ""
+        return Path(spec.origin).read_text(encoding="utf-8") if spec is not None and spec.origin else ""
     except (OSError, ImportError, ValueError):
-        text = ""
-    m = re.search(r"""^__version__\s*(?::\s*str\s*)?=\s*["']([^"'\n]+)["']""", text, re.M)
-    if m:
-        return m.group(1)
-    import lark
-    return lark.__version__
+        return ""
 
 
 def table_key(grammar_text: str) -> str:

@@ -101,3 +101,25 @@ def test_a_damaged_codex_entry_is_a_miss(tmp_path, monkeypatch):
     fast = compile_paths([path])
     assert len(list((cache_dir).rglob("codex/*.mwc"))) == 1  # (stored again)
     _compare(fast, _whole(path, monkeypatch))
+
+
+def test_a_shipped_file_given_is_known_as_resolve_knows_it(tmp_path):
+    """compile_paths leaves a shipped file out of the codex and the context when it is given, by
+    `Path.resolve()` equality (a link to it, a path through `..`), and no other file."""
+    import os
+
+    from magewars.dsl import _Given
+    real = SPELLS / "promo" / "equipment.mw"
+    link = tmp_path / "link.mw"
+    link.symlink_to(real)
+    hard = tmp_path / "hard.mw"
+    try:
+        os.link(real, hard)
+    except OSError:
+        hard = None
+    dotted = SPELLS / "promo" / ".." / "promo" / "equipment.mw"
+    for given in ([link], [dotted], [real]):
+        assert real in _Given(given) and SPELLS / "promo" / "creatures.mw" not in _Given(given)
+    if hard is not None:  # the same file, another path: resolve() tells them apart
+        assert real not in _Given([hard])
+    assert real not in _Given([tmp_path / "missing.mw"])

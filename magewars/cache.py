@@ -5,7 +5,12 @@ What is cached (all under :func:`cache_dir`):
 - ``ast/<key>``: one source file's parse result (its AST, its syntax diagnostics
   and the names it declares), keyed by the file's path and content;
 - ``compiled/<key>``: a whole compilation (corpus + diagnostics), keyed by the
-  content of every file that went into it.
+  content of every file that went into it;
+- ``codex/<key>``: the codex's own part of a check of card files against it (its
+  definitions, phrases and diagnostics: magewars/corpusstore.py), keyed by the codex's
+  files and every name the check knew, so a card file just edited is checked without
+  checking the codex again;
+- ``names/<key>``: the names a file declares (and those of a set of context files).
 
 Every key also covers the package version, the grammar text and the shape of
 the dataclasses stored (their names and fields), so a change to any of them
@@ -350,7 +355,7 @@ def _new_file(folder: Path) -> tuple[int, str]:
     raise FileExistsError(f"no new file name found in {folder}")
 
 
-_KEEP = {"compiled": 24, "ast": 1500, "names": 1500, "parser": 4, "yaml": 200}
+_KEEP = {"compiled": 24, "codex": 24, "ast": 1500, "names": 1500, "parser": 4, "yaml": 200}
 
 
 def _prune(folder: Path) -> None:

@@ -108,6 +108,7 @@ class LazyRecords(MutableMapping):
 
     def __init__(self, items: dict, source: _Source, field: str, summaries: Optional[dict] = None):
         self._items = items  # name -> _Raw | decoded value, in the corpus's order
+        self._blobs = {n: v.blob for n, v in items.items() if type(v) is _Raw}  # as stored (see blob())
         self._source = source
         self._field = field
         self.summaries = summaries  # key -> (card name, printing, codex keys, zone); None for codex
@@ -130,16 +131,24 @@ class LazyRecords(MutableMapping):
             self._items[name] = v
         return v
 
+    def blob(self, name) -> Optional[bytes]:
+        """The record a definition was read from (what encoding it again would give: definitions
+        are immutable), or None once it was replaced."""
+        return self._blobs.get(name)
+
     def _failed(self) -> None:
         self._items = dict(getattr(self._source.full(), self._field))
+        self._blobs = {}
         self.summaries = None  # the compiled corpus is read directly from now on
 
     def __setitem__(self, name, value) -> None:
         self._items[name] = value
+        self._blobs.pop(name, None)
         self.summaries = None
 
     def __delitem__(self, name) -> None:
         del self._items[name]
+        self._blobs.pop(name, None)
         self.summaries = None
 
     def __contains__(self, name) -> bool:
@@ -264,6 +273,57 @@ class LazySelectors(Mapping):
     def __reduce__(self):
         return dict, (dict(self._everything()),)
 
+    def records(self) -> Optional[list]:
+        """[[phrase key, record]] as stored, in order; None once they were replaced."""
+        if self._all is not None and len(self._pairs) != len(self._blobs):
+            return None  # (read again from a compiled corpus after a failure)
+        keys = [None] * len(self._blobs)
+        for k, positions in self._index.items():
+            for i in positions:
+                keys[i] = k
+        return [[k, r.blob] for k, r in zip(keys, self._blobs)]
+
+
+class ChainedSelectors(MutableMapping):
+    """The compiled selectors of a check that started from a stored codex's (:func:`load_codex`):
+    those (decoded when looked up), then the ones the check added, as the one dict a whole check
+    would have made (the same keys, values and order)."""
+
+    def __init__(self, base: LazySelectors):
+        self.base = base
+        self.added: dict = {}
+
+    def get(self, phrase, default=None):
+        hit = self.added.get(phrase, _MISS)
+        if hit is not _MISS:
+            return hit
+        return self.base.get(phrase, default)
+
+    def __getitem__(self, phrase):
+        hit = self.added.get(phrase, _MISS)
+        return self.base[phrase] if hit is _MISS else hit
+
+    def __contains__(self, phrase) -> bool:
+        return phrase in self.added or phrase in self.base
+
+    def __setitem__(self, phrase, value) -> None:
+        self.added[phrase] = value  # (a phrase of the base keeps its place: read from `added` first)
+
+    def __delitem__(self, phrase) -> None:
+        raise TypeError("a check's selectors are never removed")
+
+    def __iter__(self):
+        yield from self.base
+        for p in self.added:
+            if p not in self.base:
+                yield p
+
+    def __len__(self) -> int:
+        return len(self.base) + sum(1 for p in self.added if p not in self.base)
+
+    def __reduce__(self):
+        return dict, (dict(self),)
+
 
 # ---------------------------------------------------------------- store and load
 _DIAG_CODEC: list = []
@@ -297,17 +357,40 @@ def document(corpus, diags: list, codec: Callable[[], cache.Codec]) -> Optional[
         for d in corpus.cards.values():
             keys, zone = card_terms(d)
             summaries.append([d.name, card_printing(d), sorted(keys), zone])
-        codex = [[name, enc(d)] for name, d in corpus.codex.items()]
-        selectors = []
-        for phrase, sel in corpus.selectors.items():
-            k = phrase_key(phrase)
-            if k is None:
-                return None  # a key this store cannot index
-            selectors.append([k, enc((phrase, sel))])
+        codex = _records(corpus.codex, enc)
+        selectors = _selector_records(corpus.selectors, enc)
+        if selectors is None:
+            return None  # a key this store cannot index
         found = diagnostics_codec().dumps_record(list(diags))
     except (cache.CacheError, RecursionError, TypeError, ValueError, AttributeError):
         return None
     return [_STORE_FORMAT, cards, summaries, codex, selectors, found]
+
+
+def _records(defs, enc) -> list:
+    """[[name, record]] of a name -> definition mapping, records read from the cache kept as read."""
+    blob = getattr(defs, "blob", None)
+    out = []
+    for name in defs:
+        b = blob(name) if blob is not None else None
+        out.append([name, b if b is not None else enc(defs[name])])
+    return out
+
+
+def _selector_records(selectors, enc) -> Optional[list]:
+    """[[phrase key, record of (phrase, selector)]] in order; None if a phrase has no key."""
+    out, added = [], selectors
+    if type(selectors) is ChainedSelectors:
+        base = selectors.base.records()
+        # (a stored phrase given another selector since: encode them all)
+        if base is not None and not any(p in selectors.base for p in selectors.added):
+            out, added = base, selectors.added
+    for phrase, sel in added.items():
+        k = phrase_key(phrase)
+        if k is None:
+            return None
+        out.append([k, enc((phrase, sel))])
+    return out
 
 
 def _pairs(doc: Any) -> bool:
@@ -355,3 +438,121 @@ def from_document(doc: Any, kind: str, key: str, codec: Callable[[], cache.Codec
         codex=LazyRecords({n: _Raw(b) for n, b in codex}, source, "codex"),
         selectors=LazySelectors([_Raw(b) for _, b in selectors], index, source))
     return corpus, diags
+
+
+# ---------------------------------------------------------------- a codex's own check
+# `magewars lint cards.mw` checks the file together with the shipped codex.  The codex's part of that
+# check (its compiled definitions, the phrases it compiled, its diagnostics) depends only on the
+# codex's files and on the names the check knows, so it is stored apart (`codex` entries, keyed by
+# both: magewars/dsl/__init__.py) and a card file just edited is checked against it.
+_CODEX_FORMAT = 2  # 2: each definition's header
+
+
+def save_codex(key: str, codex: dict, selectors: list, parse_diags: list, body_diags: list,
+               codec: Callable[[], cache.Codec]) -> bool:
+    """Store a codex's own check: its definitions (in order), its selectors ([(phrase, selector)] in
+    the order the check made them), the diagnostics of its parse and of its check."""
+    if not cache.enabled():
+        return False
+    try:
+        enc = codec().dumps_record
+        recs = _selector_records(dict(selectors), enc)
+        if recs is None:
+            return False
+        heads = [[d.name, d.kind, d.param, list(d.categories)] for d in codex.values()]
+        doc = [_CODEX_FORMAT, _records(codex, enc), recs,
+               diagnostics_codec().dumps_record(list(parse_diags)),
+               diagnostics_codec().dumps_record(list(body_diags)), heads]
+    except (cache.CacheError, RecursionError, TypeError, ValueError, AttributeError):
+        return False
+    return cache.put("codex", key, doc, None)
+
+
+class StoredCodex:
+    """A codex's own check read back (:func:`load_codex`): `codex` (name -> definition, decoded on
+    use), `view` (the same for a check: :class:`CodexView`), `selectors` (decoded when looked up),
+    `parse_diags`, `body_diags`."""
+
+    def __init__(self, codex: LazyRecords, heads: dict, selectors: LazySelectors, parse_diags: list,
+                 body_diags: list):
+        self.codex, self.view, self.selectors = codex, CodexView(codex, heads), selectors
+        self.parse_diags, self.body_diags = parse_diags, body_diags
+
+
+class CodexHeader:
+    """A codex definition as a check sees it while it looks through them all (the damage types, the
+    entry declared `param versus`, a trait named with its parameter): its name, kind, parameter
+    and categories, stored beside it.  Anything else is read from the definition, decoded then."""
+
+    __slots__ = ("name", "kind", "param", "categories", "_records")
+
+    def __init__(self, records: LazyRecords, name: str, kind: str, param: Optional[str], categories: tuple):
+        self._records, self.name, self.kind, self.param, self.categories = records, name, kind, param, categories
+
+    def __getattr__(self, attr):
+        return getattr(self._records[self.name], attr)
+
+
+class CodexView(Mapping):
+    """The stored codex as a check reads it: a definition looked up by name is the definition
+    (decoded then); looking through them all (`values()`, `items()`) gives their headers, so a
+    card with an attack (its damage type is one of the codex's damage types) decodes no more."""
+
+    def __init__(self, records: LazyRecords, heads: dict):
+        self._records, self._heads = records, heads
+
+    def __getitem__(self, name):
+        return self._records[name]
+
+    def get(self, name, default=None):
+        return self._records.get(name, default)
+
+    def __contains__(self, name) -> bool:
+        return name in self._records
+
+    def __iter__(self):
+        return iter(self._records)
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def values(self):
+        return self._heads.values()
+
+    def items(self):
+        return self._heads.items()
+
+
+def load_codex(key: str, codec: Callable[[], cache.Codec], rebuild: Callable[[], Any]) -> Optional[StoredCodex]:
+    """The stored codex check of `key`, or None (a damaged entry is removed).  `rebuild()` gives a
+    corpus compiled again, for a record that later fails to decode."""
+    doc = cache.get("codex", key, None)
+    if doc is None:
+        return None
+    ok = (type(doc) is list and len(doc) == 6 and doc[0] == _CODEX_FORMAT and _pairs(doc[1]) and _pairs(doc[2])
+          and type(doc[3]) is bytes and type(doc[4]) is bytes and type(doc[5]) is list
+          and [h[0] if type(h) is list and len(h) == 4 else None for h in doc[5]] == [n for n, _ in doc[1]]
+          and all(type(h[1]) is str and (h[2] is None or type(h[2]) is str) and type(h[3]) is list
+                  and all(type(c) is str for c in h[3]) for h in doc[5]))
+    diags = []
+    if ok:
+        for blob in doc[3:5]:
+            try:
+                d = diagnostics_codec().loads_record(blob)
+            except cache.CacheError:
+                d = None
+            if type(d) is not list:
+                ok = False
+                break
+            diags.append(d)
+    if not ok:
+        cache.remove("codex", key)
+        return None
+    source = _Source(codec, "codex", key, rebuild)
+    index: dict = {}
+    for i, (k, _) in enumerate(doc[2]):
+        index.setdefault(k, []).append(i)
+    records = LazyRecords({n: _Raw(b) for n, b in doc[1]}, source, "codex")
+    heads = {n: CodexHeader(records, n, kind, param, tuple(cats)) for n, kind, param, cats in doc[5]}
+    return StoredCodex(records, heads, LazySelectors([_Raw(b) for _, b in doc[2]], index, source),
+                       diags[0], diags[1])

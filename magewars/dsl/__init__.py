@@ -201,6 +201,7 @@ def compile_sources(sources: list[tuple[str, str]], base: Optional[list[Path]] =
         diags.extend(d)
         if text is not None:
             inputs.append((str(path), text))
+    n_base = len(inputs)
     inputs.extend(sources)
     ctx: list[tuple[str, str]] = []
     for path in context or []:
@@ -208,14 +209,11 @@ def compile_sources(sources: list[tuple[str, str]], base: Optional[list[Path]] =
         if text is not None:
             ctx.append((str(path), text))
 
-    def digest(pairs):
-        return tuple((p, cache.file_hash(t.encode("utf-8"))) for p, t in pairs)
-
     from .. import corpusstore  # stored record by record: a definition is decoded when it is used
     # No codec schema in this key: the shape of every class the codec stores is written in the
     # compiler's sources, which _grammar_hash covers (tests/test_cache.py checks that it does), so
     # a cache hit needs neither the codec nor the modules it registers (`magewars lint FILE`).
-    key = cache.key_of("compile", _grammar_hash(), digest(inputs), digest(ctx))
+    key = cache.key_of("compile", _grammar_hash(), _digest(inputs), _digest(ctx))
     rebuild = lambda: _compile(inputs, ctx)[0]  # noqa: E731
     hit = corpusstore.load("compiled", key, _codec, rebuild)
     if hit is None:  # a new installation: the compilation its wheel ships, if these are its inputs
@@ -227,32 +225,130 @@ def compile_sources(sources: list[tuple[str, str]], base: Optional[list[Path]] =
     if (hit is not None and isinstance(hit[0], Corpus)
             and all(isinstance(d, Diagnostic) for d in hit[1])):
         return hit[0], diags + hit[1]
-    corpus, found = _compile(inputs, ctx)
+    corpus, found = _compile(inputs, ctx, n_base)
     corpusstore.save("compiled", key, corpus, found, _codec)
     return corpus, diags + found
 
 
-def _compile(inputs: list[tuple[str, str]], ctx: list[tuple[str, str]]) -> tuple[Corpus, list[Diagnostic]]:
-    """Parse (through the per-file cache) and check: compile_sources on a miss."""
+def _digest(pairs) -> tuple:
+    return tuple((p, cache.file_hash(t.encode("utf-8"))) for p, t in pairs)
+
+
+def _context_names(ctx: list[tuple[str, str]]) -> list:
+    """[(subtype names, card names)] each context file declares, in order: one cache entry for
+    them all (keyed by their content), else each file's own."""
+    key = cache.key_of("context-names", _grammar_hash(), _digest(ctx))
+    hit = cache.get("names", key, None)
+    if (type(hit) is list and len(hit) == len(ctx)
+            and all(type(x) is list and len(x) == 2 and all(type(y) is list and all(type(n) is str for n in y)
+                                                           for y in x) for x in hit)):
+        return hit
+    out = [list(_names_cached(path, text)) for path, text in ctx]
+    cache.put("names", key, out, None)
+    return out
+
+
+def _compile(inputs: list[tuple[str, str]], ctx: list[tuple[str, str]],
+             n_base: int = 0) -> tuple[Corpus, list[Diagnostic]]:
+    """Parse (through the per-file cache) and check: compile_sources on a miss.
+
+    The first `n_base` inputs are a codex given as the base of the others (the shipped codex, when
+    card files are linted).  The codex's own check is then kept in the cache (`codex` entries:
+    keyed by its files and by every name the check knows, since phrases are checked against them),
+    and when it is there the other files are checked against it: the codex is neither decoded as
+    parsed files nor checked again.  The result is the whole check's (the same definitions,
+    selectors and diagnostics, in the same order: tests/dsl/test_codex_store.py)."""
     from .checker import Checker
+    from .. import corpusstore
     texts: dict[str, str] = {}
-    files: list[SourceFile] = []
-    found: list[Diagnostic] = []
     for path, text in inputs:
         texts[path] = text
+    rest_found: list[Diagnostic] = []
+    rest_files: list[SourceFile] = []
+    for path, text in inputs[n_base:]:
+        tree, d = _parse_cached(path, text)
+        rest_found.extend(d)
+        if tree is not None:
+            rest_files.append(tree)
+    names = _context_names(ctx)
+
+    def seeded() -> Checker:
+        checker = Checker()
+        for n, c in names:
+            checker.names.update(n)
+            checker.card_names.update(c)
+        return checker
+
+    codex_key = None
+    if n_base:
+        from . import ast as A
+        if not any(isinstance(d, A.CodexDef) for f in rest_files for d in f.definitions):
+            probe = seeded()
+            probe.declare(rest_files)
+            codex_key = cache.key_of("codex", _grammar_hash(), _digest(inputs[:n_base]),
+                                     sorted(probe.names), sorted(probe.card_names))
+            stored = corpusstore.load_codex(codex_key, _codec, lambda: _compile(inputs, ctx)[0])
+            if stored is not None:
+                checker = seeded()
+                for name in stored.codex:  # (the names the codex's definitions declare, as check() adds them)
+                    checker.names.update(Checker._name_forms(name))
+                checker.selectors = corpusstore.ChainedSelectors(stored.selectors)
+                corpus = checker.check(rest_files, codex=stored.view)
+                corpus.codex = stored.codex
+                k = checker.codex_marks[0]
+                found = stored.parse_diags + rest_found + checker.diags[:k] + stored.body_diags + checker.diags[k:]
+                return corpus, attach_sources(found, texts)
+    found: list[Diagnostic] = []
+    files: list[SourceFile] = []
+    for path, text in inputs[:n_base]:
         tree, d = _parse_cached(path, text)
         found.extend(d)
         if tree is not None:
             files.append(tree)
-    checker = Checker()
-    for path, text in ctx:
-        n, c = _names_cached(path, text)
-        checker.names.update(n)
-        checker.card_names.update(c)
+    base_found, n_base_files = list(found), len(files)
+    found.extend(rest_found)
+    files.extend(rest_files)
+    checker = seeded()
     corpus = checker.check(files)
     found.extend(checker.diags)
+    if codex_key is not None:
+        from . import ast as A
+        defs = [d for f in files[:n_base_files] for d in f.definitions]
+        if all(isinstance(d, A.CodexDef) for d in defs) and len({d.name.lower() for d in defs}) == len(defs):
+            start, end, n_selectors = checker.codex_marks
+            corpusstore.save_codex(codex_key, corpus.codex, list(corpus.selectors.items())[:n_selectors],
+                                   base_found, checker.diags[start:end], _codec)
     found = attach_sources(found, texts)
     return corpus, found
+
+
+class _Given:
+    """The files given, asked "is this shipped file one of them?" as `Path.resolve()` equality; a
+    file is resolved only when it is the same file (device and inode) as one given, which that
+    equality needs (one stat per shipped file instead of a walk of its every folder)."""
+
+    def __init__(self, files: list[Path]):
+        self.files = files
+        self.inodes = set()
+        for f in files:
+            ino = _inode(f)
+            if ino is not None:
+                self.inodes.add(ino)
+
+    def __contains__(self, f: Path) -> bool:
+        ino = _inode(f)
+        if ino is not None and ino not in self.inodes:
+            return False
+        return f.resolve() in {g.resolve() for g in self.files}
+
+
+def _inode(f: Path):
+    import os
+    try:
+        st = os.stat(f)
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
 
 
 def compile_paths(paths: Iterable, with_codex: bool = True,
@@ -265,14 +361,14 @@ def compile_paths(paths: Iterable, with_codex: bool = True,
     context: list[Path] = []
     if with_codex:
         from ..resources import data_dir
-        given = {f.resolve() for f in files}
+        given = _Given(files)
         try:
             shipped = sorted(data_dir("codex").rglob("*.mw"))
-            base = [f for f in shipped if f.resolve() not in given]
+            base = [f for f in shipped if f not in given]
         except FileNotFoundError:
             base = []
         try:
-            context = [f for f in sorted(data_dir("spells").rglob("*.mw")) if f.resolve() not in given]
+            context = [f for f in sorted(data_dir("spells").rglob("*.mw")) if f not in given]
         except FileNotFoundError:
             context = []
     sources = []

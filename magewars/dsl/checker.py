@@ -95,10 +95,43 @@ class Checker:
         self.diags.append(Diagnostic(code, msg, span, hint, severity))
 
     # ------------------------------------------------------------ corpus
-    def check(self, files: Iterable[A.SourceFile]) -> M.Corpus:
+    def check(self, files: Iterable[A.SourceFile], codex=None) -> M.Corpus:
+        """Check every definition of `files` and compile them.
+
+        `codex`: the codex compiled before, by a check that knew the same names (magewars/dsl/__init__.py
+        keeps one in the cache for linting card files): `files` then hold no codex definition, and the
+        codex is not checked again.  `self.codex_marks` says where the codex's own part of the check
+        ends: (diagnostics before it, diagnostics after it, selectors after it)."""
         files = list(files)
-        self._skipped = {f.path: f.skipped for f in files if getattr(f, "skipped", ())}
+        codex_defs, card_defs, dupes = self.declare(files)
         corpus = M.Corpus()
+        start = len(self.diags)
+        if codex is None:
+            for d in codex_defs:
+                corpus.codex[d.name] = self.compile_codex_header(d)
+            self.codex = corpus.codex
+            # pass 2: bodies
+            for d in codex_defs:
+                corpus.codex[d.name] = self.compile_codex(d, corpus.codex[d.name])
+        else:
+            corpus.codex = self.codex = codex
+        self.codex_marks = (start, len(self.diags), len(self.selectors))
+        for d in card_defs:
+            c = self.compile_card(d)
+            if c is not None:
+                corpus.cards[c.name] = c
+        for d in dupes:  # checked for their own errors; the first definition is the one kept
+            if isinstance(d, A.CodexDef):
+                self.compile_codex(d, self.compile_codex_header(d))
+            else:
+                self.compile_card(d)
+        corpus.selectors = self.selectors
+        return corpus
+
+    def declare(self, files: list[A.SourceFile]) -> tuple[list, list, list]:
+        """Pass 1: the definitions by family (a duplicate is reported, E501, and set apart) and every
+        name phrases may use.  (codex definitions, card definitions, duplicates)"""
+        self._skipped = {f.path: f.skipped for f in files if getattr(f, "skipped", ())}
         seen: dict[tuple[str, str], A.Span] = {}
         codex_defs: list[A.CodexDef] = []
         card_defs: list[A.CardDef] = []
@@ -114,7 +147,6 @@ class Checker:
                     continue
                 seen[key] = d.name_span
                 (codex_defs if family == "codex" else card_defs).append(d)
-        # pass 1: names
         for d in codex_defs:
             self.names.update(self._name_forms(d.name))
         for d in card_defs:
@@ -128,23 +160,7 @@ class Checker:
             # a trait printed with a name in it ("Priestess Only") is a name as a whole: "Priestess Only spells"
             self.names.update(_named_trait_texts(d))
         self.names |= BASE_NAMES
-        for d in codex_defs:
-            corpus.codex[d.name] = self.compile_codex_header(d)
-        self.codex = corpus.codex
-        # pass 2: bodies
-        for d in codex_defs:
-            corpus.codex[d.name] = self.compile_codex(d, corpus.codex[d.name])
-        for d in card_defs:
-            c = self.compile_card(d)
-            if c is not None:
-                corpus.cards[c.name] = c
-        for d in dupes:  # checked for their own errors; the first definition is the one kept
-            if isinstance(d, A.CodexDef):
-                self.compile_codex(d, self.compile_codex_header(d))
-            else:
-                self.compile_card(d)
-        corpus.selectors = self.selectors
-        return corpus
+        return codex_defs, card_defs, dupes
 
     def _written_but_skipped(self, d, word: str) -> bool:
         """True if the parser skipped text naming `word` inside definition d (a syntax error

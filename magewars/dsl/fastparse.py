@@ -1,4 +1,4 @@
-"""A parser of valid card files that does not load Lark: the card author's loop, fast.
+"""Lark's parser of card files without Lark: the card author's loop, fast.
 
 `magewars lint FILE` on a file just edited used to spend most of its time before the first token
 was read: importing Lark, decoding its LALR tables and building its contextual lexer's
@@ -8,13 +8,15 @@ own, and builds the very parse tree Lark would (the same shapes, placeholders an
 Lark's `ChildFilterLALR`, `ExpandSingleChild` and `PropagatePositions` rules, emulated), which the
 rules of :mod:`magewars.dsl.transform` turn into the AST.
 
-It only ever answers for a file it reads to the end without a fault.  At the first thing it
-does not expect (a character or token the state does not accept, a number too long, brackets
-too deep, anything raised while building the AST) it gives up (`None`), and the caller parses
-the file with Lark (:func:`magewars.dsl.parser.parse_text`), whose error recovery and messages
-are the only ones there are.  So every diagnostic comes from one place, and a valid file's AST is
-Lark's (tests/dsl/test_fastparse.py compares the two over the corpus, the tests' card files and
-mutated ones).
+At a syntax error it stops where Lark stops, with what Lark's exception would hold (a
+:class:`Fault`: the character no terminal matches, or the token the automaton does not take, read
+by Lark's lexer of every terminal where the state's own match nothing; the terminals the state
+expected; what the parser accepts there, as Lark's `InteractiveParser.accepts` computes it), and
+:mod:`magewars.dsl.parser` reports it and recovers with the same code it uses for Lark's
+exceptions, so every diagnostic is Lark's (tests/dsl/test_fastparse.py compares the two over the
+corpus, the tests' card files and definitions broken in many ways).  Where Lark would fail in
+another way than a syntax error (its own assertions: :class:`GiveUp`), or a tree does not build
+(a RecursionError on a very deep expression), the caller parses the definition with Lark.
 
 The lexer is Lark's contextual lexer, emulated without compiling a regular expression per
 state: in each state Lark tries the state's terminals in a fixed order (its regular expressions
@@ -82,17 +84,25 @@ class _Rows(dict):
 
 class _Groups(dict):
     """Lexer group -> (expressions [(terminal, match)], {first character: [(string, terminal)]},
-    {terminal: {string: terminal}}), each decoded from its record when first asked for."""
+    {terminal: {string: terminal}}), each decoded from its record when first asked for; the
+    terminals a group reads, on demand (:meth:`allowed`: only a syntax error asks)."""
 
     def __init__(self, blobs: list, matchers: dict):
         super().__init__()
         self.blobs, self.matchers = blobs, matchers
 
-    def __missing__(self, g: int):
-        res, strs, unless = _decode(self.blobs[g])
+    def __missing__(self, g):
+        res, strs, unless, _ = _decode(self.blobs[g])
         group = ([(n, self.matchers[n]) for n in res], {c: [tuple(p) for p in v] for c, v in strs.items()}, unless)
         self[g] = group
         return group
+
+    def allowed(self, g, ignore: frozenset) -> set:
+        """What Lark's lexer of group g says it expected where it matches nothing (its terminals,
+        ignored ones aside: `Scanner.allowed_types - ignore_types`, made the same way)."""
+        names = _decode(self.blobs[g])[3]
+        allowed = {n for n in names} - ignore
+        return allowed or {"<END-OF-FILE>"}
 
 
 def _decode(blob: bytes):
@@ -115,7 +125,11 @@ class Tables:
         matchers = {name: re.compile(rx).match for name, rx in doc["regexps"].items()}
         self.state_group = doc["state_group"]
         self.states = _Rows(blobs)  # [ {symbol: code} ]: code = 2*state (shift/goto) or 2*rule+1 (reduce)
-        self.groups = _Groups(doc["groups"], matchers)
+        self.groups = _Groups(doc["groups"] + [doc["root"]], matchers)
+        self.root = len(doc["groups"])  # the group of Lark's lexer of every terminal
+        self.terminals = [(n, bool(is_str), v) for n, is_str, v in doc["terminals"]]
+        if type(doc["root"]) is not bytes or not all(type(n) is str and type(v) is str for n, _, v in self.terminals):
+            raise ValueError("inconsistent tables")
         if not (type(blobs) is list and all(type(b) is bytes for b in blobs) and len(self.state_group) == len(blobs)
                 and type(doc["groups"]) is list and 0 <= self.start < len(blobs) and 0 <= self.end < len(blobs)):
             raise ValueError("inconsistent tables")
@@ -181,13 +195,106 @@ def _reduce(rule, children: list):
     return res
 
 
-def parse_tree(T: Tables, text: str) -> Optional[Tree]:
-    """The parse tree of `text` (from the start rule), or None at the first fault."""
+class GiveUp(Exception):
+    """Something Lark would not report as a syntax error (its own assertions): Lark parses instead."""
+
+
+class Fault:
+    """A syntax error, as Lark reports it (magewars/dsl/parser.py reads Lark's exceptions the same way).
+
+    `kind` "char": no terminal matches at `pos` (Lark's UnexpectedCharacters: `line`, `column`,
+    `char`, `allowed`); "token": a token the automaton does not take, or the end of the text as
+    token `$END` (Lark's UnexpectedToken: `token`, `expected`, and `accepts`, the terminals that
+    would move the parser on from where it stopped, computed when asked for)."""
+
+    __slots__ = ("kind", "line", "column", "pos", "char", "allowed", "token", "expected", "_accepts")
+
+    def __init__(self, kind: str, line: int, column: int, pos: Optional[int], char: Optional[str] = None,
+                 allowed=None, token=None, expected=None, accepts=None):
+        self.kind, self.line, self.column, self.pos, self.char = kind, line, column, pos, char
+        self.allowed, self.token, self.expected, self._accepts = allowed, token, expected, accepts
+
+    @property
+    def accepts(self) -> set:
+        if callable(self._accepts):
+            self._accepts = self._accepts()
+        return self._accepts
+
+
+def _accepts(T: Tables, stack: list) -> set:
+    """Lark's InteractiveParser.accepts(): each terminal of the state on top that, fed there (with
+    the reductions it calls for), is shifted, or for `$END` ends the parse."""
+    states, rules, end_state = T.states, T.rules, T.end
+    out = set()
+    for t in states[stack[-1]]:
+        if not t.isupper():
+            continue
+        s = list(stack)
+        is_end = t == "$END"
+        while True:
+            code = states[s[-1]].get(t)
+            if code is None:
+                break
+            if not code & 1:
+                if is_end:
+                    raise GiveUp("a shift of the end")
+                out.add(t)
+                break
+            rule = rules[code >> 1]
+            if rule[1]:
+                del s[-rule[1]:]
+            goto = states[s[-1]].get(rule[2])
+            if goto is None or goto & 1:
+                raise GiveUp("no goto")
+            s.append(goto >> 1)
+            if is_end and s[-1] == end_state:
+                out.add(t)
+                break
+    return out
+
+
+def _unexpected_characters(T: Tables, text: str, pos: int, line: int, line_start: int, stack: list) -> Fault:
+    """Where the state's own terminals match nothing: Lark's contextual lexer then reads the text with
+    every terminal; a token found is reported as unexpected (what the state's lexer expected, and
+    what the parser accepts), else the character."""
+    groups = T.groups
+    allowed = groups.allowed(T.state_group[stack[-1]], T.ignore)
+    res, strs, unless = groups[T.root]
+    for type_, match in res:
+        m = match(text, pos)
+        if m is not None:
+            value = m.group()
+            break
+    else:
+        for value, type_ in strs.get(text[pos], ()):
+            if text.startswith(value, pos):
+                break
+        else:
+            return Fault("char", line, pos - line_start + 1, pos, char=text[pos], allowed=allowed)
+    if type_ in T.ignore:
+        raise GiveUp("an ignored terminal where the state's lexer reads nothing")
+    renames = unless.get(type_)
+    if renames is not None:
+        type_ = renames.get(value, type_)
+    nl = value.count("\n")
+    end_line = line + nl
+    end_start = pos + value.rindex("\n") + 1 if nl else line_start
+    tok = Token(type_, value, pos, line, pos - line_start + 1, end_line, pos + len(value) - end_start + 1,
+                pos + len(value))
+    frozen = list(stack)
+    return Fault("token", tok.line, tok.column, pos, token=tok, expected=allowed,
+                 accepts=lambda: _accepts(T, frozen))
+
+
+def parse_tree(T: Tables, text: str):
+    """The parse tree of `text` (from the start rule), or the :class:`Fault` Lark reports at the
+    first syntax error (GiveUp where Lark would fail otherwise)."""
     states, groups, state_group, rules, ignore = T.states, T.groups, T.state_group, T.rules, T.ignore
     end_state = T.end
     stack = [T.start]
     values: list = []
     pos, n, line, line_start = 0, len(text), 1, 0
+    last = None
     while True:
         # ---- the next token, by the lexer of the current state
         tok = None
@@ -202,8 +309,8 @@ def parse_tree(T: Tables, text: str) -> Optional[Tree]:
                 for value, type_ in strs.get(text[pos], ()):
                     if text.startswith(value, pos):
                         break
-                else:
-                    return None  # no terminal of this state here: Lark reports it
+                else:  # no terminal of this state here
+                    return _unexpected_characters(T, text, pos, line, line_start, stack)
             start, tline, tcol = pos, line, pos - line_start + 1
             nl = value.count("\n")
             if nl:
@@ -218,15 +325,23 @@ def parse_tree(T: Tables, text: str) -> Optional[Tree]:
             tok = Token(type_, value, start, tline, tcol, line, pos - line_start + 1, pos)
             break
         is_end = tok is None
-        type_ = "$END" if is_end else tok.type
+        if is_end:  # Lark's end token borrows the last token's place (1:1 when there is none)
+            tok = (Token("$END", "", last.start_pos, last.line, last.column, last.end_line, last.end_column,
+                         last.end_pos) if last is not None else Token("$END", "", 0, 1, 1, None, None, None))
+        else:
+            last = tok
+        type_ = tok.type
         # ---- feed it to the LALR automaton (Lark's ParserState.feed_token)
         while True:
             code = states[stack[-1]].get(type_)
             if code is None:
-                return None
+                frozen = list(stack)
+                return Fault("token", tok.line, tok.column, tok.start_pos, token=tok,
+                             expected={s for s in states[stack[-1]].keys() if s.isupper()},
+                             accepts=lambda: _accepts(T, frozen))
             if not code & 1:
                 if is_end:
-                    return None
+                    raise GiveUp("a shift of the end")
                 stack.append(code >> 1)
                 values.append(tok)
                 break
@@ -241,7 +356,7 @@ def parse_tree(T: Tables, text: str) -> Optional[Tree]:
             value = _reduce(rule, children)
             goto = states[stack[-1]].get(rule[2])
             if goto is None or goto & 1:
-                return None
+                raise GiveUp("no goto")
             stack.append(goto >> 1)
             values.append(value)
             if is_end and stack[-1] == end_state:
@@ -276,7 +391,7 @@ def parse_chunk(T: Tables, rules, text: str) -> Optional[list]:
     or its tree does not build (Lark then parses it)."""
     try:
         tree = parse_tree(T, text)
-        if tree is None:
+        if type(tree) is not Tree:
             return None
         return list(transform(tree, rules).definitions)
     except Exception:  # RecursionError on a deep expression, a tree the rules do not take, a damaged

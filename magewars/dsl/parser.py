@@ -24,8 +24,8 @@ from .chunks import _DEF_START, _LONG_INT, _NEST_TOKENS, _bound_ints, _chunks, _
 if TYPE_CHECKING:  # pragma: no cover
     from lark import Lark, Token, UnexpectedInput
 
-# Lark is imported when a definition needs it (one the fast parser does not read: an error), not
-# with this module: a valid file is parsed without it (magewars/dsl/fastparse.py).
+# Lark is imported when a definition needs it (one the fast parser gives up on), not with this
+# module: files are parsed without it, errors and all (magewars/dsl/fastparse.py).
 
 
 @functools.lru_cache(maxsize=1)
@@ -41,6 +41,17 @@ def get_parser() -> Lark:
 _SINK = threading.local()
 
 
+def _terminals() -> list[tuple[str, bool, str]]:
+    """(name, is a plain string, its string or expression) of every terminal of the grammar: from
+    the fast parser's tables (no Lark), else from Lark's parser."""
+    from . import fastparse
+    fast = fastparse.tables()
+    if fast is not None:
+        return fast.terminals
+    from lark.lexer import PatternStr
+    return [(t.name, isinstance(t.pattern, PatternStr), t.pattern.value) for t in get_parser().terminals]
+
+
 @functools.lru_cache(maxsize=1)
 def _terminal_labels() -> dict[str, str]:
     labels: dict[str, str] = {}
@@ -50,20 +61,17 @@ def _terminal_labels() -> dict[str, str]:
         "CNAME": "a Capitalised name",
         "LNAME": "a lower-case name",
     }
-    from lark.lexer import PatternStr
-    for t in get_parser().terminals:
-        if isinstance(t.pattern, PatternStr):
-            labels[t.name] = f"'{t.pattern.value}'"
+    for name, is_str, value in _terminals():
+        if is_str:
+            labels[name] = f"'{value}'"
         else:
-            labels[t.name] = readable.get(t.name, t.name.lower())
+            labels[name] = readable.get(name, name.lower())
     labels["$END"] = "end of file"
     return labels
 
 
 def _keywords() -> list[str]:
-    from lark.lexer import PatternStr
-    return [t.pattern.value for t in get_parser().terminals
-            if isinstance(t.pattern, PatternStr) and t.pattern.value.isalpha()]
+    return [value for _, is_str, value in _terminals() if is_str and value.isalpha()]
 
 
 _WORD = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
@@ -119,20 +127,34 @@ def _token_text(tok: Token) -> str:
     return repr(str(tok))
 
 
-def _syntax_diag(e: UnexpectedInput, path: str) -> Diagnostic:
-    from lark import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
-    labels = _terminal_labels()
+def _fault(e: UnexpectedInput):
+    """Lark's exception as the fast parser's :class:`~magewars.dsl.fastparse.Fault` (what the
+    messages and the recovery read), so both parsers' errors are reported by the same code."""
+    from lark import UnexpectedCharacters, UnexpectedToken
+    from .fastparse import Fault
     if isinstance(e, UnexpectedCharacters):
+        return Fault("char", e.line, e.column, e.pos_in_stream, char=e.char, allowed=getattr(e, "allowed", None))
+    if isinstance(e, UnexpectedToken):
+        return Fault("token", e.line, e.column, e.pos_in_stream, token=e.token, expected=e.expected,
+                     accepts=lambda: e.accepts)
+    # (UnexpectedEOF: Earley's; the LALR parser reports the end as an unexpected `$END` token)
+    return Fault("token", getattr(e, "line", -1), getattr(e, "column", -1), None, token=getattr(e, "token", None),
+                 expected=getattr(e, "expected", None), accepts=lambda: getattr(e, "accepts", None))
+
+
+def _syntax_diag(e, path: str) -> Diagnostic:
+    """The diagnostic of a syntax error (a :class:`~magewars.dsl.fastparse.Fault`)."""
+    labels = _terminal_labels()
+    if e.kind == "char":
         span = Span(path, e.line, e.column, e.line, e.column + 1)
-        expected = getattr(e, "allowed", None) or set()
+        expected = e.allowed or set()
         msg = f"unexpected character {e.char!r}"
         hint = f"expected {describe_expected(expected)}" if expected else None
         return Diagnostic("E002", msg, span, hint)
-    if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
-        expected = getattr(e, "expected", None) or getattr(e, "accepts", None) or set()
-        line = getattr(e, "line", -1)
-        col = getattr(e, "column", -1)
-        tok = getattr(e, "token", None)
+    tok = e.token
+    if tok is None or tok.type == "$END":
+        expected = e.expected or e.accepts or set()
+        line, col = e.line, e.column
         if tok is not None and getattr(tok, "line", None):
             line, col = tok.line, tok.column
         span = Span(path, max(line, 1), max(col, 1), max(line, 1), max(col, 1) + 1)
@@ -140,8 +162,6 @@ def _syntax_diag(e: UnexpectedInput, path: str) -> Diagnostic:
         if "RBRACE" in expected:
             hint = "a '}' is missing: a definition or attack is not closed; " + (hint or "")
         return Diagnostic("E003", "unexpected end of file", span, hint)
-    assert isinstance(e, UnexpectedToken)
-    tok = e.token
     expected = e.accepts or e.expected
     end_col = (tok.end_column or tok.column + len(str(tok)))
     span = Span(path, tok.line, tok.column, tok.end_line or tok.line, end_col)
@@ -167,18 +187,17 @@ def _blank(text: str, start: int, end: int) -> str:
     return text[:start] + kept + text[end:]
 
 
-def _error_offset(text: str, e: UnexpectedInput) -> int | None:
+def _error_offset(text: str, e) -> int | None:
     """Character offset of the token or character that failed, or None at end of input."""
-    from lark import UnexpectedCharacters
-    tok = getattr(e, "token", None)
-    if isinstance(e, UnexpectedCharacters):
-        return e.pos_in_stream
+    tok = e.token
+    if e.kind == "char":
+        return e.pos
     if tok is None or tok.type == "$END" or tok.start_pos is None:
         return None
     return tok.start_pos
 
 
-def _repair(text: str, e: UnexpectedInput) -> tuple[str, str] | None:
+def _repair(text: str, e) -> tuple[str, str] | None:
     """A repaired text that skips the failing item, and the text skipped; None if no repair is left.
 
     The item is the rest of its line from the line's start, or from the last '{' before the
@@ -187,7 +206,7 @@ def _repair(text: str, e: UnexpectedInput) -> tuple[str, str] | None:
     """
     pos = _error_offset(text, e)
     if pos is None:
-        expected = set(getattr(e, "expected", None) or getattr(e, "accepts", None) or ())
+        expected = set(e.expected or e.accepts or ())
         if "RBRACE" in expected and not text.endswith("\n}\n"):
             return text + "\n}\n", ""
         return None
@@ -204,31 +223,67 @@ def _repair(text: str, e: UnexpectedInput) -> tuple[str, str] | None:
     return repaired, text[start:line_end]
 
 
-def _parse_recovering(parser: Lark, text: str, path: str, diags: list[Diagnostic],
-                      skipped: list[tuple[int, str]]):
-    """Parse one definition; on a syntax error report it, skip the failing item and parse again,
-    so every later item of the definition is still read and checked.  One report per line."""
+def _lark_parse(parser: Lark):
+    """parse(text) -> (tree, None) or (None, fault), by Lark."""
     from lark import UnexpectedInput
+
+    def parse(text: str):
+        try:
+            return parser.parse(text), None
+        except UnexpectedInput as e:
+            return None, _fault(e)
+    return parse
+
+
+def _fast_parse(tables):
+    """parse(text) -> (tree, None) or (None, fault), by the fast parser (GiveUp: ask Lark)."""
+    from .fastparse import Tree, parse_tree
+
+    def parse(text: str):
+        got = parse_tree(tables, text)
+        return (got, None) if type(got) is Tree else (None, got)
+    return parse
+
+
+def _parse_recovering(parse, text: str, path: str, diags: list[Diagnostic], skipped: list[tuple[int, str]]):
+    """Parse one definition; on a syntax error report it, skip the failing item and parse again,
+    so every later item of the definition is still read and checked.  One report per line.
+    `parse`: :func:`_lark_parse` or :func:`_fast_parse` (the same faults, the same trees)."""
     reported: set[int] = set()
     last_line = text.count("\n") + 1  # repairs may add text: nothing is reported past the real end
     last_col = len(text) - (text.rfind("\n") + 1) + 1
     for _ in range(MAX_REPAIRS + 1):
-        try:
-            return parser.parse(text)
-        except UnexpectedInput as e:
-            d = _syntax_diag(e, path)
-            if d.span.line > last_line or (d.span.line == last_line and d.span.col > last_col):
-                d = dataclasses.replace(d, span=Span(path, last_line, last_col, last_line, last_col + 1))
-            if d.span.line not in reported:
-                diags.append(d)
-                reported.add(d.span.line)
-            fix = _repair(text, e)
-            if fix is None:
-                return None
-            text, gone = fix
-            if gone.strip():
-                skipped.append((d.span.line, gone))
+        tree, e = parse(text)
+        if e is None:
+            return tree
+        d = _syntax_diag(e, path)
+        if d.span.line > last_line or (d.span.line == last_line and d.span.col > last_col):
+            d = dataclasses.replace(d, span=Span(path, last_line, last_col, last_line, last_col + 1))
+        if d.span.line not in reported:
+            diags.append(d)
+            reported.add(d.span.line)
+        fix = _repair(text, e)
+        if fix is None:
+            return None
+        text, gone = fix
+        if gone.strip():
+            skipped.append((d.span.line, gone))
     return None
+
+
+def _fast_recovering(fast, rules, text: str, path: str):
+    """A definition with a syntax error, read by the fast parser with Lark's recovery: (its
+    definitions or None, diagnostics, skipped text); None where only Lark can answer (a repaired
+    tree that does not build, anything Lark would not report as a syntax error)."""
+    from .fastparse import transform
+    diags: list[Diagnostic] = []
+    skipped: list[tuple[int, str]] = []
+    try:
+        tree = _parse_recovering(_fast_parse(fast), text, path, diags, skipped)
+        defs = None if tree is None else list(transform(tree, rules).definitions)
+    except Exception:  # GiveUp, RecursionError on a deep expression, a damaged record of the tables
+        return None
+    return defs, diags, skipped
 
 
 def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile], list[Diagnostic]]:
@@ -237,9 +292,10 @@ def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile],
     The AST is None only when nothing in the file could be parsed.  At most
     MAX_SYNTAX_ERRORS syntax errors are reported per file, then one summary.
 
-    Each definition is first read by the fast parser (:mod:`magewars.dsl.fastparse`: Lark's
-    tables without Lark, for valid text); one it does not read to the end is parsed by Lark, with
-    error recovery.  Both give the same tree for a valid definition.
+    Each definition is read by the fast parser (:mod:`magewars.dsl.fastparse`: Lark's tables
+    without Lark), a syntax error recovered from as below (:func:`_parse_recovering`, the same code
+    for both parsers' errors); Lark parses only what the fast parser gives up on.  Both give the
+    same trees and the same diagnostics.
     """
     from . import fastparse
     fast = fastparse.tables()
@@ -258,11 +314,19 @@ def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile],
             chunk = _bound_ints(chunk, offset, path, diags)
             if fast is not None:
                 defs = fastparse.parse_chunk(fast, rules, "\n" * offset + chunk)
+                if defs is None:  # a syntax error: reported and recovered from as Lark does
+                    got = _fast_recovering(fast, rules, "\n" * offset + chunk, path)
+                    if got is not None:
+                        defs, found, gone = got
+                        diags.extend(found)
+                        skipped.extend(gone)
+                        if defs is None:
+                            continue
                 if defs is not None:
                     any_tree = True
                     definitions.extend(defs)
                     continue
-            tree = _parse_recovering(get_parser(), "\n" * offset + chunk, path, diags, skipped)
+            tree = _parse_recovering(_lark_parse(get_parser()), "\n" * offset + chunk, path, diags, skipped)
             if tree is None:
                 continue
             any_tree = True

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
@@ -38,7 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
 OPTIONS = dict(parser="lalr", lexer="contextual", strict=True, maybe_placeholders=True,
                propagate_positions=True)
 
-FAST_FORMAT = 2  # the layout of the fast parser's tables (:func:`fast_tables`; part of their key)
+FAST_FORMAT = 3  # the layout of the fast parser's tables (:func:`fast_tables`; part of their key)
 
 _CODEC = cache.Codec(())  # the tables are plain containers: no class is allowed in them
 
@@ -48,17 +47,41 @@ def lark_version() -> str:
     """`lark.__version__`, read from the installed package's `__init__.py` without importing it
     (the fast parser's key needs it; importing Lark is what the fast parser saves).  Imported
     only if the file does not say it plainly."""
+    for line in _lark_init().splitlines():  # `__version__ = "1.3.1"` or `__version__: str = ...`
+        if not line.startswith("__version__"):
+            continue
+        rest = line[len("__version__"):].strip()
+        if rest.startswith(":"):
+            rest = rest[1:].lstrip()
+            if not rest.startswith("str"):
+                continue
+            rest = rest[3:].lstrip()
+        if not rest.startswith("="):
+            continue
+        rest = rest[1:].strip()
+        if len(rest) > 2 and rest[0] in "\"'" and rest[-1] == rest[0] and rest[0] not in rest[1:-1]:
+            return rest[1:-1]
+    import lark
+    return lark.__version__
+
+
+def _lark_init() -> str:
+    """The text of the `lark/__init__.py` an import would load: the first folder of sys.path that
+    holds the package (as the path finder looks), else what importlib finds."""
+    import os
+    for entry in sys.path:
+        f = os.path.join(entry or os.getcwd(), "lark", "__init__.py")
+        try:
+            with open(f, encoding="utf-8") as fh:
+                return fh.read()
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue
     import importlib.util
     try:
         spec = importlib.util.find_spec("lark")
-        text = Path(spec.origin).read_text(encoding="utf-8") if spec is not None and spec.origin else ""
+        return Path(spec.origin).read_text(encoding="utf-8") if spec is not None and spec.origin else ""
     except (OSError, ImportError, ValueError):
-        text = ""
-    m = re.search(r"""^__version__\s*(?::\s*str\s*)?=\s*["']([^"'\n]+)["']""", text, re.M)
-    if m:
-        return m.group(1)
-    import lark
-    return lark.__version__
+        return ""
 
 
 def table_key(grammar_text: str) -> str:
@@ -161,7 +184,11 @@ def fast_tables(parser: Lark) -> Optional[dict]:
     - ``regexps``: terminal -> regular expression; ``ignore``: the terminals skipped;
     - ``groups``: per distinct contextual lexer (a record of its own, as a state's row), [its regular-expression terminals in Lark's
       order, {first character: [[string, terminal], ...] in Lark's order}, {terminal: {string:
-      keyword terminal}} (matches renamed)]; ``state_group``: each state's group.
+      keyword terminal}} (matches renamed), every terminal it reads (what a syntax error says
+      it expected)]; ``state_group``: each state's group; ``root``: the same for Lark's lexer of
+      every terminal, which names what was found where a state's own terminals match nothing;
+    - ``terminals``: [name, is a plain string, the string or expression] of every terminal (what
+      a syntax error's message calls it).
     """
     from lark.lexer import PatternRE, PatternStr
     from lark.parse_tree_builder import ChildFilterLALR, ChildFilterLALR_NoPlaceholders, maybe_create_child_filter
@@ -211,36 +238,48 @@ def fast_tables(parser: Lark) -> Optional[dict]:
         return None
     regexps = {t.name: t.pattern.to_regexp() for t in terminals if isinstance(t.pattern, PatternRE)}
     lexer = fe.lexer
+
+    def group(basic) -> Optional[list]:
+        scanner = basic.scanner  # Lark's own ordering and "unless" renamings
+        res, strs, names = [], {}, []
+        for t in scanner.terminals:
+            names.append(t.name)
+            if isinstance(t.pattern, PatternRE):
+                if strs:  # an expression after a string: not the order emulated
+                    return None
+                res.append(t.name)
+            elif isinstance(t.pattern, PatternStr) and t.pattern.value:
+                strs.setdefault(t.pattern.value[0], []).append([t.pattern.value, t.name])
+            else:
+                return None
+        unless = {}
+        for name, cb in basic.callback.items():
+            if type(cb).__name__ != "UnlessCallback":
+                return None
+            unless[name] = {u.pattern.value: u.name for u in cb.scanner.terminals}
+        return [res, strs, unless, names]
+
     groups, group_of, state_group = [], {}, []
     for s in range(n_states):
         basic = lexer.lexers[s]
         g = group_of.get(id(basic))
         if g is None:
-            scanner = basic.scanner  # Lark's own ordering and "unless" renamings
-            res, strs = [], {}
-            for t in scanner.terminals:
-                if isinstance(t.pattern, PatternRE):
-                    if strs:  # an expression after a string: not the order emulated
-                        return None
-                    res.append(t.name)
-                elif isinstance(t.pattern, PatternStr) and t.pattern.value:
-                    strs.setdefault(t.pattern.value[0], []).append([t.pattern.value, t.name])
-                else:
-                    return None
-            unless = {}
-            for name, cb in basic.callback.items():
-                if type(cb).__name__ != "UnlessCallback":
-                    return None
-                unless[name] = {u.pattern.value: u.name for u in cb.scanner.terminals}
+            rec = group(basic)
+            if rec is None:
+                return None
             g = group_of[id(basic)] = len(groups)
-            groups.append([res, strs, unless])
+            groups.append(rec)
         state_group.append(g)
+    root = group(lexer.root_lexer)  # what Lark reads where a state's own terminals match nothing
+    if root is None or sorted(parser.lexer_conf.ignore) != sorted(lexer.root_lexer.ignore_types):
+        return None
     import msgspec  # each state's row and each lexer group is its own record, decoded when first used
     enc = msgspec.msgpack.encode
     return {"start": table.start_states["start"], "end": table.end_states["start"],
             "states": [enc(row) for row in states], "rules": out_rules, "regexps": regexps,
             "ignore": sorted(parser.lexer_conf.ignore), "groups": [enc(g) for g in groups],
-            "state_group": state_group}
+            "state_group": state_group, "root": enc(root),
+            "terminals": [[t.name, isinstance(t.pattern, PatternStr), t.pattern.value] for t in parser.terminals]}
 
 
 def load_fast_tables() -> Optional[dict]:

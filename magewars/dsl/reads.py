@@ -113,6 +113,8 @@ EFFECTS: dict[str, str] = {
     "sacrifice_for_range": "as {who} <cast|casts> one of {spells}, it may destroy {what} it can see, as an "
                            "additional cost, to ignore the spell's range for that object's zone, an object in it "
                            "or one of its borders",
+    "range_for_mana": "as {who} <cast|casts> one of {spells}[ as a {speed} action], it may pay {cost:more_mana} "
+                      "as an additional cost to extend the spell's maximum range by {range}",
     "defense_bonus": "the defense rolls of {what} get {amount:signed}[ until {until}]",
     "action_swap": "{from} actions of {what} count as {to} actions[ except {except}]",
     "enhance_attack": "the[ {which}] attack {attack} of {who} takes on this card's attack[ until {until}]",
@@ -153,7 +155,6 @@ EFFECTS: dict[str, str] = {
     "next_attack_targets": "once this round, the next quick melee attack of {what} may target up to {count} objects",
     "search": "{who} <search|searches> the spellbook for {what}",
     "borrow_bars": "{who} may use the action and attack bars of {from}[ until {until}]",
-    "modify_range": "the range of {what} gets {amount:signed}",
     "zone_attack_rolls_on": "the zone attack may roll on into an adjacent zone",
     "reorder_step": "the {step} step comes right after the {after} step",
     "share_damage_and_effects": "{to} <take|takes> the damage and effects {from} just received",

@@ -16,6 +16,15 @@ have a legal target.  The casting sequence asks `reach` when a target is out of 
 the agents' choices: engine/casting.py), `pay_sacrifice` in Pay Costs, and keeps the zones reached for
 the check as the spell resolves (Supplement 2016, Codex: Vine Markers).
 
+`static range_for_mana(WHO, SPELLS, N, COST[, speed: "quick"|"full"])` (printed on an object in play, `this` =
+that object) is a casting permission bought with mana: as an object WHO names casts a spell SPELLS names (cast
+with that action, if `speed:` says so), its controller may pay COST (worked out with `it` = the spell) more
+mana as part of the spell's cost to add N zones to its maximum range.  It is paid only when a target is
+beyond the spell's own range (nothing is bought otherwise): the casting sequence asks `range_bought` when a
+target is out of range (declaration, and the agents' choices: engine/casting.py), adds the mana to the cost
+of the declaration and of Pay Costs, and keeps the spell's range so extended for the checks as it resolves
+and for the attack an attack spell makes (`bought_range`, read by the attack sequence's range check).
+
 No card or trait is named here; the casting sequence (engine/casting.py) asks `offer_extra_cost`.
 """
 from __future__ import annotations
@@ -24,7 +33,7 @@ from ..dsl import ast as A
 from . import placement as P
 from .decisions import Option
 from .phrases import Ctx, matches, resolve
-from .spellstatics import OPTIONAL_EXTRA_COST, SACRIFICE_FOR_RANGE
+from .spellstatics import OPTIONAL_EXTRA_COST, RANGE_FOR_MANA, SACRIFICE_FOR_RANGE
 from .state import GameObject
 
 
@@ -139,6 +148,48 @@ def pay_sacrifice(game, c, sight) -> bool:
     c.reached = frozenset(c.reached | {st.zone_of(pick)})
     game.destroy(pick, why="an additional cost of " + ("a spell" if c.face_down else c.card.name), by=c.caster)
     return True
+
+
+# ---------------------------------------------------------------- range bought with mana
+def range_bought(game, caster, spell, action: str):
+    """(N, COST, the card stating it) of the first `range_for_mana(WHO, SPELLS, N, COST[, speed:])` in play
+    that lets `caster` extend the range of `spell` (an object not in play yet) cast as `action`, or None
+    (most casts: no such statement is in play)."""
+    found = game.effects.statics_in_play(RANGE_FOR_MANA)
+    if not found:
+        return None
+    for src, ab in found:
+        pos = [a.value for a in ab.effect.args if not a.key]
+        kw = {a.key: a.value for a in ab.effect.args if a.key}
+        if len(pos) != 4 or not all(isinstance(v, A.Phrase) for v in pos[:2]):
+            raise NotImplementedError(f"{src.card.name}: range_for_mana(...) must read (WHO, SPELLS, N, COST)")
+        speed = kw.get("speed")
+        if speed is not None and (getattr(speed, "value", None) or "").lower() != (action or "").lower():
+            continue
+        if not P._spell_fits(game, src, spell, pos[1]):
+            continue
+        if ab.guard is not None and not game.evaluate(ab.guard, Ctx(this=src, it=spell)):
+            continue
+        if not matches(game, caster, pos[0], Ctx(this=src)):
+            continue
+        far = game.evaluate(pos[2], Ctx(this=src, it=spell))
+        cost = game.evaluate(pos[3], Ctx(this=src, it=spell))
+        if isinstance(far, int) and far > 0 and isinstance(cost, int) and cost >= 0:
+            return far, cost, src.card.name
+    return None
+
+
+def bought(game) -> dict:
+    """spell object id -> the zones its caster paid to add to its maximum range (range_for_mana)."""
+    got = getattr(game, "range_paid", None)
+    if got is None:
+        got = game.range_paid = {}
+    return got
+
+
+def bought_range(game, spell) -> int:
+    """The zones added to the maximum range of `spell` (the spell being cast, or None) with mana paid."""
+    return bought(game).get(spell.id, 0) if spell is not None else 0
 
 
 # ---------------------------------------------------------------- the second wall

@@ -151,7 +151,7 @@ follow_up_attack(what: obj, after: any, kind?: any) The next time this round the
 redirect_spell(what: obj, to: obj)               A spell being cast gets a new target; its controller may remake its other choices, paying any cost increase or canceling it.
 remove_paying(what: obj, kind?: any, count?: num) Remove any number of condition markers (only of a kind, e.g. Poison, if given) from an object, paying each removal cost.
 spellbook_cost(what: obj, factor: num)           During spellbook building, spells matching the phrase cost this many points per level (1 trained, 3 opposed).
-cast_only(who: obj, *spells: obj, school_of?: obj) Casting restriction: the object may cast only spells matching one of the phrases (and, if school_of is given, only of the school of that object, e.g. a Glyph).
+cast_only(who: obj, *spells: obj, school_of?: any) Casting restriction: the object may cast only spells matching one of the phrases (and, if school_of is given, only spells of one of the schools it names, e.g. glyph_schools(this)).
 unlimited_per_round(what: obj, rule: traits)    A trait that normally works once per round (Trample...) works every time for this object.
 cast_limit(what: obj, per_round: num, by?: obj)  Casting restriction: a spell (or the spells matching the phrase) may be cast at most this many times a round (by one caster, if given).
 upkeep_paid_in(what: obj, token: name, from?: obj) The object's Upkeep is paid with tokens of this name taken from an object (its controller's mage unless stated) instead of mana; short of tokens, it is destroyed.
@@ -164,6 +164,8 @@ spend_only(who: obj, on: obj, cost?: any)        Mana in the object's own supply
 act_as_defender(who: obj, defense_of: obj)       The object uses its own Defense against the current attack as if it were the defender; the attack's target does not change.
 action_swap(what: obj, from: any, to: any, except?: any) Actions of one kind (quick or full) the object takes count as the other kind (except move actions, if said).
 glyph(who: obj, school: name, state: any)        Turn one of an object's school Glyphs "active" or "inactive".
+move_glyph(from: obj, to: obj)                  Its controller places one of the Glyphs the first object owns and holds on the second object (still its owner's Glyph, turned and read by the owner's abilities).
+glyphs(who: obj, *schools: name)                The object owns one Glyph of each of these schools, inactive at first (a static).
 borrow_bars(who: obj, from: obj, until?: any)    The object may use the action and attack bars of another object (until a stated time, e.g. "end of action_phase": its activation).
 cast_as(who: obj, action: any, max_range: num)   The object casts every spell as this kind of action and at a range of at most this many zones.
 rolls_alone(what: obj)                           The Defense it gives rolls on its own: the modifiers of the creature it is attached to do not apply (Autonomous equipment).
@@ -250,6 +252,7 @@ extra_cost_paid(what: obj) -> bool               Whether the optional extra cost
 mana_spent(what: obj) -> num                     The mana actually paid to cast a spell, after reductions and extra costs.
 upkeep_paid(what?: obj) -> bool                  Whether the upkeep of this object (or of the object named) was paid in this Upkeep Phase.
 glyph_active(who: obj, school: name) -> bool     Whether an object's Glyph of a school is active.
+glyph_schools(who: obj) -> any                   The schools of the Glyphs an object holds now.
 used_this_round(what: obj, kind: any) -> bool    Whether the object has already used its attack or its defense ("attack", "defense") this round.
 able(what: obj, action: any, target?: obj) -> bool Whether the object could take that action now (against target, if given).
 could_attach(what: obj, to: obj) -> bool         Whether an object could now legally target or be placed on another object (e.g. after it gains Uncontainable).

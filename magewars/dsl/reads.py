@@ -71,6 +71,7 @@ EFFECTS: dict[str, str] = {
     "push": "push {what}[ {distance} zone<s:distance>][ {direction}]",
     "teleport": "teleport {what} to {to}",
     "glyph": "turn the {school} glyph of {who} {state}",
+    "use_actions_of": "{who} may use the action abilities of {other} as its own",
     "move_glyph": "place one of the glyphs of {from} on {to}",
     "glyphs": "{who} <own|owns> a glyph (inactive at first) of every school among {schools}",
     "hinder": "{what} <are|is> hindered[ until {until}]",

@@ -621,8 +621,7 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
         game.fire("guards", o, Ctx(this=o, it=o))  # `when guards(X)`: it took the guard action
     elif isinstance(choice, ACT.AbilityChoice):
         src = game.state.objects[choice.obj_id]
-        ab = (game.codex[choice.entry].abilities if choice.entry is not None
-              else src.card.abilities)[choice.ability_index]
+        ab = _abilities(game, choice, src)[choice.ability_index]
         if choice.quickcast:  # paid for with the Mage's quickcast marker, not its action
             state_of(game).quickcast_ready.discard(src.controller)
             use_ability(game, choice)
@@ -637,10 +636,21 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
         raise TypeError(f"not an action choice: {choice!r}")
 
 
+def _abilities(game, choice: ACT.AbilityChoice, src) -> tuple:
+    """The abilities the choice indexes: a codex entry's, another object's card's (used by `src` as its own:
+    othercasters.use_actions_of), or src's card's."""
+    if choice.entry is not None:
+        return game.codex[choice.entry].abilities
+    if choice.card_of is not None:
+        return game.state.objects[choice.card_of].card.abilities
+    return src.card.abilities
+
+
 def use_ability(game, choice: ACT.AbilityChoice) -> None:
-    """An `action ...:` ability: pay its mana, then its effects run with `this` = its card's object."""
+    """An `action ...:` ability: pay its mana, then its effects run with `this` = its card's object (or the
+    object using another's ability as its own: othercasters.use_actions_of)."""
     src = game.state.objects[choice.obj_id]
-    abilities = game.codex[choice.entry].abilities if choice.entry is not None else src.card.abilities
+    abilities = _abilities(game, choice, src)
     ab = abilities[choice.ability_index]
     inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
     actor = game.state.objects.get(choice.actor_id or choice.obj_id)
@@ -649,8 +659,10 @@ def use_ability(game, choice: ACT.AbilityChoice) -> None:
         from .casting import IllegalCast
         raise IllegalCast("mana", f"not enough mana for the action ability of {src.label()} "
                                   f"(needs {cost}, has {game.state.players[src.controller].mana})")
+    lender = game.state.objects[choice.card_of] if choice.card_of is not None else src
     game.emit("action", f"{actor.label()} uses " + (f"its {choice.entry} action" if choice.entry is not None
-                                                     else f"an action ability of {src.label()}")
+                                                     else f"an action ability of {lender.label()}"
+                                                     + (" as its own" if lender is not src else ""))
                         + (f", paying {cost} mana" if cost else ""), source=src.id)
     if cost:
         p = game.state.players[src.controller]

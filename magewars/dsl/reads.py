@@ -71,6 +71,8 @@ EFFECTS: dict[str, str] = {
     "push": "push {what}[ {distance} zone<s:distance>][ {direction}]",
     "teleport": "teleport {what} to {to}",
     "glyph": "turn the {school} glyph of {who} {state}",
+    "widen_to_arena": "as {who} <use|uses> one of its action abilities naming objects in its zone, it may pay "
+                      "{cost:more_mana} to have the ability reach the whole arena",
     "use_actions_of": "{who} may use the action abilities of {other} as its own",
     "move_glyph": "place one of the glyphs of {from} on {to}",
     "glyphs": "{who} <own|owns> a glyph (inactive at first) of every school among {schools}",

@@ -168,6 +168,7 @@ move_glyph(from: obj, to: obj)                  Its controller places one of the
 glyphs(who: obj, *schools: name)                The object owns one Glyph of each of these schools, inactive at first (a static).
 borrow_bars(who: obj, from: obj, until?: any)    The object may use the action and attack bars of another object (until a stated time, e.g. "end of action_phase": its activation).
 use_actions_of(who: obj, other: obj)            The object may use the action abilities printed on the other objects' cards as its own actions: its controller pays, they work from it (this = it) and each keeps its own once-per-round use.
+widen_to_arena(who: obj, cost: num)             As the object uses one of its own action abilities that names objects in its zone, its controller may pay this much more mana: the ability then reads "this zone" as the whole arena.
 cast_as(who: obj, action: any, max_range: num)   The object casts every spell as this kind of action and at a range of at most this many zones.
 rolls_alone(what: obj)                           The Defense it gives rolls on its own: the modifiers of the creature it is attached to do not apply (Autonomous equipment).
 works_hidden(what: obj)                          Its triggered abilities work even while it is face down (an enchantment that pays out when destroyed unrevealed).

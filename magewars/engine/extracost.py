@@ -192,6 +192,62 @@ def bought_range(game, spell) -> int:
     return bought(game).get(spell.id, 0) if spell is not None else 0
 
 
+# ---------------------------------------------------------------- an ability's zone widened to the arena
+#: `static widen_to_arena(WHO, COST)` (printed on an object in play, `this` = that object): as an object WHO names
+#: uses one of its own `action` abilities whose effects name objects `in this zone`, its controller may pay COST
+#: more mana: the ability then reads "this zone" as every zone of the arena (engine/round.py use_ability asks
+#: `widen`; the phrase layer reads the mark, phrases._relation)
+WIDEN_TO_ARENA = "widen_to_arena"
+#: the mark an ability's context carries while it reads "this zone" as the whole arena
+ARENA_WIDE = "arena_wide"
+
+
+def _names_this_zone(node) -> bool:
+    """Does an ability's effect name objects `in this zone` anywhere?"""
+    if isinstance(node, A.Phrase):
+        ws = [w.text.lower() for w in node.words]
+        return any(ws[i:i + 3] == ["in", "this", "zone"] for i in range(len(ws) - 2))
+    if isinstance(node, (list, tuple)):
+        return any(_names_this_zone(x) for x in node)
+    if hasattr(node, "__dataclass_fields__"):
+        return any(_names_this_zone(getattr(node, f)) for f in node.__dataclass_fields__)
+    return False
+
+
+def widen(game, user, effects, ctx) -> None:
+    """Before an `action` ability of `user`'s own card runs (`effects`, its context `ctx`): each
+    `widen_to_arena(WHO, COST)` in play that names `user` offers its controller to pay COST more mana, the
+    ability then reading "this zone" as the whole arena (ctx marked ARENA_WIDE).  Nothing is asked of an
+    ability naming no object in its zone."""
+    found = game.effects.statics_in_play(WIDEN_TO_ARENA)
+    if not found or not _names_this_zone(effects):
+        return
+    for src, ab in found:
+        pos = [a.value for a in ab.effect.args if not a.key]
+        if len(pos) != 2 or not isinstance(pos[0], A.Phrase):
+            raise NotImplementedError(f"{src.card.name}: widen_to_arena(...) must read (WHO, COST)")
+        sctx = Ctx(this=src, it=user)
+        if ab.guard is not None and not game.evaluate(ab.guard, sctx):
+            continue
+        if not matches(game, user, pos[0], Ctx(this=src)):
+            continue
+        cost = game.evaluate(pos[1], sctx)
+        player = game.state.players[user.controller]
+        if not isinstance(cost, int) or cost < 0 or cost > player.mana:
+            continue
+        ch = game.decide("optional", user.controller, [Option(f"pay {cost} more mana", True), Option("no", False)],
+                         prompt=f"{src.card.name}: pay {cost} mana to have the ability reach the whole arena?",
+                         default=1)
+        if not ch.value:
+            continue
+        player.mana -= cost
+        game.state.touch_light()
+        game.emit("mana", f"{player.name} pays {cost} mana (now {player.mana}): {src.label()} widens the ability "
+                          f"of {user.label()} to the whole arena", player=player.name, amount=cost)
+        ctx.extra[ARENA_WIDE] = True
+        return
+
+
 # ---------------------------------------------------------------- the second wall
 def _ends(arena, border) -> set:
     (r1, c1), (r2, c2) = sorted(arena.coords(z) for z in border)

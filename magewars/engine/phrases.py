@@ -582,6 +582,9 @@ def _fits_any(game: Game, obj, sel: S.Selector, ctx: Ctx) -> bool:
 def _relation(game: Game, obj, r: S.Relation, sel: S.Described, ctx: Ctx, inner: Optional[dict] = None) -> bool:
     st = game.state
     if isinstance(r, S.InZone):
+        if ctx.extra and ctx.extra.get("arena_wide") and isinstance(r.zone, S.ZoneOf) \
+                and isinstance(r.zone.of, S.Pronoun) and r.zone.of.word == "this":
+            return st.zone_of(obj) is not None  # an ability widened to the arena (extracost.widen_to_arena)
         named = _named(game, r.zone, ctx, inner)
         zones = {_zone(game, x) for x in named}
         return st.zone_of(obj) in zones

@@ -27,6 +27,7 @@ from . import activation as AV
 from . import decisionmemo as DM
 from . import casting, movement
 from . import bound as BD
+from . import extracost as EC
 from . import othercasters as OC
 from . import ability_costs as COSTS
 from . import forced_reveals as FORCED
@@ -678,6 +679,8 @@ def use_ability(game, choice: ACT.AbilityChoice) -> None:
     game.log.depth += 1
     try:
         COSTS.pay(game, src, actor, ab, ctx)  # its other costs (tokens removed, an action spent...)
+        if choice.entry is None and choice.card_of is None and actor is src:  # one of its own abilities
+            EC.widen(game, src, inner.effects, ctx)  # reaching the whole arena for more mana (widen_to_arena)
         game.run_effects(inner.effects, ctx)
     finally:
         game.log.depth -= 1

@@ -327,7 +327,7 @@ def _beyond_range(game, caster, probe, zones, err: IllegalCast, out: Optional[li
     sees there as an additional cost (those objects are added to `out`); when it sees none of those
     objects, refused for line of sight; else `err`."""
     here = game.state.zone_of(caster)
-    if rng is not None and here is not None:
+    if rng is not None and here is not None and EC.any_range_for_mana(game):
         got = EC.range_bought(game, caster, probe, spell_action(game, caster, probe.card))
         if got is not None:
             d = min(game.state.arena.distance(here, z) for z in zones)
@@ -862,7 +862,7 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     reach = EC.reach_zones(game, caster, P.probe(game, caster, card, here)) if rng is not None else {}
     # and the furthest distance a range bought with mana reaches (range_for_mana: checked in full), or -1
     far = -1
-    if rng is not None:
+    if rng is not None and EC.any_range_for_mana(game):
         got = EC.range_bought(game, caster, P.probe(game, caster, card, here), spell_action(game, caster, card))
         far = rng[1] + got[0] if got is not None else -1
     if kind == "object":

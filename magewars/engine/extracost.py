@@ -151,6 +151,11 @@ def pay_sacrifice(game, c, sight) -> bool:
 
 
 # ---------------------------------------------------------------- range bought with mana
+def any_range_for_mana(game) -> bool:
+    """Is a `range_for_mana` in play at all (most games: no; then nothing more is asked)?"""
+    return bool(game.effects.statics_in_play(RANGE_FOR_MANA))
+
+
 def range_bought(game, caster, spell, action: str):
     """(N, COST, the card stating it) of the first `range_for_mana(WHO, SPELLS, N, COST[, speed:])` in play
     that lets `caster` extend the range of `spell` (an object not in play yet) cast as `action`, or None

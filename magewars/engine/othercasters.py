@@ -653,13 +653,18 @@ def casts_nothing(game, src, ab, actor) -> bool:
 USE_ACTIONS_OF = "use_actions_of"
 
 
+@per_definition
+def _lending(card) -> tuple:
+    """The card's `use_actions_of` statements (read once per definition: every activation asks)."""
+    return tuple(ab for ab in card.abilities if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call)
+                 and ab.effect.name == USE_ACTIONS_OF)
+
+
 def actions_lent(game, creature) -> list:
     """The objects in play whose card's `action` abilities `creature` may use as its own (its card's
     `use_actions_of(this, PHRASE)`), in the order of the statements; [] for most creatures."""
     out: list = []
-    for ab in creature.card.abilities:
-        if not (isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call) and ab.effect.name == USE_ACTIONS_OF):
-            continue
+    for ab in _lending(creature.card):
         pos = [a.value for a in ab.effect.args if not a.key]
         if len(pos) != 2 or not all(isinstance(v, A.Phrase) for v in pos):
             raise NotImplementedError(f"{creature.card.name}: use_actions_of(...) must read (this, PHRASE)")

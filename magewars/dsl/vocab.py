@@ -151,7 +151,7 @@ follow_up_attack(what: obj, after: any, kind?: any) The next time this round the
 redirect_spell(what: obj, to: obj)               A spell being cast gets a new target; its controller may remake its other choices, paying any cost increase or canceling it.
 remove_paying(what: obj, kind?: any, count?: num) Remove any number of condition markers (only of a kind, e.g. Poison, if given) from an object, paying each removal cost.
 spellbook_cost(what: obj, factor: num)           During spellbook building, spells matching the phrase cost this many points per level (1 trained, 3 opposed).
-cast_only(who: obj, *spells: obj, school_of?: any) Casting restriction: the object may cast only spells matching one of the phrases (and, if school_of is given, only spells of one of the schools it names, e.g. glyph_schools(this)).
+cast_only(who: obj, *spells: obj, school_of?: obj) Casting restriction: the object may cast only spells matching one of the phrases (and, if school_of is given, only spells of one of the schools it names, e.g. glyph_schools(this)).
 unlimited_per_round(what: obj, rule: traits)    A trait that normally works once per round (Trample...) works every time for this object.
 cast_limit(what: obj, per_round: num, by?: obj)  Casting restriction: a spell (or the spells matching the phrase) may be cast at most this many times a round (by one caster, if given).
 upkeep_paid_in(what: obj, token: name, from?: obj) The object's Upkeep is paid with tokens of this name taken from an object (its controller's mage unless stated) instead of mana; short of tokens, it is destroyed.
@@ -254,7 +254,7 @@ extra_cost_paid(what: obj) -> bool               Whether the optional extra cost
 mana_spent(what: obj) -> num                     The mana actually paid to cast a spell, after reductions and extra costs.
 upkeep_paid(what?: obj) -> bool                  Whether the upkeep of this object (or of the object named) was paid in this Upkeep Phase.
 glyph_active(who: obj, school: name) -> bool     Whether an object's Glyph of a school is active.
-glyph_schools(who: obj) -> any                   The schools of the Glyphs an object holds now.
+glyph_schools(who: obj) -> obj                   The schools of the Glyphs an object holds now (by name).
 used_this_round(what: obj, kind: any) -> bool    Whether the object has already used its attack or its defense ("attack", "defense") this round.
 able(what: obj, action: any, target?: obj) -> bool Whether the object could take that action now (against target, if given).
 could_attach(what: obj, to: obj) -> bool         Whether an object could now legally target or be placed on another object (e.g. after it gains Uncontainable).

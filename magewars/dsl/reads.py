@@ -55,7 +55,7 @@ EFFECTS: dict[str, str] = {
              "[ (optional: {optional})]",
     "spellbook_cost": "{what} <cost|costs> {factor} spellbook point<s:factor> per level",
     "action_cost": "each {action} action of {what} costs its controller {amount:more_mana}",
-    "cast_only": "{who} may cast only {spells}[ of the school of {school_of}]",
+    "cast_only": "{who} may cast only {spells}[ of one of {school_of}]",
     "cast_limit": "{what} may be cast at most {per_round} time<s:per_round> a round[ by {by}]",
     "cast_spell": "{who} <cast|casts> {what}[ (free: {free})][ on {on}][ within {within}]",
     "make_attack": "{attacker} <make|makes> an attack[ with {attack}][ on {target}][ ({kind})][ with {with}]",
@@ -71,6 +71,11 @@ EFFECTS: dict[str, str] = {
     "push": "push {what}[ {distance} zone<s:distance>][ {direction}]",
     "teleport": "teleport {what} to {to}",
     "glyph": "turn the {school} glyph of {who} {state}",
+    "widen_to_arena": "as {who} <use|uses> one of its action abilities naming objects in its zone, it may pay "
+                      "{cost:more_mana} to have the ability reach the whole arena",
+    "use_actions_of": "{who} may use the action abilities of {other} as its own",
+    "move_glyph": "place one of the glyphs of {from} on {to}",
+    "glyphs": "{who} <own|owns> a glyph (inactive at first) of every school among {schools}",
     "hinder": "{what} <are|is> hindered[ until {until}]",
     "grant_defense": "{what} <gain|gains> a defense of {roll}+, {uses} use<s:uses> a round[ ({detail})][ ({limit})]"
                      "[ ({conditions})][ until {until}]",
@@ -113,6 +118,8 @@ EFFECTS: dict[str, str] = {
     "sacrifice_for_range": "as {who} <cast|casts> one of {spells}, it may destroy {what} it can see, as an "
                            "additional cost, to ignore the spell's range for that object's zone, an object in it "
                            "or one of its borders",
+    "range_for_mana": "as {who} <cast|casts> one of {spells}[ as a {speed} action], it may pay {cost:more_mana} "
+                      "as an additional cost to extend the spell's maximum range by {range}",
     "defense_bonus": "the defense rolls of {what} get {amount:signed}[ until {until}]",
     "action_swap": "{from} actions of {what} count as {to} actions[ except {except}]",
     "enhance_attack": "the[ {which}] attack {attack} of {who} takes on this card's attack[ until {until}]",
@@ -153,7 +160,6 @@ EFFECTS: dict[str, str] = {
     "next_attack_targets": "once this round, the next quick melee attack of {what} may target up to {count} objects",
     "search": "{who} <search|searches> the spellbook for {what}",
     "borrow_bars": "{who} may use the action and attack bars of {from}[ until {until}]",
-    "modify_range": "the range of {what} gets {amount:signed}",
     "zone_attack_rolls_on": "the zone attack may roll on into an adjacent zone",
     "reorder_step": "the {step} step comes right after the {after} step",
     "share_damage_and_effects": "{to} <take|takes> the damage and effects {from} just received",
@@ -216,6 +222,7 @@ VALUES: dict[str, str] = {
     "first_attack": "this is the first attack of the action",
     "half": "half of {value}, rounded up",
     "glyph_active": "the {school} glyph of {who} is active",
+    "glyph_schools": "the schools of the glyphs {who} <hold|holds>",
     "has_initiative": "{who} <have|has> the initiative",
     "prey": "the prey of {of}",
     "charging": "the attack gets a Charge bonus",

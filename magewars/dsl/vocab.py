@@ -151,7 +151,7 @@ follow_up_attack(what: obj, after: any, kind?: any) The next time this round the
 redirect_spell(what: obj, to: obj)               A spell being cast gets a new target; its controller may remake its other choices, paying any cost increase or canceling it.
 remove_paying(what: obj, kind?: any, count?: num) Remove any number of condition markers (only of a kind, e.g. Poison, if given) from an object, paying each removal cost.
 spellbook_cost(what: obj, factor: num)           During spellbook building, spells matching the phrase cost this many points per level (1 trained, 3 opposed).
-cast_only(who: obj, *spells: obj, school_of?: obj) Casting restriction: the object may cast only spells matching one of the phrases (and, if school_of is given, only of the school of that object, e.g. a Glyph).
+cast_only(who: obj, *spells: obj, school_of?: obj) Casting restriction: the object may cast only spells matching one of the phrases (and, if school_of is given, only spells of one of the schools it names, e.g. glyph_schools(this)).
 unlimited_per_round(what: obj, rule: traits)    A trait that normally works once per round (Trample...) works every time for this object.
 cast_limit(what: obj, per_round: num, by?: obj)  Casting restriction: a spell (or the spells matching the phrase) may be cast at most this many times a round (by one caster, if given).
 upkeep_paid_in(what: obj, token: name, from?: obj) The object's Upkeep is paid with tokens of this name taken from an object (its controller's mage unless stated) instead of mana; short of tokens, it is destroyed.
@@ -164,8 +164,11 @@ spend_only(who: obj, on: obj, cost?: any)        Mana in the object's own supply
 act_as_defender(who: obj, defense_of: obj)       The object uses its own Defense against the current attack as if it were the defender; the attack's target does not change.
 action_swap(what: obj, from: any, to: any, except?: any) Actions of one kind (quick or full) the object takes count as the other kind (except move actions, if said).
 glyph(who: obj, school: name, state: any)        Turn one of an object's school Glyphs "active" or "inactive".
+move_glyph(from: obj, to: obj)                  Its controller places one of the Glyphs the first object owns and holds on the second object (still its owner's Glyph, turned and read by the owner's abilities).
+glyphs(who: obj, *schools: name)                The object owns one Glyph of each of these schools, inactive at first (a static).
 borrow_bars(who: obj, from: obj, until?: any)    The object may use the action and attack bars of another object (until a stated time, e.g. "end of action_phase": its activation).
-modify_range(what: obj, amount: num)             The maximum range of a spell being cast changes by this much.
+use_actions_of(who: obj, other: obj)            The object may use the action abilities printed on the other objects' cards as its own actions: its controller pays, they work from it (this = it) and each keeps its own once-per-round use.
+widen_to_arena(who: obj, cost: num)             As the object uses one of its own action abilities that names objects in its zone, its controller may pay this much more mana: the ability then reads "this zone" as the whole arena.
 cast_as(who: obj, action: any, max_range: num)   The object casts every spell as this kind of action and at a range of at most this many zones.
 rolls_alone(what: obj)                           The Defense it gives rolls on its own: the modifiers of the creature it is attached to do not apply (Autonomous equipment).
 works_hidden(what: obj)                          Its triggered abilities work even while it is face down (an enchantment that pays out when destroyed unrevealed).
@@ -175,6 +178,7 @@ extra_prepared(who: obj, count: num)             In the Planning Phase the objec
 mana_supply()                                    Static on a token: each marker is one mana kept by the object that carries it, spent first when that object casts.
 optional_extra_cost(what: obj, amount: num)     Static on a spell (or a trait of it): when it is cast, its caster may pay this much more mana as part of its cost (paid back with the rest if it is countered).
 sacrifice_for_range(who: obj, spells: obj, what: obj) Casting permission bought with an additional cost: as an object the first phrase names casts a spell the second names, its controller may destroy one object the third names, in the caster's line of sight, as part of the cost; the spell's range then does not count for a target that is that object's zone, an object in that zone or a border of it.
+range_for_mana(who: obj, spells: obj, range: num, cost: num, speed?: any) Casting permission bought with an additional cost: as an object the first phrase names casts a spell the second names (cast as a quick or full action, if speed says so), its controller may pay this much more mana as part of the cost to add range zones to the spell's maximum range; it is paid only when a target is beyond the printed range.
 extend_wall(what: obj)                           A wall cast with its optional extra cost paid: another copy of it from the spellbook is placed, not cast, on a free border connected to it and in the caster's line of sight (range and the first wall not counted).
 bound_casting(who: obj, per_round: num)          Static on an object spells are bound to: who may cast the bound spell, like a planned spell and paying its full cost, this many times a round; it stays bound whether it resolves or is countered.
 assign_spell(who: obj)                           Planning: the controller secretly gives the object one spell from the spellbook that it may cast; it casts it later this round, and a spell it never cast goes back to the book (to the discard pile if the object left play).
@@ -250,6 +254,7 @@ extra_cost_paid(what: obj) -> bool               Whether the optional extra cost
 mana_spent(what: obj) -> num                     The mana actually paid to cast a spell, after reductions and extra costs.
 upkeep_paid(what?: obj) -> bool                  Whether the upkeep of this object (or of the object named) was paid in this Upkeep Phase.
 glyph_active(who: obj, school: name) -> bool     Whether an object's Glyph of a school is active.
+glyph_schools(who: obj) -> obj                   The schools of the Glyphs an object holds now (by name).
 used_this_round(what: obj, kind: any) -> bool    Whether the object has already used its attack or its defense ("attack", "defense") this round.
 able(what: obj, action: any, target?: obj) -> bool Whether the object could take that action now (against target, if given).
 could_attach(what: obj, to: obj) -> bool         Whether an object could now legally target or be placed on another object (e.g. after it gains Uncontainable).

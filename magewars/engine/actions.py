@@ -76,10 +76,13 @@ class AbilityChoice:
     actor_id: Optional[str] = None  # the activating creature, when it is not obj_id
     entry: Optional[str] = None  # the codex entry (a trait obj_id has) whose abilities are indexed, if not its card
     quickcast: bool = False  # a Mage's own quick ability (a quick spell) used with its quickcast marker
+    card_of: Optional[str] = None  # the object whose card carries the ability, used by obj_id as its own
+    # (othercasters.use_actions_of)
 
     def label(self) -> str:
         by = f" (by {self.actor_id})" if self.actor_id and self.actor_id != self.obj_id else ""
-        return f"{self.obj_id} uses action ability #{self.ability_index + 1}{by}"
+        of = f" of {self.card_of}" if self.card_of else ""
+        return f"{self.obj_id} uses action ability #{self.ability_index + 1}{of}{by}"
 
 
 @dataclass(frozen=True)
@@ -155,6 +158,8 @@ def _labelled(c, names: _Names) -> str:
         src = names.objs.get(c.obj_id)
         if c.entry is not None:
             return f"{names[c.obj_id]}: {c.entry} action"
+        if c.card_of is not None:  # another object's ability, used as its own (othercasters.use_actions_of)
+            return f"{names[c.obj_id]}: action ability #{c.ability_index + 1} of {names[c.card_of]}"
         return (f"{names[c.obj_id]}: action ability #{c.ability_index + 1}"
                 + (f" ({src.card.name})" if src is not None and c.actor_id else "")
                 + (" with the quickcast marker" if c.quickcast else ""))

@@ -291,6 +291,14 @@ def ability_options(game, creature, speeds: tuple, own: bool = False) -> list[Ab
         if OC.casts_nothing(game, src, ab, creature):  # a casting ability with nothing to cast
             continue
         out.append(AbilityChoice(src.id, i, (), creature.id if src is not creature else None))
+    for other in () if own else OC.actions_lent(game, creature):  # another object's, as its own (Gurmash)
+        for i, ab, sp, spent in _activated(other.card):
+            sp = SPEED.speed(game, creature, sp) if sp != COSTS.MOVE else None
+            if spent or sp not in speeds or ability_mana(game, other, ab) > mana:
+                continue
+            if isinstance(ab, A.OncePerRound) and ("once", id(ab), game.state.round) in creature.uses:
+                continue  # (its own use of that ability: the lender's is apart)
+            out.append(AbilityChoice(creature.id, i, (), None, card_of=other.id))
     for key in () if own else game.d(creature).traits:  # `action` abilities the codex entries of its traits state (Climbing)
         cd = game.codex.get(key)
         for i, ab, sp, _spent in _activated(cd) if cd is not None and cd.kind == "trait" else ():

@@ -1465,6 +1465,9 @@ class AttackEngine(GamePart):
             return f"{a.label()} cannot attack"
         if action.kind == "ranged" and not action.is_zone and action.definition.range:
             lo, hi = action.definition.range
+            paid = getattr(g, "range_paid", None)  # range a spell's caster paid to extend (extracost.bought)
+            if paid and action.spell is not None:
+                hi += paid.get(action.spell.id, 0)
             zs, zt = g.state.zone_of(atk.source), g.state.zone_of(t)
             if zs and zt is None and getattr(t, "border", None):
                 # a wall: in range of at least one of the two zones it borders (Rules, Walls)

@@ -82,6 +82,9 @@ class Casting:
     # sacrifice_for_range), and the zones whose range no longer counts once one was destroyed
     sacrifice: tuple = ()
     reached: frozenset = frozenset()
+    # zones added to its maximum range with mana paid as an additional cost (extracost.py range_for_mana):
+    # (zones, mana, the card stating it), or None
+    bought: Optional[tuple] = None
 
     # --- the attack-shaped view the reveal windows and event matching read
     @property
@@ -316,11 +319,22 @@ def _sight(game, here: str):
     return lambda z: z == here or line_of_sight(game, here, z)
 
 
-def _beyond_range(game, caster, probe, zones, err: IllegalCast, out: Optional[list]) -> None:
+def _beyond_range(game, caster, probe, zones, err: IllegalCast, out: Optional[list], rng=None,
+                  paid: Optional[list] = None) -> None:
     """A target out of the spell's range (`err`, the refusal), in or around `zones`: the cast may go on when
-    a `sacrifice_for_range` lets the caster destroy an object it sees there as an additional cost (those
-    objects are added to `out`); when it sees none of those objects, refused for line of sight; else `err`."""
+    a `range_for_mana` lets the caster pay to extend the range `rng` far enough for the nearest of `zones`
+    (what it buys is added to `paid`), or when a `sacrifice_for_range` lets the caster destroy an object it
+    sees there as an additional cost (those objects are added to `out`); when it sees none of those
+    objects, refused for line of sight; else `err`."""
     here = game.state.zone_of(caster)
+    if rng is not None and here is not None and EC.any_range_for_mana(game):
+        got = EC.range_bought(game, caster, probe, spell_action(game, caster, probe.card))
+        if got is not None:
+            d = min(game.state.arena.distance(here, z) for z in zones)
+            if rng[0] <= d <= rng[1] + got[0]:
+                if paid is not None and not paid:
+                    paid.append(got)
+                return
     seen, unseen = EC.reach(game, caster, probe, zones, _sight(game, here))
     if seen:
         if out is not None:
@@ -333,14 +347,15 @@ def _beyond_range(game, caster, probe, zones, err: IllegalCast, out: Optional[li
     raise err
 
 
-def _zone_in_reach(game, caster, probe, zone: str, rng, what: str, out: Optional[list], los: bool = True) -> None:
+def _zone_in_reach(game, caster, probe, zone: str, rng, what: str, out: Optional[list], los: bool = True,
+                   paid: Optional[list] = None) -> None:
     """_check_zone, a target out of range allowed through _beyond_range."""
     try:
         _check_zone(game, caster, zone, rng, what, los)
     except IllegalCast as e:
         if e.rule != "range" or rng is None:
             raise
-        _beyond_range(game, caster, probe, (zone,), e, out)
+        _beyond_range(game, caster, probe, (zone,), e, out, rng, paid)
         _check_zone(game, caster, zone, None, what, los)
 
 
@@ -379,7 +394,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
                zone: Optional[str] = None, face_down: bool = False, x: Optional[int] = None,
                probe: Optional[GameObject] = None, caster_checked: bool = False, rng=False,
                fitted: Optional[tuple] = None, have: Optional[int] = None, cost: Optional[int] = None,
-               sacrifice: Optional[list] = None) -> int:
+               sacrifice: Optional[list] = None, bought: Optional[list] = None) -> int:
     """Every rule of the declaration and the cost; raises IllegalCast naming the first broken one,
     else returns the mana the cast will cost.  Changes nothing.  `probe`: the spell as an object not in
     play yet (placement.probe for this caster, card and the caster's zone), when the caller already has
@@ -397,8 +412,11 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
     asked once by legal_casts for every candidate); `cost`, when given, is what the spell costs whatever
     its target: its printed cost, no `costs(...)` static being in play now (placement.has_cost_changes,
     asked once by legal_casts for a spell without X); `sacrifice`, when given, gets the objects the caster
-    may destroy to cast the spell beyond its range, when a target needs it (extracost.sacrifice_for_range)."""
+    may destroy to cast the spell beyond its range, when a target needs it (extracost.sacrifice_for_range);
+    `bought`, when given, gets (zones, mana, card) of the range the caster must buy for a target beyond the
+    spell's range (extracost.range_for_mana: the mana is counted in the cost returned)."""
     st = game.state
+    paid: list = []  # (zones, mana, card) of a range_for_mana a target needs (one at most)
     if card.kind not in SPELL_KINDS:
         raise IllegalCast("spell", f"{card.name} is a {card.kind} card, not a spell")
     if not caster.in_play:
@@ -447,7 +465,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
             if tz is None:  # in play but outside the arena (Banish): out of everyone's range and sight
                 raise IllegalCast("range", f"{t.label()} is not in a zone of the arena: out of range and line "
                                            f"of sight")
-            _zone_in_reach(game, caster, probe, tz, rng, t.label(), sacrifice)
+            _zone_in_reach(game, caster, probe, tz, rng, t.label(), sacrifice, paid=paid)
     elif kind == "discard":
         if zone is not None or len(targets) != 1:
             raise IllegalCast("target", f"{card.name} needs one target ({' or '.join(card.targets)})")
@@ -496,7 +514,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
             raise IllegalCast("target", f"{card.name} targets a zone: give a zone, not objects")
         allowed = R.summon_permission(game, caster, probe, zone)  # a card lets it go there (Summoning Circle)
         _zone_in_reach(game, caster, probe, zone, None if allowed else rng, f"zone {zone}", sacrifice,
-                       los=not (allowed and "LoS" in allowed.ignoring))
+                       los=not (allowed and "LoS" in allowed.ignoring), paid=paid)
     elif kind == "border":
         pair = P.parse_border(st.arena, zone)
         if pair is None:
@@ -506,7 +524,8 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         dists = [st.arena.distance(here, z) for z in pair] if here else []
         if rng is not None and (not dists or min(dists) < rng[0] or min(dists) > rng[1]):
             _beyond_range(game, caster, probe, pair, IllegalCast(
-                "range", f"the border {zone} is out of range of {caster.label()} (range {rng[0]}-{rng[1]})"), sacrifice)
+                "range", f"the border {zone} is out of range of {caster.label()} (range {rng[0]}-{rng[1]})"),
+                sacrifice, rng, paid)
         if here and not any(z == here or line_of_sight(game, here, z) for z in pair):
             raise IllegalCast("line-of-sight", f"{caster.label()} has no line of sight to the border {zone}")
     else:
@@ -519,6 +538,10 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
         raise IllegalCast(why[0], why[1])
     if cost is None:
         cost, _ = casting_cost(game, caster, card, targets, x, probe, zone)
+    if paid:  # a target beyond the spell's range: the range it needs is paid for with the rest
+        cost += paid[0][1]
+        if bought is not None:
+            bought.append(paid[0])
     if have is None:
         have = MS.available(game, caster, probe, tokens=R.token_payments(game, caster, probe))
     if cost > have:
@@ -596,6 +619,9 @@ class _PayCosts:
     def run(self, game, c: Casting) -> None:
         player = game.state.players[c.caster.controller]
         cost, why = casting_cost(game, c.caster, c.card, c.targets, c.x, c.spell, c.zone)
+        if c.bought is not None:  # the range a target beyond the spell's own needs, bought with mana
+            cost += c.bought[1]
+            why.append(f"+{c.bought[1]} to extend its range by {c.bought[0]} ({c.bought[2]})")
         tokens = R.token_payments(game, c.caster, c.spell)  # `can(WHO, "pay with TOKEN", ...)`
         have = MS.available(game, c.caster, c.spell, tokens=tokens)
         if cost > have:  # something revealed since the declaration raised the cost
@@ -612,6 +638,8 @@ class _PayCosts:
             cost += extra
         from_obj, _ = MS.pay(game, c.caster, cost, c.spell, tokens=tokens)  # mana kept on the caster first
         c.paid = cost
+        if c.bought is not None:  # (read by the range checks as it resolves, and by the attack it makes)
+            EC.bought(game)[c.spell.id] = c.bought[0]
         P.use_cost_changes(game, c.caster, c.spell, c.targets, "casting",
                            into=c.zone if c.zone is not None and "/" not in c.zone else None)
         game.emit("mana", f"{player.name} pays {cost} mana for {c.card.name}"
@@ -716,6 +744,8 @@ def still_legal(game, c: Casting) -> Optional[str]:
     """Why the spell lost its target since it was declared (canceled, costs lost), or None."""
     st = game.state
     rng = cast_range(game, c.caster, c.card)
+    if rng is not None and c.bought is not None and c.spell is not None:  # its range extended with mana paid
+        rng = (rng[0], rng[1] + EC.bought_range(game, c.spell))
     here = st.zone_of(c.caster)
     if not c.caster.in_play:
         return f"{c.caster.label()} left play"
@@ -773,11 +803,13 @@ def cast_spell(game, caster: GameObject, card, targets: Sequence[GameObject] = (
     if x is None and (isinstance(card.cast_cost, A.XValue) or isinstance(card.reveal_cost, A.XValue)):
         x = x_from_card(game, caster, card, targets, zone)
     sacrifice: list = []
-    cost = check_cast(game, caster, card, targets, zone, face_down, x, sacrifice=sacrifice)
+    bought: list = []
+    cost = check_cast(game, caster, card, targets, zone, face_down, x, sacrifice=sacrifice, bought=bought)
     lifted = P.mage_only_lifted(game, caster, card)  # (checking a cast says nothing: casting it does)
     if lifted:
         game.emit("rule", f"{card.name} is restricted to another kind of Mage, but {lifted}")
-    c = Casting(caster, card, None, targets, zone, face_down, x, cost, bound_to=bound_to, sacrifice=tuple(sacrifice))
+    c = Casting(caster, card, None, targets, zone, face_down, x, cost, bound_to=bound_to, sacrifice=tuple(sacrifice),
+                bought=bought[0] if bought else None)
     CL.record(game, caster.controller, card.name)
     game.casting_stack = getattr(game, "casting_stack", [])
     game.casting_stack.append(c)
@@ -828,6 +860,11 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     dists = st.arena.distances_from(here)
     # zones out of range the spell may still reach, an object there destroyed as an additional cost
     reach = EC.reach_zones(game, caster, P.probe(game, caster, card, here)) if rng is not None else {}
+    # and the furthest distance a range bought with mana reaches (range_for_mana: checked in full), or -1
+    far = -1
+    if rng is not None and EC.any_range_for_mana(game):
+        got = EC.range_bought(game, caster, P.probe(game, caster, card, here), spell_action(game, caster, card))
+        far = rng[1] + got[0] if got is not None else -1
     if kind == "object":
         zone_of = st.zone_of
         for o in st.in_play():
@@ -840,7 +877,7 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
             if d is None:
                 d = st.arena.distance(here, z)
             if rng is not None and not rng[0] <= d <= rng[1]:
-                if z in reach:  # (checked in full: no spot)
+                if z in reach or rng[0] <= d <= far:  # (checked in full: no spot)
                     cands.append(((o,), None))
                 continue
             cands.append(((o,), None))
@@ -848,7 +885,8 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     elif kind == "zone":
         summoned = P.probe(game, caster, card, here)
         for z, d in dists.items():
-            if rng is None or rng[0] <= d <= rng[1] or z in reach or R.summon_permission(game, caster, summoned, z):
+            if rng is None or rng[0] <= d <= max(rng[1], far) or z in reach \
+                    or R.summon_permission(game, caster, summoned, z):
                 cands.append(((), z))
     elif kind == "discard":
         cands.extend(((o,), None) for o in st.graveyard)
@@ -868,7 +906,7 @@ def legal_casts(game, caster: GameObject, card) -> list[CastChoice]:
     elif kind == "border":
         for pair in P.borders(st.arena):
             d = min(st.arena.distance(here, z) for z in pair)
-            if rng is None or rng[0] <= d <= rng[1] or pair[0] in reach or pair[1] in reach:
+            if rng is None or rng[0] <= d <= max(rng[1], far) or pair[0] in reach or pair[1] in reach:
                 cands.append(((), "/".join(pair)))
     else:
         cands.append(((), None))

@@ -1100,9 +1100,12 @@ class Effects(GamePart):
     #: (engine/unlimited.py, asked by Game.run_trigger), `upkeep_paid_in` (primitives.p_pay_upkeep),
     #: `gain_control` (engine/control.py, by the state check), `upkeep_first` (engine/round.py, the order
     #: of a player's upkeep effects), `works_hidden` (Game._listening: its triggered abilities hear events
-    #: while it is face down), `rolls_alone` (engine/defenses.py)
+    #: while it is face down), `rolls_alone` (engine/defenses.py), `glyphs` (engine/glyphs.py: the Glyphs an
+    #: object owns, read when one is turned or moved), `use_actions_of` (engine/othercasters.py actions_lent:
+    #: another object's action abilities offered to this one), `widen_to_arena` (engine/extracost.py widen,
+    #: asked as an action ability is used)
     READ_STATIC = ("set_x", "action_swap", "unlimited_per_round", "upkeep_paid_in", "gain_control", "upkeep_first",
-                   "works_hidden", "rolls_alone")
+                   "works_hidden", "rolls_alone", "glyphs", "use_actions_of", "widen_to_arena")
 
     def _read_elsewhere(self, call: A.Call) -> bool:
         """Is this static call read where its value is used, not applied here?  (Per call node.)"""

@@ -16,6 +16,15 @@ have a legal target.  The casting sequence asks `reach` when a target is out of 
 the agents' choices: engine/casting.py), `pay_sacrifice` in Pay Costs, and keeps the zones reached for
 the check as the spell resolves (Supplement 2016, Codex: Vine Markers).
 
+`static range_for_mana(WHO, SPELLS, N, COST[, speed: "quick"|"full"])` (printed on an object in play, `this` =
+that object) is a casting permission bought with mana: as an object WHO names casts a spell SPELLS names (cast
+with that action, if `speed:` says so), its controller may pay COST (worked out with `it` = the spell) more
+mana as part of the spell's cost to add N zones to its maximum range.  It is paid only when a target is
+beyond the spell's own range (nothing is bought otherwise): the casting sequence asks `range_bought` when a
+target is out of range (declaration, and the agents' choices: engine/casting.py), adds the mana to the cost
+of the declaration and of Pay Costs, and keeps the spell's range so extended for the checks as it resolves
+and for the attack an attack spell makes (`bought_range`, read by the attack sequence's range check).
+
 No card or trait is named here; the casting sequence (engine/casting.py) asks `offer_extra_cost`.
 """
 from __future__ import annotations
@@ -24,7 +33,7 @@ from ..dsl import ast as A
 from . import placement as P
 from .decisions import Option
 from .phrases import Ctx, matches, resolve
-from .spellstatics import OPTIONAL_EXTRA_COST, SACRIFICE_FOR_RANGE
+from .spellstatics import OPTIONAL_EXTRA_COST, RANGE_FOR_MANA, SACRIFICE_FOR_RANGE
 from .state import GameObject
 
 
@@ -139,6 +148,109 @@ def pay_sacrifice(game, c, sight) -> bool:
     c.reached = frozenset(c.reached | {st.zone_of(pick)})
     game.destroy(pick, why="an additional cost of " + ("a spell" if c.face_down else c.card.name), by=c.caster)
     return True
+
+
+# ---------------------------------------------------------------- range bought with mana
+def any_range_for_mana(game) -> bool:
+    """Is a `range_for_mana` in play at all (most games: no; then nothing more is asked)?"""
+    return bool(game.effects.statics_in_play(RANGE_FOR_MANA))
+
+
+def range_bought(game, caster, spell, action: str):
+    """(N, COST, the card stating it) of the first `range_for_mana(WHO, SPELLS, N, COST[, speed:])` in play
+    that lets `caster` extend the range of `spell` (an object not in play yet) cast as `action`, or None
+    (most casts: no such statement is in play)."""
+    found = game.effects.statics_in_play(RANGE_FOR_MANA)
+    if not found:
+        return None
+    for src, ab in found:
+        pos = [a.value for a in ab.effect.args if not a.key]
+        kw = {a.key: a.value for a in ab.effect.args if a.key}
+        if len(pos) != 4 or not all(isinstance(v, A.Phrase) for v in pos[:2]):
+            raise NotImplementedError(f"{src.card.name}: range_for_mana(...) must read (WHO, SPELLS, N, COST)")
+        speed = kw.get("speed")
+        if speed is not None and (getattr(speed, "value", None) or "").lower() != (action or "").lower():
+            continue
+        if not P._spell_fits(game, src, spell, pos[1]):
+            continue
+        if ab.guard is not None and not game.evaluate(ab.guard, Ctx(this=src, it=spell)):
+            continue
+        if not matches(game, caster, pos[0], Ctx(this=src)):
+            continue
+        far = game.evaluate(pos[2], Ctx(this=src, it=spell))
+        cost = game.evaluate(pos[3], Ctx(this=src, it=spell))
+        if isinstance(far, int) and far > 0 and isinstance(cost, int) and cost >= 0:
+            return far, cost, src.card.name
+    return None
+
+
+def bought(game) -> dict:
+    """spell object id -> the zones its caster paid to add to its maximum range (range_for_mana)."""
+    got = getattr(game, "range_paid", None)
+    if got is None:
+        got = game.range_paid = {}
+    return got
+
+
+def bought_range(game, spell) -> int:
+    """The zones added to the maximum range of `spell` (the spell being cast, or None) with mana paid."""
+    return bought(game).get(spell.id, 0) if spell is not None else 0
+
+
+# ---------------------------------------------------------------- an ability's zone widened to the arena
+#: `static widen_to_arena(WHO, COST)` (printed on an object in play, `this` = that object): as an object WHO names
+#: uses one of its own `action` abilities whose effects name objects `in this zone`, its controller may pay COST
+#: more mana: the ability then reads "this zone" as every zone of the arena (engine/round.py use_ability asks
+#: `widen`; the phrase layer reads the mark, phrases._relation)
+WIDEN_TO_ARENA = "widen_to_arena"
+#: the mark an ability's context carries while it reads "this zone" as the whole arena
+ARENA_WIDE = "arena_wide"
+
+
+def _names_this_zone(node) -> bool:
+    """Does an ability's effect name objects `in this zone` anywhere?"""
+    if isinstance(node, A.Phrase):
+        ws = [w.text.lower() for w in node.words]
+        return any(ws[i:i + 3] == ["in", "this", "zone"] for i in range(len(ws) - 2))
+    if isinstance(node, (list, tuple)):
+        return any(_names_this_zone(x) for x in node)
+    if hasattr(node, "__dataclass_fields__"):
+        return any(_names_this_zone(getattr(node, f)) for f in node.__dataclass_fields__)
+    return False
+
+
+def widen(game, user, effects, ctx) -> None:
+    """Before an `action` ability of `user`'s own card runs (`effects`, its context `ctx`): each
+    `widen_to_arena(WHO, COST)` in play that names `user` offers its controller to pay COST more mana, the
+    ability then reading "this zone" as the whole arena (ctx marked ARENA_WIDE).  Nothing is asked of an
+    ability naming no object in its zone."""
+    found = game.effects.statics_in_play(WIDEN_TO_ARENA)
+    if not found or not _names_this_zone(effects):
+        return
+    for src, ab in found:
+        pos = [a.value for a in ab.effect.args if not a.key]
+        if len(pos) != 2 or not isinstance(pos[0], A.Phrase):
+            raise NotImplementedError(f"{src.card.name}: widen_to_arena(...) must read (WHO, COST)")
+        sctx = Ctx(this=src, it=user)
+        if ab.guard is not None and not game.evaluate(ab.guard, sctx):
+            continue
+        if not matches(game, user, pos[0], Ctx(this=src)):
+            continue
+        cost = game.evaluate(pos[1], sctx)
+        player = game.state.players[user.controller]
+        if not isinstance(cost, int) or cost < 0 or cost > player.mana:
+            continue
+        ch = game.decide("optional", user.controller, [Option(f"pay {cost} more mana", True), Option("no", False)],
+                         prompt=f"{src.card.name}: pay {cost} mana to have the ability reach the whole arena?",
+                         default=1)
+        if not ch.value:
+            continue
+        player.mana -= cost
+        game.state.touch_light()
+        game.emit("mana", f"{player.name} pays {cost} mana (now {player.mana}): {src.label()} widens the ability "
+                          f"of {user.label()} to the whole arena", player=player.name, amount=cost)
+        ctx.extra[ARENA_WIDE] = True
+        return
 
 
 # ---------------------------------------------------------------- the second wall

@@ -643,3 +643,37 @@ def casts_nothing(game, src, ab, actor) -> bool:
         elif choices(game, caster, _available(game, caster), what):
             return False
     return True
+
+
+# ---------------------------------------------------------------- another object's action abilities
+#: `static use_actions_of(WHO, OTHER)` (on WHO's card, `this` = that object): the object may use the `action`
+#: abilities printed on the card of each object OTHER names as its own actions: its controller pays, their
+#: effects run with `this` = the object using them (its zone, its friends), and each keeps its own
+#: once-per-round use, apart from OTHER's (engine/activation.py offers them, engine/round.py use_ability runs them)
+USE_ACTIONS_OF = "use_actions_of"
+
+
+@per_definition
+def _lending(card) -> tuple:
+    """The card's `use_actions_of` statements (read once per definition: every activation asks)."""
+    return tuple(ab for ab in card.abilities if isinstance(ab, A.StaticAbility) and isinstance(ab.effect, A.Call)
+                 and ab.effect.name == USE_ACTIONS_OF)
+
+
+def actions_lent(game, creature) -> list:
+    """The objects in play whose card's `action` abilities `creature` may use as its own (its card's
+    `use_actions_of(this, PHRASE)`), in the order of the statements; [] for most creatures."""
+    out: list = []
+    for ab in _lending(creature.card):
+        pos = [a.value for a in ab.effect.args if not a.key]
+        if len(pos) != 2 or not all(isinstance(v, A.Phrase) for v in pos):
+            raise NotImplementedError(f"{creature.card.name}: use_actions_of(...) must read (this, PHRASE)")
+        ctx = Ctx(this=creature, it=creature)
+        if ab.guard is not None and not game.evaluate(ab.guard, ctx):
+            continue
+        if not P._is_this(pos[0]):
+            raise NotImplementedError(f"{creature.card.name}: use_actions_of(...) is stated about `this` only")
+        for o in resolve(game, pos[1], ctx):
+            if not isinstance(o, str) and o.in_play and o is not creature and o not in out:
+                out.append(o)
+    return out

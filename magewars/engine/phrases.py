@@ -260,11 +260,25 @@ def _printed_names(card) -> frozenset:
         return hit[1]
     names = frozenset([s.lower() for s in card.subtypes] + [s.lower() for s, _ in card.schools]
                       + [s.lower() for s in card.slot] + [card.name.lower()]
-                      + [t.text.lower() for t in card.traits if " " in t.text])  # "Priestess Only"
+                      + [t.text.lower() for t in card.traits if " " in t.text]  # "Priestess Only"
+                      + _mage_class_names(card))
     if len(_PRINTED_NAMES) > 20_000:
         _PRINTED_NAMES.clear()
     _PRINTED_NAMES[id(card)] = (card, names)
     return names
+
+
+def _mage_class_names(card) -> list:
+    """A Mage (its Mage card, or its stats card "X Stats") is named by its class: its name or its last words
+    ("your Warlord mage" names an Anvil Throne Warlord too), as the spellbook rules read "X Only"
+    (spellbook/rules.py allowed)."""
+    if card.kind not in ("mage", "magestats"):
+        return []
+    name = card.name
+    if card.kind == "magestats":
+        name = name.split(" Stats")[0] if " Stats" in name else name
+    words = name.lower().split()
+    return [" ".join(words[i:]) for i in range(len(words))]
 
 
 #: the static call of a condition's entry naming subtypes its carrier has while marked
@@ -568,6 +582,9 @@ def _fits_any(game: Game, obj, sel: S.Selector, ctx: Ctx) -> bool:
 def _relation(game: Game, obj, r: S.Relation, sel: S.Described, ctx: Ctx, inner: Optional[dict] = None) -> bool:
     st = game.state
     if isinstance(r, S.InZone):
+        if ctx.extra and ctx.extra.get("arena_wide") and isinstance(r.zone, S.ZoneOf) \
+                and isinstance(r.zone.of, S.Pronoun) and r.zone.of.word == "this":
+            return st.zone_of(obj) is not None  # an ability widened to the arena (extracost.widen_to_arena)
         named = _named(game, r.zone, ctx, inner)
         zones = {_zone(game, x) for x in named}
         return st.zone_of(obj) in zones

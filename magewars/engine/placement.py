@@ -215,8 +215,9 @@ def restrictions(game, caster: GameObject, card) -> Iterator[tuple[str, str]]:
         pos, kw = _pos(call), _kw(call)
         if not pos or not _is_this(pos[0]):
             continue  # a restriction of other casters is stated by their own cards
-        if "school_of" in kw or not all(isinstance(ph, A.Phrase) or _names_spell(ph) for ph in pos[1:]):
-            _refuse(game, caster, "cast_only(...) with school_of: or a computed spell")
+        if not all(isinstance(ph, A.Phrase) or _names_spell(ph) for ph in pos[1:]) or \
+                ("school_of" in kw and not isinstance(kw["school_of"], A.Call)):
+            _refuse(game, caster, "cast_only(...) with a computed spell, or a school_of: that is no value")
             continue
         spell = probe(game, caster, card, st.zone_of(caster))
         named = [game.evaluate(ph, Ctx(this=caster, it=caster)) for ph in pos[1:] if _names_spell(ph)]
@@ -226,6 +227,14 @@ def restrictions(game, caster: GameObject, card) -> Iterator[tuple[str, str]]:
                                 + " or ".join([ph.text for ph in pos[1:] if isinstance(ph, A.Phrase)]
                                               + [f"its bound spell ({n or 'none'})" for n in named])
                                 + f"; {card.name} is not one")
+        elif "school_of" in kw:  # only spells of one of the schools the value names (glyph_schools(this))
+            got = game.evaluate(kw["school_of"], Ctx(this=caster, it=caster))
+            schools = {str(x) for x in (got if isinstance(got, (list, tuple, set, frozenset)) else [got])
+                       if x is not None}
+            if not schools & {sc for sc, _lvl in card.schools}:
+                yield ("cast-only", f"{caster.label()} may cast only spells of "
+                                    + (" or ".join(sorted(schools)) if schools else "no school now")
+                                    + f"; {card.name} is not one")
     why = CL.spell_limit(game, caster.controller, card)
     if why:
         yield ("cast-limit", why)

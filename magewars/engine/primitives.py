@@ -387,12 +387,13 @@ def p_modify_dice(game, call, ctx):
 def p_modify_dice_per_action(game, call, ctx):
     """Attack dice that count once per attack action: an attack gets only the part of the amount that
     earlier attacks of the same action did not get from this same rule (so a bonus that grows during
-    the action adds just its growth to the next attack)."""
+    the action adds just its growth to the next attack; a penalty is taken once the same way)."""
     atk = _attack_or_fail(ctx, "modify_dice_per_action")
     pos, _ = _args(call)
     amount = _num(game, pos[0], ctx)
     key = (ctx.this.id if ctx.this is not None else None, ctx.extra.get("ability"))
-    grant = max(0, amount - atk.action.bonus_used[key])
+    # (a penalty, Charge -1, counts once per action the same way)
+    grant = max(0, amount - atk.action.bonus_used[key]) if amount >= 0 else min(0, amount - atk.action.bonus_used[key])
     if grant:
         atk.action.bonus_used[key] += grant
         atk.extra_dice.append((f"{_src(ctx)}; first attack it can use it", grant, 0))

@@ -359,9 +359,12 @@ def static_call_status(call: A.Call, codex: Optional[dict] = None, card=None) ->
             isinstance(a.value, A.Phrase) or (isinstance(a.value, A.Call) and a.value.name == "bound_spell")
             for a in call.args if not a.key)  # a bound spell is read (placement.restrictions)
         into_read = call.name == COSTS  # a cost change for spells cast into a place (placement.cost_changes)
-        if computed or ("into" in kw and not into_read) or "school_of" in kw or \
+        # `school_of:` a value (glyph_schools(this)): the schools a caster may cast (placement.restrictions)
+        school_read = call.name == "cast_only" and isinstance(kw.get("school_of"), A.Call) \
+            and kw["school_of"].name in VALUES
+        if computed or ("into" in kw and not into_read) or ("school_of" in kw and not school_read) or \
                 (only is not None and getattr(only, "value", None) not in _COST_ONLY):
-            return LOUD, f"static {call.name}(...) with `into:` (other than a cost change's), `school_of:` or " \
+            return LOUD, f"static {call.name}(...) with `into:` (other than a cost change's), `school_of:` (other than a value) or " \
                          f"`only:` other than a reveal or upkeep cost is not applied (reported at run time)"
         return RUNS, ""
     if call.name in STATIC_SKIPPED:

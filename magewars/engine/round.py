@@ -27,6 +27,7 @@ from . import activation as AV
 from . import decisionmemo as DM
 from . import casting, movement
 from . import bound as BD
+from . import extracost as EC
 from . import othercasters as OC
 from . import ability_costs as COSTS
 from . import forced_reveals as FORCED
@@ -619,8 +620,7 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
         game.fire("guards", o, Ctx(this=o, it=o))  # `when guards(X)`: it took the guard action
     elif isinstance(choice, ACT.AbilityChoice):
         src = game.state.objects[choice.obj_id]
-        ab = (game.codex[choice.entry].abilities if choice.entry is not None
-              else src.card.abilities)[choice.ability_index]
+        ab = _abilities(game, choice, src)[choice.ability_index]
         if choice.quickcast:  # paid for with the Mage's quickcast marker, not its action
             state_of(game).quickcast_ready.discard(src.controller)
             use_ability(game, choice)
@@ -635,10 +635,21 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
         raise TypeError(f"not an action choice: {choice!r}")
 
 
+def _abilities(game, choice: ACT.AbilityChoice, src) -> tuple:
+    """The abilities the choice indexes: a codex entry's, another object's card's (used by `src` as its own:
+    othercasters.use_actions_of), or src's card's."""
+    if choice.entry is not None:
+        return game.codex[choice.entry].abilities
+    if choice.card_of is not None:
+        return game.state.objects[choice.card_of].card.abilities
+    return src.card.abilities
+
+
 def use_ability(game, choice: ACT.AbilityChoice) -> None:
-    """An `action ...:` ability: pay its mana, then its effects run with `this` = its card's object."""
+    """An `action ...:` ability: pay its mana, then its effects run with `this` = its card's object (or the
+    object using another's ability as its own: othercasters.use_actions_of)."""
     src = game.state.objects[choice.obj_id]
-    abilities = game.codex[choice.entry].abilities if choice.entry is not None else src.card.abilities
+    abilities = _abilities(game, choice, src)
     ab = abilities[choice.ability_index]
     inner = ab.ability if isinstance(ab, A.OncePerRound) else ab
     actor = game.state.objects.get(choice.actor_id or choice.obj_id)
@@ -647,8 +658,10 @@ def use_ability(game, choice: ACT.AbilityChoice) -> None:
         from .casting import IllegalCast
         raise IllegalCast("mana", f"not enough mana for the action ability of {src.label()} "
                                   f"(needs {cost}, has {game.state.players[src.controller].mana})")
+    lender = game.state.objects[choice.card_of] if choice.card_of is not None else src
     game.emit("action", f"{actor.label()} uses " + (f"its {choice.entry} action" if choice.entry is not None
-                                                     else f"an action ability of {src.label()}")
+                                                     else f"an action ability of {lender.label()}"
+                                                     + (" as its own" if lender is not src else ""))
                         + (f", paying {cost} mana" if cost else ""), source=src.id)
     if cost:
         p = game.state.players[src.controller]
@@ -664,6 +677,8 @@ def use_ability(game, choice: ACT.AbilityChoice) -> None:
     game.log.depth += 1
     try:
         COSTS.pay(game, src, actor, ab, ctx)  # its other costs (tokens removed, an action spent...)
+        if choice.entry is None and choice.card_of is None and actor is src:  # one of its own abilities
+            EC.widen(game, src, inner.effects, ctx)  # reaching the whole arena for more mana (widen_to_arena)
         game.run_effects(inner.effects, ctx)
     finally:
         game.log.depth -= 1

@@ -31,6 +31,10 @@ OPTIONAL_EXTRA_COST = "optional_extra_cost"
 #: object OBJECTS names (in its line of sight) as an additional cost, its range then not counted for a target
 #: in or around that object's zone (engine/extracost.py)
 SACRIFICE_FOR_RANGE = "sacrifice_for_range"
+#: `range_for_mana(WHO, SPELLS, N, COST[, speed: "quick"|"full"])`: a caster WHO names, casting a spell SPELLS
+#: names (cast with that action, if given), may pay COST more mana as part of the cost to add N to the spell's
+#: maximum range; it is due only when a target needs it (engine/extracost.py)
+RANGE_FOR_MANA = "range_for_mana"
 
 #: `cast_as(this, ACTION, N)`: the object casts every spell as that action ("quick"/"full") and at a range
 #: of at most N zones (engine/casting.py cast_as, spell_action and the range checks)
@@ -47,5 +51,5 @@ SET_X = "set_x"
 #: every static call the casting sequence reads
 CAST_STATIC_CALLS: frozenset[str] = frozenset({COSTS, COPIES_IN_PLAY, ZONE_LIMIT, SPELLBOOK_ONLY, CAST_ONLY,
                                                MANA_SUPPLY, EXTRA_PREPARED,
-                                               OPTIONAL_EXTRA_COST, SACRIFICE_FOR_RANGE, BOUND_CASTING, CAST_LIMIT,
+                                               OPTIONAL_EXTRA_COST, SACRIFICE_FOR_RANGE, RANGE_FOR_MANA, BOUND_CASTING, CAST_LIMIT,
                                                CAST_AS})

@@ -493,6 +493,9 @@ class Effects(GamePart):
         # cached objects whose derived values read only tracked light fields (state.TRACKED_LIGHT) -> {object read:
         # its light stamp then}: dropped only when one of those objects' tracked fields was written since
         self._light_keys: dict[str, dict] = {}
+        # kept values of attachments that read their host apart (Effects._host_read) -> [the host's id, what
+        # else their computation read, the value while it is set aside (not in _cache) or None]
+        self._quiet: dict[str, list] = {}
         self._writes_seen = -1  # state.LIGHT_WRITES when _light_keys was last checked
         # derived() answers given from an unfinished computation so far (did a phrase match see one?)
         self._partial_reads = 0
@@ -538,19 +541,37 @@ class Effects(GamePart):
                 self._damage_dependent.clear()
                 self._light_keys.clear()
                 self._deps.clear()
+                self._quiet.clear()
             else:
                 deps = self._deps
+                quiet = self._quiet
+                if quiet:  # values set aside before: they go once what they read besides their host changed
+                    for oid in [oid for oid, q in quiet.items()
+                                if q[2] is not None and (oid in changed or not changed.isdisjoint(q[1]))]:
+                        del quiet[oid]
+                        self._damage_dependent.discard(oid)
+                        self._light_keys.pop(oid, None)
+                        deps.pop(oid, None)
                 for oid in [oid for oid in self._cache
                             if oid in changed or deps.get(oid, None) is None or not changed.isdisjoint(deps[oid])]:
-                    del self._cache[oid]
+                    d = self._cache.pop(oid)
+                    q = quiet.get(oid) if quiet else None
+                    if q is not None:
+                        if oid not in changed and changed.isdisjoint(q[1]):
+                            q[2] = d  # only its host, or what the host's value read, changed: set aside
+                            continue  # (with what is kept about it: _restored takes it back or drops it)
+                        del quiet[oid]
                     self._damage_dependent.discard(oid)
                     self._light_keys.pop(oid, None)
                     deps.pop(oid, None)
         if self._damage_dependent:  # light fields may have changed too: drop what was computed reading one
             self.epoch += 1
+            quiet = self._quiet
             for oid in self._damage_dependent:
                 self._cache.pop(oid, None)
                 self._deps.pop(oid, None)
+                if quiet:
+                    quiet.pop(oid, None)
             self._damage_dependent.clear()
         if self._light_keys and self._writes_seen != LIGHT_WRITES[0]:
             # values that read tracked light fields only: those whose objects' fields were written since
@@ -567,6 +588,8 @@ class Effects(GamePart):
                     self._cache.pop(oid, None)
                     self._deps.pop(oid, None)
                     del self._light_keys[oid]
+                    if self._quiet:
+                        self._quiet.pop(oid, None)
         self._shape_version = st.shape_version
         self._version = st.version
 
@@ -737,6 +760,8 @@ class Effects(GamePart):
             self._sync()
         oid = obj.id
         d = self._cache.get(oid)
+        if d is None and self._quiet:
+            d = self._restored(oid)
         if d is not None:
             if oid in self._damage_dependent:
                 LIGHT_READS[0] += 1  # a computation using this one depends on light fields too
@@ -792,7 +817,14 @@ class Effects(GamePart):
                 self._damage_dependent.add(obj.id)
         if around is not None and read:
             around.update(read)
-        self._deps[obj.id] = frame[1]
+        if len(frame) > 2 and frame[1] is not None:  # its host read apart (_host_read)
+            hid, host_reads = frame[2]
+            self._quiet[obj.id] = [hid, frame[1], None]
+            self._deps[obj.id] = frame[1] | host_reads  # (what a computation reading this value depends on)
+        else:
+            if self._quiet:
+                self._quiet.pop(obj.id, None)
+            self._deps[obj.id] = frame[1]
         self._cache[obj.id] = d
         if frames:  # worked out inside another computation: that one read this value
             self._read_value_of(obj.id)
@@ -1033,7 +1065,8 @@ class Effects(GamePart):
         # to it (`static each enchantment attached to this gains [...]`: Invisible; read here only: a
         # second reading of those gains gave each attachment of an Invisible creature Invisible twice)
         codex = game.codex
-        host = st.objects.get(obj.attached_to) if obj.attached_to else None
+        hid = obj.attached_to
+        host = self._host_read(obj, hid, frame) if hid else None
         if host is not None and host.in_play:
             for key, others in self._about_attached(host):
                 for ab in others:
@@ -1060,6 +1093,71 @@ class Effects(GamePart):
         if len(out) > 1:
             out.sort(key=_FIRST)  # (stable: effects of one timestamp keep the order they were found in)
         return out
+
+    def _host_read(self, obj: "GameObject", hid: str, frame) -> Optional["GameObject"]:
+        """The object `obj` is attached to, for collect to read the codex statics its traits state about
+        what is attached to it (`_about_attached`), or None when it reads nothing of it.  Usually there are
+        none (no trait of the host states one): then the value worked out for `obj` depends on its host
+        only as far as that stays so, not on everything else of the host (its zone, its markers, what its
+        own value read).  Its host is then read apart (`frame[2]`: the host's id and what reading the host
+        read; `derived` keeps it in `_quiet`, `_sync` sets the value aside when only that changed, and it
+        is taken back only when the host still carries no such statics: `_restored`).  Otherwise (some
+        statics to apply, a host being worked out, a computation reading everything) the host is read as
+        any other object."""
+        if frame is None or frame[0] != obj.id or frame[1] is None or len(frame) != 2:
+            return self._state.objects.get(hid)  # (as any object read by id)
+        host = dict.get(self._state.objects, hid)  # (not recorded: what is read of it is, below)
+        if host is None or not host.in_play:
+            frame.append((hid, {hid}))  # (nothing read of it; a change of it is a change of its id)
+            return None
+        if hid in self._computing:  # (what is known of it so far: read as any object)
+            return self._state.objects.get(hid)
+        saved = frame[1]
+        frame[1] = set()
+        try:
+            about = self._about_attached(host)
+        finally:
+            got = frame[1]
+            frame[1] = saved
+        if got is None:  # (its value read every object: so does this one)
+            frame[1] = None
+            return host
+        got.add(hid)
+        if about:  # statics to apply: the value depends on the host and on what its value read
+            saved.update(got)
+            return host
+        frame.append((hid, got))
+        return None
+
+    def _restored(self, oid: str) -> Optional[Derived]:
+        """A value set aside by _sync (`_quiet`: only its host, or what the host's value read, changed
+        since it was worked out) taken back when what it read of its host is still so: the host is gone,
+        out of play, or carries no codex statics about what is attached to it (`_host_read`), as when the
+        value was worked out.  Otherwise the value goes, with what is kept about it, and None is returned."""
+        q = self._quiet.get(oid)
+        if q is None or q[2] is None:
+            return None
+        d = q[2]
+        q[2] = None  # (in the cache or gone below: never both)
+        hid = q[0]
+        host = dict.get(self._state.objects, hid)
+        if host is None or not host.in_play:
+            same = True
+        elif hid in self._computing:
+            same = False
+        else:
+            same = not self._about_attached(host)
+        kept = self._cache.get(oid)
+        if kept is not None:  # (worked out again meanwhile, by reading the host: that one stands)
+            return kept
+        if same:
+            self._cache[oid] = d
+            return d
+        self._quiet.pop(oid, None)
+        self._deps.pop(oid, None)
+        self._damage_dependent.discard(oid)
+        self._light_keys.pop(oid, None)
+        return None
 
     def entries(self, obj: "GameObject") -> tuple:
         """The codex entries an object carries: its derived traits, then the markers on it that are not

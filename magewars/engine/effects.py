@@ -1185,8 +1185,9 @@ class Effects(GamePart):
         got = d.about_attached
         if got is None:
             codex = self.game.codex
+            subjects = _entry_subjects.table  # (its table read first: a dict get, not a call, per trait)
             got = tuple((key, others) for key in list(d.traits) if (cd := codex.get(key)) is not None
-                        and (others := _entry_subjects(cd)[1]))
+                        and (others := (subjects.get(id(cd)) or _entry_subjects(cd))[1]))
             if host.id not in self._computing:
                 d.about_attached = got
         return got
@@ -1997,7 +1998,8 @@ class Effects(GamePart):
                         continue
                     cdef = codex.get(key)
                     waiting = False
-                    for ab in (_own_statics(cdef) if cdef is not None else ()):
+                    own = _OWN_STATICS.get(id(cdef)) if cdef is not None else ()  # (its table: a dict get)
+                    for ab in (own if own is not None else _own_statics(cdef)):
                         if (key, id(ab)) in applied:
                             continue
                         # a guarded static whose guard does not hold yet is tried again once more
@@ -2230,3 +2232,6 @@ class Effects(GamePart):
             d.extra_barriers = [(b[1], b[2]) for b in barriers[1:]]
         return d
 
+
+#: _own_statics' table (cardindex.per_definition), read first where every trait of a derivation asks it
+_OWN_STATICS = _own_statics.table

@@ -31,7 +31,8 @@ from ..spellbook.rules import RULE_CALLS as SPELLBOOK_RULE_CALLS
 from .spellstatics import CAST_STATIC_CALLS
 from . import movement
 from ..dsl.vocab import noun_meaning
-from .phrases import Ctx, matches, words_of, pronoun, reads_this
+from .phrases import Ctx, has_name, matches, selector_of, words_of, pronoun, reads_this
+from ..dsl import selectors as S
 from . import staterules
 from .barclauses import bar_immunity
 from .phrases import not_counted_runs
@@ -908,7 +909,14 @@ class Effects(GamePart):
     def _guard_ok(self, guard, src, obj) -> bool:
         if guard is None:
             return True
+        plan = _GUARD_PLANS.get(id(guard))
+        if plan is None:
+            plan = _guard_plan(guard)
         try:
+            if plan:  # `has(this, [...])`, `guarding(this)`, or `not` one of them: read directly
+                got = _guard_read(self.game, plan, src)
+                if got is not None:
+                    return got
             return bool(self.game.evaluate(guard, Ctx(this=src, it=obj)))
         except Exception:
             return True
@@ -2235,3 +2243,63 @@ class Effects(GamePart):
 
 #: _own_statics' table (cardindex.per_definition), read first where every trait of a derivation asks it
 _OWN_STATICS = _own_statics.table
+
+
+# ---------------------------------------------------------------- guards read directly
+@per_definition
+def _guard_plan(guard) -> tuple:
+    """How a static's guard may be read without the general evaluator: (value name, not?, the phrase,
+    the names) for `has(this, [NAMES])` and `guarding(this)`, or either under `not`; () for any other
+    guard.  Most guards a derivation evaluates are these (Fast's `has(this, [Slow])`, Flying's
+    `guarding(this)`), at every change of what is known of the object (Effects._compute's implied)."""
+    negated = False
+    if isinstance(guard, A.CondNot):
+        negated, guard = True, guard.item
+    if not isinstance(guard, A.Call) or guard.name not in ("has", "guarding") or any(a.key for a in guard.args):
+        return ()
+    args = [a.value for a in guard.args]
+    if len(args) != (2 if guard.name == "has" else 1) or not isinstance(args[0], A.Phrase) \
+            or [w.text.lower() for w in args[0].words] != ["this"]:
+        return ()
+    if guard.name == "has":
+        if not isinstance(args[1], A.TraitGroup):
+            return ()
+        return ("has", negated, args[0], tuple(ref.name.text for ref in args[1].traits))
+    return ("guarding", negated, args[0], ())
+
+
+_GUARD_PLANS = _guard_plan.table
+_GUARD_VALUES: dict = {}  # value name -> the primitive the plan stands in for (primitives.VALUES, as imported)
+
+
+def _guard_read(game, plan: tuple, src) -> Optional[bool]:
+    """A guard of _guard_plan's shapes read as the evaluator reads it (primitives.v_has and `guarding`:
+    the object `this` names, unless a counterspell spared it from its own effect, `game.spared_from`;
+    `this` is never filtered by immunity), or None when the evaluator's table or the phrase's selector is
+    not the one this stands in for (then the evaluator reads it).  It reads what they read: has_name of
+    `this`, or its guard marker (a light field, counted by its property)."""
+    name, negated, phrase, names = plan
+    if not _GUARD_VALUES:
+        from . import primitives
+        _GUARD_VALUES.update({"has": primitives.VALUES.get("has"), "guarding": primitives.VALUES.get("guarding"),
+                              "table": primitives.VALUES})
+    if _GUARD_VALUES["table"].get(name) is not _GUARD_VALUES[name]:
+        return None
+    sel = selector_of(game, phrase)
+    if sel.__class__ is not S.Pronoun or sel.word != "this" or sel.kinds is not None:
+        return None
+    if src is None:
+        held = False
+    else:
+        spared = game.spared_from.get(src.id)
+        if spared and src.id in spared:
+            held = False
+        elif name == "has":
+            held = True
+            for n in names:
+                if not has_name(game, src, n):
+                    held = False
+                    break
+        else:
+            held = bool(src.guard)
+    return not held if negated else held

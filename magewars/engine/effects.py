@@ -475,6 +475,11 @@ class _Watched(dict):
 
 
 _UNKEPT = object()  # (Effects.for_epoch: no answer kept yet)
+#: derived() answers given from an unfinished computation so far, in all games (did a phrase match see
+#: one?  Effects._static_foreach compares it before and after).  Not an attribute of Effects: past 29
+#: attributes an instance's values leave their compact shared form, and making each game's Effects cost
+#: about twice as much (this counter gave its place to `_quiet`)
+PARTIAL_READS = [0]
 
 class Effects(GamePart):
     def __init__(self, game: "Game"):
@@ -498,8 +503,6 @@ class Effects(GamePart):
         # else their computation read, the value while it is set aside (not in _cache) or None]
         self._quiet: dict[str, list] = {}
         self._writes_seen = -1  # state.LIGHT_WRITES when _light_keys was last checked
-        # derived() answers given from an unfinished computation so far (did a phrase match see one?)
-        self._partial_reads = 0
         # (state version, round) and, per (source id, foreach node id), the objects its phrase names,
         # kept only when matching saw no unfinished computation (then every derived value it read is
         # the one cached for this version, and it depends on the state alone)
@@ -779,7 +782,7 @@ class Effects(GamePart):
             return d
         frames = self._frames
         if obj.id in self._computing:  # a phrase asked about the object being computed: what is known so far
-            self._partial_reads += 1
+            PARTIAL_READS[0] += 1
             if frames and frames[-1][0] != obj.id:
                 frames[-1][1] = None  # an unfinished value: whatever it ends up reading
             got = self._partial.get(obj.id)
@@ -1343,12 +1346,12 @@ class Effects(GamePart):
             fits = memo.get(k)
             if fits is None:
                 try:
-                    partial = self._partial_reads
+                    partial = PARTIAL_READS[0]
                     fits = matches(g, obj, eff.over, Ctx(this=src))
                 except Exception as e:  # a phrase the engine cannot read: say so once
                     self._refuse(src, "static foreach", f"cannot read {eff.over.text!r}: {e}")
                     return True
-                if self._partial_reads == partial:
+                if PARTIAL_READS[0] == partial:
                     memo[k] = fits
             if fits:
                 self._foreach_body(src, eff.body, obj, obj, 1, out)
@@ -1374,9 +1377,9 @@ class Effects(GamePart):
                     k = (src.id, id(eff), o.id)
                     fits = memo.get(k)
                     if fits is None:
-                        partial = self._partial_reads
+                        partial = PARTIAL_READS[0]
                         fits = matches(g, o, eff.over, Ctx(this=src))
-                        if self._partial_reads == partial:  # only finished values read: kept for this version
+                        if PARTIAL_READS[0] == partial:  # only finished values read: kept for this version
                             memo[k] = fits
                         else:
                             stable = False
@@ -1496,9 +1499,9 @@ class Effects(GamePart):
         leaves = memo.get(key)
         if leaves is None:
             leaves = []
-            partial = self._partial_reads
+            partial = PARTIAL_READS[0]
             self._foreach_leaves(src, body, it, leaves)
-            if self._partial_reads == partial:
+            if PARTIAL_READS[0] == partial:
                 memo[key] = leaves
         for node, subject, marks in leaves:
             if self._denotes(src, subject, obj, it):

@@ -2272,7 +2272,6 @@ def _guard_plan(guard) -> tuple:
 
 
 _GUARD_PLANS = _guard_plan.table
-_GUARD_VALUES: dict = {}  # value name -> the primitive the plan stands in for (primitives.VALUES, as imported)
 
 
 def _guard_read(game, plan: tuple, src) -> Optional[bool]:
@@ -2282,11 +2281,7 @@ def _guard_read(game, plan: tuple, src) -> Optional[bool]:
     not the one this stands in for (then the evaluator reads it).  It reads what they read: has_name of
     `this`, or its guard marker (a light field, counted by its property)."""
     name, negated, phrase, names = plan
-    if not _GUARD_VALUES:
-        from . import primitives
-        _GUARD_VALUES.update({"has": primitives.VALUES.get("has"), "guarding": primitives.VALUES.get("guarding"),
-                              "table": primitives.VALUES})
-    if _GUARD_VALUES["table"].get(name) is not _GUARD_VALUES[name]:
+    if not game.stock_value(name):  # (an addon put another primitive in its place: the evaluator reads it)
         return None
     sel = selector_of(game, phrase)
     if sel.__class__ is not S.Pronoun or sel.word != "this" or sel.kinds is not None:

@@ -25,7 +25,9 @@ from .events import Event, EventLog, make_event
 from . import movement
 from . import staterules
 from .phrases import Ctx, PhraseError, matches, resolve, resolve_one
-from .primitives import evaluate, run_effect
+from .primitives import evaluate, run_effect, VALUES as _VALUES
+#: the value primitives as the package makes them (Game.stock_value)
+_STOCK_VALUES = {name: _VALUES.get(name) for name in ("has", "guarding")}
 from . import addons  # noqa: F401  effects and values of their own modules, added to the primitives' tables
 from .restrictions import forbidden, forbids
 from .reveal import Reveals
@@ -1574,6 +1576,13 @@ class Game:
 
     def evaluate(self, node, ctx: Ctx) -> Any:
         return evaluate(self, node, ctx)
+
+    @staticmethod
+    def stock_value(name: str) -> bool:
+        """Is the value primitive `name` the package's own, not one an addon put in its place?  (Effects reads
+        the guards `has(this, ...)` and `guarding(this)` directly only then: engine/effects.py _guard_read.)"""
+        got = _VALUES.get(name)
+        return got is not None and got is _STOCK_VALUES.get(name)
 
     # ------------------------------------------------------------ movement and phases
     def move_object(self, obj, zone, how="moves"):

@@ -273,8 +273,12 @@ def ability_options(game, creature, speeds: tuple, own: bool = False) -> list[Ab
     out = []
     mana = game.state.players[creature.controller].mana
     # (an ability of no speed is never offered: only the activated ones are listed)
-    usable = [(src, i, ab, sp) for src in ((creature,) if own else action_ability_sources(game, creature))
-              for i, ab, sp, spent in _activated(src.card) if not spent]
+    table = _activated.table  # (its own table read first: one dict get, not a call, per source)
+    usable = []
+    for src in (creature,) if own else action_ability_sources(game, creature):
+        got = table.get(id(src.card))
+        usable += [(src, i, ab, sp) for i, ab, sp, spent in (got if got is not None else _activated(src.card))
+                   if not spent]
     # abilities paid by spending this creature's action or move (engine/ability_costs.py)
     usable += [(src, i, src.card.abilities[i], sp)
                for src, i, sp in COSTS.offered(game, creature, speeds, not creature.moves_taken)
@@ -301,7 +305,8 @@ def ability_options(game, creature, speeds: tuple, own: bool = False) -> list[Ab
             out.append(AbilityChoice(creature.id, i, (), None, card_of=other.id))
     for key in () if own else game.d(creature).traits:  # `action` abilities the codex entries of its traits state (Climbing)
         cd = game.codex.get(key)
-        for i, ab, sp, _spent in _activated(cd) if cd is not None and cd.kind == "trait" else ():
+        got = table.get(id(cd)) if cd is not None and cd.kind == "trait" else ()
+        for i, ab, sp, _spent in got if got is not None else _activated(cd):
             if sp not in speeds or ability_mana(game, creature, ab) > mana:
                 continue
             if isinstance(ab, A.OncePerRound) and ("once", id(ab), game.state.round) in creature.uses:

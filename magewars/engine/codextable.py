@@ -8,8 +8,9 @@ from __future__ import annotations
 def copy_of(codex, source) -> bool:
     """Is a game's codex the unchanged copy of its corpus's (CodexTable.copy_of)?  A codex put in its
     place that is not a CodexTable is taken as changed."""
-    method = getattr(codex, "copy_of", None)
-    return method is not None and method(source)
+    # (CodexTable.copy_of, read here: the game's codex is asked at every shared reading, and a lookup of the
+    # method and a second call cost more than the answer)
+    return codex.__class__ is CodexTable and codex.source is source and not codex.written
 
 
 class CodexTable(dict):

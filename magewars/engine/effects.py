@@ -31,7 +31,8 @@ from ..spellbook.rules import RULE_CALLS as SPELLBOOK_RULE_CALLS
 from .spellstatics import CAST_STATIC_CALLS
 from . import movement
 from ..dsl.vocab import noun_meaning
-from .phrases import Ctx, matches, words_of, pronoun, reads_this
+from .phrases import Ctx, has_name, matches, selector_of, words_of, pronoun, reads_this
+from ..dsl import selectors as S
 from . import staterules
 from .barclauses import bar_immunity
 from .phrases import not_counted_runs
@@ -474,6 +475,11 @@ class _Watched(dict):
 
 
 _UNKEPT = object()  # (Effects.for_epoch: no answer kept yet)
+#: derived() answers given from an unfinished computation so far, in all games (did a phrase match see
+#: one?  Effects._static_foreach compares it before and after).  Not an attribute of Effects: past 29
+#: attributes an instance's values leave their compact shared form, and making each game's Effects cost
+#: about twice as much (this counter gave its place to `_quiet`)
+PARTIAL_READS = [0]
 
 class Effects(GamePart):
     def __init__(self, game: "Game"):
@@ -493,9 +499,10 @@ class Effects(GamePart):
         # cached objects whose derived values read only tracked light fields (state.TRACKED_LIGHT) -> {object read:
         # its light stamp then}: dropped only when one of those objects' tracked fields was written since
         self._light_keys: dict[str, dict] = {}
+        # kept values of attachments that read their host apart (Effects._host_read) -> [the host's id, what
+        # else their computation read, the value while it is set aside (not in _cache) or None]
+        self._quiet: dict[str, list] = {}
         self._writes_seen = -1  # state.LIGHT_WRITES when _light_keys was last checked
-        # derived() answers given from an unfinished computation so far (did a phrase match see one?)
-        self._partial_reads = 0
         # (state version, round) and, per (source id, foreach node id), the objects its phrase names,
         # kept only when matching saw no unfinished computation (then every derived value it read is
         # the one cached for this version, and it depends on the state alone)
@@ -538,19 +545,37 @@ class Effects(GamePart):
                 self._damage_dependent.clear()
                 self._light_keys.clear()
                 self._deps.clear()
+                self._quiet.clear()
             else:
                 deps = self._deps
+                quiet = self._quiet
+                if quiet:  # values set aside before: they go once what they read besides their host changed
+                    for oid in [oid for oid, q in quiet.items()
+                                if q[2] is not None and (oid in changed or not changed.isdisjoint(q[1]))]:
+                        del quiet[oid]
+                        self._damage_dependent.discard(oid)
+                        self._light_keys.pop(oid, None)
+                        deps.pop(oid, None)
                 for oid in [oid for oid in self._cache
                             if oid in changed or deps.get(oid, None) is None or not changed.isdisjoint(deps[oid])]:
-                    del self._cache[oid]
+                    d = self._cache.pop(oid)
+                    q = quiet.get(oid) if quiet else None
+                    if q is not None:
+                        if oid not in changed and changed.isdisjoint(q[1]):
+                            q[2] = d  # only its host, or what the host's value read, changed: set aside
+                            continue  # (with what is kept about it: _restored takes it back or drops it)
+                        del quiet[oid]
                     self._damage_dependent.discard(oid)
                     self._light_keys.pop(oid, None)
                     deps.pop(oid, None)
         if self._damage_dependent:  # light fields may have changed too: drop what was computed reading one
             self.epoch += 1
+            quiet = self._quiet
             for oid in self._damage_dependent:
                 self._cache.pop(oid, None)
                 self._deps.pop(oid, None)
+                if quiet:
+                    quiet.pop(oid, None)
             self._damage_dependent.clear()
         if self._light_keys and self._writes_seen != LIGHT_WRITES[0]:
             # values that read tracked light fields only: those whose objects' fields were written since
@@ -567,6 +592,8 @@ class Effects(GamePart):
                     self._cache.pop(oid, None)
                     self._deps.pop(oid, None)
                     del self._light_keys[oid]
+                    if self._quiet:
+                        self._quiet.pop(oid, None)
         self._shape_version = st.shape_version
         self._version = st.version
 
@@ -737,6 +764,8 @@ class Effects(GamePart):
             self._sync()
         oid = obj.id
         d = self._cache.get(oid)
+        if d is None and self._quiet:
+            d = self._restored(oid)
         if d is not None:
             if oid in self._damage_dependent:
                 LIGHT_READS[0] += 1  # a computation using this one depends on light fields too
@@ -753,7 +782,7 @@ class Effects(GamePart):
             return d
         frames = self._frames
         if obj.id in self._computing:  # a phrase asked about the object being computed: what is known so far
-            self._partial_reads += 1
+            PARTIAL_READS[0] += 1
             if frames and frames[-1][0] != obj.id:
                 frames[-1][1] = None  # an unfinished value: whatever it ends up reading
             got = self._partial.get(obj.id)
@@ -792,7 +821,14 @@ class Effects(GamePart):
                 self._damage_dependent.add(obj.id)
         if around is not None and read:
             around.update(read)
-        self._deps[obj.id] = frame[1]
+        if len(frame) > 2 and frame[1] is not None:  # its host read apart (_host_read)
+            hid, host_reads = frame[2]
+            self._quiet[obj.id] = [hid, frame[1], None]
+            self._deps[obj.id] = frame[1] | host_reads  # (what a computation reading this value depends on)
+        else:
+            if self._quiet:
+                self._quiet.pop(obj.id, None)
+            self._deps[obj.id] = frame[1]
         self._cache[obj.id] = d
         if frames:  # worked out inside another computation: that one read this value
             self._read_value_of(obj.id)
@@ -876,7 +912,14 @@ class Effects(GamePart):
     def _guard_ok(self, guard, src, obj) -> bool:
         if guard is None:
             return True
+        plan = _GUARD_PLANS.get(id(guard))
+        if plan is None:
+            plan = _guard_plan(guard)
         try:
+            if plan:  # `has(this, [...])`, `guarding(this)`, or `not` one of them: read directly
+                got = _guard_read(self.game, plan, src)
+                if got is not None:
+                    return got
             return bool(self.game.evaluate(guard, Ctx(this=src, it=obj)))
         except Exception:
             return True
@@ -1033,7 +1076,8 @@ class Effects(GamePart):
         # to it (`static each enchantment attached to this gains [...]`: Invisible; read here only: a
         # second reading of those gains gave each attachment of an Invisible creature Invisible twice)
         codex = game.codex
-        host = st.objects.get(obj.attached_to) if obj.attached_to else None
+        hid = obj.attached_to
+        host = self._host_read(obj, hid, frame) if hid else None
         if host is not None and host.in_play:
             for key, others in self._about_attached(host):
                 for ab in others:
@@ -1061,6 +1105,71 @@ class Effects(GamePart):
             out.sort(key=_FIRST)  # (stable: effects of one timestamp keep the order they were found in)
         return out
 
+    def _host_read(self, obj: "GameObject", hid: str, frame) -> Optional["GameObject"]:
+        """The object `obj` is attached to, for collect to read the codex statics its traits state about
+        what is attached to it (`_about_attached`), or None when it reads nothing of it.  Usually there are
+        none (no trait of the host states one): then the value worked out for `obj` depends on its host
+        only as far as that stays so, not on everything else of the host (its zone, its markers, what its
+        own value read).  Its host is then read apart (`frame[2]`: the host's id and what reading the host
+        read; `derived` keeps it in `_quiet`, `_sync` sets the value aside when only that changed, and it
+        is taken back only when the host still carries no such statics: `_restored`).  Otherwise (some
+        statics to apply, a host being worked out, a computation reading everything) the host is read as
+        any other object."""
+        if frame is None or frame[0] != obj.id or frame[1] is None or len(frame) != 2:
+            return self._state.objects.get(hid)  # (as any object read by id)
+        host = dict.get(self._state.objects, hid)  # (not recorded: what is read of it is, below)
+        if host is None or not host.in_play:
+            frame.append((hid, {hid}))  # (nothing read of it; a change of it is a change of its id)
+            return None
+        if hid in self._computing:  # (what is known of it so far: read as any object)
+            return self._state.objects.get(hid)
+        saved = frame[1]
+        frame[1] = set()
+        try:
+            about = self._about_attached(host)
+        finally:
+            got = frame[1]
+            frame[1] = saved
+        if got is None:  # (its value read every object: so does this one)
+            frame[1] = None
+            return host
+        got.add(hid)
+        if about:  # statics to apply: the value depends on the host and on what its value read
+            saved.update(got)
+            return host
+        frame.append((hid, got))
+        return None
+
+    def _restored(self, oid: str) -> Optional[Derived]:
+        """A value set aside by _sync (`_quiet`: only its host, or what the host's value read, changed
+        since it was worked out) taken back when what it read of its host is still so: the host is gone,
+        out of play, or carries no codex statics about what is attached to it (`_host_read`), as when the
+        value was worked out.  Otherwise the value goes, with what is kept about it, and None is returned."""
+        q = self._quiet.get(oid)
+        if q is None or q[2] is None:
+            return None
+        d = q[2]
+        q[2] = None  # (in the cache or gone below: never both)
+        hid = q[0]
+        host = dict.get(self._state.objects, hid)
+        if host is None or not host.in_play:
+            same = True
+        elif hid in self._computing:
+            same = False
+        else:
+            same = not self._about_attached(host)
+        kept = self._cache.get(oid)
+        if kept is not None:  # (worked out again meanwhile, by reading the host: that one stands)
+            return kept
+        if same:
+            self._cache[oid] = d
+            return d
+        self._quiet.pop(oid, None)
+        self._deps.pop(oid, None)
+        self._damage_dependent.discard(oid)
+        self._light_keys.pop(oid, None)
+        return None
+
     def entries(self, obj: "GameObject") -> tuple:
         """The codex entries an object carries: its derived traits, then the markers on it that are not
         one of them (movement and the restriction queries ask them of every party, many times a
@@ -1087,8 +1196,9 @@ class Effects(GamePart):
         got = d.about_attached
         if got is None:
             codex = self.game.codex
+            subjects = _entry_subjects.table  # (its table read first: a dict get, not a call, per trait)
             got = tuple((key, others) for key in list(d.traits) if (cd := codex.get(key)) is not None
-                        and (others := _entry_subjects(cd)[1]))
+                        and (others := (subjects.get(id(cd)) or _entry_subjects(cd))[1]))
             if host.id not in self._computing:
                 d.about_attached = got
         return got
@@ -1239,12 +1349,12 @@ class Effects(GamePart):
             fits = memo.get(k)
             if fits is None:
                 try:
-                    partial = self._partial_reads
+                    partial = PARTIAL_READS[0]
                     fits = matches(g, obj, eff.over, Ctx(this=src))
                 except Exception as e:  # a phrase the engine cannot read: say so once
                     self._refuse(src, "static foreach", f"cannot read {eff.over.text!r}: {e}")
                     return True
-                if self._partial_reads == partial:
+                if PARTIAL_READS[0] == partial:
                     memo[k] = fits
             if fits:
                 self._foreach_body(src, eff.body, obj, obj, 1, out)
@@ -1270,9 +1380,9 @@ class Effects(GamePart):
                     k = (src.id, id(eff), o.id)
                     fits = memo.get(k)
                     if fits is None:
-                        partial = self._partial_reads
+                        partial = PARTIAL_READS[0]
                         fits = matches(g, o, eff.over, Ctx(this=src))
-                        if self._partial_reads == partial:  # only finished values read: kept for this version
+                        if PARTIAL_READS[0] == partial:  # only finished values read: kept for this version
                             memo[k] = fits
                         else:
                             stable = False
@@ -1392,9 +1502,9 @@ class Effects(GamePart):
         leaves = memo.get(key)
         if leaves is None:
             leaves = []
-            partial = self._partial_reads
+            partial = PARTIAL_READS[0]
             self._foreach_leaves(src, body, it, leaves)
-            if self._partial_reads == partial:
+            if PARTIAL_READS[0] == partial:
                 memo[key] = leaves
         for node, subject, marks in leaves:
             if self._denotes(src, subject, obj, it):
@@ -1902,7 +2012,8 @@ class Effects(GamePart):
                         continue
                     cdef = codex.get(key)
                     waiting = False
-                    for ab in (_own_statics(cdef) if cdef is not None else ()):
+                    own = _OWN_STATICS.get(id(cdef)) if cdef is not None else ()  # (its table: a dict get)
+                    for ab in (own if own is not None else _own_statics(cdef)):
                         if (key, id(ab)) in applied:
                             continue
                         # a guarded static whose guard does not hold yet is tried again once more
@@ -2135,3 +2246,61 @@ class Effects(GamePart):
             d.extra_barriers = [(b[1], b[2]) for b in barriers[1:]]
         return d
 
+
+#: _own_statics' table (cardindex.per_definition), read first where every trait of a derivation asks it
+_OWN_STATICS = _own_statics.table
+
+
+# ---------------------------------------------------------------- guards read directly
+@per_definition
+def _guard_plan(guard) -> tuple:
+    """How a static's guard may be read without the general evaluator: (value name, not?, the phrase,
+    the names) for `has(this, [NAMES])` and `guarding(this)`, or either under `not`; () for any other
+    guard.  Most guards a derivation evaluates are these (Fast's `has(this, [Slow])`, Flying's
+    `guarding(this)`), at every change of what is known of the object (Effects._compute's implied)."""
+    negated = False
+    if isinstance(guard, A.CondNot):
+        negated, guard = True, guard.item
+    if not isinstance(guard, A.Call) or guard.name not in ("has", "guarding") or any(a.key for a in guard.args):
+        return ()
+    args = [a.value for a in guard.args]
+    if len(args) != (2 if guard.name == "has" else 1) or not isinstance(args[0], A.Phrase) \
+            or [w.text.lower() for w in args[0].words] != ["this"]:
+        return ()
+    if guard.name == "has":
+        if not isinstance(args[1], A.TraitGroup):
+            return ()
+        return ("has", negated, args[0], tuple(ref.name.text for ref in args[1].traits))
+    return ("guarding", negated, args[0], ())
+
+
+_GUARD_PLANS = _guard_plan.table
+
+
+def _guard_read(game, plan: tuple, src) -> Optional[bool]:
+    """A guard of _guard_plan's shapes read as the evaluator reads it (primitives.v_has and `guarding`:
+    the object `this` names, unless a counterspell spared it from its own effect, `game.spared_from`;
+    `this` is never filtered by immunity), or None when the evaluator's table or the phrase's selector is
+    not the one this stands in for (then the evaluator reads it).  It reads what they read: has_name of
+    `this`, or its guard marker (a light field, counted by its property)."""
+    name, negated, phrase, names = plan
+    if not game.stock_value(name):  # (an addon put another primitive in its place: the evaluator reads it)
+        return None
+    sel = selector_of(game, phrase)
+    if sel.__class__ is not S.Pronoun or sel.word != "this" or sel.kinds is not None:
+        return None
+    if src is None:
+        held = False
+    else:
+        spared = game.spared_from.get(src.id)
+        if spared and src.id in spared:
+            held = False
+        elif name == "has":
+            held = True
+            for n in names:
+                if not has_name(game, src, n):
+                    held = False
+                    break
+        else:
+            held = bool(src.guard)
+    return not held if negated else held

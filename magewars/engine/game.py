@@ -16,6 +16,7 @@ from .attack import AttackAction, AttackEngine
 from .codex_rules import entries_stating
 from .barclauses import BAR_EVENTS, listeners as bar_listeners
 from .cardindex import index as card_index, per_definition
+_INDEXED = card_index.table  # (cardindex.per_definition's table of card_index: read first at the hottest calls)
 from .effects import Effects
 from .errors import EngineError, secret_keywords, unsupported_note
 from .effects import trait_from_ref
@@ -24,7 +25,9 @@ from .events import Event, EventLog, make_event
 from . import movement
 from . import staterules
 from .phrases import Ctx, PhraseError, matches, resolve, resolve_one
-from .primitives import evaluate, run_effect
+from .primitives import evaluate, run_effect, VALUES as _VALUES
+#: the value primitives as the package makes them (Game.stock_value)
+_STOCK_VALUES = {name: _VALUES.get(name) for name in ("has", "guarding")}
 from . import addons  # noqa: F401  effects and values of their own modules, added to the primitives' tables
 from .restrictions import forbidden, forbids
 from .reveal import Reveals
@@ -453,7 +456,8 @@ class Game:
         cd = self.codex.get(name)
         if cd is None:
             return ()
-        return card_index(cd).every_call.get(fn, ())
+        ci = _INDEXED.get(id(cd))  # (card_index's own table read first: one dict get, not a call)
+        return (ci if ci is not None else card_index(cd)).every_call.get(fn, ())
 
     def marker_damage(self, obj: GameObject) -> int:
         """Damage its markers count as (`static counts_as_damage(N)` per marker: Tainted...)."""
@@ -1201,7 +1205,8 @@ class Game:
                 heard = derived(src).heard
                 if heard is not None and event not in heard:
                     continue  # neither its card nor a codex entry it carries listens for the event
-            for (ab, inner) in card_index(src.card).triggers.get(event, ()):
+            ci = _INDEXED.get(id(src.card))  # (card_index's own table first: one dict get, not a call)
+            for (ab, inner) in (ci if ci is not None else card_index(src.card)).triggers.get(event, ()):
                 pending.append((src, ab, inner, None, None))
             if entries and (src.in_play or src is subject):
                 rules.extend(self._carried(src, event, entries))
@@ -1239,7 +1244,8 @@ class Game:
         entries it carries (its derived traits, its markers); kept with its derived value `d` (`d.heard`,
         which _heard reads first)."""
         by_key = self._entry_events()
-        got = set(_card_heard(src.card))
+        got = _card_heard.table.get(id(src.card))  # (its own table first: one dict get, not a call)
+        got = set(got if got is not None else _card_heard(src.card))
         for key in d.traits:
             got.update(by_key.get(key, ()))
         for key, n in src.markers.items():
@@ -1570,6 +1576,13 @@ class Game:
 
     def evaluate(self, node, ctx: Ctx) -> Any:
         return evaluate(self, node, ctx)
+
+    @staticmethod
+    def stock_value(name: str) -> bool:
+        """Is the value primitive `name` the package's own, not one an addon put in its place?  (Effects reads
+        the guards `has(this, ...)` and `guarding(this)` directly only then: engine/effects.py _guard_read.)"""
+        got = _VALUES.get(name)
+        return got is not None and got is _STOCK_VALUES.get(name)
 
     # ------------------------------------------------------------ movement and phases
     def move_object(self, obj, zone, how="moves"):

@@ -333,7 +333,10 @@ def reset_phase(game) -> None:
             ready_marker(game, o)
         o.defense_uses.clear()
     rs.quickcast_ready = {p for p in players(game) if living_mage(game, p) is not None}
-    game.state.touch()
+    # (action markers and defense uses are light fields, the quickcast markers no derived value reads: the
+    # fingerprint is the same, and working it out again only to find so was a twentieth of a random duel's
+    # state fingerprints)
+    game.state.touch_light()
     run_timing(game, "start_of_round")
 
 
@@ -613,7 +616,7 @@ def perform(game, obj, choice, act: Optional[ACT.Activation]) -> None:
     elif isinstance(choice, ACT.GuardChoice):
         o = game.state.objects[choice.obj_id]
         o.guard = True
-        game.state.touch()
+        game.state.touch_light()  # (a guard marker: a light field)
         game.emit("action", f"{o.label()} takes the guard action", target=o.id)
         if act is not None:
             act.acted = True
@@ -708,7 +711,9 @@ def end_action_phase(game, obj) -> None:
     movement.reset_moves(obj)
     game.just_moved.discard(obj.id)
     obj.action_marker = "used"
-    game.state.touch()
+    # (the action marker, moves taken, the move stop, who just moved and fresh markers are light fields;
+    # markers moved and effects ended above touched the state themselves: the fingerprint is the same)
+    game.state.touch_light()
     game.fire("action_ends", obj, Ctx(this=obj, it=obj))
     game.check_state()
 
@@ -753,7 +758,7 @@ def end_round(game) -> None:
         movement.reset_moves(o)
     summon_waiting(game)
     game.state.round += 1
-    game.state.touch()
+    game.state.touch_light()  # (the round, defense uses and moves are light; expiry and summons touched it)
     game.check_state()
 
 

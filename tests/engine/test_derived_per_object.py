@@ -63,14 +63,19 @@ def test_attaching_to_an_object_drops_the_host_value(corpus):
 
 def test_a_value_read_from_another_object_follows_it(corpus):
     """An enchantment's value reads its host (codex statics of the host's traits about what is attached
-    to it): it is recorded as read, and when the host changes the enchantment is worked out again; a
-    plain creature reads no other object."""
+    to it): it is recorded as read (a value reading the enchantment's depends on the host), and when the
+    host changes the enchantment's value is set aside, then taken back only because the host still states
+    nothing about what is attached to it (engine/effects.py, Effects._host_read; each dependency:
+    tests/engine/test_attachment_values.py); a plain creature reads no other object."""
     g = game(corpus)
     wolf = g.create("Timber Wolf", "wolf", "A", zone="A1")
     bear = g.create("Bear Strength", "bs", "A", attached_to="wolf")
     d_wolf, d_bear = g.d(wolf), g.d(bear)
     assert g.effects._deps["wolf"] == set()
     assert "wolf" in g.effects._deps["bs"]
+    assert g.effects._quiet["bs"][0] == "wolf"
     g.state.move_to_zone(wolf, "A2")
-    assert g.d(bear) is not d_bear
+    g.effects.current_epoch()
+    assert "bs" not in g.effects._cache and g.effects._quiet["bs"][2] is d_bear  # set aside
     assert g.d(wolf) is not d_wolf
+    assert g.d(bear) is d_bear  # taken back

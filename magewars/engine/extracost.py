@@ -82,6 +82,17 @@ def offer_extra_cost(game, caster, spell, card, cost: int, available: int) -> in
 
 
 # ---------------------------------------------------------------- range bought by destroying an object
+def _states_for(game, src, ab, caster, spell, who, spells) -> bool:
+    """Does a casting permission `ab` printed on `src` (sacrifice_for_range, range_for_mana: its WHO and
+    SPELLS phrases) speak of `caster` casting `spell`?  The spell is tested first: most spells a caster is
+    offered fit no such statement."""
+    if not P._spell_fits(game, src, spell, spells):
+        return False
+    if ab.guard is not None and not game.evaluate(ab.guard, Ctx(this=src, it=spell)):
+        return False
+    return matches(game, caster, who, Ctx(this=src))
+
+
 def sacrifices(game, caster, spell) -> list:
     """The objects in play (each in a zone of the arena) that a `sacrifice_for_range(WHO, SPELLS, OBJECTS)`
     in play lets `caster` destroy to cast `spell` (an object not in play yet) beyond its range, in the
@@ -95,12 +106,7 @@ def sacrifices(game, caster, spell) -> list:
         pos = [a.value for a in ab.effect.args if not a.key]
         if len(pos) != 3 or not all(isinstance(v, A.Phrase) for v in pos):
             raise NotImplementedError(f"{src.card.name}: sacrifice_for_range(...) must read (WHO, SPELLS, OBJECTS)")
-        # (the spell first: most spells a caster is offered fit no such statement)
-        if not P._spell_fits(game, src, spell, pos[1]):
-            continue
-        if ab.guard is not None and not game.evaluate(ab.guard, Ctx(this=src, it=spell)):
-            continue
-        if not matches(game, caster, pos[0], Ctx(this=src)):
+        if not _states_for(game, src, ab, caster, spell, pos[0], pos[1]):
             continue
         for o in resolve(game, pos[2], Ctx(this=src)):
             if not isinstance(o, str) and o.in_play and o not in out and st.zone_of(o) is not None:
@@ -171,11 +177,7 @@ def range_bought(game, caster, spell, action: str):
         speed = kw.get("speed")
         if speed is not None and (getattr(speed, "value", None) or "").lower() != (action or "").lower():
             continue
-        if not P._spell_fits(game, src, spell, pos[1]):
-            continue
-        if ab.guard is not None and not game.evaluate(ab.guard, Ctx(this=src, it=spell)):
-            continue
-        if not matches(game, caster, pos[0], Ctx(this=src)):
+        if not _states_for(game, src, ab, caster, spell, pos[0], pos[1]):
             continue
         far = game.evaluate(pos[2], Ctx(this=src, it=spell))
         cost = game.evaluate(pos[3], Ctx(this=src, it=spell))

@@ -67,6 +67,8 @@ _READS = {"effect": (reads.EFFECTS, V.EFFECT_FUNCS), "value": (reads.VALUES, V.V
 def _arg_text(v, fmt: Optional[str]) -> str:
     """One argument as a pattern of dsl/reads.py places it (`fmt`: "signed" or "more" for numbers); the
     arguments a `*name` parameter gathered (a tuple: vocab.call_arguments) read "A, B or C"."""
+    if fmt == "unsaid":  # a key that groups statements: its part is written, the key itself is not
+        return ""
     if isinstance(v, tuple):
         parts = [_arg_text(x, fmt) for x in v]
         return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]

@@ -70,7 +70,7 @@ def test_shipped_cards_read_as_sentences(corpus):
     assert _abilities(corpus, "Chains of Agony") == [
         "You may reveal this.", "When enchanted declares a move: Enchanted takes 1 direct damage."]
     # a verb agrees with its subject; optional parts appear only when given
-    assert "Your Metamagic spells cost 1 less mana (the enchantment reveal cost only) (shared with ring)." in \
+    assert "Your Metamagic spells cost 1 less mana (the enchantment reveal cost only) (its uses counted together with this card's other such cost changes)." in \
         _abilities(corpus, "Arcane Ring")[0]
     # a parameter that gathers several arguments reads them as a list
     assert "This may cast only Healing spells or Protection spells." in _abilities(corpus, "Cassiel, Shield of Bim-Shalla")

@@ -12,6 +12,8 @@ A pattern's pieces:
 - ``{p:mana}``    an amount of mana: "2 mana", "X mana", "mana equal to the level of it" (an amount
                   that names mana itself, "the mana paid for it", as it is); ``{p:more_mana}``:
                   "2 more mana", "more mana equal to ...";
+- ``{p:unsaid}``  nothing: the part around it is written when `p` was given, but not `p` itself (a key
+                  grouping statements, as `costs(..., shared: "ring")`, is no word for a player);
 - ``[...]``       a part that is written only when every placeholder in it was given;
 - ``<a|b>``       a verb agreeing with the nearest placeholder before it: `a` after "you" or a plural
                   ("your Soldier spells"), `b` otherwise;
@@ -51,7 +53,7 @@ EFFECTS: dict[str, str] = {
     "modify_dice": "the attack gets {amount:signed} attack dice",
     "modify_effect_roll": "the effect roll gets {amount:signed}",
     "costs": "{what} <cost|costs> {amount:more} mana[ (the {only} cost only)][, never below {minimum}][ when aimed at {on}]"
-             "[ when cast by {by}][, at most {uses} time<s:uses> a round][ (shared with {shared})][, cast into {into}]"
+             "[ when cast by {by}][, at most {uses} time<s:uses> a round][ (its uses counted together with this card's other such cost changes{shared:unsaid})][, cast into {into}]"
              "[ (optional: {optional})]",
     "spellbook_cost": "{what} <cost|costs> {factor} spellbook point<s:factor> per level",
     "action_cost": "each {action} action of {what} costs its controller {amount:more_mana}",

@@ -64,9 +64,21 @@ _READS = {"effect": (reads.EFFECTS, V.EFFECT_FUNCS), "value": (reads.VALUES, V.V
           "negated": (reads.NEGATED, V.VALUE_FUNCS)}
 
 
+#: words that already make a noun phrase definite or counted, beside the phrase pronouns ("bearer", "you"):
+#: no article is put before them ({p:a})
+_DETERMINERS = frozenset("a an the this that these those your its his her their each every any another one "
+                         "no some all both either neither".split())
+
+
 def _arg_text(v, fmt: Optional[str]) -> str:
     """One argument as a pattern of dsl/reads.py places it (`fmt`: "signed" or "more" for numbers); the
     arguments a `*name` parameter gathered (a tuple: vocab.call_arguments) read "A, B or C"."""
+    if fmt == "a":  # a kind after "is": "a destroyed creature", "an Animal", "the defender" as it is
+        text = _arg_text(v, None)
+        first = text.split(" ", 1)[0]
+        if not first or first.lower() in _DETERMINERS or first in V.PRONOUNS or first[0].isdigit():
+            return text
+        return ("an " if first[0].lower() in "aeiou" else "a ") + text
     if fmt == "unsaid":  # a key that groups statements: its part is written, the key itself is not
         return ""
     if isinstance(v, tuple):
@@ -92,7 +104,7 @@ def _arg_text(v, fmt: Optional[str]) -> str:
 
 
 _PLURAL_NOUN = re.compile(r"\b(spells|creatures|objects|conjurations|enchantments|mages|walls|zones"
-                          r"|players|attacks)\b", re.IGNORECASE)
+                          r"|players|attacks|dice)\b", re.IGNORECASE)
 #: where a subject's head noun ends and what qualifies it begins ("each object | in zones adjacent...")
 _QUALIFIER = re.compile(r"\b(in|within|of|attached|adjacent|with|without|that|controlled|on|except)\b")
 

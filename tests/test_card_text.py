@@ -72,6 +72,12 @@ def test_shipped_cards_read_as_sentences(corpus):
     # a verb agrees with its subject; optional parts appear only when given
     assert "Your Metamagic spells cost 1 less mana (the enchantment reveal cost only) (its uses counted together with this card's other such cost changes)." in \
         _abilities(corpus, "Arcane Ring")[0]
+    # a kind after "is" takes its article; a pronoun does not ("attacker is bearer"); what is rolled is
+    # named once ("attack dice are rolled", not "attack dice dice")
+    assert "and it is not a destroyed creature:" in _abilities(corpus, "Ichthellid")[1]
+    assert _abilities(corpus, "Gloves of Skill") == [
+        "Once per round: When attack dice are rolled, if attacker is bearer and the attack is ranged: You may: "
+        "Reroll attack dice."]
     # a parameter that gathers several arguments reads them as a list
     assert "This may cast only Healing spells or Protection spells." in _abilities(corpus, "Cassiel, Shield of Bim-Shalla")
     # a step's name is not doubled ("counter spell step step")

@@ -12,6 +12,8 @@ A pattern's pieces:
 - ``{p:mana}``    an amount of mana: "2 mana", "X mana", "mana equal to the level of it" (an amount
                   that names mana itself, "the mana paid for it", as it is); ``{p:more_mana}``:
                   "2 more mana", "more mana equal to ...";
+- ``{p:a}``       a kind with its article: "a destroyed creature", "an Animal" ("the defender",
+                  "your mage" as they are);
 - ``{p:unsaid}``  nothing: the part around it is written when `p` was given, but not `p` itself (a key
                   grouping statements, as `costs(..., shared: "ring")`, is no word for a player);
 - ``[...]``       a part that is written only when every placeholder in it was given;
@@ -202,7 +204,7 @@ VALUES: dict[str, str] = {
     "count": "the number of {what}",
     "level": "the level of {what}",
     "chosen": "the chosen object",
-    "is": "{what} is {kind}",
+    "is": "{what} is {kind:a}",
     "has": "{what} <have|has> {traits}",
     "attack_kind": "the attack is {kind}",
     "damage_type_is": "the attack deals {type} damage",
@@ -268,7 +270,7 @@ VALUES: dict[str, str] = {
 #: Burn", not "not (target has Burn)"); the same parameters as the value's own pattern.  A condition
 #: whose value has no pattern here reads "not (...)" around its own sentence.
 NEGATED: dict[str, str] = {
-    "is": "{what} is not {kind}",
+    "is": "{what} is not {kind:a}",
     "has": "{what} <do|does> not have {traits}",
     "attack_kind": "the attack is not {kind}",
     "damage_type_is": "the attack does not deal {type} damage",
@@ -339,7 +341,7 @@ EVENTS: dict[str, str] = {
     "would_be_destroyed": "{what=an object} would be destroyed[ by {by}]",
     "attack_step": "an attack[ on {defending}][ by {attacking}] reaches its {step} step",
     "reveals": "{who=a player} <reveal|reveals>[ {what}]",
-    "rolls": "[{what} ]dice are rolled",
+    "rolls": "{what=dice} <are|is> rolled",
     "loses_mana": "{who=a player} <lose|loses> mana[ to {source}]",
     "declares": "{what=an object} <declare|declares>[ a {action}]",
 }

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Callable, Optional
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, TraitInstance
 from .decisions import Option
-from . import barclauses, defenses
+from . import barclauses, defenses, extracost
 from .gamepart import GamePart
 from .codex_rules import entries_stating, ignores_los_walls, ignores_minimum_range, melee_restriction
 from .movement import in_los
@@ -1465,9 +1465,7 @@ class AttackEngine(GamePart):
             return f"{a.label()} cannot attack"
         if action.kind == "ranged" and not action.is_zone and action.definition.range:
             lo, hi = action.definition.range
-            paid = getattr(g, "range_paid", None)  # range a spell's caster paid to extend (extracost.bought)
-            if paid and action.spell is not None:
-                hi += paid.get(action.spell.id, 0)
+            hi += extracost.bought_range(g, action.spell)  # range the spell's caster paid to extend
             zs, zt = g.state.zone_of(atk.source), g.state.zone_of(t)
             if zs and zt is None and getattr(t, "border", None):
                 # a wall: in range of at least one of the two zones it borders (Rules, Walls)

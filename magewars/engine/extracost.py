@@ -195,8 +195,10 @@ def bought(game) -> dict:
 
 
 def bought_range(game, spell) -> int:
-    """The zones added to the maximum range of `spell` (the spell being cast, or None) with mana paid."""
-    return bought(game).get(spell.id, 0) if spell is not None else 0
+    """The zones added to the maximum range of `spell` (the spell being cast, or None) with mana paid
+    (read by the casting sequence and by the attack an attack spell makes)."""
+    paid = getattr(game, "range_paid", None)  # (nothing is stored by reading: most games buy no range)
+    return paid.get(spell.id, 0) if paid and spell is not None else 0
 
 
 # ---------------------------------------------------------------- an ability's zone widened to the arena

@@ -197,10 +197,28 @@ def cond_text(c) -> str:
     if isinstance(c, A.CondAnd):
         return _joined(c.items, "and", A.CondOr, "either")
     if isinstance(c, A.CondOr):
-        return _joined(c.items, "or", A.CondAnd, "both")
+        one = _one_subject(c)
+        return one if one is not None else _joined(c.items, "or", A.CondAnd, "both")
     if isinstance(c, A.CondNot):
         return _negated_text(c.item)
     return call_text(c, "value")
+
+
+def _one_subject(c, lead: str = "") -> Optional[str]:
+    """`is(X, A) or is(X, B) ...` of one subject reads once: "X is a creature or a conjuration" ("X is
+    either a creature or a conjuration" where `lead` says the group must be marked); None otherwise."""
+    kinds, subject = [], None
+    for x in c.items:
+        if not (isinstance(x, A.Call) and x.name == "is" and len(x.args) == 2
+                and not any(a.key for a in x.args)):
+            return None
+        who = phrase_text(x.args[0].value)
+        if subject is not None and who != subject:
+            return None
+        subject = who
+        kinds.append(_arg_text(x.args[1].value, "a"))
+    listed = ", ".join(kinds[:-1]) + " or " + kinds[-1]
+    return f"{subject} is {lead + ' ' if lead else ''}{listed}"
 
 
 def _joined(items, word: str, other: type, lead: str) -> str:
@@ -209,9 +227,10 @@ def _joined(items, word: str, other: type, lead: str) -> str:
     ("either the attack is melee or the attack is ranged, and the attack is not Spell")."""
     parts = []
     for i, x in enumerate(items):
-        text = cond_text(x)
+        one = _one_subject(x, lead) if isinstance(x, A.CondOr) else None
+        text = one if one is not None else cond_text(x)
         if isinstance(x, other):
-            text = f"{lead} {text}{',' if i < len(items) - 1 else ''}"
+            text = f"{text if one is not None else lead + ' ' + text}{',' if i < len(items) - 1 else ''}"
         parts.append(text)
     return f" {word} ".join(parts)
 

@@ -78,6 +78,11 @@ def test_shipped_cards_read_as_sentences(corpus):
     assert _abilities(corpus, "Gloves of Skill") == [
         "Once per round: When attack dice are rolled, if attacker is bearer and the attack is ranged: You may: "
         "Reroll attack dice."]
+    # one subject's kinds joined by "or" read once, marked "either" inside an "and"
+    assert "If the chosen object is either a creature or a conjuration, and the chosen object is in line of sight" \
+        in _abilities(corpus, "Chain Lightning")[0]
+    assert "If the chosen object is an Elemental creature, a Golem creature or a Sprite creature: Choose one:" \
+        in _abilities(corpus, "Elementalist Stats")[-1]
     # a parameter that gathers several arguments reads them as a list
     assert "This may cast only Healing spells or Protection spells." in _abilities(corpus, "Cassiel, Shield of Bim-Shalla")
     # a step's name is not doubled ("counter spell step step")

@@ -5,6 +5,7 @@ commit (issue notes, docs/engine-speed.md): two long-lived workers, one per tree
 slices (benchmarks/sidebyside.py, `paired`).  Compared with itself (REF = HEAD), each of the three
 cases prints its rates, a ratio near 1 and its quartiles.  Needs a git checkout with history (skipped
 otherwise)."""
+import os
 import re
 import subprocess
 import sys
@@ -23,17 +24,19 @@ def _git_ok() -> bool:
         return False
 
 
-@pytest.mark.skipif(not _git_ok(), reason="needs a git checkout of the project")
 def _worktrees() -> set:
     listed = subprocess.run(["git", "-C", str(ROOT), "worktree", "list", "--porcelain"], capture_output=True,
                             text=True).stdout
     return {ln.split(" ", 1)[1] for ln in listed.splitlines() if ln.startswith("worktree ")}
 
 
-def test_engine_benchmark_side_by_side_with_itself():
-    before = _worktrees()
+@pytest.mark.skipif(not _git_ok(), reason="needs a git checkout of the project")
+def test_engine_benchmark_side_by_side_with_itself(tmp_path):
+    # the benchmark's temporary worktree goes under this test's own folder (TMPDIR), so the check below
+    # sees this run's worktree only, whatever other benchmark runs in this repository are doing meanwhile
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_engine.py"), "--baseline", "HEAD",
-                           "--seconds", "0.6"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+                           "--seconds", "0.6"], capture_output=True, text=True, cwd=ROOT, timeout=300, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     rows = re.findall(r"^  (.+?)\s+(\d+) vs\s+(\d+)\s+ratio\s+([\d.]+)x \(quartiles ([\d.]+)-([\d.]+), (\d+) pairs\)$",
                       done.stdout, re.M)
@@ -43,9 +46,9 @@ def test_engine_benchmark_side_by_side_with_itself():
         assert int(a) > 0 and int(b) > 0 and int(pairs) >= 1
         assert float(q1) <= float(ratio) <= float(q3)
         assert 0.5 < float(ratio) < 2.0  # the same tree against itself
-    # the temporary worktree is gone again (compared with the list before: another benchmark run with
-    # --baseline in this repository at the same time has a temporary worktree of its own)
-    assert not {w for w in _worktrees() - before if w.endswith("/baseline")}
+    # the temporary worktree is gone again, from git's list and from the disk
+    assert not {w for w in _worktrees() if Path(w).resolve().is_relative_to(tmp_path.resolve())}
+    assert not list(tmp_path.iterdir())
 
 
 @pytest.mark.skipif(not _git_ok(), reason="needs a git checkout of the project")

@@ -51,19 +51,19 @@ def find_shared(explicit: Optional[Path] = None) -> Optional[Path]:
 
 
 def _load(path: Path):
+    from .limits import LimitError, read_bounded
+    try:  # (a device, pipe or socket is refused before it is read: `--shared` is the user's folder)
+        text = read_bounded(path, MAX_BYTES)
+    except LimitError as e:
+        raise CompareError(f"{path}:1:1: E004 the published card data cannot be read: {e}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise CompareError(f"{path}:1:1: E004 cannot read the published card data: "
+                           f"{getattr(e, 'strerror', None) or e}") from None
     try:
-        size = path.stat().st_size
-    except OSError as e:
-        raise CompareError(f"{path}:1:1: E004 cannot read the published card data: {e.strerror or e}") from None
-    if size > MAX_BYTES:
-        raise CompareError(f"{path}:1:1: E004 the published card data is too large ({size} bytes)")
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(text)
     except json.JSONDecodeError as e:
         raise CompareError(f"{path}:{e.lineno}:{e.colno}: E004 the published card data is not valid JSON: {e.msg}") \
             from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise CompareError(f"{path}:1:1: E004 cannot read the published card data: {e}") from None
 
 
 def published_texts(shared: Path, name: str) -> list[Published]:

@@ -18,6 +18,8 @@ MAX_SOURCE_BYTES = 512_000        # a card (.mw) file
 MAX_SCENARIO_BYTES = 1_000_000    # a scenario (.yaml) file
 MAX_FILES_PER_WALK = 20_000       # .mw files gathered from the folders of one command
 MAX_WALK_DIRS = 20_000            # folders visited by one walk
+MAX_RESULTS_BYTES = 512_000_000  # a duel results file (`--games` up to MAX_CLI_NUMBER, ~250 bytes a game)
+MAX_ID_TABLE_BYTES = 16_000_000  # an OCTGN id table (`magewars book --ids`)
 
 # card language
 MAX_INT_DIGITS = 9                # a number in a card file (stats, costs, die ranges)

@@ -81,10 +81,11 @@ class Row:
 
 def load_rulings(shared: Path, with_gist: bool = True) -> list[Ruling]:
     path = shared / "reference" / "supplement-rulings.tsv"
-    try:
-        if path.stat().st_size > MAX_TSV_BYTES:
-            raise RulingsError(f"{path}:1:1: R001 the rulings list is larger than {MAX_TSV_BYTES} bytes")
-        text = path.read_text(encoding="utf-8")
+    from .limits import LimitError, read_bounded
+    try:  # (a device, pipe or socket is refused before it is read)
+        text = read_bounded(path, MAX_TSV_BYTES)
+    except LimitError as e:
+        raise RulingsError(f"{path}:1:1: R001 cannot read the rulings list: {e}")
     except (OSError, UnicodeDecodeError) as e:
         raise RulingsError(f"{path}:1:1: R001 cannot read the rulings list: {getattr(e, 'strerror', None) or e}")
     rows = list(csv.reader(text.splitlines(), delimiter="\t"))
@@ -124,13 +125,23 @@ def _yaml_field(text: str, key: str) -> str:
 
 
 def scenario_files(folder: Path) -> list[Path]:
-    return sorted(folder.rglob("*.yaml"))
+    """The scenario files under `folder`: regular files only, each folder walked once (a symlink loop is
+    walked once; a device or pipe named *.yaml is not a scenario), at most MAX_FILES_PER_WALK of them."""
+    from .limits import walk_sources
+    files, problems = walk_sources(folder, ".yaml")
+    if problems:
+        raise RulingsError(f"{folder}:1:1: R004 {problems[0]}")
+    return files
 
 
 def scenario_evidence(folder: Path, run: bool, cards_roots: tuple = ()) -> list[Evidence]:
+    from .limits import MAX_SCENARIO_BYTES, LimitError, read_bounded
     out = []
     for p in scenario_files(folder):
-        text = p.read_text(encoding="utf-8", errors="replace")
+        try:
+            text = read_bounded(p, MAX_SCENARIO_BYTES)
+        except (LimitError, OSError, UnicodeDecodeError) as e:
+            raise RulingsError(f"{p}:1:1: R004 cannot read the scenario: {getattr(e, 'strerror', None) or e}")
         ids = sorted(set(RULING_ID.findall(_yaml_field(text, "cite"))))
         if not ids:
             continue

@@ -236,3 +236,104 @@ def test_a_very_long_operator_chain_is_a_located_error():
     text = (ROOT / "tests" / "fuzz" / "crash_operator_chain.mw").read_text()
     _, diags = parse_text(text, "x.mw")
     assert diags and all(d.span.line >= 1 for d in diags)
+
+
+# ---------------------------------------------------------------- every file a command reads is bounded
+# Each command that reads a file the user names (or a file inside a folder the user names) refuses a device
+# or a named pipe before reading it: /dev/zero would fill memory, and opening a pipe waits for a writer that
+# never comes.  Each case runs in its own process with a time limit, so a regression fails instead of hanging.
+def _bounded(argv: list, timeout: float = 120) -> tuple[int, str]:
+    """Run argv (a python command line) in a process of at most 4 GB of address space and `timeout` seconds:
+    reading /dev/zero unbounded ends in a MemoryError there, not in this test process."""
+    import subprocess
+    import sys
+
+    def cap():
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+    done = subprocess.run([sys.executable, *map(str, argv)], capture_output=True, text=True, timeout=timeout,
+                          cwd=ROOT, stdin=subprocess.DEVNULL, preexec_fn=cap)
+    return done.returncode, done.stdout + done.stderr
+
+
+def _command(args: list) -> tuple[int, str]:
+    return _bounded(["-m", "magewars", *args])
+
+
+def _not_regular(tmp_path, kind: str, name: str) -> Path:
+    """A file named `name` that is not a regular file: a link to /dev/zero, or a named pipe."""
+    p = tmp_path / kind / name
+    p.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "device":
+        p.symlink_to("/dev/zero")
+    else:
+        os.mkfifo(p)
+    return p
+
+
+KINDS = [pytest.param("device", marks=pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")),
+         pytest.param("pipe", marks=pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes"))]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_replay_refuses_a_results_file_that_is_not_a_file(tmp_path, kind):
+    p = _not_regular(tmp_path, kind, "results.json")
+    rc, out = _command(["replay", p, "--game", "0"])
+    assert (rc, out.strip()) == (2, f"magewars: {p}: cannot read: not a regular file (device, pipe or socket): "
+                                    f"refused")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_book_refuses_an_id_table_that_is_not_a_file(tmp_path, kind):
+    p = _not_regular(tmp_path, kind, "ids.json")
+    rc, out = _command(["book", "check", "beastmaster", "--ids", p])
+    assert rc == 2 and f"{p}: cannot read the OCTGN id table: not a regular file" in out
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_card_compare_refuses_published_data_that_is_not_a_file(tmp_path, kind):
+    p = _not_regular(tmp_path, kind, "cards/cards.json")
+    rc, out = _command(["card", "bear strength", "--compare", "--shared", p.parents[1]])
+    assert rc == 2 and f"{p}:1:1: E004 the published card data cannot be read: not a regular file" in out
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_rulings_list_that_is_not_a_file_is_refused(tmp_path, kind):
+    p = _not_regular(tmp_path, kind, "reference/supplement-rulings.tsv")
+    rc, out = _bounded(["-c", "from pathlib import Path; from magewars.rulings import load_rulings; "
+                              f"load_rulings(Path({str(p.parents[1])!r}))"])
+    assert rc == 1 and f"RulingsError: {p}:1:1: R001 cannot read the rulings list: not a regular file" in out
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_scenario_folders_skip_what_is_not_a_file(tmp_path, kind):
+    """`magewars rulings --scenarios` and `magewars site build --scenarios` walk a folder of the user's: a
+    device or pipe named *.yaml is not read (the site says so in a warning)."""
+    p = _not_regular(tmp_path, kind, "s.yaml")
+    (p.parent / "ok.yaml").write_text('name: ok\ncite: "R.move.traps-step6"\nobjects: [{card: "Bear Strength"}]\n')
+    code = ("import sys; from pathlib import Path; from magewars.rulings import scenario_evidence;"
+            "from magewars.site.collect import load_scenarios; w = [];"
+            f"f = Path({str(p.parent)!r}); ev = scenario_evidence(f, run=False);"
+            "s = load_scenarios(f, w); print([(e.ruling, e.where) for e in ev]);"
+            "print([(x.file, x.cards) for x in s]); print([d.format() for d in w])")
+    rc, out = _bounded(["-c", code])
+    assert rc == 0, out[-2000:]
+    assert out.splitlines() == [
+        "[('R.move.traps-step6', 'ok.yaml')]",
+        "[('ok.yaml', ['Bear Strength'])]",
+        str([f"{p}:1:1: W901 scenario not read: not a regular file (device, pipe or socket): refused"])]
+
+
+def test_a_scenario_of_nested_aliases_is_read_in_bounded_time(tmp_path):
+    """The web codex lists the cards a scenario uses: a "billion laughs" file (each list ten aliases of the
+    one before, nine levels deep: 2 x 10^9 card entries when expanded) is walked once per distinct node."""
+    lines = ["name: bomb", 'a0: &a0 [{card: "Bear Strength"}, {card: "Rhino Hide"}]']
+    for i in range(1, 10):
+        lines.append(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]")
+    lines.append(f"objects: [{', '.join(['*a9'] * 10)}]")
+    (tmp_path / "bomb.yaml").write_text("\n".join(lines) + "\n")
+    code = ("from pathlib import Path; from magewars.site.collect import load_scenarios; w = [];"
+            f"print([(s.file, s.cards) for s in load_scenarios(Path({str(tmp_path)!r}), w)], w)")
+    rc, out = _bounded(["-c", code])
+    assert (rc, out.strip()) == (0, "[('bomb.yaml', ['Bear Strength', 'Rhino Hide'])] []")

@@ -262,8 +262,11 @@ def csv_rows(records: Iterable[dict]) -> list[dict]:
 
 def load_results(path: Path) -> dict:
     """A results document written by `magewars duel --json`; anything else is a DuelError."""
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    from ..limits import MAX_RESULTS_BYTES, LimitError, read_bounded
+    try:  # (a device, pipe or socket is refused before it is read; a file is read up to the bound)
+        doc = json.loads(read_bounded(path, MAX_RESULTS_BYTES))
+    except LimitError as e:
+        raise DuelError(f"{path}: cannot read: {e}") from None
     except OSError as e:
         raise DuelError(f"{path}: cannot read: {e.strerror or e}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as e:

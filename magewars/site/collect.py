@@ -198,26 +198,35 @@ def _codex_entry(book: RulesBook, d: CodexDefinition) -> Optional[Entry]:
 
 
 def _scenario_cards(node) -> list[str]:
-    out = []
-    if isinstance(node, dict):
-        for k, v in node.items():
-            if k == "card" and isinstance(v, str):
-                out.append(v)
-            else:
-                out.extend(_scenario_cards(v))
-    elif isinstance(node, list):
-        for v in node:
-            out.extend(_scenario_cards(v))
+    """Every `card:` name in a scenario's tree.  Each mapping or list is visited once: YAML aliases share
+    one node, so a file of nested aliases (the "billion laughs") is walked in time bounded by its size."""
+    out: list[str] = []
+    seen: set[int] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if not isinstance(n, (dict, list)) or id(n) in seen:
+            continue
+        seen.add(id(n))
+        if isinstance(n, dict):
+            for k, v in n.items():
+                if k == "card" and isinstance(v, str):
+                    out.append(v)
+                else:
+                    stack.append(v)
+        else:
+            stack.extend(n)
     return out
 
 
 def load_scenarios(folder: Path, warnings: list[Diagnostic]) -> list[Scenario]:
     out = []
+    from ..limits import MAX_SCENARIO_BYTES, LimitError, read_bounded
     for path in sorted(folder.glob("*.yaml")):
-        try:
-            raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
-        except (OSError, UnicodeDecodeError) as exc:
-            warnings.append(_warn(f"scenario not read: {exc}", str(path)))
+        try:  # (a device or pipe is refused before it is read; a file is read up to the scenario bound)
+            raw = yaml.load(read_bounded(path, MAX_SCENARIO_BYTES), Loader=_SAFE_LOADER)
+        except (LimitError, OSError, UnicodeDecodeError) as exc:
+            warnings.append(_warn(f"scenario not read: {getattr(exc, 'strerror', None) or exc}", str(path)))
             continue
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)

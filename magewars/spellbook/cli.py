@@ -15,10 +15,11 @@ def _load_ids(path: Optional[Path]) -> Optional[dict[str, str]]:
     """An OCTGN id table: {"ids": {GUID: {"name": ...}}} or {GUID: name}."""
     if path is None:
         return None
-    try:
-        if path.stat().st_size > 16 * 1024 * 1024:
-            raise click.UsageError(f"{path}: id table larger than 16 MB")
-        data = json.loads(path.read_text(encoding="utf-8"))
+    from ..limits import MAX_ID_TABLE_BYTES, LimitError, read_bounded
+    try:  # (a device, pipe or socket is refused before it is read)
+        data = json.loads(read_bounded(path, MAX_ID_TABLE_BYTES))
+    except LimitError as exc:
+        raise click.UsageError(f"{path}: cannot read the OCTGN id table: {exc}")
     except (OSError, ValueError) as exc:
         raise click.UsageError(f"{path}: cannot read the OCTGN id table: {exc}")
     table = data.get("ids", data) if isinstance(data, dict) else None

@@ -285,6 +285,16 @@ def test_replay_refuses_a_results_file_that_is_not_a_file(tmp_path, kind):
 
 
 @pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("command", [["duel", "{p}", "wizard", "--games", "1"], ["play", "wizard", "{p}"],
+                                     ["book", "check", "{p}"]])
+def test_a_spellbook_that_is_not_a_file_is_refused(tmp_path, kind, command):
+    p = _not_regular(tmp_path, kind, "book.o8d")
+    rc, out = _command([a.format(p=p) for a in command])
+    assert rc == 2 and out.rstrip().endswith(f"no spellbook file or shipped spellbook named '{p}'; that is not a "
+                                             f"regular file (a device, pipe or socket): refused"), out
+
+
+@pytest.mark.parametrize("kind", KINDS)
 def test_book_refuses_an_id_table_that_is_not_a_file(tmp_path, kind):
     p = _not_regular(tmp_path, kind, "ids.json")
     rc, out = _command(["book", "check", "beastmaster", "--ids", p])

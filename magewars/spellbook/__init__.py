@@ -55,6 +55,8 @@ def find_book(path_or_name: Union[str, Path]) -> Path:
     p = Path(path_or_name)
     if p.is_file():
         return p
+    if p.exists() and not p.is_dir():  # (never opened: a pipe would wait for a writer, a device never ends)
+        raise SpellbookNotFound(str(path_or_name), "that is not a regular file (a device, pipe or socket): refused")
     books = shipped_books()
     key = str(path_or_name).strip().lower()
     for name, path in books.items():

@@ -1,8 +1,10 @@
-"""Upper and lower bounds of the numeric command-line options, in one place.
+"""Upper and lower bounds of the command-line options, in one place.
 
 Each bound keeps the cost of a command bounded: `odds --max-attacks` sets the
 length of the attacks-needed chain, `--defender-damage` the damage already on
-the defender (no card has anywhere near this much life).  The library checks
+the defender (no card has anywhere near this much life), and a name, term or
+question given on the command line is at most MAX_TEXT_CHARS long (each word of a
+question is matched against every name: a page of text would take minutes).  The library checks
 the same bounds (magewars.odds), so the API cannot be driven past them either.
 """
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 MAX_ATTACKS = 100
 MAX_DEFENDER_DAMAGE = 999
 MAX_ATTACHED = 20  # cards given with --with / --defender-with
+MAX_TEXT_CHARS = 500  # a card name, rules term, section or question (the longest card name has 32)
 
 
 def check_int(value: int, lo: int, hi: int, option: str) -> None:
@@ -36,11 +39,20 @@ def click_range(lo: int, hi: int):
     return callback
 
 
-def click_count(hi: int):
-    """A click callback bounding how often a repeatable option is given."""
+def click_text(count: "int | None" = None):
+    """A click callback bounding a text argument or option: each value (or, for several words of one
+    argument, the words joined) at most MAX_TEXT_CHARS long, and a repeatable option given at most
+    `count` times."""
     def callback(ctx, param, value):
         import click
-        if value is not None and len(value) > hi:
-            raise click.BadParameter(f"given {len(value)} times; at most {hi}", ctx, param)
+        if value is None:
+            return value
+        if count is not None and len(value) > count:
+            raise click.BadParameter(f"given {len(value)} times; at most {count}", ctx, param)
+        several = isinstance(value, tuple)
+        texts = value if several and param.multiple else [" ".join(value)] if several else [value]
+        for text in texts:
+            if len(text) > MAX_TEXT_CHARS:
+                raise click.BadParameter(f"{len(text)} characters long; at most {MAX_TEXT_CHARS}", ctx, param)
         return value
     return callback

@@ -13,7 +13,7 @@ from typing import Optional
 import click
 
 from . import __version__
-from .bounds import MAX_ATTACHED, MAX_ATTACKS, MAX_DEFENDER_DAMAGE, click_count, click_range
+from .bounds import MAX_ATTACHED, MAX_ATTACKS, MAX_DEFENDER_DAMAGE, click_range, click_text
 from .limits import MAX_CLI_NUMBER  # noqa: F401  (every CLI number is capped)
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -169,7 +169,8 @@ def export(as_json, output):
 
 
 @main.command()
-@click.argument("name", nargs=-1, required=True, shell_complete=lambda c, p, i: _complete_cards(i))
+@click.argument("name", nargs=-1, required=True, shell_complete=lambda c, p, i: _complete_cards(i),
+                callback=click_text())
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--from", "sources", multiple=True, type=click.Path(path_type=Path),
               help="Read cards from these .mw files or folders instead of the shipped corpus.")
@@ -255,8 +256,9 @@ def _complete_terms(ctx, param, incomplete):
 
 
 @main.command()
-@click.argument("query", nargs=-1, required=False, shell_complete=_complete_terms)
-@click.option("--search", "search", metavar="TEXT", help="Find TEXT inside entries, rulings and card text.")
+@click.argument("query", nargs=-1, required=False, shell_complete=_complete_terms, callback=click_text())
+@click.option("--search", "search", metavar="TEXT", callback=click_text(),
+              help="Find TEXT inside entries, rulings and card text.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def lookup(query, search, as_json):
     """Look up a rules term, a rule number (6.2), a card, or ask a question in plain words
@@ -284,7 +286,7 @@ def lookup(query, search, as_json):
 
 
 @main.command()
-@click.argument("section", required=False)
+@click.argument("section", required=False, callback=click_text())
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def rules(section, as_json):
     """Print the numbered rules document, or one section of it (e.g. `magewars rules 5.2`)."""
@@ -316,19 +318,19 @@ def completion(shell):
 
 # ---------------------------------------------------------------- odds
 @main.command()
-@click.argument("attacker", shell_complete=_complete_terms)
-@click.argument("defender", shell_complete=_complete_terms)
-@click.option("--attack", "attack", metavar="NAME", help="Which of the attacker's attacks (default: its first).")
-@click.option("--with", "attacker_with", multiple=True, metavar="CARD", callback=click_count(MAX_ATTACHED),
+@click.argument("attacker", shell_complete=_complete_terms, callback=click_text())
+@click.argument("defender", shell_complete=_complete_terms, callback=click_text())
+@click.option("--attack", "attack", metavar="NAME", callback=click_text(), help="Which of the attacker's attacks (default: its first).")
+@click.option("--with", "attacker_with", multiple=True, metavar="CARD", callback=click_text(count=MAX_ATTACHED),
               help="Attach an enchantment or equipment to the attacker (or the caster); repeatable.")
-@click.option("--defender-with", "defender_with", multiple=True, metavar="CARD", callback=click_count(MAX_ATTACHED),
+@click.option("--defender-with", "defender_with", multiple=True, metavar="CARD", callback=click_text(count=MAX_ATTACHED),
               help="Attach an enchantment or equipment to the defender; repeatable.")
-@click.option("--defender-hidden", "defender_hidden", multiple=True, metavar="CARD", callback=click_count(MAX_ATTACHED),
+@click.option("--defender-hidden", "defender_hidden", multiple=True, metavar="CARD", callback=click_text(count=MAX_ATTACHED),
               help="Attach an enchantment to the defender face down, revealed when its reveal rule allows.")
 @click.option("--defender-damage", type=int, default=0, show_default=True, metavar="N",
               callback=click_range(0, MAX_DEFENDER_DAMAGE),
               help="Damage already on the defender.")
-@click.option("--caster", default=None, metavar="MAGE",
+@click.option("--caster", default=None, metavar="MAGE", callback=click_text(),
               help="The mage who casts an attack spell or bears a weapon "
                    "(default: the first mage trained in the spell's school).")
 @click.option("--charge", is_flag=True, help="The attacker charged (Charge +X applies).")

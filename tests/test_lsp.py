@@ -113,3 +113,27 @@ def test_diagnostics_follow_edits(session):
     after = session["after"]
     col = session["text"].splitlines()[3].index("Flyng")
     assert [(d.code, d.range.start.line, d.range.start.character) for d in after] == [("E101", 3, col)]
+
+
+def test_a_document_too_large_to_lint_gets_lints_diagnostic_and_is_not_parsed(tmp_path, monkeypatch):
+    """An editor may send any amount of text at every keystroke; over the size `magewars lint` reads, the
+    server answers lint's own E004 (same code and message) without parsing it, and lists no symbols."""
+    from magewars import limits
+    from magewars.dsl import compile_paths
+    from magewars.lsp import analysis
+    text = 'creature "Big" {\n  armor 1 life 2\n}\n' * (limits.MAX_SOURCE_BYTES // 30)
+    path = tmp_path / "big.mw"
+    path.write_text(text, encoding="utf-8")
+    _, lint = compile_paths([path], with_codex=False)
+    k = analysis.Knowledge()
+    monkeypatch.setattr(analysis, "parse_text", lambda *a: pytest.fail("parsed a document too large to lint"))
+    got = k.diagnostics(str(path), text)
+    assert [(d.code, d.message, d.span.line, d.span.col) for d in got] == \
+        [(d.code, d.message, d.span.line, d.span.col) for d in lint] == \
+        [("E004", f"cannot read file: LimitError: file too large: {len(text.encode())} bytes (the limit is "
+                  f"{limits.MAX_SOURCE_BYTES})", 1, 1)]
+    assert k.symbols(str(path), text) == []
+    one = text[:text.index("}") + 2]  # one card of it: parsed and checked as usual
+    monkeypatch.undo()
+    assert [s[0] for s in k.symbols(str(path), one)] == ["Big"]
+    assert "E004" not in {d.code for d in k.diagnostics(str(path), one)}

@@ -51,7 +51,11 @@ class Knowledge:
     # ------------------------------------------------------------------ diagnostics
     def diagnostics(self, path: str, text: str) -> list[Diagnostic]:
         """The lint diagnostics for one document, checked against the shipped codex and
-        knowing every shipped card name (the same codes as `magewars lint`)."""
+        knowing every shipped card name (the same codes as `magewars lint`).  A document larger than
+        lint reads (MAX_SOURCE_BYTES) gets lint's E004 instead: it is not parsed at every keystroke."""
+        too_large = _too_large(path, text)
+        if too_large:
+            return too_large
         tree, diags = parse_text(text, path)
         mine = {str(Path(path).resolve())}
         files = [f for f in self._codex_files if str(Path(f.path).resolve()) not in mine]
@@ -160,11 +164,27 @@ class Knowledge:
     # ------------------------------------------------------------------ symbols
     @staticmethod
     def symbols(path: str, text: str) -> list[tuple[str, str, A.Span, A.Span]]:
-        """(name, kind, whole span, name span) for every definition in the document."""
+        """(name, kind, whole span, name span) for every definition in the document (none in a document
+        too large to lint)."""
+        if _too_large(path, text):
+            return []
         tree, _ = parse_text(text, path)
         if tree is None:
             return []
         return [(d.name, d.kind, d.span, d.name_span) for d in tree.definitions]
+
+
+def _too_large(path: str, text: str) -> list[Diagnostic]:
+    """Lint's E004 for a document over MAX_SOURCE_BYTES (the bound `magewars lint` reads files to), or []."""
+    from ..limits import MAX_SOURCE_BYTES
+    from ..dsl.span import Span
+    if len(text) * 4 <= MAX_SOURCE_BYTES:  # (at most 4 bytes a character: no need to encode)
+        return []
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size <= MAX_SOURCE_BYTES:
+        return []
+    return [Diagnostic("E004", f"cannot read file: LimitError: file too large: {size} bytes (the limit is "
+                               f"{MAX_SOURCE_BYTES})", Span(path, 1, 1, 1, 1))]
 
 
 @functools.lru_cache(maxsize=512)

@@ -11,12 +11,13 @@ SUFFIXES = (".yaml", ".yml")
 
 def expand(paths: Iterable[Path]) -> list[Path]:
     """Scenario files named, or inside the given folders (sorted).  A path that does not exist
-    is kept: the scenario runner reports it as a located error."""
+    is kept: the scenario runner reports it as a located error; so is anything in a folder named like
+    a scenario that is not a regular file (a pipe, a device, a broken link), which is never opened."""
     files = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            files.extend(sorted(f for f in p.rglob("*") if f.suffix in SUFFIXES and f.is_file()))
+            files.extend(sorted(f for f in p.rglob("*") if f.suffix in SUFFIXES and not f.is_dir()))
         else:
             files.append(p)
     return files

@@ -347,3 +347,22 @@ def test_a_scenario_of_nested_aliases_is_read_in_bounded_time(tmp_path):
             f"print([(s.file, s.cards) for s in load_scenarios(Path({str(tmp_path)!r}), w)], w)")
     rc, out = _bounded(["-c", code])
     assert (rc, out.strip()) == (0, "[('bomb.yaml', ['Bear Strength', 'Rhino Hide'])] []")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+def test_a_scenario_folder_reports_what_it_cannot_read(tmp_path):
+    """`simulate scenario FOLDER` never opens a pipe or device named like a scenario, and does not skip it
+    silently either: it and a broken link are located errors in the summary, beside the scenario that ran."""
+    good = ROOT / "tests" / "scenarios" / "rulings" / "force_hold_stops_push.yaml"
+    (tmp_path / good.name).write_text(good.read_text())
+    os.mkfifo(tmp_path / "pipe.yaml")
+    (tmp_path / "broken.yaml").symlink_to(tmp_path / "nowhere")
+    rc, out = _command(["simulate", "scenario", tmp_path])
+    assert rc == 2
+    assert f"{tmp_path / 'pipe.yaml'}:1:1: S000 cannot read the file: not a regular file (device, pipe or socket): " \
+           f"refused" in out
+    assert f"{tmp_path / 'broken.yaml'}:1:1: S000 cannot read the file: No such file or directory" in out
+    rows = [ln.split() for ln in out.splitlines() if ln.startswith(str(tmp_path)) and ln.split()[-1] in
+            ("ok", "error", "failed")]
+    assert rows == [[str(tmp_path / "broken.yaml"), "error"], [str(tmp_path / good.name), "ok"],
+                    [str(tmp_path / "pipe.yaml"), "error"]], out

@@ -78,7 +78,8 @@ def walk_sources(root, suffix: str = ".mw") -> tuple[list[Path], list[str]]:
     """Files ending in `suffix` under `root`, sorted, following symlinks safely.
 
     A folder reached twice (a symlink loop, or two links to one folder) is
-    walked once; broken links and unreadable folders are reported, not raised.
+    walked once; broken links, unreadable folders and anything named like a
+    source that is not a regular file (never opened) are reported, not raised.
     Returns (files, problems).
     """
     files: list[Path] = []
@@ -112,8 +113,12 @@ def walk_sources(root, suffix: str = ".mw") -> tuple[list[Path], list[str]]:
             try:
                 if e.is_dir():
                     subdirs.append(Path(e.path))
-                elif e.name.endswith(suffix) and e.is_file():
-                    files.append(Path(e.path))
+                elif e.name.endswith(suffix):
+                    if e.is_file():
+                        files.append(Path(e.path))
+                    else:  # (never opened: a pipe would wait for a writer, a device never ends)
+                        problems.append(f"{e.path}: not a regular file (a device, pipe, socket or broken link): "
+                                        f"not read")
             except OSError as exc:  # e.g. ELOOP on a self-referencing link
                 problems.append(f"{e.path}: {exc.strerror or exc}")
             if len(files) > MAX_FILES_PER_WALK:

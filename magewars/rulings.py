@@ -125,12 +125,12 @@ def _yaml_field(text: str, key: str) -> str:
 
 
 def scenario_files(folder: Path) -> list[Path]:
-    """The scenario files under `folder`: regular files only, each folder walked once (a symlink loop is
-    walked once; a device or pipe named *.yaml is not a scenario), at most MAX_FILES_PER_WALK of them."""
+    """The scenario files under `folder`, each folder walked once, at most MAX_FILES_PER_WALK of them; a
+    device, pipe or broken link named *.yaml (never opened) or a symlink loop is an R004 error."""
     from .limits import walk_sources
     files, problems = walk_sources(folder, ".yaml")
-    if problems:
-        raise RulingsError(f"{folder}:1:1: R004 {problems[0]}")
+    if problems:  # (the index would be missing what that file holds)
+        raise RulingsError(f"{folder}:1:1: R004 the scenario folder cannot be indexed whole: {problems[0]}")
     return files
 
 

@@ -317,22 +317,24 @@ def test_rulings_list_that_is_not_a_file_is_refused(tmp_path, kind):
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_scenario_folders_skip_what_is_not_a_file(tmp_path, kind):
+def test_scenario_folders_never_open_what_is_not_a_file(tmp_path, kind):
     """`magewars rulings --scenarios` and `magewars site build --scenarios` walk a folder of the user's: a
-    device or pipe named *.yaml is not read (the site says so in a warning)."""
+    device or pipe named *.yaml is never opened.  The rulings index refuses the folder (it would be missing
+    what that file holds), the site leaves the file out with a warning."""
     p = _not_regular(tmp_path, kind, "s.yaml")
     (p.parent / "ok.yaml").write_text('name: ok\ncite: "R.move.traps-step6"\nobjects: [{card: "Bear Strength"}]\n')
-    code = ("import sys; from pathlib import Path; from magewars.rulings import scenario_evidence;"
+    code = ("from pathlib import Path; from magewars.rulings import RulingsError, scenario_evidence;"
             "from magewars.site.collect import load_scenarios; w = [];"
-            f"f = Path({str(p.parent)!r}); ev = scenario_evidence(f, run=False);"
-            "s = load_scenarios(f, w); print([(e.ruling, e.where) for e in ev]);"
-            "print([(x.file, x.cards) for x in s]); print([d.format() for d in w])")
+            f"f = Path({str(p.parent)!r}); s = load_scenarios(f, w);"
+            "print([(x.file, x.cards) for x in s]); print([d.format() for d in w])\n"
+            "try:\n    scenario_evidence(f, run=False)\nexcept RulingsError as e:\n    print(e)")
     rc, out = _bounded(["-c", code])
     assert rc == 0, out[-2000:]
     assert out.splitlines() == [
-        "[('R.move.traps-step6', 'ok.yaml')]",
         "[('ok.yaml', ['Bear Strength'])]",
-        str([f"{p}:1:1: W901 scenario not read: not a regular file (device, pipe or socket): refused"])]
+        str([f"{p}:1:1: W901 scenario not read: not a regular file (device, pipe or socket): refused"]),
+        f"{p.parent}:1:1: R004 the scenario folder cannot be indexed whole: {p}: not a regular file (a device, "
+        f"pipe, socket or broken link): not read"]
 
 
 def test_a_scenario_of_nested_aliases_is_read_in_bounded_time(tmp_path):
@@ -366,3 +368,16 @@ def test_a_scenario_folder_reports_what_it_cannot_read(tmp_path):
             ("ok", "error", "failed")]
     assert rows == [[str(tmp_path / "broken.yaml"), "error"], [str(tmp_path / good.name), "ok"],
                     [str(tmp_path / "pipe.yaml"), "error"]], out
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_lint_of_a_folder_warns_of_what_it_does_not_read(tmp_path, kind):
+    """A card folder holding a pipe or device named *.mw: lint never opens it, and says so (a warning at the
+    folder) instead of leaving it out silently; the real card file beside it is read."""
+    p = _not_regular(tmp_path, kind, "odd.mw")
+    (p.parent / "card.mw").write_text('trait "Tt" { }\n')
+    files, diags = expand_paths([p.parent])
+    assert files == [p.parent / "card.mw"]
+    assert [(d.code, d.severity, d.span.path, d.message) for d in diags] == [
+        ("E004", "warning", str(p.parent),
+         f"{p}: not a regular file (a device, pipe, socket or broken link): not read")]

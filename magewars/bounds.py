@@ -12,7 +12,7 @@ from __future__ import annotations
 MAX_ATTACKS = 100
 MAX_DEFENDER_DAMAGE = 999
 MAX_ATTACHED = 20  # cards given with --with / --defender-with
-MAX_TEXT_CHARS = 500  # a card name, rules term, section or question (the longest card name has 32)
+MAX_TEXT_CHARS = 500  # a card name, rules term, section or question (the longest card name has 34)
 
 
 def check_int(value: int, lo: int, hi: int, option: str) -> None:

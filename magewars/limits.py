@@ -59,12 +59,18 @@ def read_bounded(path, limit: int) -> str:
     if not stat.S_ISREG(st.st_mode):
         raise LimitError("not a regular file (device, pipe or socket): refused")
     if st.st_size > limit:
-        raise LimitError(f"file too large: {st.st_size} bytes (the limit is {limit})")
+        raise too_large(st.st_size, limit)
     with open(p, "rb") as fh:
         data = fh.read(limit + 1)
     if len(data) > limit:
         raise LimitError(f"file too large: more than {limit} bytes")
     return data.decode("utf-8")
+
+
+def too_large(size: int, limit: int) -> LimitError:
+    """The error of a text of `size` bytes over `limit` (a file read_bounded refuses, a document the
+    language server is sent)."""
+    return LimitError(f"file too large: {size} bytes (the limit is {limit})")
 
 
 def is_regular_file(path) -> bool:

@@ -163,12 +163,16 @@ def _names_cached(path: str, text: str) -> tuple[list[str], list[str]]:
 def _read(path) -> tuple[Optional[str], list[Diagnostic]]:
     """A source file's text (bounded in size: magewars/limits.py), or an E004 diagnostic."""
     from ..limits import MAX_SOURCE_BYTES, LimitError, read_bounded
-    from .span import Span
     try:
         return read_bounded(path, MAX_SOURCE_BYTES), []
     except (OSError, UnicodeDecodeError, LimitError) as exc:
-        return None, [Diagnostic("E004", f"cannot read file: {exc.__class__.__name__}: {exc}",
-                                 Span(str(path), 1, 1, 1, 1))]
+        return None, [unreadable(path, exc)]
+
+
+def unreadable(path, exc: Exception) -> Diagnostic:
+    """E004 for a source that is not read (as `magewars lint` and the language server say it)."""
+    from .span import Span
+    return Diagnostic("E004", f"cannot read file: {exc.__class__.__name__}: {exc}", Span(str(path), 1, 1, 1, 1))
 
 
 def _known_names(paths: list[Path]) -> tuple[set[str], set[str]]:

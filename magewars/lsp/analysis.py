@@ -176,15 +176,14 @@ class Knowledge:
 
 def _too_large(path: str, text: str) -> list[Diagnostic]:
     """Lint's E004 for a document over MAX_SOURCE_BYTES (the bound `magewars lint` reads files to), or []."""
-    from ..limits import MAX_SOURCE_BYTES
-    from ..dsl.span import Span
+    from ..dsl import unreadable
+    from ..limits import MAX_SOURCE_BYTES, too_large
     if len(text) * 4 <= MAX_SOURCE_BYTES:  # (at most 4 bytes a character: no need to encode)
         return []
     size = len(text.encode("utf-8", "surrogatepass"))
     if size <= MAX_SOURCE_BYTES:
         return []
-    return [Diagnostic("E004", f"cannot read file: LimitError: file too large: {size} bytes (the limit is "
-                               f"{MAX_SOURCE_BYTES})", Span(path, 1, 1, 1, 1))]
+    return [unreadable(path, too_large(size, MAX_SOURCE_BYTES))]
 
 
 @functools.lru_cache(maxsize=512)

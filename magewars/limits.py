@@ -80,6 +80,10 @@ def is_regular_file(path) -> bool:
         return False
 
 
+# a walk's note that loses nothing: the folder's files were taken at its first visit
+ALREADY_VISITED = "folder already visited (symlink loop): skipped"
+
+
 def walk_sources(root, suffix: str = ".mw") -> tuple[list[Path], list[str]]:
     """Files ending in `suffix` under `root`, sorted, following symlinks safely.
 
@@ -102,7 +106,7 @@ def walk_sources(root, suffix: str = ".mw") -> tuple[list[Path], list[str]]:
             continue
         key = (st.st_dev, st.st_ino)
         if key in seen:
-            problems.append(f"{d}: folder already visited (symlink loop): skipped")
+            problems.append(f"{d}: {ALREADY_VISITED}")
             continue
         seen.add(key)
         visited += 1

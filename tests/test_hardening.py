@@ -381,3 +381,30 @@ def test_lint_of_a_folder_warns_of_what_it_does_not_read(tmp_path, kind):
     assert [(d.code, d.severity, d.span.path, d.message) for d in diags] == [
         ("E004", "warning", str(p.parent),
          f"{p}: not a regular file (a device, pipe, socket or broken link): not read")]
+
+
+@pytest.mark.parametrize("bad", ["pipe", "broken link"])
+def test_a_cards_folder_that_cannot_be_read_whole_is_refused(tmp_path, bad):
+    """A `cards:` folder with a source it cannot read is refused (S009), never run without that file;
+    a folder reached twice through a link loses nothing and is kept."""
+    cards = tmp_path / "cards"
+    (cards / "sub").mkdir(parents=True)
+    (cards / "good.mw").write_text((CARDS / "homebrew.mw").read_text())
+    if bad == "pipe":
+        os.mkfifo(cards / "sub" / "waits.mw")
+    else:
+        (cards / "sub" / "gone.mw").symlink_to(tmp_path / "nowhere.mw")
+    p = write(tmp_path, "cards: [cards]\n" + OK_SCENARIO)
+    rc, out = run(p)
+    assert rc == 2 and codes(out) == [("S009", 1, 9)], out
+    assert "cannot be read whole: sub" in out, out
+
+
+def test_a_cards_folder_reached_twice_through_a_link_is_kept(tmp_path):
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    (cards / "good.mw").write_text((CARDS / "homebrew.mw").read_text())
+    (cards / "again").symlink_to(cards)  # a loop: the folder's files are taken once
+    p = write(tmp_path, "cards: [cards]\n" + OK_SCENARIO)
+    rc, out = run(p)
+    assert rc == 0, out

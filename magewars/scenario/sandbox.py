@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional
 
-from ..limits import is_regular_file, walk_sources
+from ..limits import ALREADY_VISITED, is_regular_file, walk_sources
 
 SUFFIX = ".mw"
 
@@ -66,7 +66,12 @@ class Sandbox:
         except (OSError, ValueError):
             is_dir = False
         if is_dir:
-            files, _problems = walk_sources(found, SUFFIX)
+            files, problems = walk_sources(found, SUFFIX)
+            problems = [m for m in problems if not m.endswith(ALREADY_VISITED)]  # (its files were taken once)
+            if problems:  # (a card source it could not read, or a folder it could not walk: never run without it)
+                more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+                return [], ("S009", f"folder {_short(entry)!r} cannot be read whole: "
+                                    f"{_short(_below(problems[0], found))}{more}: refused")
             kept = [f for f in files if self.inside(f) and is_regular_file(f)]
             if len(kept) < len(files):
                 return [], ("S009", f"folder {_short(entry)!r} holds links to files outside the allowed folders: "
@@ -77,6 +82,12 @@ class Sandbox:
         if not is_regular_file(found):
             return [], ("S009", f"card path {_short(entry)!r} is not a regular file: refused")
         return [found], None
+
+
+def _below(problem: str, folder: Path) -> str:
+    """A walk's problem with the folder's own path left out (the entry names it already)."""
+    head = f"{folder}{os.sep}"
+    return problem[len(head):] if problem.startswith(head) else problem
 
 
 def _short(s: str, n: int = 120) -> str:

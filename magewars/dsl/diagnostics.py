@@ -1,10 +1,11 @@
 """Located diagnostics: every problem the language tools report is one of these."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Iterable, Optional
 
 from ..matching import did_you_mean as _did_you_mean
+from .frozen import frozen_dataclass  # @dataclass(frozen=True), cheaper to create
 from .span import Span
 
 # Every code the tools can emit, with a one-line description.  docs/dsl.md
@@ -47,7 +48,7 @@ CODES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Diagnostic:
     code: str
     message: str

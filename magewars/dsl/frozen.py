@@ -1,23 +1,29 @@
-"""`@frozen_dataclass`: `@dataclass(frozen=True)`, made at a third of the cost.
+"""`@frozen_dataclass`: `@dataclass(frozen=True)`, made without compiling source text.
 
-The syntax tree has some seventy node classes, and creating them was most of the time a process
-spent importing it (`magewars lint FILE` on a file just edited imports it): for each class
-`dataclasses` writes six methods as source text and compiles each (`__init__`, `__repr__`,
-`__eq__`, `__hash__`, `__setattr__`, `__delattr__`).  Here `dataclasses` still does the class's
-bookkeeping (its fields, defaults, `__match_args__`, `fields()`, `replace()`) and writes
-`__repr__` (`pprint` recognises a dataclass by it), `__init__` is compiled here, and the other four
-are closures over the class's field names that do what the generated ones do (the same
-comparisons, hash and FrozenInstanceError).  tests/dsl/test_frozen.py
-compares the two decorators on classes of every shape used.
+The syntax tree, the definitions and the selectors have about a hundred classes, and creating them
+was most of the time a process spent importing them (`magewars lint FILE` on a file just edited
+imports them all): for each class `dataclasses` writes six methods as source text and compiles each
+(`__init__`, `__repr__`, `__eq__`, `__hash__`, `__setattr__`, `__delattr__`), some 400,000 machine
+instructions apiece.  Here `dataclasses` still does the class's bookkeeping (its fields, defaults,
+`__match_args__`, `fields()`, `replace()`) and writes no method.  `__repr__`, `__eq__`, `__hash__`,
+`__setattr__` and `__delattr__` are closures over the class's field names that do what the generated
+ones do (the same text, comparisons, hash and FrozenInstanceError; the repr is laid out by `pprint`
+as a dataclass's).  `__init__`, which must be fast, is the source dataclasses writes, compiled when
+the class's first instance is made (until then a stand-in does that and steps aside; inspect reads
+the signature from `__signature__`).  A process makes instances of few of the classes it imports:
+the cache's decoder makes objects without `__init__`.  tests/dsl/test_frozen.py compares the two
+decorators on classes of every shape used.
 
 A class of a shape this does not make (keyword-only or init-only fields, `__post_init__`, a
 method of those six written in the class) is made by `dataclass(frozen=True)` itself.
-`__dataclass_params__` says what `dataclasses` made (no init, no eq, not frozen): the class
+`__dataclass_params__` says what `dataclasses` made (a repr; no init, no eq, not frozen): the class
 behaves as a frozen one all the same.
 """
 from __future__ import annotations
 
+import _thread
 import dataclasses
+import functools
 import inspect
 from operator import attrgetter
 
@@ -41,21 +47,34 @@ def _getter(names: tuple):
     return lambda o: ()
 
 
-def frozen_dataclass(cls):
-    if any(n in cls.__dict__ for n in _OWN) or any(
-            isinstance(a, dataclasses.InitVar) or a is dataclasses.KW_ONLY
-            for a in cls.__dict__.get("__annotations__", {}).values()):
-        return dataclasses.dataclass(frozen=True)(cls)
-    documented = bool(cls.__dict__.get("__doc__"))
-    if not documented:
-        cls.__doc__ = "-"  # (written below, once __init__ is there: dataclasses would read object's)
-    cls = dataclasses.dataclass(cls, init=False, eq=False)  # (its __repr__: pprint knows that one by name)
-    fields = dataclasses.fields(cls)
-    if any(f.kw_only for f in fields):  # (a KW_ONLY marker inherited or a field(kw_only=True))
-        raise TypeError(f"{cls.__qualname__}: keyword-only fields are not made by frozen_dataclass")
-    qual = cls.__qualname__
+def __create_fn__(names: tuple):
+    """The __repr__ dataclasses writes, as a closure (named so that pprint, which looks for this
+    name in the qualified name of what the repr wraps, lays the class out as a dataclass)."""
+    def __repr__(self):
+        return self.__class__.__qualname__ + "(" + ", ".join([f"{n}={getattr(self, n)!r}" for n in names]) + ")"
+    return __repr__
 
-    # __init__: the one compiled method, as dataclasses writes a frozen class's
+
+def _recursive_repr(user_function):
+    """dataclasses' guard: "..." for an object met again inside its own repr."""
+    running = set()
+
+    @functools.wraps(user_function)
+    def wrapper(self):
+        key = id(self), _thread.get_ident()
+        if key in running:
+            return "..."
+        running.add(key)
+        try:
+            return user_function(self)
+        finally:
+            running.discard(key)
+    return wrapper
+
+
+def _init_source(fields) -> tuple[str, dict]:
+    """The source of the __init__ dataclasses writes for a frozen class, and the names it reads.
+    A field without a default after one with a default is a TypeError here, when the class is made."""
     names = {"__dataclass_builtins_object__": object, "_HAS_DEFAULT_FACTORY": _HAS_FACTORY}
     params, body = [], []
     for f in fields:
@@ -83,13 +102,76 @@ def frozen_dataclass(cls):
         else:
             continue
         body.append(f"  __dataclass_builtins_object__.__setattr__(self,{f.name!r},{value})")
-    src = f"def __init__(self, {', '.join(params)}):\n" + ("\n".join(body) or "  pass") + "\n"
-    ns: dict = {}
-    exec(src, names, ns)  # noqa: S102  (source made above from the class's own field names)
-    init = ns["__init__"]
-    init.__annotations__ = {**{f.name: f.type for f in fields if f.init}, "return": None}
-    init.__qualname__ = f"{qual}.__init__"
-    cls.__init__ = init
+    return f"def __init__(self, {', '.join(params)}):\n" + ("\n".join(body) or "  pass") + "\n", names
+
+
+def _lazy_init(cls, fields):
+    """A stand-in __init__ that compiles the class's own at its first instance and puts it in its
+    place.  A process makes instances of few of the classes it imports (`magewars lint FILE` parses
+    one file, and the cache's decoder makes objects without __init__), and compiling source text was
+    most of what making a class cost."""
+    src, names = _init_source(fields)
+    qual = cls.__qualname__
+
+    def __init__(self, *args, **kwargs):
+        ns: dict = {}
+        exec(src, names, ns)  # noqa: S102  (source made from the class's own field names)
+        init = ns["__init__"]
+        init.__annotations__ = {**{f.name: f.type for f in fields if f.init}, "return": None}
+        init.__qualname__ = f"{qual}.__init__"
+        cls.__init__ = init
+        init(self, *args, **kwargs)
+
+    __init__.__qualname__ = f"{qual}.__init__"
+    return __init__
+
+
+class _Signature:
+    """`cls.__signature__`: what inspect.signature(cls) gives for the compiled __init__, made when it
+    is asked for (inspect reads this before it looks at __init__, which may still be the stand-in)."""
+
+    def __init__(self, fields):
+        self.fields = fields
+
+    def __get__(self, obj, owner=None):
+        P = inspect.Parameter
+        params = []
+        for f in self.fields:
+            if not f.init:
+                continue
+            if f.default is not dataclasses.MISSING:
+                default = f.default
+            elif f.default_factory is not dataclasses.MISSING:
+                default = _HAS_FACTORY
+            else:
+                default = P.empty
+            params.append(P(f.name, P.POSITIONAL_OR_KEYWORD, default=default, annotation=f.type))
+        return inspect.Signature(params, return_annotation=None)
+
+
+def frozen_dataclass(cls):
+    if any(n in cls.__dict__ for n in _OWN) or any(
+            isinstance(a, dataclasses.InitVar) or a is dataclasses.KW_ONLY
+            for a in cls.__dict__.get("__annotations__", {}).values()):
+        return dataclasses.dataclass(frozen=True)(cls)
+    documented = bool(cls.__dict__.get("__doc__"))
+    if not documented:
+        cls.__doc__ = "-"  # (written below: dataclasses would read object's)
+    # dataclasses does the bookkeeping and writes no method (writing one means compiling source text)
+    cls = dataclasses.dataclass(cls, init=False, repr=False, eq=False)
+    fields = dataclasses.fields(cls)
+    if any(f.kw_only for f in fields):  # (a KW_ONLY marker inherited or a field(kw_only=True))
+        raise TypeError(f"{cls.__qualname__}: keyword-only fields are not made by frozen_dataclass")
+    qual = cls.__qualname__
+    try:  # (a repr of dataclasses' making, as pprint asks before it lays a dataclass out field by field)
+        cls.__dataclass_params__.repr = True
+    except AttributeError:  # pragma: no cover - a dataclasses whose parameters cannot be changed
+        pass
+    repr_fn = _recursive_repr(__create_fn__(tuple(f.name for f in fields if f.repr)))
+    repr_fn.__qualname__ = f"{qual}.__repr__"
+    cls.__repr__ = repr_fn
+    cls.__init__ = _lazy_init(cls, fields)
+    cls.__signature__ = _Signature(fields)
 
     every = tuple(f.name for f in fields)
     compared = _getter(tuple(f.name for f in fields if f.compare))

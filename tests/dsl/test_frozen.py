@@ -16,7 +16,8 @@ import pytest
 
 from magewars.dsl import _codec
 
-MODULES = ["magewars.dsl.ast", "magewars.dsl.vocab", "magewars.dsl.model", "magewars.dsl.selectors"]
+MODULES = ["magewars.dsl.span", "magewars.dsl.diagnostics", "magewars.dsl.ast", "magewars.dsl.vocab",
+           "magewars.dsl.model", "magewars.dsl.selectors"]
 
 
 @pytest.fixture(scope="module")
@@ -107,3 +108,35 @@ def test_the_codec_round_trips_the_new_classes(corpus):
     c = _codec()
     some = list(corpus.cards.values())[:40]
     assert c.decode(c.encode(some)) == some
+
+
+def test_init_is_compiled_at_the_first_instance():
+    """The stand-in __init__ compiles the class's own at its first instance and steps aside; the
+    class's signature, repr and the TypeError of a bad field order are those of dataclasses from the
+    start."""
+    from magewars.dsl.frozen import frozen_dataclass
+
+    def make(decorator):
+        class Node:
+            name: str
+            count: int = 2
+            tags: list = dataclasses.field(default_factory=list)
+        Node.__annotations__ = {"name": "str", "count": "int", "tags": "list"}
+        return decorator(Node)
+
+    mine, theirs = make(frozen_dataclass), make(dataclasses.dataclass(frozen=True))
+    stand_in = mine.__init__
+    assert str(inspect.signature(mine)) == str(inspect.signature(theirs)) == "(name: 'str', count: 'int' = 2, tags: 'list' = <factory>) -> None"
+    a = mine("wolf")
+    assert mine.__init__ is not stand_in  # compiled, and in its place
+    b = mine("wolf", count=3, tags=["x"])
+    assert (a.name, a.count, a.tags) == ("wolf", 2, [])
+    assert repr(b) == repr(theirs("wolf", count=3, tags=["x"]))
+    assert str(inspect.signature(mine)) == str(inspect.signature(theirs))
+    with pytest.raises(TypeError):
+        mine()
+    with pytest.raises(TypeError, match="non-default argument 'late' follows default argument"):
+        class Bad:
+            early: int = 1
+            late: int
+        frozen_dataclass(Bad)

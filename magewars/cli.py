@@ -35,9 +35,16 @@ class Group(click.Group):
             self.add_command(cmd, name)
         return cmd
 
+    def main(self, args=None, *rest, **kwargs):
+        self.argv = list(args) if args is not None else sys.argv[1:]  # (for _json_usage_error)
+        return super().main(args, *rest, **kwargs)
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:
+            _json_usage_error(exc, getattr(self, "argv", None) or [])  # (exits when JSON was asked for)
+            raise
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
         except KeyboardInterrupt:
@@ -110,6 +117,29 @@ def lint(paths, fmt, as_json, no_source, warnings):
     if io_errors and len(io_errors) == len([d for d in diags if d.severity == "error"]):
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if any(d.severity == "error" for d in diags) else EXIT_OK)
+
+
+def _json_usage_error(exc: click.UsageError, argv: list) -> None:
+    """A usage error (a bad option value, a missing argument, an unknown option) of a command run
+    with its --json: reported as that command's other errors are, JSON on stdout, with the usage
+    line, and exit 2.  JSON is asked for by `--json` where it is a flag, and by `--json -` (or
+    `--json=-`) where it names the file to write (duel); any other run gets click's text on stderr."""
+    cmd = exc.ctx.command if exc.ctx is not None else None
+    opt = next((p for p in getattr(cmd, "params", ()) if isinstance(p, click.Option) and "--json" in p.opts), None)
+    if opt is None:
+        return
+    words = argv[:argv.index("--")] if "--" in argv else argv
+    if opt.is_flag:
+        asked = "--json" in words
+    else:
+        asked = "--json=-" in words or any(w == "--json" and words[i + 1:i + 2] == ["-"] for i, w in enumerate(words))
+    if not asked:
+        return
+    doc = {"error": exc.format_message(), "exit": exc.exit_code}
+    if exc.ctx is not None:
+        doc["usage"] = exc.ctx.get_usage()
+    click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+    sys.exit(exc.exit_code)
 
 
 def _fail(as_json: bool, message: str, code: int):

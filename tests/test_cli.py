@@ -98,3 +98,30 @@ def test_coverage_and_export(runner):
     assert data["schema"] == 1 and len(data["cards"]) == 629
     fireball = next(c for c in data["cards"] if c["name"] == "Fireball")
     assert fireball["attacks"][0]["dice"] == 6 and fireball["attacks"][0]["damage_type"] == "Flame"
+
+
+@pytest.mark.parametrize("args, error, usage", [
+    (["odds", "Timber Wolf", "Iron Golem", "--json", "--max-attacks", "0"],
+     "Invalid value for '--max-attacks': must be at least 1 (got 0)", "Usage: magewars odds [OPTIONS] ATTACKER DEFENDER"),
+    (["card", "--json", "--bogus", "x"], "No such option '--bogus'.", "Usage: magewars card [OPTIONS] NAME..."),
+    (["book", "show", "--json"], "Missing argument 'FILE'.", "Usage: magewars book show [OPTIONS] FILE"),
+    (["duel", "beastmaster", "--json", "-"], "Missing argument 'BOOK_B'.", "Usage: magewars duel [OPTIONS] BOOK_A BOOK_B"),
+])
+def test_a_usage_error_with_json_is_json(runner, args, error, usage):
+    """With --json (or duel's `--json -`), a usage error is reported as the command's other errors are:
+    one JSON document on stdout, exit 2."""
+    r = runner.invoke(main, args, prog_name="magewars")
+    assert r.exit_code == 2, r.output
+    assert json.loads(r.stdout) == {"error": error, "exit": 2, "usage": usage}
+    assert r.stderr == ""
+
+
+@pytest.mark.parametrize("args", [
+    ["odds", "Timber Wolf", "Iron Golem", "--max-attacks", "0"],  # no --json
+    ["duel", "beastmaster", "wizard", "--json", "out.json", "-n", "0"],  # the JSON goes to a file
+    ["odds", "--max-attacks", "0", "--", "--json", "Iron Golem"],  # after --: an argument, not the option
+])
+def test_a_usage_error_without_json_is_clicks_text(runner, args):
+    r = runner.invoke(main, args, prog_name="magewars")
+    assert r.exit_code == 2, r.output
+    assert r.stdout == "" and "Error:" in r.stderr and "Usage: magewars" in r.stderr

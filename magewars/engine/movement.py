@@ -812,11 +812,15 @@ def _enter(game: Game, mv: MoveInProgress) -> bool:
 STEP_WORK = {"declare_move": _declare, "pay_costs": _pay, "leaving_zone": _leave, "walls": _cross,
              "move_to_zone": _arrive, "entering_zone": _enter}
 assert tuple(STEP_WORK) == MOVE_STEPS
+#: each step's name in the rulebook (Rules: Move Action), the title its event shows in the log
+STEP_TITLES = {"declare_move": "Declare Move", "pay_costs": "Pay Costs", "leaving_zone": "Leaving Zone Effects",
+               "walls": "Walls", "move_to_zone": "Move to New Zone", "entering_zone": "Entering Zone Triggers"}
+assert tuple(STEP_TITLES) == MOVE_STEPS
 
 
 def run_steps(game: Game, mv: MoveInProgress, first: str) -> bool:
     """The move sequence from step `first` on: each step of MOVE_STEPS that applies to this move (not in
-    `mv.skip`), its work then the reveal window after it (after_step).  A step whose work cancels the move
+    `mv.skip`), its title in the log, its work, then the reveal window after it (after_step).  A step whose work cancels the move
     (costs unpaid, a wall's attack that stops it) or a window after which it can no longer move ends the
     sequence there.  Returns whether every step ran."""
     if mv.here is None:
@@ -826,6 +830,7 @@ def run_steps(game: Game, mv: MoveInProgress, first: str) -> bool:
     for name in MOVE_STEPS[MOVE_STEPS.index(first):]:
         if name in mv.skip:
             continue
+        game.emit_data("step", STEP_TITLES[name], {"step": name, "move": mv.how, "target": mv.mover.id})
         if not STEP_WORK[name](game, mv):
             return False
         if not after_step(game, mv, name):

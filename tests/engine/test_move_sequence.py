@@ -185,3 +185,32 @@ def test_a_hidden_enchantment_stays_hidden_in_the_windows_log(corpus):
     start = len(g.log.events)
     assert M.move(g, wolf, "B3") is True
     assert all("Force Hold" not in e.text for e in g.log.events[start:])
+
+
+def _step_events(g, start):
+    return [(e.data["step"], e.text, e.data["move"], e.data["target"]) for e in g.log.events[start:] if e.kind == "step"]
+
+
+def test_each_step_that_runs_shows_its_rulebook_title_in_the_log(corpus):
+    """The log shows the move sequence as the attack and casting sequences are shown: a `step` event with
+    the rulebook's title before each step that runs, and none for a step skipped or never reached."""
+    g = _game(corpus, 1)
+    wolf = g.create("Timber Wolf", "w", "Bob", zone="B2")
+    start = len(g.log.events)
+    assert M.move(g, wolf, "B3") is True
+    assert _step_events(g, start) == [
+        ("declare_move", "Declare Move", "moves", "w"), ("pay_costs", "Pay Costs", "moves", "w"),
+        ("leaving_zone", "Leaving Zone Effects", "moves", "w"), ("walls", "Walls", "moves", "w"),
+        ("move_to_zone", "Move to New Zone", "moves", "w"), ("entering_zone", "Entering Zone Triggers", "moves", "w")]
+    start = len(g.log.events)
+    assert M.move(g, wolf, "B2") is False  # Bob's mana is spent: canceled at Pay Costs
+    assert _step_events(g, start) == [("declare_move", "Declare Move", "moves", "w"),
+                                      ("pay_costs", "Pay Costs", "moves", "w")]
+    start = len(g.log.events)
+    assert M.change_zone(g, wolf, "B2", "teleported", walls_step=False) is True  # an effect's teleport
+    assert [s[0] for s in _step_events(g, start)] == ["leaving_zone", "move_to_zone", "entering_zone"]
+    start = len(g.log.events)
+    assert M.change_zone(g, wolf, "B3", "pushed") is True
+    assert [s[:3] for s in _step_events(g, start)] == [
+        ("leaving_zone", "Leaving Zone Effects", "pushed"), ("walls", "Walls", "pushed"),
+        ("move_to_zone", "Move to New Zone", "pushed"), ("entering_zone", "Entering Zone Triggers", "pushed")]

@@ -9,6 +9,7 @@ are ranked best first and cut to the best few, so no message lists dozens of nam
 """
 from __future__ import annotations
 
+import functools
 from typing import Iterable, Optional
 
 
@@ -17,13 +18,6 @@ from typing import Iterable, Optional
 CUTOFF = 60.0
 SPREAD = 12.0
 LIMIT = 3
-
-
-def _scorer(query: str, choice: str, **kw) -> float:
-    """Plain edit-distance similarity, or whole-word similarity for multi-word names,
-    whichever is higher: "strenght bear" still finds the card named Bear Strength."""
-    fuzz = _rapidfuzz()[0]
-    return max(fuzz.ratio(query, choice, **kw), fuzz.token_sort_ratio(query, choice, **kw))
 
 
 _RF: tuple = ()
@@ -40,22 +34,44 @@ def _rapidfuzz() -> tuple:
 
 def ranked(query: str, choices: Iterable[str], *, limit: int = LIMIT, cutoff: float = CUTOFF,
            spread: float = SPREAD) -> list[tuple[str, float]]:
-    """(choice, score) pairs for the choices closest to query, best first.
+    """(choice, score) pairs for the choices closest to query, best first (ties in the choices' order).
 
+    A choice's score is its plain edit-distance similarity to the query or its whole-word similarity
+    (the words sorted), whichever is higher: "strenght bear" still finds the card named Bear Strength.
+    Both are rapidfuzz's own loops over the choices, each choice prepared once for a list met again.
     Duplicate choices (same text ignoring case) count once; the original spelling is returned.
     """
+    names, prepared = _prepared(tuple(choices))
+    if not names or not query.strip():
+        return []
+    fuzz, process, utils = _rapidfuzz()
+    q = utils.default_process(query)
+    best: dict[int, float] = {}
+    for scorer in (fuzz.ratio, fuzz.token_sort_ratio):
+        for _, score, i in process.extract(q, prepared, scorer=scorer, processor=None, limit=None,
+                                           score_cutoff=cutoff):
+            if score > best.get(i, -1.0):
+                best[i] = score
+    if not best:
+        return []
+    found = sorted(best.items(), key=lambda item: (-item[1], item[0]))[:limit]
+    top = found[0][1]
+    return [(names[i], score) for i, score in found if score >= top - spread]
+
+
+@functools.lru_cache(maxsize=16)
+def _prepared(choices: tuple) -> tuple[list[str], list[str]]:
+    """The choices without case duplicates (the first spelling kept), and each as the matcher reads
+    it (lower case, punctuation as spaces): made once for a list of names asked about again (a
+    question's every group of words is matched against the same 1,300 names)."""
     seen: dict[str, str] = {}
     for c in choices:
         seen.setdefault(c.lower(), c)
-    if not seen or not query.strip():
-        return []
-    _, process, utils = _rapidfuzz()
-    found = process.extract(query, list(seen.values()), scorer=_scorer, processor=utils.default_process,
-                            limit=limit, score_cutoff=cutoff)
-    if not found:
-        return []
-    best = found[0][1]
-    return [(name, score) for name, score, _ in found if score >= best - spread]
+    names = list(seen.values())
+    if not names:
+        return [], []
+    utils = _rapidfuzz()[2]
+    return names, [utils.default_process(c) for c in names]
 
 
 def closest(query: str, choices: Iterable[str], *, limit: int = LIMIT, cutoff: float = CUTOFF) -> list[str]:

@@ -29,3 +29,41 @@ def test_nothing_close_gives_no_hint():
 def test_no_difflib_anywhere_in_the_package():
     users = [p for p in PKG.rglob("*.py") if "difflib" in p.read_text(encoding="utf-8")]
     assert users == []
+
+
+def _ranked_one_by_one(query, choices, *, limit=3, cutoff=60.0, spread=12.0):
+    """The score asked of rapidfuzz a choice at a time through a Python scorer (the matcher as it was
+    first written): ranked must give exactly this, its own two native passes notwithstanding."""
+    from rapidfuzz import fuzz, process, utils
+
+    def scorer(q, c, **kw):
+        return max(fuzz.ratio(q, c, **kw), fuzz.token_sort_ratio(q, c, **kw))
+    seen = {}
+    for c in choices:
+        seen.setdefault(c.lower(), c)
+    if not seen or not query.strip():
+        return []
+    found = process.extract(query, list(seen.values()), scorer=scorer, processor=utils.default_process,
+                            limit=limit, score_cutoff=cutoff)
+    if not found:
+        return []
+    best = found[0][1]
+    return [(name, score) for name, score, _ in found if score >= best - spread]
+
+
+def test_ranked_equals_the_one_choice_at_a_time_scorer_on_the_shipped_names():
+    import random
+    from magewars.lookup import load_rules
+    rng = random.Random(12)
+    names = list(load_corpus().cards)
+    labels = list(load_rules()._labels(None))
+    queries = []
+    for n in rng.sample(names, 25) + rng.sample(labels, 25):
+        w = n.lower()
+        i = rng.randrange(len(w))
+        queries += [w, w[:i] + w[i + 1:], w[:i] + "x" + w[i:], " ".join(reversed(w.split())), w[: max(3, len(w) // 2)]]
+    queries += ["guard", "flying", "bear strenght", "strenght bear", "burn", "", "  ", "?!", "zzzz"]
+    for choices in (names, labels, names + labels + [n.upper() for n in names[:50]]):
+        for q in queries:
+            for kw in ({}, {"limit": 2, "cutoff": 85, "spread": 0}, {"limit": 6, "cutoff": 50}):
+                assert ranked(q, choices, **kw) == _ranked_one_by_one(q, choices, **kw), (q, kw)

@@ -292,16 +292,20 @@ class RulesBook:
         """Clarifications and errata, in any entry, that mention two or more of these entries."""
         if len(entries) < 2:
             return []
-        words = []
+        words = []  # per entry, one pattern: any of its names (and aliases) starting a word
         for e in entries:
-            forms = {base(label) for label in (e.name, *e.aliases)} - {""}
-            words.append([re.compile(r"\b" + re.escape(f) + r"\w*", re.I) for f in forms])
+            forms = sorted({base(label) for label in (e.name, *e.aliases)} - {""})
+            words.append(re.compile(r"\b(?:" + "|".join(map(re.escape, forms)) + r")\w*", re.I) if forms else None)
         out: list[tuple[str, Note]] = []
         seen = set()
         for owner in self.entries:
             for note in (*owner.errata, *owner.clarifications):
-                mentioned = sum(1 for i, pats in enumerate(words)
-                                if entries[i].id == owner.id or any(p.search(note.text) for p in pats))
+                mentioned = 0
+                for i, pat in enumerate(words):
+                    if entries[i].id == owner.id or (pat is not None and pat.search(note.text)):
+                        mentioned += 1
+                        if mentioned == 2:
+                            break
                 if mentioned >= 2 and (owner.id, note.text) not in seen:
                     seen.add((owner.id, note.text))
                     out.append((owner.name, note))

@@ -126,7 +126,7 @@ def test_a_document_too_large_to_lint_gets_lints_diagnostic_and_is_not_parsed(tm
     path.write_text(text, encoding="utf-8")
     _, lint = compile_paths([path], with_codex=False)
     k = analysis.Knowledge()
-    monkeypatch.setattr(analysis, "parse_text", lambda *a: pytest.fail("parsed a document too large to lint"))
+    monkeypatch.setattr(analysis, "parse_text", lambda *a, **k: pytest.fail("parsed a document too large to lint"))
     got = k.diagnostics(str(path), text)
     assert [(d.code, d.message, d.span.line, d.span.col) for d in got] == \
         [(d.code, d.message, d.span.line, d.span.col) for d in lint] == \

@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-import threading
 from typing import TYPE_CHECKING, Optional
 
 from ..limits import MAX_INT_DIGITS, MAX_NESTING, MAX_RECOVERIES, MAX_SYNTAX_ERRORS  # noqa: F401
@@ -34,11 +33,6 @@ def get_parser() -> Lark:
     from .parsetable import load_parser
     return load_parser()
 
-
-# Numbers in card files are small (stats, costs, die faces).  A longer run of
-# digits is reported where it stands and read as 0, so that nothing downstream
-# ever converts a 4,300-digit string (Python refuses those) or computes with it.
-_SINK = threading.local()
 
 
 def _terminals() -> list[tuple[str, bool, str]]:
@@ -286,7 +280,8 @@ def _fast_recovering(fast, rules, text: str, path: str):
     return defs, diags, skipped
 
 
-def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile], list[Diagnostic]]:
+def parse_text(text: str, path: str = "<string>",
+               memo: Optional[dict] = None) -> tuple[Optional[SourceFile], list[Diagnostic]]:
     """Parse one file.  Returns the AST of every definition that parsed, and diagnostics.
 
     The AST is None only when nothing in the file could be parsed.  At most
@@ -296,6 +291,12 @@ def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile],
     without Lark), a syntax error recovered from as below (:func:`_parse_recovering`, the same code
     for both parsers' errors); Lark parses only what the fast parser gives up on.  Both give the
     same trees and the same diagnostics.
+
+    `memo`: a dict kept by a caller that parses new versions of one document again and again (the
+    language server, at every keystroke).  A definition the fast parser read cleanly is kept there
+    under its text, path and first line, and taken from it next time instead of parsed again: an
+    edit parses only the definitions it touched (and those it moved to other lines).  After the
+    parse the memo holds exactly this version's definitions.
     """
     from . import fastparse
     fast = fastparse.tables()
@@ -304,16 +305,27 @@ def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile],
     skipped: list[tuple[int, str]] = []
     definitions = []
     any_tree = False
-    _SINK.diags, _SINK.path = diags, path
+    kept: Optional[dict] = {} if memo is not None else None
     try:
         for offset, chunk in _chunks(text):
+            if memo is not None:
+                key = (path, offset, chunk)
+                hit = memo.get(key)
+                if hit is not None:
+                    kept[key] = hit
+                    definitions.extend(hit)
+                    any_tree = True
+                    continue
             deep = _too_deep(chunk, offset, path)
             if deep is not None:
                 diags.append(deep)
                 continue
+            before = len(diags)
             chunk = _bound_ints(chunk, offset, path, diags)
             if fast is not None:
                 defs = fastparse.parse_chunk(fast, rules, "\n" * offset + chunk)
+                if defs is not None and kept is not None and len(diags) == before:
+                    kept[key] = tuple(defs)  # (read cleanly: nothing reported on the way)
                 if defs is None:  # a syntax error: reported and recovered from as Lark does
                     got = _fast_recovering(fast, rules, "\n" * offset + chunk, path)
                     if got is not None:
@@ -340,7 +352,9 @@ def parse_text(text: str, path: str = "<string>") -> tuple[Optional[SourceFile],
                 if not diags:
                     raise
     finally:
-        _SINK.diags = None
+        if memo is not None:
+            memo.clear()
+            memo.update(kept)
     if len(diags) > MAX_SYNTAX_ERRORS:
         more = len(diags) - MAX_SYNTAX_ERRORS
         last_span = diags[MAX_SYNTAX_ERRORS - 1].span

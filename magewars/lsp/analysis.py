@@ -18,6 +18,8 @@ from ..dsl.diagnostics import Diagnostic, attach_sources
 from ..dsl.model import Corpus
 from ..dsl.parser import parse_file, parse_text
 
+MAX_MEMOS = 32  # open documents whose parsed definitions are kept between keystrokes
+
 _CAP_RUN = re.compile(r"[A-Z][A-Za-z0-9'\-]*(?: [A-Z][A-Za-z0-9'\-]*)*")
 _LOWER = re.compile(r"[a-z][a-z0-9_]*")
 _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
@@ -47,6 +49,9 @@ class Knowledge:
             if tree is not None:
                 self._codex_files.append(tree)
         self._subtypes = {s for c in self.corpus.cards.values() for s in c.subtypes}
+        # per open document, its definitions as last parsed (parse_text's memo): a keystroke parses again
+        # only the definitions it touched; the least recently checked documents are let go
+        self._memos: dict[str, dict] = {}
 
     # ------------------------------------------------------------------ diagnostics
     def diagnostics(self, path: str, text: str) -> list[Diagnostic]:
@@ -56,7 +61,13 @@ class Knowledge:
         too_large = _too_large(path, text)
         if too_large:
             return too_large
-        tree, diags = parse_text(text, path)
+        memo = self._memos.pop(path, None)
+        if memo is None:
+            memo = {}
+        self._memos[path] = memo  # (now the most recent)
+        while len(self._memos) > MAX_MEMOS:
+            del self._memos[next(iter(self._memos))]
+        tree, diags = parse_text(text, path, memo=memo)
         mine = {str(Path(path).resolve())}
         files = [f for f in self._codex_files if str(Path(f.path).resolve()) not in mine]
         if tree is not None:

@@ -137,3 +137,47 @@ def test_a_document_too_large_to_lint_gets_lints_diagnostic_and_is_not_parsed(tm
     monkeypatch.undo()
     assert [s[0] for s in k.symbols(str(path), one)] == ["Big"]
     assert "E004" not in {d.code for d in k.diagnostics(str(path), one)}
+
+
+def _full_check(k, path, text):
+    """The server's diagnostics as a check of the whole codex and the document together gives them (its
+    first way): what Knowledge.diagnostics must give, whatever it keeps between keystrokes."""
+    from pathlib import Path
+    from magewars.dsl.checker import Checker
+    from magewars.dsl.diagnostics import attach_sources
+    from magewars.dsl.parser import parse_text
+    tree, diags = parse_text(text, path)
+    mine = {str(Path(path).resolve())}
+    files = [f for f in k._codex_files if str(Path(f.path).resolve()) not in mine] + ([tree] if tree else [])
+    checker = Checker()
+    checker.names |= k._subtypes
+    checker.card_names |= set(k.corpus.cards)
+    checker.check(files)
+    return attach_sources(diags + [d for d in checker.diags if d.span.path == path], {path: text})
+
+
+def _shown(diags):
+    return [(d.code, d.message, d.span, d.hint, d.severity, d.source_line) for d in diags]
+
+
+def test_diagnostics_equal_a_check_of_the_whole_codex_with_the_document(tmp_path):
+    """Edit after edit, on every shipped card file and a codex file: the kept codex check and the memoised
+    parse give exactly the diagnostics of one check of the codex and the document together."""
+    from pathlib import Path
+    from magewars.lsp.analysis import Knowledge
+    root = Path(__file__).resolve().parents[1]
+    k = Knowledge()
+    edits = [
+        lambda t: t,
+        lambda t: t.replace("Flying", "Flyng", 1),  # an unknown trait
+        lambda t: t.replace("subtypes ", "subtypes Gremlin, ", 1),  # a new subtype: the codex is checked anew
+        lambda t: t + '\ncreature "Brand New" {\n  armor 1 life 2\n  subtypes Gremlin\n}\n',  # a new card name
+        lambda t: t[: len(t) // 2] + " } } " + t[len(t) // 2:],  # a syntax error
+        lambda t: t.replace("life ", "lfie ", 1),
+    ]
+    files = sorted((root / "spells").rglob("*.mw"))[::6] + [root / "codex" / "conditions.mw"]
+    for f in files:
+        text = f.read_text(encoding="utf-8")
+        for edit in edits:
+            t = edit(text)
+            assert _shown(k.diagnostics(str(f), t)) == _shown(_full_check(k, str(f), t)), (f.name, t[:60])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import weakref
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
@@ -62,6 +63,24 @@ def _named_trait_texts(d) -> set[str]:
                                                             for w in words):
                     out.add(t.text)
     return out
+
+
+_TOKEN_NAMES: dict[int, tuple] = {}  # id(definition) -> (a weak reference to it, the names it places)
+
+
+def _placed_by(d) -> frozenset:
+    """_placed_token_names of a definition, kept while the definition lives: the language server checks
+    the same (unchanged, memoised) definitions again at every keystroke, and the walk visits every node."""
+    key = id(d)
+    hit = _TOKEN_NAMES.get(key)
+    if hit is not None and hit[0]() is d:
+        return hit[1]
+    names = frozenset(_placed_token_names(d))
+    try:
+        _TOKEN_NAMES[key] = (weakref.ref(d, lambda _, key=key: _TOKEN_NAMES.pop(key, None)), names)
+    except TypeError:  # (an object that takes no weak reference: not kept)
+        pass
+    return names
 
 
 def _placed_token_names(node, out=None) -> set[str]:
@@ -156,7 +175,7 @@ class Checker:
                     for n in it.names:
                         self.names.add(n.text)
             # a token a card places (place_tokens(x, Pet, 1)) is a name other phrases may use
-            self.names.update(_placed_token_names(d))
+            self.names.update(_placed_by(d))
             # a trait printed with a name in it ("Priestess Only") is a name as a whole: "Priestess Only spells"
             self.names.update(_named_trait_texts(d))
         self.names |= BASE_NAMES

@@ -19,6 +19,7 @@ from ..dsl.model import Corpus
 from ..dsl.parser import parse_file, parse_text
 
 MAX_MEMOS = 32  # open documents whose parsed definitions are kept between keystrokes
+MAX_CODEX_CHECKS = 8  # checks of the codex kept, one per set of names a document brought
 
 _CAP_RUN = re.compile(r"[A-Z][A-Za-z0-9'\-]*(?: [A-Z][A-Za-z0-9'\-]*)*")
 _LOWER = re.compile(r"[a-z][a-z0-9_]*")
@@ -52,6 +53,8 @@ class Knowledge:
         # per open document, its definitions as last parsed (parse_text's memo): a keystroke parses again
         # only the definitions it touched; the least recently checked documents are let go
         self._memos: dict[str, dict] = {}
+        # the codex's own check, per set of names it knew (Knowledge._check), the most recent few
+        self._codex_checks: dict[tuple, tuple] = {}
 
     # ------------------------------------------------------------------ diagnostics
     def diagnostics(self, path: str, text: str) -> list[Diagnostic]:
@@ -68,16 +71,48 @@ class Knowledge:
         while len(self._memos) > MAX_MEMOS:
             del self._memos[next(iter(self._memos))]
         tree, diags = parse_text(text, path, memo=memo)
-        mine = {str(Path(path).resolve())}
-        files = [f for f in self._codex_files if str(Path(f.path).resolve()) not in mine]
-        if tree is not None:
-            files.append(tree)
+        checker = self._check(path, tree)
+        diags = diags + [d for d in checker.diags if d.span.path == path]
+        return attach_sources(diags, {path: text})
+
+    def _seeded(self) -> Checker:
         checker = Checker()
         checker.names |= self._subtypes
         checker.card_names |= set(self.corpus.cards)
-        checker.check(files)
-        diags = diags + [d for d in checker.diags if d.span.path == path]
-        return attach_sources(diags, {path: text})
+        return checker
+
+    def _check(self, path: str, tree) -> Checker:
+        """The check of the document with the shipped codex (the codex's own definitions first), as one
+        check of them all.  A document of cards only is checked against the codex's check, done once
+        for each set of names the check knows (the document's new subtypes and card names change it)
+        and kept: the codex is not checked again at every keystroke.  magewars/dsl/__init__.py
+        (`_compile`) does the same for `magewars lint FILE`, from the cache."""
+        mine = str(Path(path).resolve())
+        files = [f for f in self._codex_files if str(Path(f.path).resolve()) != mine]
+        if tree is None or len(files) < len(self._codex_files) or \
+                any(isinstance(d, A.CodexDef) for d in tree.definitions):
+            checker = self._seeded()  # (a codex file being edited: all of it checked again)
+            checker.check(files + ([tree] if tree is not None else []))
+            return checker
+        probe = self._seeded()
+        probe.declare([tree])
+        key = (frozenset(probe.names), frozenset(probe.card_names))
+        kept = self._codex_checks.pop(key, None)
+        if kept is None:
+            whole = self._seeded()
+            whole.declare([tree])  # (the names a check of them all knows)
+            got = whole.check(files)
+            kept = (got.codex, dict(got.selectors))
+        self._codex_checks[key] = kept  # (now the most recent)
+        while len(self._codex_checks) > MAX_CODEX_CHECKS:
+            del self._codex_checks[next(iter(self._codex_checks))]
+        codex, selectors = kept
+        checker = self._seeded()
+        for name in codex:  # (the names the codex's definitions declare, as a check of them all adds them)
+            checker.names.update(Checker._name_forms(name))
+        checker.selectors = dict(selectors)  # (the phrases the codex compiled: not compiled again)
+        checker.check([tree], codex=codex)
+        return checker
 
     # ------------------------------------------------------------------ names under the cursor
     def name_at(self, text: str, line: int, character: int) -> Optional[tuple[str, str]]:

@@ -174,6 +174,7 @@ def test_diagnostics_equal_a_check_of_the_whole_codex_with_the_document(tmp_path
         lambda t: t + '\ncreature "Brand New" {\n  armor 1 life 2\n  subtypes Gremlin\n}\n',  # a new card name
         lambda t: t[: len(t) // 2] + " } } " + t[len(t) // 2:],  # a syntax error
         lambda t: t.replace("life ", "lfie ", 1),
+        lambda t: "} " + t.replace("{", "(").replace("}", ")"),  # nothing parses
     ]
     files = sorted((root / "spells").rglob("*.mw"))[::6] + [root / "codex" / "conditions.mw"]
     for f in files:

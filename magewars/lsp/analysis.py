@@ -87,12 +87,13 @@ class Knowledge:
         for each set of names the check knows (the document's new subtypes and card names change it)
         and kept: the codex is not checked again at every keystroke.  magewars/dsl/__init__.py
         (`_compile`) does the same for `magewars lint FILE`, from the cache."""
+        if tree is None:  # nothing parsed: a check of the codex alone reports nothing in this document
+            return Checker()
         mine = str(Path(path).resolve())
         files = [f for f in self._codex_files if str(Path(f.path).resolve()) != mine]
-        if tree is None or len(files) < len(self._codex_files) or \
-                any(isinstance(d, A.CodexDef) for d in tree.definitions):
+        if len(files) < len(self._codex_files) or any(isinstance(d, A.CodexDef) for d in tree.definitions):
             checker = self._seeded()  # (a codex file being edited: all of it checked again)
-            checker.check(files + ([tree] if tree is not None else []))
+            checker.check(files + [tree])
             return checker
         probe = self._seeded()
         probe.declare([tree])

@@ -90,20 +90,89 @@ def echo_page(text: str, err: bool = False, emphasise: Iterable[str] = ()) -> No
     console(stderr=err).print(style_page(text.rstrip("\n"), emphasise))
 
 
-def make_table(*columns: str, title: Optional[str] = None, right: Iterable[str] = ()) -> Table:
-    """The one table style of the command line (rich; plain characters when piped)."""
-    from rich import box
-    from rich.table import Table
-    right = set(right)
-    table = Table(title=title, box=box.SIMPLE_HEAD if _shows("─") else box.ASCII2, show_edge=False, pad_edge=False,
-                  title_justify="left", title_style="bold", header_style="bold")
-    for c in columns:
-        table.add_column(c, justify="right" if c in right else "left", overflow="fold")
-    return table
+class PlainTable:
+    """The one table style of the command line, as data: columns, an optional title, rows of text.
+    Rendered as plain text without importing rich where the layout is a simple one (every cell fits on
+    one line of the width given; :func:`table_text`), else, and on a terminal, by rich (:meth:`rich`)."""
+
+    def __init__(self, columns: tuple, title: Optional[str], right: set):
+        self.columns = columns
+        self.title = title
+        self.right = right
+        self.rows: list[tuple[str, ...]] = []
+
+    def add_row(self, *cells: str) -> None:
+        if len(cells) > len(self.columns):
+            raise ValueError(f"{len(cells)} cells for {len(self.columns)} columns")
+        self.rows.append(tuple(cells) + ("",) * (len(self.columns) - len(cells)))
+
+    @property
+    def row_count(self) -> int:
+        return len(self.rows)
+
+    def rich(self) -> Table:
+        """The same table as a rich Table (bold title and header on a terminal; plain characters when
+        the console cannot show box-drawing ones)."""
+        from rich import box
+        from rich.table import Table
+        table = Table(title=self.title, box=box.SIMPLE_HEAD if _shows("─") else box.ASCII2, show_edge=False,
+                      pad_edge=False, title_justify="left", title_style="bold", header_style="bold")
+        for c in self.columns:
+            table.add_column(c, justify="right" if c in self.right else "left", overflow="fold")
+        for row in self.rows:
+            table.add_row(*row)
+        return table
 
 
-def table_text(table: Table, width: int = 100) -> str:
-    """A rich table rendered to plain text (for pages assembled as text, and for tests)."""
+def make_table(*columns: str, title: Optional[str] = None, right: Iterable[str] = ()) -> PlainTable:
+    """The one table style of the command line (rich on a terminal; plain characters when piped)."""
+    return PlainTable(columns, title, set(right))
+
+
+# What the plain layout leaves to rich: a cell rich would read as markup ([bold]) or an emoji code
+# (:smile:), a character that is not one column wide, a line break or a control character.
+_RICH_ONLY = re.compile(r"[\[\x00-\x1f\x7f-\x9f\u0300-\u036f\u1100-\u115f\u200b-\u200f\u2e80-\ua4cf"
+                        r"\uac00-\ud7a3\uf900-\ufaff\ufe00-\ufe6f\uff00-\uff60\uffe0-\uffe6\U00010000-\U0010ffff]"
+                        r"|:\S*?:")
+
+
+def _plain_layout(table: PlainTable, width: int) -> Optional[str]:
+    """The text rich prints for the table (box SIMPLE_HEAD, no edge, padding of one column between
+    columns), or None where rich's layout is not this simple one: a cell or title rich would change or
+    measure otherwise (_RICH_ONLY), a right-justified cell ending in a space, a table wider than
+    `width`, a title longer than the table (rich wraps it).  tests/test_console.py compares the two on every table the tools print and on random ones."""
+    cells = [table.columns, *table.rows]
+    if any(_RICH_ONLY.search(c) for row in cells for c in row) or (table.title and _RICH_ONLY.search(table.title)):
+        return None
+    n = len(table.columns)
+    if any(row[i] != row[i].rstrip() for row in cells for i in range(n) if table.columns[i] in table.right):
+        return None  # (rich strips what ends a cell it justifies to the right, after measuring it)
+    widths = [max(len(row[i]) for row in cells) for i in range(n)]
+    pads = [(0 if i == 0 else 1, 0 if i == n - 1 else 1) for i in range(n)]
+    total = sum(w + a + b for w, (a, b) in zip(widths, pads)) + n - 1
+    if total > width or (table.title and len(table.title) > total) or not _shows("─"):
+        return None
+
+    def line(row) -> str:
+        parts = []
+        for i, c in enumerate(row):
+            text = c.rjust(widths[i]) if table.columns[i] in table.right else c.ljust(widths[i])
+            parts.append(" " * pads[i][0] + text + " " * pads[i][1])
+        return " ".join(parts).rstrip()
+
+    out = [table.title] if table.title else []
+    out += [line(table.columns), "─" * total]
+    out += [line(r) for r in table.rows]
+    return "\n".join(out)
+
+
+def table_text(table, width: int = 100) -> str:
+    """A table rendered to plain text (for pages assembled as text, and for tests)."""
+    if isinstance(table, PlainTable):
+        got = _plain_layout(table, width)
+        if got is not None:
+            return got
+        table = table.rich()
     from rich.console import Console
     buf = io.StringIO()
     Console(file=buf, width=width, color_system=None, force_terminal=False, legacy_windows=False,
@@ -111,9 +180,11 @@ def table_text(table: Table, width: int = 100) -> str:
     return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").splitlines())
 
 
-def echo_table(table: Table, err: bool = False) -> None:
-    con = console(stderr=err)
-    if con.is_terminal:
-        con.print(table)
-    else:  # piped: plain text without the padding rich adds for a terminal
-        print(table_text(table), file=sys.stderr if err else sys.stdout)
+def echo_table(table, err: bool = False) -> None:
+    if not _plain(sys.stderr if err else sys.stdout):
+        con = console(stderr=err)
+        if con.is_terminal:
+            con.print(table.rich() if isinstance(table, PlainTable) else table)
+            return
+    # piped: plain text without the padding rich adds for a terminal
+    print(table_text(table), file=sys.stderr if err else sys.stdout)

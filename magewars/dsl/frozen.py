@@ -72,8 +72,8 @@ def _recursive_repr(user_function):
     return wrapper
 
 
-def _init_source(fields) -> tuple[str, dict]:
-    """The source of the __init__ dataclasses writes for a frozen class, and the names it reads.
+def _init_source(fields, frozen: bool = True) -> tuple[str, dict]:
+    """The source of the __init__ dataclasses writes for a class (frozen or not), and the names it reads.
     A field without a default after one with a default is a TypeError here, when the class is made."""
     names = {"__dataclass_builtins_object__": object, "_HAS_DEFAULT_FACTORY": _HAS_FACTORY}
     params, body = [], []
@@ -101,16 +101,17 @@ def _init_source(fields) -> tuple[str, dict]:
             value = f"{dflt}()"
         else:
             continue
-        body.append(f"  __dataclass_builtins_object__.__setattr__(self,{f.name!r},{value})")
+        body.append(f"  __dataclass_builtins_object__.__setattr__(self,{f.name!r},{value})" if frozen
+                    else f"  self.{f.name}={value}")
     return f"def __init__(self, {', '.join(params)}):\n" + ("\n".join(body) or "  pass") + "\n", names
 
 
-def _lazy_init(cls, fields):
+def _lazy_init(cls, fields, frozen: bool = True):
     """A stand-in __init__ that compiles the class's own at its first instance and puts it in its
     place.  A process makes instances of few of the classes it imports (`magewars lint FILE` parses
     one file, and the cache's decoder makes objects without __init__), and compiling source text was
     most of what making a class cost."""
-    src, names = _init_source(fields)
+    src, names = _init_source(fields, frozen)
     qual = cls.__qualname__
 
     def __init__(self, *args, **kwargs):
@@ -150,10 +151,24 @@ class _Signature:
 
 
 def frozen_dataclass(cls):
-    if any(n in cls.__dict__ for n in _OWN) or any(
+    """`@dataclass(frozen=True)`, made without compiling source text (this module's docstring)."""
+    return _make(cls, frozen=True, eq=True)
+
+
+def light_dataclass(cls=None, /, *, frozen: bool = False, eq: bool = True):
+    """`@dataclass`, `@dataclass(frozen=True)` or `@dataclass(eq=False)`, made as frozen_dataclass makes
+    a class: no source text compiled but the __init__, at the class's first instance.  Any other
+    parameter is dataclasses' own to take (`@dataclass(slots=True)` and the like stay as they are)."""
+    def wrap(c):
+        return _make(c, frozen=frozen, eq=eq)
+    return wrap if cls is None else wrap(cls)
+
+
+def _make(cls, frozen: bool, eq: bool):
+    if (frozen and not eq) or any(n in cls.__dict__ for n in _OWN) or any(
             isinstance(a, dataclasses.InitVar) or a is dataclasses.KW_ONLY
             for a in cls.__dict__.get("__annotations__", {}).values()):
-        return dataclasses.dataclass(frozen=True)(cls)
+        return dataclasses.dataclass(frozen=frozen, eq=eq)(cls)
     documented = bool(cls.__dict__.get("__doc__"))
     if not documented:
         cls.__doc__ = "-"  # (written below: dataclasses would read object's)
@@ -170,31 +185,38 @@ def frozen_dataclass(cls):
     repr_fn = _recursive_repr(__create_fn__(tuple(f.name for f in fields if f.repr)))
     repr_fn.__qualname__ = f"{qual}.__repr__"
     cls.__repr__ = repr_fn
-    cls.__init__ = _lazy_init(cls, fields)
+    cls.__init__ = _lazy_init(cls, fields, frozen)
     cls.__signature__ = _Signature(fields)
 
-    every = tuple(f.name for f in fields)
-    compared = _getter(tuple(f.name for f in fields if f.compare))
-    hashed = _getter(tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash)))
-    def __eq__(self, other):
-        if other.__class__ is self.__class__:
-            return compared(self) == compared(other)
-        return NotImplemented
+    made = []
+    if eq:
+        compared = _getter(tuple(f.name for f in fields if f.compare))
 
-    def __hash__(self):
-        return hash(hashed(self))
+        def __eq__(self, other):
+            if other.__class__ is self.__class__:
+                return compared(self) == compared(other)
+            return NotImplemented
+        made.append(__eq__)
+        if not frozen:
+            cls.__hash__ = None  # (dataclasses': a mutable class compared by value is not hashable)
+    if frozen:
+        every = tuple(f.name for f in fields)
+        hashed = _getter(tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash)))
 
-    def __setattr__(self, name, value):
-        if type(self) is cls or name in every:
-            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
-        super(cls, self).__setattr__(name, value)
+        def __hash__(self):
+            return hash(hashed(self))
 
-    def __delattr__(self, name):
-        if type(self) is cls or name in every:
-            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
-        super(cls, self).__delattr__(name)
+        def __setattr__(self, name, value):
+            if type(self) is cls or name in every:
+                raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+            super(cls, self).__setattr__(name, value)
 
-    for fn in (__eq__, __hash__, __setattr__, __delattr__):
+        def __delattr__(self, name):
+            if type(self) is cls or name in every:
+                raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+            super(cls, self).__delattr__(name)
+        made += [__hash__, __setattr__, __delattr__]
+    for fn in made:
         fn.__qualname__ = f"{qual}.{fn.__name__}"
         setattr(cls, fn.__name__, fn)
     if not documented:  # dataclasses' own docstring: the class's name and signature

@@ -7,13 +7,13 @@ worked out in engine/activation.py.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional
 
 from .decisions import Option
+from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 # ---------------------------------------------------------------- the typed choices
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class MoveChoice:
     obj_id: str
     to_zone: str
@@ -23,7 +23,7 @@ class MoveChoice:
         return f"move {self.obj_id} to {self.to_zone}"
 
 
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class AttackChoice:
     obj_id: str
     attack_name: str
@@ -36,7 +36,7 @@ class AttackChoice:
         return f"{self.obj_id} attacks {at} with {self.attack_name}"
 
 
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class CastChoice:
     caster_id: str
     card_name: str
@@ -60,7 +60,7 @@ class CastChoice:
                 + (" face down" if self.face_down else "") + (f" on {', '.join(at)}" if at else ""))
 
 
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class GuardChoice:
     obj_id: str
 
@@ -68,7 +68,7 @@ class GuardChoice:
         return f"{self.obj_id} guards"
 
 
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class AbilityChoice:
     obj_id: str  # the object whose card carries the ability
     ability_index: int  # index in that card's abilities
@@ -85,7 +85,7 @@ class AbilityChoice:
         return f"{self.obj_id} uses action ability #{self.ability_index + 1}{of}{by}"
 
 
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class PassChoice:
     obj_id: str
 
@@ -96,7 +96,7 @@ class PassChoice:
 ActionChoice = (MoveChoice, AttackChoice, CastChoice, GuardChoice, AbilityChoice, PassChoice)
 
 
-@dataclass
+@light_dataclass
 class Activation:
     """Where one creature's action phase stands."""
     obj_id: str

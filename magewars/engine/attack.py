@@ -37,6 +37,7 @@ from .phrases import Ctx, matches
 from .restrictions import attack_forbidden, forbidden, forbids, permits
 from . import movement
 from .state import ROW_LETTERS, LightList, ends_at
+from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 #: a trait's `static attacks_unanswered()`: the attacks of an object with it trigger no counterstrike or damage
 #: barrier and remove no guard marker (AttackEngine.unanswered)
@@ -57,7 +58,7 @@ def step_title(key: str) -> str:
 STEP_TITLES = {k: step_title(k) for k in _ALL}
 
 
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class Column:
     """One column of the attack-procedure chart: the steps of one kind of attack, in order, and
     where the sequence goes back to for the next individual attack of the same action (another
@@ -93,7 +94,7 @@ STEP_ORDER = {
 END = "end"  # a step's `then`: the sequence stops here (not even Attack Ends follows)
 
 
-@dataclass(eq=False)  # an entity: compared by identity (its attacks point back at it)
+@light_dataclass(eq=False)  # an entity: compared by identity (its attacks point back at it)
 class AttackAction:
     """One attack action: may hold several individual attacks (strikes, Sweeping, zone)."""
     attacker: "GameObject"
@@ -252,7 +253,7 @@ class Attack:
                 "steps": [k for k in STEP_ORDER[self.action.kind_key].steps if k in self.reached]}
 
 
-@dataclass
+@light_dataclass
 class Sequence:
     """One run down a column of the chart: the attacks of an action against one target (each
     strike of a multiple-strike attack), or against the objects of one zone."""

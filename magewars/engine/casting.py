@@ -19,7 +19,7 @@ restrictions come from codex statics (`spellbook_only`, `copies_in_play`, `zone_
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Optional, Sequence
 
 from ..dsl import ast as A
@@ -36,6 +36,7 @@ from .spellstatics import CAST_AS, SET_X
 from . import manasupply as MS
 from . import extracost as EC
 from . import castlimit as CL
+from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 #: the casting sequence, in order (rulebook: Casting Spells); a reveal window follows each step
 CAST_STEPS: tuple[str, ...] = ("declare_spell", "pay_spell_costs", "counter_spell_step", "resolve_spell")
@@ -57,7 +58,7 @@ class IllegalCast(EngineError):
         super().__init__(f"Casting: {message} [rule: {rule}]")
 
 
-@dataclass(eq=False)
+@light_dataclass(eq=False)
 class Casting:
     """One spell being cast.  It offers the fields an attack offers to reveal rules and event
     matching (`attacker`, `source`, `target`, `events`...), so a `reveal must on targeted(...)

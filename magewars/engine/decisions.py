@@ -14,6 +14,7 @@ import random
 from reprlib import recursive_repr
 from dataclasses import dataclass, field
 from typing import Any, Optional
+from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 
 # Every kind of decision the engine asks, with what it is about.  `Game.decide` refuses any other kind,
@@ -131,7 +132,7 @@ class RandomAgent(Agent):
         return self.rng.choice(decision.options)
 
 
-@dataclass
+@light_dataclass
 class ScriptedChoice:
     kind: str
     choose: Any  # label (case-insensitive), or int index

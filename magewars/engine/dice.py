@@ -7,11 +7,12 @@ replays a script and fails loudly when it runs out or is given a bad face.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Iterable, Optional, Union
+from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class Face:
     value: int  # 0 for blank
     critical: bool = False

@@ -40,6 +40,7 @@ from .manasupply import spend_only_runs
 from .restrictions import ignore_honoured, in_foreach_runs, is_ignore, is_obligation, is_permission, is_restriction
 from .defenses import STATIC_CALLS as DEFENSE_STATIC_CALLS, static_runs as defense_static_runs
 from .state import LIGHT_READS, LIGHT_TRACK, LIGHT_WRITES, TRACKED_READS
+from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
@@ -149,7 +150,7 @@ def _entry_innate(name: str, cd) -> tuple:
     return _INNATE[id(cd)][1]
 
 
-@dataclass
+@light_dataclass
 class Mod:
     """One applied (or refused) effect, for the log: what, from where, when."""
     source: str

@@ -17,19 +17,19 @@ primitives' table on import (through engine/addons.py); it names no card.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional
 
 from ..dsl import ast as A
 from .cardindex import index as card_index
 from .primitives import PRIMITIVES, NotImplementedPrimitive, _args, _duration, _num, _src
+from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 LINGER = "linger"
 #: the events an incantation's abilities hear while it is being cast: no need to linger for them
 WHILE_CAST = frozenset({"casting", "cast", "targeted"})
 
 
-@dataclass
+@light_dataclass
 class Lingering:
     spell: object  # the spell object (left play)
     target: object  # the object it was cast on, or None

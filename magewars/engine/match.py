@@ -12,7 +12,7 @@ player's library, from which the Planning Phase draws.  Every choice goes throug
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from typing import Optional, Union
 
 from ..dsl.model import Corpus
@@ -21,9 +21,10 @@ from .dice import SeededDice
 from .game import EngineError, Game
 from .state import ROW_LETTERS, Arena
 from . import round as R
+from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 
-@dataclass
+@light_dataclass
 class GameResult:
     winner: Optional[str]  # None: a draw
     reason: str

@@ -15,12 +15,13 @@ Players are named by their Mage (as `you` and `controller` are).  A marker phras
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Optional
 
 from ..dsl import ast as A
 from ..dsl import selectors as S
 from ..dsl import vocab as V
+from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 # The engine's Game and GameObject, named but not imported: this module needs only their
 # attributes, and importing them would tie it into the engine's import cycle.
@@ -33,7 +34,7 @@ CONJ_KINDS = V.CONJURATION_KINDS
 PRONOUNS = V.PRONOUNS
 
 
-@dataclass
+@light_dataclass
 class Ctx:
     this: Optional[GameObject] = None
     attack: Any = None  # engine.attack.Attack

@@ -13,17 +13,16 @@ table on import (through engine/addons.py); it names no card.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .primitives import PRIMITIVES, _args, _num, _objs, _src, _traits
 from . import movement
 from .phrases import Ctx
 from .restrictions import forbids
+from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 CREATURE_KINDS = ("creature",)
 
 
-@dataclass
+@light_dataclass
 class Waiting:
     """A creature waiting face down to be summoned at the end of the round."""
     oid: str

@@ -18,7 +18,7 @@ forwarding methods, so the import graph stays acyclic: this module never imports
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Callable, Optional
 
 from ..dsl import ast as A
@@ -37,10 +37,11 @@ from .decisions import HiddenPick, Option
 from .phrases import Ctx, resolve
 from .restrictions import forbids
 from .state import ends_at, start_of_action_phase
+from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 
 # ---------------------------------------------------------------- per-game round state
-@dataclass
+@light_dataclass
 class RoundState:
     """Where the game is in its round, and each player's cards out of play."""
     next_phase: int = 0  # index in ROUND_PHASES of the phase to run next
@@ -779,7 +780,7 @@ def summon_waiting(game) -> None:
 
 
 # ---------------------------------------------------------------- the table
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class Phase:
     name: str  # the rulebook's name
     key: str  # a short key (scenario `phase:`)

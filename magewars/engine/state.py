@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Iterator, Optional
 
 from ..dsl.model import CardDefinition
+from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 ROW_LETTERS = "ABCDEFGH"
 
@@ -44,7 +45,7 @@ class Player:
         self.mage_id = mage_id
 
 
-@dataclass
+@light_dataclass
 class Arena:
     """Zones are labelled row letter + column number: A1 .. C4 by default (3 rows, 4 columns)."""
     rows: int = 3

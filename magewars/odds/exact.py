@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import struct
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, factorial, lcm
@@ -33,6 +33,7 @@ from typing import Iterator, Optional
 
 from ..engine.dice import ATTACK_FACES, BLANK
 from .probe import OddsError, Spec, defender_view, probe
+from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 D12 = range(1, 13)
 P12 = Fraction(1, 12)
@@ -237,7 +238,7 @@ def _arithmetic(n: int, armor: int, remaining: int) -> tuple[dict, Fraction]:
     return dist, destroy
 
 
-@dataclass
+@light_dataclass
 class AttackOdds:
     """One attack against the defender with a given damage on it."""
     defender_damage: int
@@ -488,7 +489,7 @@ def _attack_lines(events) -> list[str]:
     return out
 
 
-@dataclass
+@light_dataclass
 class OddsReport:
     spec: Spec
     first: AttackOdds

@@ -26,7 +26,7 @@ Nothing here states a rule: what the rules do is read back from what the engine 
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Optional
 
 from ..engine import Dice, EngineError, FirstLegalAgent, Game
@@ -34,6 +34,7 @@ from ..engine.attack import Attack, DamageAndEffects
 from ..engine.dice import BLANK, Face
 from ..engine.state import DAMAGE_READS
 from .probe import D12_PURPOSE, ZONE, OddsError, Spec
+from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 #: events whose listeners may act on what the dice showed: the arithmetic is not trusted with them
 DICE_EVENTS = ("rolls", "damaged", "deals_damage", "would_be_destroyed")
@@ -93,7 +94,7 @@ class PlanDice(Dice):
         return int(self.d12_values.get(purpose, 12))
 
 
-@dataclass
+@light_dataclass
 class _Box:
     game: Optional[Game] = None
     attacker: object = None
@@ -122,7 +123,7 @@ class _Box:
         return DAMAGE_READS[0] - self.start - self.excluded
 
 
-@dataclass
+@light_dataclass
 class Strike:
     """One individual attack of the action against the defender, as the engine resolved it."""
     atk: Attack  # the engine's record (damage_from reads it)
@@ -145,7 +146,7 @@ class Strike:
                 self.effect, tuple(m[1] for m in self.effect_mods))
 
 
-@dataclass
+@light_dataclass
 class Plan:
     damage_from: object  # the engine's AttackEngine.damage_from (bound to the engine of the run)
     strikes: list

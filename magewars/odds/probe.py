@@ -16,12 +16,13 @@ counterstrikes, damage barriers) gets blanks and a 12.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Callable, Optional
 
 from ..dsl.model import CardDefinition, Corpus
 from ..engine import Dice, EngineError, FirstLegalAgent, Game
 from ..engine.dice import BLANK, Face
+from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 ZONE = "B2"
 D12_PURPOSE = {"roll_to_miss": "miss", "avoid_attack": "defense", "damage_and_effects": "effect"}
@@ -75,7 +76,7 @@ class ProbeDice(Dice):
         return 12
 
 
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class Spec:
     """One odds question: who attacks whom with what, on which board."""
     corpus: Corpus
@@ -114,7 +115,7 @@ class RevealWhenAllowed(FirstLegalAgent):
         return super().decide(decision)
 
 
-@dataclass
+@light_dataclass
 class Outcome:
     """What the engine did with one scripted roll of the attack under study."""
     status: str

@@ -1,12 +1,13 @@
 """What a loaded spellbook is: a mage, its stats card, and spells with counts."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Optional
 
 from ..dsl.ast import Span
 from ..dsl.diagnostics import Diagnostic
 from ..dsl.model import CardDefinition, Corpus
+from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 # Hard limits on what a spellbook file may hold, so bad input costs bounded time and memory.
 MAX_FILE_BYTES = 512 * 1024
@@ -19,7 +20,7 @@ MAX_LINE_CHARS = 200  # checked before any pattern runs on a line
 MAGE_KINDS = ("mage", "magestats")
 
 
-@dataclass
+@light_dataclass
 class Entry:
     """One line of the book: a card name as written, how many copies, and the card it names."""
     name: str
@@ -28,7 +29,7 @@ class Entry:
     card: Optional[CardDefinition] = None
 
 
-@dataclass
+@light_dataclass
 class Spellbook:
     path: str
     format: str  # "text" | "o8d"

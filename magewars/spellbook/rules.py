@@ -13,13 +13,14 @@ the cheapest school.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Optional
 
 from ..dsl import ast as A
 from ..dsl.diagnostics import Diagnostic
 from ..dsl.model import CARD_KINDS, CardDefinition, Corpus
 from .model import MAGE_KINDS, Spellbook
+from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 TRAINED_FACTOR = 1    # points per level in a school the Mage is trained in
 UNTRAINED_FACTOR = 2  # points per level in any school the stats card does not price
@@ -48,14 +49,14 @@ class RuleError(Exception):
     """A spellbook statement this module cannot read; reported, never skipped."""
 
 
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class Modifier:
     what: A.Phrase
     factor: int
     source: str  # the card or codex entry stating it
 
 
-@dataclass
+@light_dataclass
 class MageRules:
     mage: CardDefinition
     stats: CardDefinition
@@ -67,7 +68,7 @@ class MageRules:
     problems: list[str] = field(default_factory=list)
 
 
-@dataclass
+@light_dataclass
 class Part:
     school: str
     level: int
@@ -78,7 +79,7 @@ class Part:
         return self.level * self.factor
 
 
-@dataclass
+@light_dataclass
 class SpellCost:
     points: int
     parts: tuple[Part, ...]  # the schools paid for

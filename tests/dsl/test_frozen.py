@@ -140,3 +140,63 @@ def test_init_is_compiled_at_the_first_instance():
             early: int = 1
             late: int
         frozen_dataclass(Bad)
+
+
+LIGHT = ["magewars.engine.actions", "magewars.engine.attack", "magewars.engine.casting", "magewars.engine.decisions",
+         "magewars.engine.dice", "magewars.engine.effects", "magewars.engine.lingering", "magewars.engine.match",
+         "magewars.engine.phrases", "magewars.engine.reanimation", "magewars.engine.round", "magewars.engine.state",
+         "magewars.odds.exact", "magewars.odds.plan", "magewars.odds.probe", "magewars.spellbook.model",
+         "magewars.spellbook.rules"]
+
+
+def _light_classes():
+    """(class, frozen, eq) of every class made by `@light_dataclass` in LIGHT, read from the source."""
+    import re
+    out = []
+    for name in LIGHT:
+        mod = importlib.import_module(name)
+        src = inspect.getsource(mod)
+        for m in re.finditer(r"^@light_dataclass(?:\((.*?)\))?[^\n]*\nclass (\w+)", src, re.M):
+            params = dict(p.split("=") for p in (m.group(1) or "").replace(" ", "").split(",") if p)
+            out.append((getattr(mod, m.group(2)), params.get("frozen") == "True", params.get("eq") != "False"))
+    return out
+
+
+def test_every_light_dataclass_equals_what_dataclasses_makes_of_its_fields():
+    """Each `@light_dataclass` of the engine, the odds and the spellbooks beside `@dataclass` with the same
+    parameters made over the same fields: the fields, signature, docstring shape and __match_args__, and
+    instances' __init__ (defaults and factories), repr, equality, hashability and refusal to change."""
+    classes = _light_classes()
+    assert len(classes) == 34
+    for cls, frozen, eq in classes:
+        spec = []
+        for f in dataclasses.fields(cls):
+            kw = {k: getattr(f, k) for k in ("init", "repr", "compare", "hash")}
+            if f.default is not dataclasses.MISSING:
+                kw["default"] = f.default
+            if f.default_factory is not dataclasses.MISSING:
+                kw["default_factory"] = f.default_factory
+            spec.append((f.name, f.type, dataclasses.field(**kw)))
+        twin = dataclasses.make_dataclass(cls.__name__, spec, bases=cls.__bases__, frozen=frozen, eq=eq)
+        assert [_shape(f) for f in dataclasses.fields(cls)] == [_shape(f) for f in dataclasses.fields(twin)]
+        assert str(inspect.signature(cls)) == str(inspect.signature(twin)), cls
+        assert getattr(cls, "__match_args__", None) == getattr(twin, "__match_args__", None)
+        if "(" in (cls.__doc__ or "") and cls.__doc__.startswith(cls.__name__ + "("):
+            assert cls.__doc__ == twin.__doc__
+        if "__post_init__" in vars(cls):
+            continue  # (made by dataclasses itself: a shape light_dataclass leaves to it)
+        args = {f.name: f"{f.name}-value" for f in dataclasses.fields(cls)
+                if f.init and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
+        a, b, t = cls(**args), cls(**args), twin(**args)
+        assert repr(a) == repr(t).replace(twin.__qualname__, cls.__qualname__, 1), cls
+        assert {f.name: getattr(a, f.name) for f in dataclasses.fields(cls)} == \
+            {f.name: getattr(t, f.name) for f in dataclasses.fields(twin)}
+        assert (a == b) is (twin(**args) == twin(**args)) is eq
+        if frozen:
+            assert hash(a) == hash(b)
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                setattr(a, dataclasses.fields(cls)[0].name, None)
+        elif eq:
+            assert cls.__hash__ is None and twin.__hash__ is None
+        else:
+            assert a != b and hash(a) != hash(b)  # an entity: compared by identity

@@ -1,7 +1,7 @@
 """Wheel build hook: ship the compiled corpus inside the wheel (magewars/prebuilt.py).
 
 `python -m pip install .` builds a wheel; this hook compiles the shipped codex and spells from
-this source tree (the magewars package beside this file, which needs lark, msgspec and rapidfuzz: the
+this source tree (the magewars package beside this file, which needs lark, msgpack and rapidfuzz: the
 build requirements in pyproject.toml) and adds the result as magewars/_data/corpus.mwc, so the
 first read command of the installation reads it instead of compiling every card file.  A
 corpus that cannot be compiled stops the build with the reason.  An editable install

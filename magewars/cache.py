@@ -194,22 +194,15 @@ class Codec:
 
     def dumps_record(self, value: Any) -> bytes:
         """One value as bare msgpack, to be framed inside a larger entry (magewars/corpusstore.py)."""
-        import msgspec
-        try:
-            return msgspec.msgpack.encode(self.encode(value))
-        except (TypeError, OverflowError) as exc:
-            raise CacheError(f"cannot store: {exc}") from None
+        return pack(self.encode(value))
 
     def loads_record(self, blob: bytes) -> Any:
         """A value written by :meth:`dumps_record`; CacheError if it cannot be."""
         import gc
-        import msgspec
         paused = gc.isenabled()
         gc.disable()
         try:
-            return self.decode(msgspec.msgpack.decode(blob))
-        except msgspec.DecodeError as exc:
-            raise CacheError(f"undecodable record: {exc}") from None
+            return self.decode(unpack(blob, "record"))
         except RecursionError:
             raise CacheError("record nested too deeply") from None
         finally:
@@ -229,28 +222,41 @@ class Codec:
                 gc.enable()
 
 
+def pack(value: Any) -> bytes:
+    """Plain data (None, bools, ints of 64 bits, floats, str, bytes, lists, tuples, dicts) as msgpack;
+    CacheError for anything else.  (msgpack: its C extension imports in a tenth of the time msgspec,
+    used here before, took, and every command that reads the cache imports it.)"""
+    import msgpack
+    try:
+        return msgpack.packb(value, use_bin_type=True)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise CacheError(f"cannot store: {exc}") from None
+
+
+def unpack(blob: bytes, what: str = "entry") -> Any:
+    """The data :func:`pack` wrote; CacheError for bytes it cannot have written (truncated, damaged, too
+    deep, trailing bytes).  Lists come back as lists, maps as dicts with any hashable key."""
+    import msgpack
+    try:
+        return msgpack.unpackb(blob, raw=False, strict_map_key=False, use_list=True)
+    except (msgpack.UnpackException, ValueError, TypeError, OverflowError) as exc:
+        raise CacheError(f"undecodable {what}: {exc.__class__.__name__}: {exc}") from None
+
+
 def dumps_raw(doc: Any, key: str, schema: str = "") -> bytes:
     """Frame plain msgpack data: magic, checksum, then [format, schema, key, data]."""
-    import msgspec
-    try:
-        payload = msgspec.msgpack.encode([FORMAT, schema, key, doc])
-    except (TypeError, OverflowError) as exc:
-        raise CacheError(f"cannot store: {exc}") from None
+    payload = pack([FORMAT, schema, key, doc])
     return MAGIC + hashlib.blake2b(payload, digest_size=_DIGEST).digest() + payload
 
 
 def loads_raw(blob: bytes, key: str, schema: str = "") -> Any:
     """The data of a framed entry; CacheError unless magic, checksum, format, schema and key match."""
-    import msgspec
     if len(blob) < len(MAGIC) + _DIGEST or not blob.startswith(MAGIC):
         raise CacheError("not a magewars cache entry")
     digest, payload = blob[len(MAGIC):len(MAGIC) + _DIGEST], blob[len(MAGIC) + _DIGEST:]
     if hashlib.blake2b(payload, digest_size=_DIGEST).digest() != digest:
         raise CacheError("checksum mismatch")
-    try:
-        doc = msgspec.msgpack.decode(payload)
-    except msgspec.DecodeError as exc:
-        raise CacheError(f"undecodable entry: {exc}") from None
+    doc = unpack(payload)
     if type(doc) is not list or len(doc) != 4 or doc[0] != FORMAT or doc[1] != schema or doc[2] != key:
         raise CacheError("entry of another format, schema or key")
     return doc[3]

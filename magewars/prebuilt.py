@@ -91,7 +91,6 @@ def _map_records(doc: list, fn) -> list:
 def build(inputs: list[tuple[str, str]], corpus, found: list, codec, compiler: str, root: Path) -> bytes:
     """The shipped file: the compilation (`corpus`, `found`) of `inputs`, every one below `root`,
     by the compiler of hash `compiler` (:func:`magewars.dsl.prebuild` calls this)."""
-    import msgspec
     from . import corpusstore, __version__
     errors = [d for d in found if d.severity == "error"]
     if errors:
@@ -107,7 +106,7 @@ def build(inputs: list[tuple[str, str]], corpus, found: list, codec, compiler: s
         raise PrebuiltError("the compiled corpus cannot be stored")
     strings: set = set()
     for blob in _records(doc):
-        _strings(msgspec.msgpack.decode(blob), strings)
+        _strings(cache.unpack(blob, "record"), strings)
     built = {m[0] for m in manifest}
     stray = sorted(s for s in strings if str(root) in s and s not in built)
     if stray:
@@ -155,8 +154,7 @@ def find(inputs: list[tuple[str, str]], ctx: list, compiler: str, path: Optional
         if _below(p, base) != rel or cache.file_hash(text.encode("utf-8")) != digest:
             return None
         paths[built] = p
-    import msgspec
     try:
-        return _map_records(doc, lambda b: msgspec.msgpack.encode(_moved(msgspec.msgpack.decode(b), paths)))
-    except (msgspec.DecodeError, TypeError, ValueError):
+        return _map_records(doc, lambda b: cache.pack(_moved(cache.unpack(b, "record"), paths)))
+    except (cache.CacheError, TypeError, ValueError):
         return None

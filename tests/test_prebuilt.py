@@ -42,8 +42,7 @@ def test_the_shipped_corpus_is_the_installed_files_compiled(shipped):
     assert _encoded(*got) == _encoded(*dsl._compile(inputs, []))
     strings: set = set()
     for b in prebuilt._records(doc):
-        import msgspec
-        prebuilt._strings(msgspec.msgpack.decode(b), strings)
+        prebuilt._strings(cache.unpack(b, "record"), strings)
     assert any(s.startswith(str(inst)) for s in strings)  # located at the installed files
     assert not any(str(data_dir("codex").parent) in s for s in strings)  # nothing of the build left
 

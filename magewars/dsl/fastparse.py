@@ -106,8 +106,8 @@ class _Groups(dict):
 
 
 def _decode(blob: bytes):
-    import msgspec
-    return msgspec.msgpack.decode(blob)
+    from ..cache import unpack
+    return unpack(blob, "parse table record")
 
 
 class Tables:

@@ -273,8 +273,7 @@ def fast_tables(parser: Lark) -> Optional[dict]:
     root = group(lexer.root_lexer)  # what Lark reads where a state's own terminals match nothing
     if root is None or sorted(parser.lexer_conf.ignore) != sorted(lexer.root_lexer.ignore_types):
         return None
-    import msgspec  # each state's row and each lexer group is its own record, decoded when first used
-    enc = msgspec.msgpack.encode
+    enc = cache.pack  # each state's row and each lexer group is its own record, decoded when first used
     return {"start": table.start_states["start"], "end": table.end_states["start"],
             "states": [enc(row) for row in states], "rules": out_rules, "regexps": regexps,
             "ignore": sorted(parser.lexer_conf.ignore), "groups": [enc(g) for g in groups],

@@ -30,12 +30,16 @@ platform's user cache folder, via platformdirs); ``MAGEWARS_NO_CACHE=1``
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import os
 import sys
 from pathlib import Path
 from collections.abc import Mapping
 from typing import Any, Iterable, Optional
+
+try:  # hashlib's own BLAKE2, without importing hashlib, whose OpenSSL module takes ~4 ms to start
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - a Python whose hashlib has BLAKE2 from elsewhere
+    from hashlib import blake2b
 
 FORMAT = 2  # 2: a trait's `-X` parameter keeps its sign (XValue coef -1)
 MAGIC = b"MWC1"
@@ -82,7 +86,7 @@ class Codec:
         self.fields = [tuple(f.name for f in dataclasses.fields(c)) for c in self.classes]
         self.plain = [not hasattr(c, "__post_init__") and "__slots__" not in c.__dict__ for c in self.classes]
         shape = repr([(c.__module__, c.__qualname__, fs) for c, fs in zip(self.classes, self.fields)])
-        self.schema = hashlib.blake2b(shape.encode(), digest_size=_DIGEST).hexdigest()
+        self.schema = blake2b(shape.encode(), digest_size=_DIGEST).hexdigest()
 
     # ---- encode
     def encode(self, value: Any) -> Any:
@@ -246,7 +250,7 @@ def unpack(blob: bytes, what: str = "entry") -> Any:
 def dumps_raw(doc: Any, key: str, schema: str = "") -> bytes:
     """Frame plain msgpack data: magic, checksum, then [format, schema, key, data]."""
     payload = pack([FORMAT, schema, key, doc])
-    return MAGIC + hashlib.blake2b(payload, digest_size=_DIGEST).digest() + payload
+    return MAGIC + blake2b(payload, digest_size=_DIGEST).digest() + payload
 
 
 def loads_raw(blob: bytes, key: str, schema: str = "") -> Any:
@@ -254,7 +258,7 @@ def loads_raw(blob: bytes, key: str, schema: str = "") -> Any:
     if len(blob) < len(MAGIC) + _DIGEST or not blob.startswith(MAGIC):
         raise CacheError("not a magewars cache entry")
     digest, payload = blob[len(MAGIC):len(MAGIC) + _DIGEST], blob[len(MAGIC) + _DIGEST:]
-    if hashlib.blake2b(payload, digest_size=_DIGEST).digest() != digest:
+    if blake2b(payload, digest_size=_DIGEST).digest() != digest:
         raise CacheError("checksum mismatch")
     doc = unpack(payload)
     if type(doc) is not list or len(doc) != 4 or doc[0] != FORMAT or doc[1] != schema or doc[2] != key:
@@ -274,13 +278,13 @@ def module_dataclasses(*modules) -> list[type]:
 
 # ---------------------------------------------------------------- keys
 def file_hash(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=_DIGEST).hexdigest()
+    return blake2b(data, digest_size=_DIGEST).hexdigest()
 
 
 def key_of(*parts: Any) -> str:
     """A cache key over the format, the package version and the given parts."""
     from . import __version__
-    h = hashlib.blake2b(digest_size=_DIGEST)
+    h = blake2b(digest_size=_DIGEST)
     for p in (FORMAT, __version__, *parts):
         h.update(repr(p).encode("utf-8", "surrogatepass"))
         h.update(b"\0")

@@ -23,7 +23,6 @@ Regenerate the shipped files after editing the grammar:
 from __future__ import annotations
 
 import functools
-import hashlib
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
@@ -85,7 +84,7 @@ def _lark_init() -> str:
 
 
 def table_key(grammar_text: str) -> str:
-    h = hashlib.blake2b(digest_size=16)
+    h = cache.blake2b(digest_size=16)
     for part in (grammar_text, lark_version(), repr(sorted(OPTIONS.items()))):
         h.update(part.encode("utf-8"))
         h.update(b"\0")
@@ -94,7 +93,7 @@ def table_key(grammar_text: str) -> str:
 
 def fast_key(grammar_text: str) -> str:
     """The key of the fast parser's tables: Lark's tables' key and the layout of the fast ones."""
-    h = hashlib.blake2b(f"fast-parse\0{FAST_FORMAT}\0{table_key(grammar_text)}".encode(), digest_size=16)
+    h = cache.blake2b(f"fast-parse\0{FAST_FORMAT}\0{table_key(grammar_text)}".encode(), digest_size=16)
     return h.hexdigest()
 
 

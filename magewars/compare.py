@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
 from .resources import data_dir
+from .dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 # Reference files larger than this are refused rather than read (the real ones are < 2 MB).
 MAX_BYTES = 64 * 1024 * 1024
@@ -24,7 +24,7 @@ class CompareError(Exception):
     """A located problem with the reference data: `path:line:col: CODE message`."""
 
 
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class Published:
     source: str      # "cards.json" or "texts-supplement.json"
     set: str

@@ -16,7 +16,7 @@ at run time) or `dropped silently` (the engine never looks at it and says nothin
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Optional
 
 from .dsl import ast as A
@@ -24,13 +24,14 @@ from .dsl import vocab
 from .dsl.model import CardDefinition, CodexDefinition, Corpus
 from .dsl.walk import Clause, carried, clauses, effects_of, nodes
 from .engine import registry as R
+from .dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 TYPE_LABEL = {"attack": "attack spell"}
 UNSUPPORTED = "unsupported"
 FIELDS = ("cards", "parsed", "checked", "full", "executes")
 
 
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class Finding:
     """A construct that does not run, where it is written and why."""
     owner: str  # card or codex entry whose text holds it

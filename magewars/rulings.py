@@ -27,9 +27,11 @@ import csv
 import json
 import re
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from pathlib import Path
 from typing import Iterable, Optional
+
+from .dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 #: a ruling id: R./C./S./A. then dotted lower-case words (as in supplement-rulings.tsv)
 RULING_ID = re.compile(r"(?<![\w.])([RCSA]\.[a-z0-9][a-z0-9'-]*(?:\.[a-z0-9][a-z0-9'-]*)*)(?![\w'-])")
@@ -42,7 +44,7 @@ class RulingsError(Exception):
     """A located problem with the rulings list: `path:line:col: CODE message`."""
 
 
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class Ruling:
     id: str
     section: str   # e.g. "Rules>Attack Actions"
@@ -55,7 +57,7 @@ class Ruling:
         return SECTIONS.get(self.id[0], "Other")
 
 
-@dataclass
+@light_dataclass
 class Evidence:
     ruling: str
     where: str             # scenario file (relative) or tests/…py::test_name
@@ -64,7 +66,7 @@ class Evidence:
     reason: str = ""       # xfail reason, or the first failed expectation
 
 
-@dataclass
+@light_dataclass
 class Row:
     ruling: Ruling
     status: str

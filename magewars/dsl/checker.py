@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Iterable, Optional
 
 from . import ast as A
@@ -18,6 +18,7 @@ from . import vocab as V
 from ..matching import closest
 from .diagnostics import Diagnostic, did_you_mean
 from .selectors import Selector, compile_phrase
+from .frozen import light_dataclass  # @dataclass, made without compiling source text
 
 SPELL_KINDS = {"creature", "conjuration", "wall", "terrain", "vine", "enchantment", "equipment",
                "incantation", "attack"}
@@ -101,7 +102,7 @@ def _placed_token_names(node, out=None) -> set[str]:
     return out
 
 
-@dataclass
+@light_dataclass
 class Checker:
     diags: list[Diagnostic] = field(default_factory=list)
     codex: dict[str, M.CodexDefinition] = field(default_factory=dict)

@@ -6,10 +6,12 @@ without importing the definitions' classes; they are imported when a definition 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from .frozen import light_dataclass  # @dataclass, made without compiling source text
 
 
-@dataclass
+@light_dataclass
 class Corpus:
     """Every compiled definition, by name."""
     # (the classes of the definitions are named, not imported: magewars/dsl/model.py imports this module)

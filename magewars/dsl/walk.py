@@ -8,16 +8,16 @@ an unknown node raises, so a new construct cannot be skipped by the walk itself.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterator, Optional, Union
 
 from . import ast as A
 from .model import AttackDefinition, CardDefinition, CodexDefinition, Corpus
+from .frozen import light_dataclass  # @dataclass, made without compiling source text
 
 Definition = Union[CardDefinition, CodexDefinition]
 
 
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class Clause:
     """One ability of a definition, unwrapped from `once per round`."""
     owner: str  # the definition's name
@@ -28,7 +28,7 @@ class Clause:
     span: A.Span = A.NOSPAN
 
 
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class Node:
     """One construct inside a clause: an effect node, a value call, a condition or a free-text argument.
 
@@ -160,7 +160,7 @@ def _condition(c, static: bool) -> Iterator[Node]:
         raise TypeError(f"walk: unknown condition node {type(c).__name__}")
 
 
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class Carried:
     """A codex entry a card brings into play: `via` says how ("trait", "attack trait", "effect die")."""
     name: str

@@ -1,12 +1,14 @@
 """Data classes for rules entries, numbered sections and lookup results."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 CATEGORIES = ("trait", "condition", "term", "rule", "ability", "card")
 
 
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class Note:
     """A clarification or erratum: a statement in our words and where it comes from."""
 
@@ -14,7 +16,7 @@ class Note:
     cite: str = ""
 
 
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class Entry:
     """One lookup-able entry: a trait, condition, game term, rule topic, mage ability or card."""
 
@@ -32,7 +34,7 @@ class Entry:
     source: str = ""  # data file the entry came from
 
 
-@dataclass(frozen=True)
+@light_dataclass(frozen=True)
 class Section:
     """A numbered section of the rules document (rules.yaml)."""
 
@@ -64,7 +66,7 @@ class Section:
         )
 
 
-@dataclass
+@light_dataclass
 class LookupResult:
     """Outcome of RulesBook.lookup.
 

@@ -7,6 +7,7 @@ and safe on any console encoding.
 """
 from __future__ import annotations
 
+import functools
 import io
 import os
 import re
@@ -129,20 +130,25 @@ def make_table(*columns: str, title: Optional[str] = None, right: Iterable[str] 
     return PlainTable(columns, title, set(right))
 
 
-# What the plain layout leaves to rich: a cell rich would read as markup ([bold]) or an emoji code
-# (:smile:), a character that is not one column wide, a line break or a control character.
-_RICH_ONLY = re.compile(r"[\[\x00-\x1f\x7f-\x9f\u0300-\u036f\u1100-\u115f\u200b-\u200f\u2e80-\ua4cf"
-                        r"\uac00-\ud7a3\uf900-\ufaff\ufe00-\ufe6f\uff00-\uff60\uffe0-\uffe6\U00010000-\U0010ffff]"
-                        r"|:\S*?:")
+@functools.lru_cache(maxsize=1)
+def _rich_only() -> re.Pattern:
+    """What the plain layout leaves to rich: a cell rich would read as markup ([bold]) or an emoji code
+    (:smile:), a character that is not one column wide, a line break or a control character.  (Compiled
+    when a table is first laid out: its ranges take a few milliseconds, which a command printing no
+    table, such as lint, does not pay.)"""
+    return re.compile(r"[\[\x00-\x1f\x7f-\x9f\u0300-\u036f\u1100-\u115f\u200b-\u200f\u2e80-\ua4cf"
+                      r"\uac00-\ud7a3\uf900-\ufaff\ufe00-\ufe6f\uff00-\uff60\uffe0-\uffe6\U00010000-\U0010ffff]"
+                      r"|:\S*?:")
 
 
 def _plain_layout(table: PlainTable, width: int) -> Optional[str]:
     """The text rich prints for the table (box SIMPLE_HEAD, no edge, padding of one column between
     columns), or None where rich's layout is not this simple one: a cell or title rich would change or
-    measure otherwise (_RICH_ONLY), a right-justified cell ending in a space, a table wider than
+    measure otherwise (_rich_only), a right-justified cell ending in a space, a table wider than
     `width`, a title longer than the table (rich wraps it).  tests/test_console.py compares the two on every table the tools print and on random ones."""
     cells = [table.columns, *table.rows]
-    if any(_RICH_ONLY.search(c) for row in cells for c in row) or (table.title and _RICH_ONLY.search(table.title)):
+    rich_only = _rich_only().search
+    if any(rich_only(c) for row in cells for c in row) or (table.title and rich_only(table.title)):
         return None
     n = len(table.columns)
     if any(row[i] != row[i].rstrip() for row in cells for i in range(n) if table.columns[i] in table.right):

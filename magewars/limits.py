@@ -84,6 +84,11 @@ def is_regular_file(path) -> bool:
 ALREADY_VISITED = "folder already visited (symlink loop): skipped"
 
 
+def losing(problems: list[str]) -> list[str]:
+    """The problems of a walk (walk_sources) that leave a file out: all but a folder reached again."""
+    return [m for m in problems if not m.endswith(ALREADY_VISITED)]
+
+
 def walk_sources(root, suffix: str = ".mw") -> tuple[list[Path], list[str]]:
     """Files ending in `suffix` under `root`, sorted, following symlinks safely.
 

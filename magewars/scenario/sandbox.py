@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional
 
-from ..limits import ALREADY_VISITED, is_regular_file, walk_sources
+from ..limits import is_regular_file, losing, walk_sources
 
 SUFFIX = ".mw"
 
@@ -67,7 +67,7 @@ class Sandbox:
             is_dir = False
         if is_dir:
             files, problems = walk_sources(found, SUFFIX)
-            problems = [m for m in problems if not m.endswith(ALREADY_VISITED)]  # (its files were taken once)
+            problems = losing(problems)  # (a folder reached twice through a link: its files were taken once)
             if problems:  # (a card source it could not read, or a folder it could not walk: never run without it)
                 more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
                 return [], ("S009", f"folder {_short(entry)!r} cannot be read whole: "

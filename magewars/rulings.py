@@ -86,9 +86,7 @@ def load_rulings(shared: Path, with_gist: bool = True) -> list[Ruling]:
     from .limits import LimitError, read_bounded
     try:  # (a device, pipe or socket is refused before it is read)
         text = read_bounded(path, MAX_TSV_BYTES)
-    except LimitError as e:
-        raise RulingsError(f"{path}:1:1: R001 cannot read the rulings list: {e}")
-    except (OSError, UnicodeDecodeError) as e:
+    except (LimitError, OSError, UnicodeDecodeError) as e:
         raise RulingsError(f"{path}:1:1: R001 cannot read the rulings list: {getattr(e, 'strerror', None) or e}")
     rows = list(csv.reader(text.splitlines(), delimiter="\t"))
     if not rows or rows[0][:2] != ["id", "section"]:

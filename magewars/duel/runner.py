@@ -265,10 +265,8 @@ def load_results(path: Path) -> dict:
     from ..limits import MAX_RESULTS_BYTES, LimitError, read_bounded
     try:  # (a device, pipe or socket is refused before it is read; a file is read up to the bound)
         doc = json.loads(read_bounded(path, MAX_RESULTS_BYTES))
-    except LimitError as e:
-        raise DuelError(f"{path}: cannot read: {e}") from None
-    except OSError as e:
-        raise DuelError(f"{path}: cannot read: {e.strerror or e}") from None
+    except (LimitError, OSError) as e:
+        raise DuelError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise DuelError(f"{path}: not a duel results file (invalid JSON: {e})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("games"), list):

@@ -18,9 +18,7 @@ def _load_ids(path: Optional[Path]) -> Optional[dict[str, str]]:
     from ..limits import MAX_ID_TABLE_BYTES, LimitError, read_bounded
     try:  # (a device, pipe or socket is refused before it is read)
         data = json.loads(read_bounded(path, MAX_ID_TABLE_BYTES))
-    except LimitError as exc:
-        raise click.UsageError(f"{path}: cannot read the OCTGN id table: {exc}")
-    except (OSError, ValueError) as exc:
+    except (LimitError, OSError, ValueError) as exc:
         raise click.UsageError(f"{path}: cannot read the OCTGN id table: {exc}")
     table = data.get("ids", data) if isinstance(data, dict) else None
     if not isinstance(table, dict):

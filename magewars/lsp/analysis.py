@@ -50,6 +50,7 @@ class Knowledge:
             if tree is not None:
                 self._codex_files.append(tree)
         self._subtypes = {s for c in self.corpus.cards.values() for s in c.subtypes}
+        self._card_names = frozenset(self.corpus.cards)
         # per open document, its definitions as last parsed (parse_text's memo): a keystroke parses again
         # only the definitions it touched; the least recently checked documents are let go
         self._memos: dict[str, dict] = {}
@@ -64,12 +65,7 @@ class Knowledge:
         too_large = _too_large(path, text)
         if too_large:
             return too_large
-        memo = self._memos.pop(path, None)
-        if memo is None:
-            memo = {}
-        self._memos[path] = memo  # (now the most recent)
-        while len(self._memos) > MAX_MEMOS:
-            del self._memos[next(iter(self._memos))]
+        memo = _recent(self._memos, path, dict, MAX_MEMOS)
         tree, diags = parse_text(text, path, memo=memo)
         checker = self._check(path, tree)
         diags = diags + [d for d in checker.diags if d.span.path == path]
@@ -78,7 +74,7 @@ class Knowledge:
     def _seeded(self) -> Checker:
         checker = Checker()
         checker.names |= self._subtypes
-        checker.card_names |= set(self.corpus.cards)
+        checker.card_names |= self._card_names
         return checker
 
     def _check(self, path: str, tree) -> Checker:
@@ -96,18 +92,13 @@ class Knowledge:
             checker.check(files + [tree])
             return checker
         probe = self._seeded()
-        probe.declare([tree])
+        probe.declare([tree])  # (the names a check of them all knows)
+
+        def codex_check():  # (the probe, which knows those names, checks the codex)
+            got = probe.check(files)
+            return got.codex, dict(got.selectors)
         key = (frozenset(probe.names), frozenset(probe.card_names))
-        kept = self._codex_checks.pop(key, None)
-        if kept is None:
-            whole = self._seeded()
-            whole.declare([tree])  # (the names a check of them all knows)
-            got = whole.check(files)
-            kept = (got.codex, dict(got.selectors))
-        self._codex_checks[key] = kept  # (now the most recent)
-        while len(self._codex_checks) > MAX_CODEX_CHECKS:
-            del self._codex_checks[next(iter(self._codex_checks))]
-        codex, selectors = kept
+        codex, selectors = _recent(self._codex_checks, key, codex_check, MAX_CODEX_CHECKS)
         checker = self._seeded()
         for name in codex:  # (the names the codex's definitions declare, as a check of them all adds them)
             checker.names.update(Checker._name_forms(name))
@@ -219,6 +210,16 @@ class Knowledge:
         if tree is None:
             return []
         return [(d.name, d.kind, d.span, d.name_span) for d in tree.definitions]
+
+
+def _recent(kept: dict, key, make, limit: int):
+    """kept[key] (made by `make()` when missing), now the most recently used; the least recently
+    used are let go beyond `limit`."""
+    value = kept.pop(key) if key in kept else make()
+    kept[key] = value
+    while len(kept) > limit:
+        del kept[next(iter(kept))]
+    return value
 
 
 def _too_large(path: str, text: str) -> list[Diagnostic]:

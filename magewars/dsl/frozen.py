@@ -133,21 +133,26 @@ class _Signature:
 
     def __init__(self, fields):
         self.fields = fields
+        self.made = None
 
     def __get__(self, obj, owner=None):
-        P = inspect.Parameter
-        params = []
-        for f in self.fields:
-            if not f.init:
-                continue
-            if f.default is not dataclasses.MISSING:
-                default = f.default
-            elif f.default_factory is not dataclasses.MISSING:
-                default = _HAS_FACTORY
-            else:
-                default = P.empty
-            params.append(P(f.name, P.POSITIONAL_OR_KEYWORD, default=default, annotation=f.type))
-        return inspect.Signature(params, return_annotation=None)
+        if self.made is None:
+            P = inspect.Parameter
+            params = []
+            for f in self.fields:
+                if f.init:
+                    default = _shown_default(f)
+                    params.append(P(f.name, P.POSITIONAL_OR_KEYWORD, annotation=f.type,
+                                    default=P.empty if default is dataclasses.MISSING else default))
+            self.made = inspect.Signature(params, return_annotation=None)
+        return self.made
+
+
+def _shown_default(f):
+    """The default a field's __init__ parameter shows: its value, `<factory>` for a factory, or MISSING."""
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    return _HAS_FACTORY if f.default_factory is not dataclasses.MISSING else dataclasses.MISSING
 
 
 def frozen_dataclass(cls):
@@ -236,10 +241,9 @@ def _signature_doc(cls, fields) -> str:
             parts = None
             break
         p = f"{f.name}: {f.type!r}"
-        if f.default is not dataclasses.MISSING:
-            p += f" = {f.default!r}"
-        elif f.default_factory is not dataclasses.MISSING:
-            p += " = <factory>"
+        default = _shown_default(f)
+        if default is not dataclasses.MISSING:
+            p += f" = {default!r}"
         parts.append(p)
     if parts is not None:
         return (cls.__name__ + "(" + ", ".join(parts) + ")").replace(" -> None", "")

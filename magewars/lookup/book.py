@@ -239,6 +239,7 @@ class RulesBook:
         if len(toks) < 2:
             return None
         found: list[Target] = []
+        names = (*labels, *self._bases)  # (what a typo may be read as, for every group of words)
         i = 0
         while i < len(toks):
             step = 1
@@ -248,7 +249,7 @@ class RulesBook:
                     break
                 if gram[0] in STOP_WORDS or gram[-1] in STOP_WORDS or gram[0] in JOINERS:
                     continue
-                hit = self._gram_targets(gram, labels)
+                hit = self._gram_targets(gram, labels, names)
                 if hit:
                     for t in hit:
                         if all(_key(t) != _key(f) for f in found):
@@ -266,9 +267,10 @@ class RulesBook:
         entries = [self._as_entry(t, ids) for t in found]
         return LookupResult("question", query, entries, together=self.rulings_together(entries))
 
-    def _gram_targets(self, gram: list[str], labels: dict[str, list[Target]]) -> list[Target]:
+    def _gram_targets(self, gram: list[str], labels: dict[str, list[Target]], names: tuple) -> list[Target]:
         """Targets named by these words: exactly, without a numeric parameter, with a common
-        ending added or removed (guarding/guard, fly/flying), or with a small typo."""
+        ending added or removed (guarding/guard, fly/flying), or with a small typo (among `names`: the
+        labels and the bases of labels, gathered once for every group of words of a question)."""
         text = " ".join(gram)
         last = gram[-1]
         stems = {last}
@@ -283,7 +285,7 @@ class RulesBook:
             if key in self._bases:
                 return list(self._bases[key])
         if len(gram) <= 3 and all(len(t) >= 4 for t in gram):
-            close = ranked(text, [*labels, *self._bases], limit=2, cutoff=85, spread=0)
+            close = ranked(text, names, limit=2, cutoff=85, spread=0)
             if len(close) == 1:
                 return list(labels.get(close[0][0]) or self._bases[close[0][0]])
         return []

@@ -145,7 +145,8 @@ def _plain_layout(table: PlainTable, width: int) -> Optional[str]:
     """The text rich prints for the table (box SIMPLE_HEAD, no edge, padding of one column between
     columns), or None where rich's layout is not this simple one: a cell or title rich would change or
     measure otherwise (_rich_only), a right-justified cell ending in a space, a table wider than
-    `width`, a title longer than the table (rich wraps it).  tests/test_console.py compares the two on every table the tools print and on random ones."""
+    `width`, a title longer than the table (rich wraps it).  tests/test_console.py compares the two on
+    every table the tools print and on random ones."""
     cells = [table.columns, *table.rows]
     rich_only = _rich_only().search
     if any(rich_only(c) for row in cells for c in row) or (table.title and rich_only(table.title)):

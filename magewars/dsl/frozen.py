@@ -181,7 +181,7 @@ def _make(cls, frozen: bool, eq: bool):
     cls = dataclasses.dataclass(cls, init=False, repr=False, eq=False)
     fields = dataclasses.fields(cls)
     if any(f.kw_only for f in fields):  # (a KW_ONLY marker inherited or a field(kw_only=True))
-        raise TypeError(f"{cls.__qualname__}: keyword-only fields are not made by frozen_dataclass")
+        raise TypeError(f"{cls.__qualname__}: keyword-only fields are not made by frozen_dataclass or light_dataclass")
     qual = cls.__qualname__
     try:  # (a repr of dataclasses' making, as pprint asks before it lays a dataclass out field by field)
         cls.__dataclass_params__.repr = True

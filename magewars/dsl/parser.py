@@ -308,8 +308,8 @@ def parse_text(text: str, path: str = "<string>",
     kept: Optional[dict] = {} if memo is not None else None
     try:
         for offset, chunk in _chunks(text):
+            key = (path, offset, chunk)  # (the memo's key: the text as written, not as _bound_ints leaves it)
             if memo is not None:
-                key = (path, offset, chunk)
                 hit = memo.get(key)
                 if hit is not None:
                     kept[key] = hit

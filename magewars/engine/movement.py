@@ -820,9 +820,9 @@ assert tuple(STEP_TITLES) == MOVE_STEPS
 
 def run_steps(game: Game, mv: MoveInProgress, first: str) -> bool:
     """The move sequence from step `first` on: each step of MOVE_STEPS that applies to this move (not in
-    `mv.skip`), its title in the log, its work, then the reveal window after it (after_step).  A step whose work cancels the move
-    (costs unpaid, a wall's attack that stops it) or a window after which it can no longer move ends the
-    sequence there.  Returns whether every step ran."""
+    `mv.skip`), its title in the log, its work, then the reveal window after it (after_step).  A step
+    whose work cancels the move (costs unpaid, a wall's attack that stops it) or a window after which it
+    can no longer move ends the sequence there.  Returns whether every step ran."""
     if mv.here is None:
         mv.here = _zone_of(game, mv.mover)
     if mv.how != "moves":  # (a move is stopped by anything that forbids moving: _unable)

@@ -10,13 +10,8 @@ from magewars.cli import main
 
 
 def _by_rich(table, width=100) -> str:
-    """What table_text gives when rich lays the table out."""
-    import io
-    from rich.console import Console
-    buf = io.StringIO()
-    Console(file=buf, width=width, color_system=None, force_terminal=False, legacy_windows=False,
-            safe_box=True).print(table.rich())
-    return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").splitlines())
+    """What table_text gives when rich lays the table out (given rich's own table, it asks rich)."""
+    return console.table_text(table.rich(), width)
 
 
 WORDS = ["0", "7", "12", "100.00%", " 18.29%", "", "Burn", "2 Burn, Daze", ">10", "rules-text-missing",

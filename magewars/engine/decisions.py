@@ -14,6 +14,7 @@ import random
 from reprlib import recursive_repr
 from dataclasses import dataclass, field
 from typing import Any, Optional
+
 from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import field
 from typing import Iterable, Optional, Union
+
 from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
 

@@ -178,6 +178,24 @@ def test_oversized_files_are_refused(tmp_path):
     assert any(d.code == "E004" and "too large" in d.message for d in diags)
 
 
+def test_a_file_that_grows_after_its_size_is_read_is_read_whole_and_still_bounded(tmp_path, monkeypatch):
+    # read_bounded reads as many bytes as the file's size said and one more: a file written to in
+    # between is read on to its end, and one that grew past the limit is refused all the same
+    small, big = tmp_path / "small.mw", tmp_path / "big.mw"
+    small.write_text("# a card file\n" * 3)
+    big.write_text("#" * (limits.MAX_SOURCE_BYTES + 10))
+    real_stat = os.stat
+
+    class Stale:  # the file's size as it was before the last write
+        def __init__(self, st):
+            self.st_mode, self.st_size = st.st_mode, 4
+
+    monkeypatch.setattr(limits.os, "stat", lambda p: Stale(real_stat(p)))
+    assert limits.read_bounded(small, limits.MAX_SOURCE_BYTES) == "# a card file\n" * 3
+    with pytest.raises(limits.LimitError, match="more than"):
+        limits.read_bounded(big, limits.MAX_SOURCE_BYTES)
+
+
 # ---------------------------------------------------------------- card language bounds
 def test_a_huge_number_is_a_located_error():
     _, diags = parse_text('creature "X" {\n  life 1' + "9" * 5000 + "\n}\n", "x.mw")

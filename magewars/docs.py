@@ -1,9 +1,9 @@
 """Generate the reference tables of docs/dsl.md from the one vocabulary.
 
 The effect, value, event and timing tables come from :mod:`magewars.dsl.vocab`, the steps and
-durations from its `STEPS` and `DURATIONS` (attack steps in the order of
-:data:`magewars.dsl.model.ATTACK_STEPS`), and the lint-code table from
-:data:`magewars.dsl.diagnostics.CODES`.  Each table sits between a pair of markers::
+durations from its `STEPS` and `DURATIONS` (the attack, casting and move sequences in order, from
+its `ATTACK_STEPS`, `CAST_STEPS` and `MOVE_STEPS`, each step with its `STEP_TITLES` title), and the
+lint-code table from :data:`magewars.dsl.diagnostics.CODES`.  Each table sits between a pair of markers::
 
     <!-- BEGIN GENERATED: effects (python -m magewars.docs) -->
     ...
@@ -58,13 +58,15 @@ def timings_table() -> str:
 
 
 def steps_table() -> str:
-    attack = [s for s in ATTACK_STEPS if s in vocab.STEPS]
-    move = list(vocab.MOVE_STEPS)
-    others = sorted(vocab.STEPS - set(attack) - set(move))
+    def seq(names) -> str:  # each step by its name, and its title in the rulebook
+        return ", ".join(f"`{s}` ({vocab.STEP_TITLES[s]})" for s in names)
+    sequences = [*ATTACK_STEPS, *vocab.CAST_STEPS, *vocab.MOVE_STEPS]
+    others = sorted(vocab.STEPS - set(sequences))
     return "\n".join([
         "| group | names |", "|---|---|",
-        "| attack sequence, in order | " + ", ".join(f"`{s}`" for s in attack) + " |",
-        "| move sequence, in order | " + ", ".join(f"`{s}`" for s in move) + " |",
+        "| attack sequence, in order | " + seq(ATTACK_STEPS) + " |",
+        "| casting sequence, in order | " + seq(vocab.CAST_STEPS) + " |",
+        "| move sequence, in order | " + seq(vocab.MOVE_STEPS) + " |",
         "| other steps and phases | " + ", ".join(f"`{s}`" for s in others) + " |",
         "| durations (`until end of ...`) | " + ", ".join(f"`{d}`" for d in sorted(vocab.DURATIONS)) + " |",
     ])

@@ -50,14 +50,40 @@ def test_steps_and_durations_are_documented():
     text = _block("steps", DSL_MD.read_text(encoding="utf-8"))
     names = set(re.findall(r"`(\w+)`", text))
     assert names == vocab.STEPS | vocab.DURATIONS
-    attack_row = next(line for line in text.splitlines() if line.startswith("| attack sequence"))
-    assert re.findall(r"`(\w+)`", attack_row) == list(ATTACK_STEPS)
+    for label, steps in (("attack", ATTACK_STEPS), ("casting", vocab.CAST_STEPS), ("move", vocab.MOVE_STEPS)):
+        row = next(line for line in text.splitlines() if line.startswith(f"| {label} sequence"))
+        assert re.findall(r"`(\w+)` \(([^)]+)\)", row) == [(s, vocab.STEP_TITLES[s]) for s in steps]
 
 
-def test_attack_steps_of_language_and_engine_are_one_list():
-    from magewars.engine.attack import STEPS
-    assert set(ATTACK_STEPS) <= vocab.STEPS
-    assert set(STEPS) == set(ATTACK_STEPS)
+def test_the_engine_runs_the_vocabularys_sequences_under_its_names():
+    from magewars.engine import attack, casting, movement
+    assert ATTACK_STEPS is vocab.ATTACK_STEPS and set(attack.STEPS) == set(ATTACK_STEPS)
+    assert attack.STEP_ORDER["melee"].steps == ATTACK_STEPS  # the chart's full column
+    assert all(attack.STEPS[k].title == vocab.STEP_TITLES[k] for k in ATTACK_STEPS)
+    assert casting.CAST_STEPS == vocab.CAST_STEPS and tuple(casting.STEPS) == vocab.CAST_STEPS
+    assert movement.MOVE_STEPS == vocab.MOVE_STEPS and tuple(movement.STEP_WORK) == vocab.MOVE_STEPS
+    assert set(vocab.STEP_TITLES) == {*ATTACK_STEPS, *vocab.CAST_STEPS, *vocab.MOVE_STEPS} <= vocab.STEPS
+
+
+def test_the_log_titles_each_step_as_the_vocabulary_does(corpus):
+    """A cast, a move and an attack of shipped cards: every step line the log writes is the step's
+    title in the vocabulary (the move's and the attack's Pay Costs alike)."""
+    from magewars.engine import Game, movement
+    from magewars.engine.casting import cast_spell
+    g = Game(corpus)
+    g.state.add_player("Ann", mana=20)
+    g.state.add_player("Bob", mana=20)
+    g.state.order = ["Ann", "Bob"]
+    g.create("Wizard", "wiz", "Ann", zone="B2")
+    assert cast_spell(g, g.state.get("wiz"), "Timber Wolf", zone="B2") is not None
+    wolf = g.create("Timber Wolf", "fang", "Ann", zone="B2")  # (the wolf just cast has had its action)
+    assert movement.move(g, wolf, "B3") is True
+    g.create("Iron Golem", "golem", "Bob", zone="B3")
+    g.attacks.make_attack(wolf, "Bite", [g.state.get("golem")])
+    lines = [(e.data["step"], e.text) for e in g.log.events if e.kind == "step"]
+    ran = {step for step, _ in lines}
+    assert set(vocab.CAST_STEPS) <= ran and set(vocab.MOVE_STEPS) <= ran and {"declare_attack", "attack_ends"} <= ran
+    assert all(text == vocab.STEP_TITLES[step] for step, text in lines)
 
 
 def test_generator_refreshes_a_stale_table_and_keeps_the_prose(tmp_path):

@@ -36,9 +36,7 @@ def damage_types(codex: dict) -> tuple[str, ...]:
 
 CARD_KINDS = ("creature", "conjuration", "wall", "terrain", "vine", "enchantment", "equipment",
               "incantation", "attack", "mage", "magestats")
-ATTACK_STEPS = ("declare_attack", "pay_costs", "roll_to_miss", "avoid_attack", "roll_dice",
-                "damage_and_effects", "additional_strikes", "damage_barrier", "counterstrike",
-                "attack_ends")
+ATTACK_STEPS = vocab.ATTACK_STEPS  # (the vocabulary's table, in the chart's order)
 
 
 @frozen_dataclass

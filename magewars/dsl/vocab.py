@@ -415,17 +415,33 @@ around_activation(what?: obj)                    Immediately before or immediate
 """
 
 # ---------------------------------------------------------------- steps and durations
+# The three sequences the engine runs step by step, each step by its name in the language (`after STEP`,
+# `attack_step("STEP")`, `reveal ... after STEP`) and its title in the rulebook (the log's step lines).
+# The engine's sequences read these tables: engine/attack.py (its chart's columns are made of these
+# names), engine/casting.py and engine/movement.py; tests/test_vocabulary_docs.py checks that each
+# runs exactly its sequence's steps.
+#: the attack sequence (the supplement's chart), in its order
+ATTACK_STEPS = ("declare_attack", "pay_costs", "roll_to_miss", "avoid_attack", "roll_dice",
+                "damage_and_effects", "additional_strikes", "damage_barrier", "counterstrike", "attack_ends")
+#: the casting sequence (Rules: Casting Spells), in its order: a reveal window follows each step
+CAST_STEPS = ("declare_spell", "pay_spell_costs", "counter_spell_step", "resolve_spell")
 #: the move sequence (Rules: Move Action), in the rulebook's order: a reveal window follows each step that
 #: runs (engine/movement.py runs them, under the same names; its MOVE_STEPS is this tuple)
 MOVE_STEPS = ("declare_move", "pay_costs", "leaving_zone", "walls", "move_to_zone", "entering_zone")
+#: each step's title in the rulebook (the attack's and the move's Pay Costs are one name and one title)
+STEP_TITLES = {
+    "declare_attack": "Declare Attack", "pay_costs": "Pay Costs", "roll_to_miss": "Roll to Miss",
+    "avoid_attack": "Avoid Attack", "roll_dice": "Roll Dice", "damage_and_effects": "Damage and Effects",
+    "additional_strikes": "Additional Strikes", "damage_barrier": "Damage Barrier",
+    "counterstrike": "Counterstrike", "attack_ends": "Attack Ends",
+    "declare_spell": "Declare Spell", "pay_spell_costs": "Pay Costs", "counter_spell_step": "Counter Spell",
+    "resolve_spell": "Resolve Spell",
+    "declare_move": "Declare Move", "leaving_zone": "Leaving Zone Effects", "walls": "Walls",
+    "move_to_zone": "Move to New Zone", "entering_zone": "Entering Zone Triggers",
+}
+assert set(STEP_TITLES) == {*ATTACK_STEPS, *CAST_STEPS, *MOVE_STEPS}
 STEPS = {
-    # attack sequence (supplement chart)
-    "declare_attack", "pay_costs", "roll_to_miss", "avoid_attack", "roll_dice",
-    "damage_and_effects", "additional_strikes", "damage_barrier", "counterstrike", "attack_ends",
-    # casting sequence
-    "declare_spell", "pay_spell_costs", "counter_spell_step", "resolve_spell",
-    # move sequence (MOVE_STEPS; its Pay Costs step shares the attack's name)
-    *MOVE_STEPS,
+    *ATTACK_STEPS, *CAST_STEPS, *MOVE_STEPS,
     # phases
     "upkeep", "channeling", "planning", "deployment", "initiative", "action", "quickcast", "reset",
 }

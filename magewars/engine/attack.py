@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Callable, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, TraitInstance
+from ..dsl.vocab import ATTACK_STEPS, STEP_TITLES  # (one vocabulary)
 from .decisions import Option
 from . import barclauses, defenses, extracost
 from .gamepart import GamePart
@@ -46,16 +47,8 @@ ATTACKS_UNANSWERED = "attacks_unanswered"
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
 
-_ALL = ("declare_attack", "pay_costs", "roll_to_miss", "avoid_attack", "roll_dice", "damage_and_effects",
-        "additional_strikes", "damage_barrier", "counterstrike", "attack_ends")
-
-
-def step_title(key: str) -> str:
-    """The rulebook's name of a step, from its key: roll_to_miss -> Roll to Miss."""
-    return " ".join(w if w in ("to", "and") else w.capitalize() for w in key.split("_"))
-
-
-STEP_TITLES = {k: step_title(k) for k in _ALL}
+#: the attack sequence's steps in the chart's order (the language's own table, as the steps' titles are)
+_ALL = ATTACK_STEPS
 
 
 @light_dataclass(frozen=True)

@@ -24,6 +24,7 @@ from typing import Optional, Sequence
 
 from ..dsl import ast as A
 from ..dsl.model import CardDefinition
+from ..dsl.vocab import CAST_STEPS as _CAST_STEPS, STEP_TITLES  # (one vocabulary)
 from .actions import CastChoice
 from .cardindex import per_definition
 from .errors import EngineError
@@ -38,10 +39,9 @@ from . import extracost as EC
 from . import castlimit as CL
 from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
 
-#: the casting sequence, in order (rulebook: Casting Spells); a reveal window follows each step
-CAST_STEPS: tuple[str, ...] = ("declare_spell", "pay_spell_costs", "counter_spell_step", "resolve_spell")
-STEP_TITLES = {"declare_spell": "Declare Spell", "pay_spell_costs": "Pay Costs",
-               "counter_spell_step": "Counter Spell", "resolve_spell": "Resolve Spell"}
+#: the casting sequence, in order (rulebook: Casting Spells); a reveal window follows each step (the
+#: language's own table, as the steps' titles are: dsl/vocab.py)
+CAST_STEPS: tuple[str, ...] = _CAST_STEPS
 
 #: card kinds that stay in play when they resolve (placed by engine/placement.py)
 PERMANENT_KINDS = frozenset({"creature", "conjuration", "wall", "terrain", "vine", "enchantment", "equipment"})

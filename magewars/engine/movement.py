@@ -67,7 +67,7 @@ from .state import ROW_LETTERS, GameObject
 Game = Any  # engine.game.Game: named, not imported (nothing in the engine imports game.py)
 
 CREATURE_KINDS = ("creature", "mage", "magestats")
-from ..dsl.vocab import CONJURATION_KINDS, MOVE_STEPS as MOVE_STEP_NAMES  # noqa: E402  (one vocabulary)
+from ..dsl.vocab import CONJURATION_KINDS, MOVE_STEPS as MOVE_STEP_NAMES, STEP_TITLES  # noqa: E402  (one vocabulary)
 
 #: rule names given with refusals (sections of the Supplement 2016 and of the rulebook)
 RULE_MOVE = "Rules: Move Action (one zone per move, no diagonals)"
@@ -812,10 +812,6 @@ def _enter(game: Game, mv: MoveInProgress) -> bool:
 STEP_WORK = {"declare_move": _declare, "pay_costs": _pay, "leaving_zone": _leave, "walls": _cross,
              "move_to_zone": _arrive, "entering_zone": _enter}
 assert tuple(STEP_WORK) == MOVE_STEPS
-#: each step's name in the rulebook (Rules: Move Action), the title its event shows in the log
-STEP_TITLES = {"declare_move": "Declare Move", "pay_costs": "Pay Costs", "leaving_zone": "Leaving Zone Effects",
-               "walls": "Walls", "move_to_zone": "Move to New Zone", "entering_zone": "Entering Zone Triggers"}
-assert tuple(STEP_TITLES) == MOVE_STEPS
 
 
 def run_steps(game: Game, mv: MoveInProgress, first: str) -> bool:

@@ -1,3 +1,3 @@
-from .cli import main
+from .launch import run
 
-main(prog_name="magewars")
+run()

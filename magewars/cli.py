@@ -443,9 +443,5 @@ LAZY_COMMANDS = {
 }
 
 
-def run():  # pragma: no cover - console entry point alias
-    main()
-
-
 if __name__ == "__main__":  # pragma: no cover
     main()

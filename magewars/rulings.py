@@ -126,11 +126,14 @@ def _yaml_field(text: str, key: str) -> str:
 
 def scenario_files(folder: Path) -> list[Path]:
     """The scenario files under `folder`, each folder walked once, at most MAX_FILES_PER_WALK of them; a
-    device, pipe or broken link named *.yaml (never opened) or a symlink loop is an R004 error."""
-    from .limits import walk_sources
+    device, pipe or broken link named *.yaml (never opened), a folder that cannot be listed or a walk cut
+    short is an R004 error.  A folder reached again through a link (a symlink loop) loses nothing (its
+    files were taken at the first visit), as lint and the scenario runner read it."""
+    from .limits import losing, walk_sources
     files, problems = walk_sources(folder, ".yaml")
-    if problems:  # (the index would be missing what that file holds)
-        raise RulingsError(f"{folder}:1:1: R004 the scenario folder cannot be indexed whole: {problems[0]}")
+    lost = losing(problems)
+    if lost:  # (the index would be missing what that file holds)
+        raise RulingsError(f"{folder}:1:1: R004 the scenario folder cannot be indexed whole: {lost[0]}")
     return files
 
 

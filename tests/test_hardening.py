@@ -355,6 +355,20 @@ def test_scenario_folders_never_open_what_is_not_a_file(tmp_path, kind):
         f"pipe, socket or broken link): not read"]
 
 
+def test_a_scenario_folder_reached_again_through_a_link_is_indexed_whole(tmp_path):
+    """A link back to a folder above it (a loop) loses no scenario: the rulings index takes each file once,
+    as lint and the scenario runner do; a broken link named *.yaml still refuses the folder."""
+    from magewars.rulings import RulingsError, scenario_evidence
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "ok.yaml").write_text('name: ok\ncite: "R.move.traps-step6"\nobjects: []\n')
+    (tmp_path / "sub" / "up").symlink_to(tmp_path, target_is_directory=True)
+    found = scenario_evidence(tmp_path, run=False)
+    assert [(e.ruling, e.where, e.status) for e in found] == [("R.move.traps-step6", "sub/ok.yaml", "pass")]
+    (tmp_path / "gone.yaml").symlink_to(tmp_path / "nothing-here.yaml")
+    with pytest.raises(RulingsError, match=r"R004 the scenario folder cannot be indexed whole: .*gone.yaml"):
+        scenario_evidence(tmp_path, run=False)
+
+
 def test_a_scenario_of_nested_aliases_is_read_in_bounded_time(tmp_path):
     """The web codex lists the cards a scenario uses: a "billion laughs" file (each list ten aliases of the
     one before, nine levels deep: 2 x 10^9 card entries when expanded) is walked once per distinct node."""

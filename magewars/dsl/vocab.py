@@ -428,16 +428,19 @@ CAST_STEPS = ("declare_spell", "pay_spell_costs", "counter_spell_step", "resolve
 #: the move sequence (Rules: Move Action), in the rulebook's order: a reveal window follows each step that
 #: runs (engine/movement.py runs them, under the same names; its MOVE_STEPS is this tuple)
 MOVE_STEPS = ("declare_move", "pay_costs", "leaving_zone", "walls", "move_to_zone", "entering_zone")
-#: each step's title in the rulebook (the attack's and the move's Pay Costs are one name and one title)
-STEP_TITLES = {
-    "declare_attack": "Declare Attack", "pay_costs": "Pay Costs", "roll_to_miss": "Roll to Miss",
-    "avoid_attack": "Avoid Attack", "roll_dice": "Roll Dice", "damage_and_effects": "Damage and Effects",
-    "additional_strikes": "Additional Strikes", "damage_barrier": "Damage Barrier",
-    "counterstrike": "Counterstrike", "attack_ends": "Attack Ends",
-    "declare_spell": "Declare Spell", "pay_spell_costs": "Pay Costs", "counter_spell_step": "Counter Spell",
-    "resolve_spell": "Resolve Spell",
-    "declare_move": "Declare Move", "leaving_zone": "Leaving Zone Effects", "walls": "Walls",
-    "move_to_zone": "Move to New Zone", "entering_zone": "Entering Zone Triggers",
+
+
+def step_title(name: str) -> str:
+    """A step's title in the rulebook as its name spells it: roll_to_miss -> Roll to Miss."""
+    return " ".join(w if w in ("to", "and") else w.capitalize() for w in name.split("_"))
+
+
+#: each step's title in the rulebook: its name's words (step_title), but where the rulebook says more or
+#: other (the attack's and the move's Pay Costs are one name and one title)
+STEP_TITLES = {name: step_title(name) for name in (*ATTACK_STEPS, *CAST_STEPS, *MOVE_STEPS)} | {
+    "pay_spell_costs": "Pay Costs", "counter_spell_step": "Counter Spell",
+    "leaving_zone": "Leaving Zone Effects", "move_to_zone": "Move to New Zone",
+    "entering_zone": "Entering Zone Triggers",
 }
 assert set(STEP_TITLES) == {*ATTACK_STEPS, *CAST_STEPS, *MOVE_STEPS}
 STEPS = {

@@ -300,7 +300,10 @@ def test_a_lint_answered_from_the_cache_imports_no_definitions(cache_in, tmp_pat
     import sys
     f = data_dir("spells") / "promo" / "equipment.mw"
     env = {**os.environ, "MAGEWARS_CACHE_DIR": str(tmp_path / "c")}
-    probe = ("import sys, runpy; sys.argv = ['magewars', 'lint', sys.argv[1]]\n"
+    # (the process's own entry, whose quick exit is made an exception here, so the probe can look after it)
+    probe = ("import os, sys, runpy; sys.argv = ['magewars', 'lint', sys.argv[1]]\n"
+             "def _exit(code):\n    raise SystemExit(code)\n"
+             "os._exit = _exit\n"
              "try:\n    runpy.run_module('magewars', run_name='__main__')\nexcept SystemExit as e:\n"
              "    print(e.code, sorted(m for m in ('magewars.dsl.ast', 'magewars.dsl.model', 'magewars.dsl.selectors',"
              " 'lark') if m in sys.modules))\n")

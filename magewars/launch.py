@@ -1,7 +1,8 @@
 """The `magewars` process: the console script and `python -m magewars` start here.
 
 Most commands read, print and end: `lint`, `lookup`, `card`, `rules`, `odds`, `coverage`,
-`completion`, and `--version` and `--help` (QUICK_COMMANDS).  Two things a process of theirs did cost more than they were worth:
+`completion`, and `--version` and `--help` (QUICK_COMMANDS).  Two things a process of theirs did
+cost more than they were worth:
 
 - **the cyclic garbage collector**, run about fifty times by the start-up's imports and cache reads
   (some 50,000 new objects, next to none of them garbage: 481 found in those runs), about 5% of the
@@ -10,7 +11,7 @@ Most commands read, print and end: `lint`, `lookup`, `card`, `rules`, `odds`, `c
   start-up needs no collection;
 - **the interpreter's teardown** (every module and object freed one by one, a last collection), about
   9%.  When such a command is done and its output flushed, the process ends at once (`os._exit`, as
-  mypy ends its runs).  Nothing is left undone by that: these commands start no process, thread or
+  mypy ends its runs unless told not to).  Nothing is left undone by that: these commands start no process, thread or
   server, and close every file they write before they return.
 
 Other commands (`duel`, `play`, `simulate`, `lsp`, `site`, `book`, `export`, ...) run as any Python

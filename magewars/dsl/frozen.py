@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import _thread
 import dataclasses
-import functools
 import inspect
+import re
+import sys
 from operator import attrgetter
 
 _OWN = ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__", "__post_init__")
@@ -59,7 +60,6 @@ def _recursive_repr(user_function):
     """dataclasses' guard: "..." for an object met again inside its own repr."""
     running = set()
 
-    @functools.wraps(user_function)
     def wrapper(self):
         key = id(self), _thread.get_ident()
         if key in running:
@@ -69,6 +69,8 @@ def _recursive_repr(user_function):
             return user_function(self)
         finally:
             running.discard(key)
+    wrapper.__name__ = "__repr__"
+    wrapper.__wrapped__ = user_function  # (what pprint looks through: functools.wraps sets it too)
     return wrapper
 
 
@@ -106,15 +108,27 @@ def _init_source(fields, frozen: bool = True) -> tuple[str, dict]:
     return f"def __init__(self, {', '.join(params)}):\n" + ("\n".join(body) or "  pass") + "\n", names
 
 
+def _check_order(fields) -> None:
+    """dataclasses' TypeError, when the class is made: a parameter without a default after one with."""
+    defaulted = False
+    for f in fields:
+        if f.init:
+            if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING:
+                defaulted = True
+            elif defaulted:
+                raise TypeError(f"non-default argument {f.name!r} follows default argument")
+
+
 def _lazy_init(cls, fields, frozen: bool = True):
     """A stand-in __init__ that compiles the class's own at its first instance and puts it in its
     place.  A process makes instances of few of the classes it imports (`magewars lint FILE` parses
     one file, and the cache's decoder makes objects without __init__), and compiling source text was
-    most of what making a class cost."""
-    src, names = _init_source(fields, frozen)
+    most of what making a class cost; the source is written then too."""
+    _check_order(fields)
     qual = cls.__qualname__
 
     def __init__(self, *args, **kwargs):
+        src, names = _init_source(fields, frozen)
         ns: dict = {}
         exec(src, names, ns)  # noqa: S102  (source made from the class's own field names)
         init = ns["__init__"]
@@ -155,6 +169,38 @@ def _shown_default(f):
     return _HAS_FACTORY if f.default_factory is not dataclasses.MISSING else dataclasses.MISSING
 
 
+#: the first name of an annotation written as text, read as dataclasses reads it (a module's name may
+#: come before it: `typing.ClassVar[int]`)
+_FIRST_NAME = re.compile(r"^(?:\s*(\w+)\s*\.)?\s*(\w+)")
+_SPECIAL_NAMES = frozenset({"ClassVar", "InitVar", "KW_ONLY"})
+
+
+def _plain(cls, own):
+    """Placeholders for the class's own annotations when each is text naming no ClassVar, InitVar or
+    KW_ONLY (by those names, or by a name of its module bound to one of them); else None.
+
+    dataclasses reads a text annotation three times over (a pattern and a look-up in the class's module
+    each time, for ClassVar, InitVar and KW_ONLY): about a fifth of what making a class cost here.
+    With `from __future__ import annotations` every annotation is text, and the classes made here name
+    none of the three; a class that may is given to dataclasses as it is."""
+    if not own:
+        return None
+    module = sys.modules.get(cls.__module__)
+    names = vars(module) if module is not None else {}
+    typing = sys.modules.get("typing")  # (no module can have bound ClassVar if typing was never imported)
+    special = (dataclasses.InitVar, dataclasses.KW_ONLY) + ((typing.ClassVar,) if typing is not None else ())
+    for text in own.values():
+        if type(text) is not str:
+            return None
+        m = _FIRST_NAME.match(text)
+        if m is not None:
+            first = m.group(2)
+            bound = names.get(first)
+            if first in _SPECIAL_NAMES or any(bound is x for x in special) or type(bound) is dataclasses.InitVar:
+                return None
+    return {name: object for name in own}
+
+
 def frozen_dataclass(cls):
     """`@dataclass(frozen=True)`, made without compiling source text (this module's docstring)."""
     return _make(cls, frozen=True, eq=True)
@@ -178,7 +224,19 @@ def _make(cls, frozen: bool, eq: bool):
     if not documented:
         cls.__doc__ = "-"  # (written below: dataclasses would read object's)
     # dataclasses does the bookkeeping and writes no method (writing one means compiling source text)
-    cls = dataclasses.dataclass(cls, init=False, repr=False, eq=False)
+    own = cls.__dict__.get("__annotations__")
+    plain = _plain(cls, own)
+    if plain is not None:  # (it is shown each field's type as a placeholder, then the field is given its own)
+        cls.__annotations__ = plain
+    try:
+        cls = dataclasses.dataclass(cls, init=False, repr=False, eq=False)
+    finally:
+        if plain is not None:
+            cls.__annotations__ = own
+    if plain is not None:
+        for name, f in cls.__dataclass_fields__.items():
+            if name in own:
+                f.type = own[name]
     fields = dataclasses.fields(cls)
     if any(f.kw_only for f in fields):  # (a KW_ONLY marker inherited or a field(kw_only=True))
         raise TypeError(f"{cls.__qualname__}: keyword-only fields are not made by frozen_dataclass or light_dataclass")

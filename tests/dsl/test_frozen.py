@@ -46,7 +46,7 @@ def _classes(mod):
 
 def _shape(f):
     same = lambda x: x.__qualname__ if isinstance(x, type) else x  # noqa: E731  (a twin's class: by name)
-    return f.name, same(f.default), same(f.default_factory), f.init, f.repr, f.compare, f.hash
+    return f.name, f.type, same(f.default), same(f.default_factory), f.init, f.repr, f.compare, f.hash
 
 
 def test_every_class_equals_its_twin(twins):
@@ -140,6 +140,36 @@ def test_init_is_compiled_at_the_first_instance():
             early: int = 1
             late: int
         frozen_dataclass(Bad)
+
+
+def test_class_variables_init_variables_and_keyword_markers_are_read_as_dataclasses_reads_them(monkeypatch):
+    """A text annotation naming ClassVar, InitVar or KW_ONLY, by those names or by another name its
+    module binds to one of them, is read by dataclasses itself (frozen.py's placeholders are for the
+    others): the fields and their types come out as `@dataclass` makes them."""
+    import typing
+    from magewars.dsl.frozen import frozen_dataclass, light_dataclass
+    src = ("from __future__ import annotations\n"
+           "import typing\nfrom typing import ClassVar\nfrom typing import ClassVar as Plain\n"
+           "class A:\n    x: int\n    n: ClassVar[int] = 3\n"
+           "class B:\n    x: int\n    n: typing.ClassVar[int] = 3\n"
+           "class C:\n    x: int\n    n: Plain[int] = 3\n"
+           "class D:\n    x: list[int]\n    y: typing.Optional[str] = None\n")
+
+    def module(name):  # (dataclasses reads a name in the class's module: a real one, in sys.modules)
+        mod = types.ModuleType(name)
+        monkeypatch.setitem(sys.modules, name, mod)
+        exec(compile(src, f"<{name}>", "exec"), mod.__dict__)
+        return mod
+    for decorate, twin in ((frozen_dataclass, dataclasses.dataclass(frozen=True)),
+                           (light_dataclass, dataclasses.dataclass)):
+        mine, theirs = module("frozen_test_mine"), module("frozen_test_theirs")
+        for name in "ABCD":
+            a, b = decorate(getattr(mine, name)), twin(getattr(theirs, name))
+            assert [_shape(f) for f in dataclasses.fields(a)] == [_shape(f) for f in dataclasses.fields(b)], name
+            assert str(inspect.signature(a)) == str(inspect.signature(b)), name
+            assert a.__annotations__ == b.__annotations__, name
+            assert [f.name for f in dataclasses.fields(a)] == (["x", "y"] if name == "D" else ["x"])
+    assert typing.ClassVar is mine.Plain
 
 
 LIGHT = ["magewars.engine.actions", "magewars.engine.attack", "magewars.engine.casting", "magewars.engine.decisions",

@@ -19,10 +19,16 @@ if TYPE_CHECKING:  # pragma: no cover - rich is imported when output needs it (a
     from rich.table import Table
     from rich.text import Text
 
-_HEAD = re.compile(r"^(\S.*?)  \[(\w+)\](?:  \((rule [\d.]+)\))?$", re.M)
-_SECTION = re.compile(r"^(\s*)(\d+(?:\.\d+)*\.?)( .*)$", re.M)
-_LABEL = re.compile(r"^(Clarifications|Errata|See also|Also|Cards with [^:]*|Rulings that mention [^:]*"
-                    r"|Card id):", re.M)
+
+@functools.lru_cache(maxsize=1)
+def _page_patterns() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
+    """The patterns of a page's structure (entry heads, numbered sections, labels), compiled when a page
+    is first styled (only on a terminal): a command that prints no page does not compile them."""
+    head = re.compile(r"^(\S.*?)  \[(\w+)\](?:  \((rule [\d.]+)\))?$", re.M)
+    section = re.compile(r"^(\s*)(\d+(?:\.\d+)*\.?)( .*)$", re.M)
+    label = re.compile(r"^(Clarifications|Errata|See also|Also|Cards with [^:]*|Rulings that mention [^:]*"
+                       r"|Card id):", re.M)
+    return head, section, label
 
 
 def make_safe(stream) -> None:
@@ -60,15 +66,16 @@ def style_page(text: str, emphasise: Iterable[str] = ()) -> Text:
     """A page of plain text with its structure emphasised: entry names bold, categories dim,
     rule numbers cyan, section labels bold; words in `emphasise` highlighted."""
     from rich.text import Text
+    head, section, label = _page_patterns()
     t = Text(text)
-    for m in _HEAD.finditer(text):
+    for m in head.finditer(text):
         t.stylize("bold", m.start(1), m.end(1))
         t.stylize("dim", m.start(2) - 1, m.end(2) + 1)
         if m.group(3):
             t.stylize("cyan", m.start(3), m.end(3))
-    for m in _SECTION.finditer(text):
+    for m in section.finditer(text):
         t.stylize("bold cyan", m.start(2), m.end(2))
-    for m in _LABEL.finditer(text):
+    for m in label.finditer(text):
         t.stylize("bold yellow", m.start(), m.end())
     for word in emphasise:
         if word:

@@ -7,14 +7,11 @@ from typing import Optional
 from .dsl import ast as A
 from .dsl import printer, reads
 from .dsl import vocab as V
-from .dsl.vocab import STAT_WORDS
+from .dsl.vocab import STAT_WORDS, STEP_TITLES
 from .dsl.model import AttackDefinition, CardDefinition, Corpus
 
 KIND_LABEL = {"attack": "Attack spell", "wall": "Conjuration (wall)", "terrain": "Conjuration (terrain)",
               "vine": "Conjuration (vine)", "magestats": "Mage statistics", "mage": "Mage"}
-STEP_LABEL = {s: s.replace("_", " ").title() for s in
-              ("declare_attack", "pay_costs", "roll_to_miss", "avoid_attack", "roll_dice", "damage_and_effects",
-               "additional_strikes", "damage_barrier", "counterstrike", "attack_ends")}
 
 
 def find_cards(corpus: Corpus, query: str) -> list[str]:
@@ -310,7 +307,8 @@ def ability_text(ab) -> str:
         if ab.on:
             s += " when " + " or ".join(call_text(c, "event") for c in ab.on)
         if ab.step:
-            label = STEP_LABEL.get(ab.step, ab.step.replace("_", " ").removesuffix(" step"))  # counter_spell_step
+            # a step by its title in the rulebook (the vocabulary's), a phase by its name
+            label = STEP_TITLES.get(ab.step, ab.step.replace("_", " "))
             s += f", {ab.step_rel} the {label} step"
         return s + "."
     if isinstance(ab, A.OneShotAbility):

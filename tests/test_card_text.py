@@ -85,8 +85,9 @@ def test_shipped_cards_read_as_sentences(corpus):
         in _abilities(corpus, "Elementalist Stats")[-1]
     # a parameter that gathers several arguments reads them as a list
     assert "This may cast only Healing spells or Protection spells." in _abilities(corpus, "Cassiel, Shield of Bim-Shalla")
-    # a step's name is not doubled ("counter spell step step")
-    assert _abilities(corpus, "Nullify")[0].endswith("during the counter spell step.")
+    # a step by its title in the rulebook (the vocabulary's), not doubled ("counter spell step step")
+    assert _abilities(corpus, "Nullify")[0].endswith("during the Counter Spell step.")
+    assert _abilities(corpus, "Stumble")[0] == "You may reveal this when enchanted moves, during the Leaving Zone Effects step."
     assert _abilities(corpus, "Tanglevine")[-1] == "This cannot be attacked (ranged attacks)."
 
 

@@ -188,7 +188,7 @@ def _plain(cls, own):
     module = sys.modules.get(cls.__module__)
     names = vars(module) if module is not None else {}
     typing = sys.modules.get("typing")  # (no module can have bound ClassVar if typing was never imported)
-    special = (dataclasses.InitVar, dataclasses.KW_ONLY) + ((typing.ClassVar,) if typing is not None else ())
+    class_var = typing.ClassVar if typing is not None else None
     for text in own.values():
         if type(text) is not str:
             return None
@@ -196,7 +196,10 @@ def _plain(cls, own):
         if m is not None:
             first = m.group(2)
             bound = names.get(first)
-            if first in _SPECIAL_NAMES or any(bound is x for x in special) or type(bound) is dataclasses.InitVar:
+            if (first in _SPECIAL_NAMES or bound is dataclasses.InitVar or bound is dataclasses.KW_ONLY
+                    or type(bound) is dataclasses.InitVar
+                    or (class_var is not None and (bound is class_var  # (or ClassVar[...] bound to a name)
+                                                   or getattr(bound, "__origin__", None) is class_var))):
                 return None
     return {name: object for name in own}
 

@@ -153,7 +153,9 @@ def test_class_variables_init_variables_and_keyword_markers_are_read_as_dataclas
            "class A:\n    x: int\n    n: ClassVar[int] = 3\n"
            "class B:\n    x: int\n    n: typing.ClassVar[int] = 3\n"
            "class C:\n    x: int\n    n: Plain[int] = 3\n"
-           "class D:\n    x: list[int]\n    y: typing.Optional[str] = None\n")
+           "class D:\n    x: list[int]\n    y: typing.Optional[str] = None\n"
+           "Counted = ClassVar[int]\n"
+           "class E:\n    x: int\n    n: Counted = 3\n")
 
     def module(name):  # (dataclasses reads a name in the class's module: a real one, in sys.modules)
         mod = types.ModuleType(name)
@@ -163,7 +165,7 @@ def test_class_variables_init_variables_and_keyword_markers_are_read_as_dataclas
     for decorate, twin in ((frozen_dataclass, dataclasses.dataclass(frozen=True)),
                            (light_dataclass, dataclasses.dataclass)):
         mine, theirs = module("frozen_test_mine"), module("frozen_test_theirs")
-        for name in "ABCD":
+        for name in "ABCDE":
             a, b = decorate(getattr(mine, name)), twin(getattr(theirs, name))
             assert [_shape(f) for f in dataclasses.fields(a)] == [_shape(f) for f in dataclasses.fields(b)], name
             assert str(inspect.signature(a)) == str(inspect.signature(b)), name

@@ -24,7 +24,6 @@ from typing import Callable, Optional
 
 from .dsl import vocab
 from .dsl.diagnostics import CODES
-from .dsl.model import ATTACK_STEPS
 
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "docs" / "dsl.md"
 
@@ -60,11 +59,11 @@ def timings_table() -> str:
 def steps_table() -> str:
     def seq(names) -> str:  # each step by its name, and its title in the rulebook
         return ", ".join(f"`{s}` ({vocab.STEP_TITLES[s]})" for s in names)
-    sequences = [*ATTACK_STEPS, *vocab.CAST_STEPS, *vocab.MOVE_STEPS]
+    sequences = [*vocab.ATTACK_STEPS, *vocab.CAST_STEPS, *vocab.MOVE_STEPS]
     others = sorted(vocab.STEPS - set(sequences))
     return "\n".join([
         "| group | names |", "|---|---|",
-        "| attack sequence, in order | " + seq(ATTACK_STEPS) + " |",
+        "| attack sequence, in order | " + seq(vocab.ATTACK_STEPS) + " |",
         "| casting sequence, in order | " + seq(vocab.CAST_STEPS) + " |",
         "| move sequence, in order | " + seq(vocab.MOVE_STEPS) + " |",
         "| other steps and phases | " + ", ".join(f"`{s}`" for s in others) + " |",

@@ -75,8 +75,9 @@ def _recursive_repr(user_function):
 
 
 def _init_source(fields, frozen: bool = True) -> tuple[str, dict]:
-    """The source of the __init__ dataclasses writes for a class (frozen or not), and the names it reads.
-    A field without a default after one with a default is a TypeError here, when the class is made."""
+    """The source of the __init__ dataclasses writes for a class (frozen or not), and the names it reads
+    (written at the class's first instance: the order of its fields was checked when it was made,
+    _check_order)."""
     names = {"__dataclass_builtins_object__": object, "_HAS_DEFAULT_FACTORY": _HAS_FACTORY}
     params, body = [], []
     for f in fields:
@@ -91,8 +92,6 @@ def _init_source(fields, frozen: bool = True) -> tuple[str, dict]:
                 params.append(f"{f.name}=_HAS_DEFAULT_FACTORY")
                 value = f"{dflt}() if {f.name} is _HAS_DEFAULT_FACTORY else {f.name}"
             else:
-                if any("=" in p for p in params):
-                    raise TypeError(f"non-default argument {f.name!r} follows default argument")
                 params.append(f.name)
                 value = f.name
         elif f.default is not dataclasses.MISSING:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Callable, Optional
 
 from ..dsl import ast as A
 from ..dsl.model import AttackDefinition, TraitInstance
-from ..dsl.vocab import ATTACK_STEPS, STEP_TITLES  # (one vocabulary)
+from ..dsl.vocab import ATTACK_STEPS, STEP_TITLES  # (one vocabulary: the chart's steps in order, their titles)
 from .decisions import Option
 from . import barclauses, defenses, extracost
 from .gamepart import GamePart
@@ -47,10 +47,6 @@ ATTACKS_UNANSWERED = "attacks_unanswered"
 if TYPE_CHECKING:  # pragma: no cover
     from .state import GameObject
 
-#: the attack sequence's steps in the chart's order (the language's own table, as the steps' titles are)
-_ALL = ATTACK_STEPS
-
-
 @light_dataclass(frozen=True)
 class Column:
     """One column of the attack-procedure chart: the steps of one kind of attack, in order, and
@@ -64,7 +60,7 @@ class Column:
 
 
 def _without(*skip: str) -> tuple:
-    return tuple(s for s in _ALL if s not in skip)
+    return tuple(s for s in ATTACK_STEPS if s not in skip)
 
 
 # The attack-procedure chart in one table (supplement: ALL ABOUT ATTACKS, the chart and its notes).
@@ -76,7 +72,7 @@ def _without(*skip: str) -> tuple:
 # Damage Barrier and Counterstrike steps; a counterstrike is never answered by another.  An action
 # against several targets (Sweeping) runs its column once per target.
 STEP_ORDER = {
-    "melee": Column(_ALL, again="roll_to_miss"),
+    "melee": Column(ATTACK_STEPS, again="roll_to_miss"),
     "counterstrike": Column(_without("counterstrike"), again="roll_to_miss"),
     "ranged": Column(_without("damage_barrier", "counterstrike"), again="roll_to_miss"),
     "zone": Column(_without("additional_strikes", "damage_barrier", "counterstrike"), again="avoid_attack"),

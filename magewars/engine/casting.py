@@ -24,7 +24,9 @@ from typing import Optional, Sequence
 
 from ..dsl import ast as A
 from ..dsl.model import CardDefinition
-from ..dsl.vocab import CAST_STEPS as _CAST_STEPS, STEP_TITLES  # (one vocabulary)
+# the casting sequence, in order (rulebook: Casting Spells; a reveal window follows each step), and the
+# steps' titles: the language's own tables
+from ..dsl.vocab import CAST_STEPS, STEP_TITLES
 from .actions import CastChoice
 from .cardindex import per_definition
 from .errors import EngineError
@@ -38,10 +40,6 @@ from . import manasupply as MS
 from . import extracost as EC
 from . import castlimit as CL
 from ..dsl.frozen import light_dataclass  # @dataclass, made without compiling source text
-
-#: the casting sequence, in order (rulebook: Casting Spells); a reveal window follows each step (the
-#: language's own table, as the steps' titles are: dsl/vocab.py)
-CAST_STEPS: tuple[str, ...] = _CAST_STEPS
 
 #: card kinds that stay in play when they resolve (placed by engine/placement.py)
 PERMANENT_KINDS = frozenset({"creature", "conjuration", "wall", "terrain", "vine", "enchantment", "equipment"})

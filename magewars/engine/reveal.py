@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ..dsl import ast as A
+from ..dsl.vocab import STEP_TITLES, step_title
 from .gamepart import GamePart
 from .cardindex import index, per_definition
 from .decisions import Option
@@ -107,12 +108,18 @@ def acts_on_its_event(card) -> bool:
 #: the "pass" option of every reveal window (an Option is never changed: one serves every window of every game)
 _PASS = Option("pass")
 
+def title_of(step: str) -> str:
+    """How the log names a step: its title in the rulebook (dsl/vocab.py STEP_TITLES), as the step's
+    own line does ("Roll Dice"); a step of no sequence (a phase) by its name's words."""
+    return STEP_TITLES.get(step) or step_title(step)
+
+
 class _WindowTexts(dict):
     """step -> the prompt of a reveal window after it and its line when nothing is revealed, made once
     per step name on first use (every window of every attack says them): `_TEXTS[step]`."""
 
     def __missing__(self, step: str) -> tuple:
-        s = step.replace("_", " ")
+        s = title_of(step)
         got = self[step] = (f"reveal after {s}?", f"reveal window after {s}: nothing revealed")
         return got
 
@@ -309,9 +316,9 @@ class Reveals(GamePart):
             for obj in self.hidden_of(player):
                 for rule in index(obj.card).must_reveal:
                     if self.rule_applies(obj, rule, rel, step, atk):
-                        g.emit("rule", f"{obj.label()} must be revealed {rel} {step.replace('_', ' ')}",
+                        g.emit("rule", f"{obj.label()} must be revealed {rel} {title_of(step)}",
                                secret_for=obj.controller,
-                               public_text=f"{obj.public_label()} must be revealed {rel} {step.replace('_', ' ')}")
+                               public_text=f"{obj.public_label()} must be revealed {rel} {title_of(step)}")
                         self.reveal(obj, atk, forced=True)
                         break
                 if atk is not None and atk.status == "canceled":

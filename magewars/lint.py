@@ -11,12 +11,10 @@ STDIN = "-"
 def lint_inputs(paths, read_stdin) -> tuple[Corpus, list[Diagnostic]]:
     """Compile what `magewars lint` was given: files, folders and `-` (stdin, reported as
     `-:line:col`); with no paths, the shipped codex and spells."""
-    from .dsl import compile_paths
-    from .resources import shipped_sources
+    from .dsl import compile_paths, compile_shipped
 
     if not paths:
-        corpus, diags = compile_paths(shipped_sources(), with_codex=False)
-        return corpus, diags
+        return compile_shipped()
     files = [p for p in paths if str(p) != STDIN]
     texts, refused = [], []
     if len(files) < len(paths):

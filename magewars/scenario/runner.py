@@ -179,13 +179,12 @@ def base_corpus():
     """The shipped corpus.  If some shipped file has errors (a card being written), the
     definitions that do compile are still used, and the problem is noted once."""
     if "corpus" not in _BASE:
-        from ..dsl import CorpusError, compile_paths, load_corpus
+        from ..dsl import CorpusError, compile_shipped, load_corpus
         try:
             _BASE["corpus"] = load_corpus()
             _BASE["warnings"] = []
         except CorpusError as e:
-            from ..resources import shipped_sources
-            corpus, diags = compile_paths(shipped_sources(), with_codex=False)
+            corpus, diags = compile_shipped()
             _BASE["corpus"] = corpus
             _BASE["warnings"] = [d.format(False) for d in diags if d.severity == "error"]
     return _BASE["corpus"]

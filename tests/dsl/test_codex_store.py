@@ -123,3 +123,42 @@ def test_a_shipped_file_given_is_known_as_resolve_knows_it(tmp_path):
     if hard is not None:  # the same file, another path: resolve() tells them apart
         assert real not in _Given([hard])
     assert real not in _Given([tmp_path / "missing.mw"])
+
+
+def test_the_shipped_corpus_after_a_card_edit_is_checked_against_the_stored_codex(tmp_path, monkeypatch):
+    """`magewars lint` with no paths (and every command that loads the corpus) after a shipped card file
+    changed: the codex's check comes from the store, and the result is the whole check's."""
+    import shutil
+    from magewars import resources
+    from magewars.dsl import compile_shipped
+    monkeypatch.setenv("MAGEWARS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("MAGEWARS_NO_CACHE", raising=False)
+    for name in ("codex", "spells"):
+        shutil.copytree(data_dir(name), tmp_path / "data" / name)
+    real_dir = resources.data_dir
+    monkeypatch.setattr(resources, "data_dir",
+                        lambda name: tmp_path / "data" / name if name in ("codex", "spells") else real_dir(name))
+    shipped = resources.shipped_sources()
+    assert shipped[0].parent == tmp_path / "data" / "codex" and len(shipped) > 50
+    first = compile_shipped()
+    assert [d for d in first[1] if d.severity == "error"] == []
+    codex_checks = []
+    real = checker_mod.Checker.compile_codex
+    monkeypatch.setattr(checker_mod.Checker, "compile_codex",
+                        lambda self, *a: codex_checks.append(1) or real(self, *a))
+    edited = tmp_path / "data" / "spells" / BASE_FILES[0]
+    text = edited.read_text(encoding="utf-8")
+    for what, variant in _variants(text)[:3]:  # a comment, an unknown trait, an unknown name
+        edited.write_text(variant, encoding="utf-8")
+        codex_checks.clear()
+        fast = compile_shipped()
+        assert codex_checks == [], what
+        with monkeypatch.context() as m:  # the whole check, nothing stored used
+            m.setattr(corpusstore, "load", lambda *a: None)
+            m.setattr(corpusstore, "load_codex", lambda *a: None)
+            m.setattr(corpusstore, "save_codex", lambda *a: False)
+            m.setattr(corpusstore, "save", lambda *a: False)
+            full = compile_paths(shipped, with_codex=False)
+        assert codex_checks, what  # (the whole check did check the codex)
+        _compare(fast, full)
+        assert bool([d for d in fast[1] if d.severity == "error"]) == (what != "comment")

@@ -365,7 +365,8 @@ def _new_file(folder: Path) -> tuple[int, str]:
     raise FileExistsError(f"no new file name found in {folder}")
 
 
-_KEEP = {"compiled": 24, "codex": 24, "ast": 1500, "names": 1500, "parser": 4, "yaml": 200}
+_KEEP = {"compiled": 24, "codex": 24, "ast": 1500, "names": 1500, "declared": 1500, "checks": 1500, "parser": 4,
+         "yaml": 200}
 
 
 def _prune(folder: Path) -> None:

@@ -353,18 +353,38 @@ def document(corpus, diags: list, codec: Callable[[], cache.Codec]) -> Optional[
     try:
         enc = codec().dumps_record
         cards = [[name, enc(d)] for name, d in corpus.cards.items()]
-        summaries = []
-        for d in corpus.cards.values():
-            keys, zone = card_terms(d)
-            summaries.append([d.name, card_printing(d), sorted(keys), zone])
         codex = _records(corpus.codex, enc)
         selectors = _selector_records(corpus.selectors, enc)
         if selectors is None:
             return None  # a key this store cannot index
         found = diagnostics_codec().dumps_record(list(diags))
+        return compiled_document(cards, summaries(corpus.cards.values()), codex, selectors, found)
     except (cache.CacheError, RecursionError, TypeError, ValueError, AttributeError):
         return None
-    return [_STORE_FORMAT, cards, summaries, codex, selectors, found]
+
+
+def summaries(cards) -> list:
+    """[[name, printing, sorted codex keys, zone attack?]] of card definitions, stored beside their
+    records (what `lookup` reads of every card without decoding it)."""
+    out = []
+    for d in cards:
+        keys, zone = card_terms(d)
+        out.append([d.name, card_printing(d), sorted(keys), zone])
+    return out
+
+
+def valid_summaries(doc: Any) -> bool:
+    return (type(doc) is list
+            and all(type(s) is list and len(s) == 4 and type(s[0]) is str and type(s[1]) is str
+                    and type(s[2]) is list and all(type(k) is str for k in s[2]) and type(s[3]) is bool
+                    for s in doc))
+
+
+def compiled_document(cards: list, card_summaries: list, codex: list, selectors: list, found: bytes) -> list:
+    """The stored form of a compilation: its cards' records ([[name, record]]) and summaries, its
+    codex's records, its selectors' ([[phrase key, record]], in order) and its diagnostics (one record);
+    :func:`document` makes it from a corpus, magewars/dsl/__init__.py also from each file's own check."""
+    return [_STORE_FORMAT, cards, card_summaries, codex, selectors, found]
 
 
 def _records(defs, enc) -> list:
@@ -398,6 +418,9 @@ def _pairs(doc: Any) -> bool:
             and all(type(p) is list and len(p) == 2 and type(p[0]) is str and type(p[1]) is bytes for p in doc))
 
 
+valid_pairs = _pairs  # ([[str, bytes]]: records by name or phrase key, as stored)
+
+
 def load(kind: str, key: str, codec: Callable[[], cache.Codec], rebuild: Callable[[], Any]):
     """(corpus, diagnostics) of a stored compilation, the corpus's definitions decoded on use (by
     `codec()`, asked for when the first one is); None on a miss (or a damaged entry, which is
@@ -413,10 +436,7 @@ def from_document(doc: Any, kind: str, key: str, codec: Callable[[], cache.Codec
     document is not one :func:`document` could have made)."""
     ok = (type(doc) is list and len(doc) == 6 and doc[0] == _STORE_FORMAT
           and _pairs(doc[1]) and _pairs(doc[3]) and _pairs(doc[4]) and type(doc[5]) is bytes
-          and type(doc[2]) is list and len(doc[2]) == len(doc[1])
-          and all(type(s) is list and len(s) == 4 and type(s[0]) is str and type(s[1]) is str
-                  and type(s[2]) is list and all(type(k) is str for k in s[2]) and type(s[3]) is bool
-                  for s in doc[2]))
+          and type(doc[2]) is list and len(doc[2]) == len(doc[1]) and valid_summaries(doc[2]))
     diags = None
     if ok:
         try:
@@ -477,6 +497,17 @@ class StoredCodex:
                  body_diags: list):
         self.codex, self.view, self.selectors = codex, CodexView(codex, heads), selectors
         self.parse_diags, self.body_diags = parse_diags, body_diags
+
+    def codex_records(self) -> Optional[list]:
+        """[[name, record]] of the codex's definitions as stored, in order; None if one was replaced
+        (a record that failed to decode: the definitions were compiled again)."""
+        out = []
+        for name in self.codex:
+            b = self.codex.blob(name)
+            if b is None:
+                return None
+            out.append([name, b])
+        return out
 
 
 class CodexHeader:

@@ -131,8 +131,17 @@ def _parse_key(path: str, text: str) -> str:
     return cache.key_of("parse", _codec().schema, _grammar_hash(), path, cache.file_hash(text.encode("utf-8")))
 
 
-def _parse_cached(path: str, text: str) -> tuple[Optional[SourceFile], list[Diagnostic]]:
-    """Parse one file's text, through the per-file cache (AST + syntax diagnostics + names)."""
+def _parse_cached(path: str, text: str,
+                  memo: Optional[dict] = None) -> tuple[Optional[SourceFile], list[Diagnostic]]:
+    """Parse one file's text, through the per-file cache (AST + syntax diagnostics + names).  `memo`:
+    the parses one compilation already made (path -> (text, parse)), so that it makes none twice."""
+    if memo is not None:
+        got = memo.get(path)
+        if got is not None and got[0] is text:
+            return got[1]
+        out = _parse_cached(path, text)
+        memo[path] = (text, out)
+        return out
     from .ast import SourceFile
     key = _parse_key(path, text)
     hit = cache.get("ast", key, _codec())
@@ -226,10 +235,16 @@ def compile_sources(sources: list[tuple[str, str]], base: Optional[list[Path]] =
         if doc is not None:
             cache.put("compiled", key, doc, None)
             hit = corpusstore.from_document(doc, "compiled", key, _codec, rebuild)
+    memo: dict = {}  # (the parses made on the way: made once)
+    if hit is None and n_base and not ctx:  # the files' own checks kept from an earlier compilation
+        doc = _compile_by_file(inputs, n_base, memo)
+        if doc is not None:
+            cache.put("compiled", key, doc, None)
+            hit = corpusstore.from_document(doc, "compiled", key, _codec, rebuild)
     if (hit is not None and isinstance(hit[0], Corpus)
             and all(isinstance(d, Diagnostic) for d in hit[1])):
         return hit[0], diags + hit[1]
-    corpus, found = _compile(inputs, ctx, n_base)
+    corpus, found = _compile(inputs, ctx, n_base, memo)
     corpusstore.save("compiled", key, corpus, found, _codec)
     return corpus, diags + found
 
@@ -252,8 +267,149 @@ def _context_names(ctx: list[tuple[str, str]]) -> list:
     return out
 
 
+def _codex_key(codex_inputs: list[tuple[str, str]], names: set, card_names: set) -> str:
+    """The key of a codex's own check (`codex` entries): its files, and every name the check knows
+    besides the codex's own (phrases are checked against them)."""
+    return cache.key_of("codex", _grammar_hash(), _digest(codex_inputs), sorted(names), sorted(card_names))
+
+
+def _declared_cached(path: str, text: str, memo: Optional[dict] = None) -> Optional[list]:
+    """What pass 1 of a check takes from one file (Checker.declare): [the names of its card
+    definitions in order, the names they give phrases (Checker.names_of), whether it defines a codex
+    entry]; a small per-file entry, so the names of a whole corpus are known without its syntax trees."""
+    key = _parse_key(path, text)
+    hit = cache.get("declared", key, None)
+    if (type(hit) is list and len(hit) == 3 and type(hit[0]) is list and type(hit[1]) is list
+            and all(type(n) is str for n in hit[0] + hit[1]) and type(hit[2]) is bool):
+        return hit
+    from . import ast as A
+    from .checker import Checker
+    tree, _ = _parse_cached(path, text, memo)
+    cards, names, codex = [], set(), False
+    for d in (tree.definitions if tree is not None else ()):
+        if isinstance(d, A.CodexDef):
+            codex = True
+        else:
+            cards.append(d.name)
+            names.update(Checker.names_of(d))
+    out = [cards, sorted(names), codex]
+    cache.put("declared", key, out, None)
+    return out
+
+
+def _compile_by_file(inputs: list[tuple[str, str]], n_base: int, memo: dict) -> Optional[list]:
+    """A compilation of a codex (the first `n_base` inputs) and card files, as corpusstore.document
+    makes it, put together from each card file's own check (`file-check` entries) and the codex's
+    (`codex` entries): after one card file changed, only that file is parsed and checked, and only its
+    definitions are encoded.  None when that cannot be done, and the whole check is made instead: a
+    card file defines a codex entry, a definition's name is defined twice, or the codex's check is not
+    stored for these names.
+
+    The whole check (_compile) checks the cards one after another against the same codex and names;
+    each card's definition and diagnostics depend on nothing else, and the phrases it compiles are the
+    dict's, each kept where it first occurs.  So the cards' records, their diagnostics and their phrases,
+    taken file by file in order (a phrase where it first occurs), are the whole check's
+    (tests/dsl/test_codex_store.py compares them)."""
+    from .. import corpusstore
+    from .checker import BASE_NAMES
+    rest = inputs[n_base:]
+    names: set = set(BASE_NAMES)
+    card_names: set = set()
+    seen: set = set()
+    for path, text in rest:
+        declared = _declared_cached(path, text, memo)
+        if declared is None or declared[2]:
+            return None
+        for n in declared[0]:
+            if n.lower() in seen:
+                return None  # a duplicate (E501): reported by the whole check
+            seen.add(n.lower())
+        card_names.update(declared[0])
+        names.update(declared[1])
+    codex_key = _codex_key(inputs[:n_base], names, card_names)
+    stored = corpusstore.load_codex(codex_key, _codec, lambda: _compile(inputs, [])[0])
+    if stored is None:
+        return None
+    codex_records = stored.codex_records()
+    base_selectors = stored.selectors.records()
+    if codex_records is None or base_selectors is None:
+        return None
+    parts = []
+    for path, text in rest:
+        part = _file_check_cached(path, text, codex_key, stored, names, card_names, memo)
+        if part is None:
+            return None
+        parts.append(part)
+    cards, summaries, selectors, parse_found, check_found = [], [], list(base_selectors), [], []
+    keys = {k for k, _ in selectors}
+    for p_cards, p_summaries, p_selectors, p_parse, p_check in parts:
+        cards.extend(p_cards)
+        summaries.extend(p_summaries)
+        for k, blob in p_selectors:
+            if k not in keys:  # (kept where it first occurs)
+                keys.add(k)
+                selectors.append([k, blob])
+        parse_found.extend(p_parse)
+        check_found.extend(p_check)
+    found = attach_sources(stored.parse_diags + parse_found + stored.body_diags + check_found, dict(inputs))
+    try:
+        found_blob = corpusstore.diagnostics_codec().dumps_record(found)
+    except (cache.CacheError, RecursionError, TypeError, ValueError, AttributeError):
+        return None
+    return corpusstore.compiled_document(cards, summaries, codex_records, selectors, found_blob)
+
+
+def _file_check_cached(path: str, text: str, codex_key: str, stored, names: set,
+                       card_names: set, memo: dict) -> Optional[tuple]:
+    """One card file's own check against a stored codex check, knowing `names` and `card_names` (the
+    whole corpus's): ([[card name, record]], [summary], [[phrase key, record]] of the phrases it
+    compiled that the codex had not, its parse diagnostics, its check's diagnostics), through the
+    per-file cache (keyed by the codex's key, which holds every name, and by the file's path and text).
+    None if something in it cannot be stored."""
+    from .. import corpusstore
+    key = cache.key_of("file-check", _grammar_hash(), codex_key, path, cache.file_hash(text.encode("utf-8")))
+    dc = corpusstore.diagnostics_codec()
+    hit = cache.get("checks", key, None)
+    if (type(hit) is list and len(hit) == 5 and corpusstore.valid_pairs(hit[0]) and type(hit[1]) is list
+            and len(hit[1]) == len(hit[0]) and corpusstore.valid_summaries(hit[1])
+            and corpusstore.valid_pairs(hit[2]) and type(hit[3]) is bytes and type(hit[4]) is bytes):
+        try:
+            parse_found, check_found = dc.loads_record(hit[3]), dc.loads_record(hit[4])
+        except cache.CacheError:
+            parse_found = check_found = None
+        if (type(parse_found) is list and type(check_found) is list
+                and all(isinstance(d, Diagnostic) for d in parse_found + check_found)):
+            return hit[0], hit[1], hit[2], parse_found, check_found
+    from .checker import Checker
+    tree, parse_found = _parse_cached(path, text, memo)
+    checker = Checker()
+    checker.names.update(names)
+    checker.card_names.update(card_names)
+    for name in stored.codex:  # (the names the codex's definitions declare, as check() adds them)
+        checker.names.update(Checker._name_forms(name))
+    checker.selectors = corpusstore.ChainedSelectors(stored.selectors)
+    corpus = checker.check([tree] if tree is not None else [], codex=stored.view)
+    if checker.diags[:checker.codex_marks[0]]:
+        return None  # (pass 1 reported something: left to the whole check)
+    try:
+        enc = _codec().dumps_record
+        cards = [[n, enc(d)] for n, d in corpus.cards.items()]
+        summaries = corpusstore.summaries(corpus.cards.values())
+        selectors = []
+        for phrase, sel in checker.selectors.added.items():
+            k = corpusstore.phrase_key(phrase)
+            if k is None:
+                return None
+            selectors.append([k, enc((phrase, sel))])
+        out = [cards, summaries, selectors, dc.dumps_record(list(parse_found)), dc.dumps_record(list(checker.diags))]
+    except (cache.CacheError, RecursionError, TypeError, ValueError, AttributeError):
+        return None
+    cache.put("checks", key, out, None)
+    return cards, summaries, selectors, list(parse_found), list(checker.diags)
+
+
 def _compile(inputs: list[tuple[str, str]], ctx: list[tuple[str, str]],
-             n_base: int = 0) -> tuple[Corpus, list[Diagnostic]]:
+             n_base: int = 0, memo: Optional[dict] = None) -> tuple[Corpus, list[Diagnostic]]:
     """Parse (through the per-file cache) and check: compile_sources on a miss.
 
     The first `n_base` inputs are a codex given as the base of the others (the shipped codex, when
@@ -270,7 +426,7 @@ def _compile(inputs: list[tuple[str, str]], ctx: list[tuple[str, str]],
     rest_found: list[Diagnostic] = []
     rest_files: list[SourceFile] = []
     for path, text in inputs[n_base:]:
-        tree, d = _parse_cached(path, text)
+        tree, d = _parse_cached(path, text, memo)
         rest_found.extend(d)
         if tree is not None:
             rest_files.append(tree)
@@ -289,8 +445,7 @@ def _compile(inputs: list[tuple[str, str]], ctx: list[tuple[str, str]],
         if not any(isinstance(d, A.CodexDef) for f in rest_files for d in f.definitions):
             probe = seeded()
             probe.declare(rest_files)
-            codex_key = cache.key_of("codex", _grammar_hash(), _digest(inputs[:n_base]),
-                                     sorted(probe.names), sorted(probe.card_names))
+            codex_key = _codex_key(inputs[:n_base], probe.names, probe.card_names)
             stored = corpusstore.load_codex(codex_key, _codec, lambda: _compile(inputs, ctx)[0])
             if stored is not None:
                 checker = seeded()
@@ -305,7 +460,7 @@ def _compile(inputs: list[tuple[str, str]], ctx: list[tuple[str, str]],
     found: list[Diagnostic] = []
     files: list[SourceFile] = []
     for path, text in inputs[:n_base]:
-        tree, d = _parse_cached(path, text)
+        tree, d = _parse_cached(path, text, memo)
         found.extend(d)
         if tree is not None:
             files.append(tree)

@@ -171,16 +171,20 @@ class Checker:
             self.names.update(self._name_forms(d.name))
         for d in card_defs:
             self.card_names.add(d.name)
-            for it in d.items:
-                if isinstance(it, A.Subtypes):
-                    for n in it.names:
-                        self.names.add(n.text)
-            # a token a card places (place_tokens(x, Pet, 1)) is a name other phrases may use
-            self.names.update(_placed_by(d))
-            # a trait printed with a name in it ("Priestess Only") is a name as a whole: "Priestess Only spells"
-            self.names.update(_named_trait_texts(d))
+            self.names.update(self.names_of(d))
         self.names |= BASE_NAMES
         return codex_defs, card_defs, dupes
+
+    @staticmethod
+    def names_of(d: A.CardDef) -> set[str]:
+        """The names a card definition gives phrases (pass 1, besides its own name, which is a card
+        name): its subtypes, the tokens it places, its printed traits that are names as a whole."""
+        out = {n.text for it in d.items if isinstance(it, A.Subtypes) for n in it.names}
+        # a token a card places (place_tokens(x, Pet, 1)) is a name other phrases may use
+        out.update(_placed_by(d))
+        # a trait printed with a name in it ("Priestess Only") is a name as a whole: "Priestess Only spells"
+        out.update(_named_trait_texts(d))
+        return out
 
     def _written_but_skipped(self, d, word: str) -> bool:
         """True if the parser skipped text naming `word` inside definition d (a syntax error

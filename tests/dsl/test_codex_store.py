@@ -125,9 +125,11 @@ def test_a_shipped_file_given_is_known_as_resolve_knows_it(tmp_path):
     assert real not in _Given([tmp_path / "missing.mw"])
 
 
-def test_the_shipped_corpus_after_a_card_edit_is_checked_against_the_stored_codex(tmp_path, monkeypatch):
+def test_the_shipped_corpus_after_a_card_edit_checks_only_that_file(tmp_path, monkeypatch):
     """`magewars lint` with no paths (and every command that loads the corpus) after a shipped card file
-    changed: the codex's check comes from the store, and the result is the whole check's."""
+    changed: the codex's check comes from the store and every other card file's own check from the
+    cache (magewars/dsl/__init__.py _compile_by_file), and the result is the whole check's; a duplicate
+    name or a new name falls back to the whole check (which stores the codex's for the new names)."""
     import shutil
     from magewars import resources
     from magewars.dsl import compile_shipped
@@ -142,17 +144,40 @@ def test_the_shipped_corpus_after_a_card_edit_is_checked_against_the_stored_code
     assert shipped[0].parent == tmp_path / "data" / "codex" and len(shipped) > 50
     first = compile_shipped()
     assert [d for d in first[1] if d.severity == "error"] == []
-    codex_checks = []
-    real = checker_mod.Checker.compile_codex
+    codex_checks, card_checks = [], []
+    real_codex, real_card = checker_mod.Checker.compile_codex, checker_mod.Checker.compile_card
     monkeypatch.setattr(checker_mod.Checker, "compile_codex",
-                        lambda self, *a: codex_checks.append(1) or real(self, *a))
+                        lambda self, *a: codex_checks.append(1) or real_codex(self, *a))
+    monkeypatch.setattr(checker_mod.Checker, "compile_card",
+                        lambda self, d: card_checks.append(d.span.path) or real_card(self, d))
     edited = tmp_path / "data" / "spells" / BASE_FILES[0]
     text = edited.read_text(encoding="utf-8")
-    for what, variant in _variants(text)[:3]:  # a comment, an unknown trait, an unknown name
+    v = dict(_variants(text))
+    steps = [  # (the edit, the file's text, what is checked: every card file / the edited one / the whole
+        ("comment", v["comment"], "every"),  # corpus, codex too unless stored for its names / nothing)
+        ("unknown trait", v["unknown trait"], "one"),
+        ("unknown name in a phrase", v["unknown name in a phrase"], "one"),
+        ("duplicate card", v["duplicate card"], "whole"),
+        ("new card name", v["new card name"], "whole"),
+        ("new card name, a comment", v["new card name"] + "# again\n", "every"),
+        ("new card name, another comment", v["new card name"] + "# and again\n", "one"),
+        ("empty", "", "whole"),
+        ("as shipped", text, "nothing"),  # (the first compilation's entry)
+    ]
+    for what, variant, checked in steps:
         edited.write_text(variant, encoding="utf-8")
         codex_checks.clear()
+        card_checks.clear()
         fast = compile_shipped()
-        assert codex_checks == [], what
+        files = set(card_checks)
+        if checked == "whole":
+            assert len(files) == len(shipped) - 3 - (variant == ""), what
+        elif checked == "every":  # the files' own checks are stored for other names: each is checked once
+            assert (codex_checks, len(files), len(card_checks)) == ([], len(shipped) - 3, 629), what
+        elif checked == "one":
+            assert (codex_checks, files) == ([], {str(edited)}), what
+        else:
+            assert (codex_checks, files) == ([], set()), what
         with monkeypatch.context() as m:  # the whole check, nothing stored used
             m.setattr(corpusstore, "load", lambda *a: None)
             m.setattr(corpusstore, "load_codex", lambda *a: None)
@@ -161,4 +186,5 @@ def test_the_shipped_corpus_after_a_card_edit_is_checked_against_the_stored_code
             full = compile_paths(shipped, with_codex=False)
         assert codex_checks, what  # (the whole check did check the codex)
         _compare(fast, full)
-        assert bool([d for d in fast[1] if d.severity == "error"]) == (what != "comment")
+        errors = what in ("unknown trait", "unknown name in a phrase", "duplicate card")
+        assert bool([d for d in fast[1] if d.severity == "error"]) == errors, what

@@ -299,9 +299,9 @@ def _declared_cached(path: str, text: str, memo: Optional[dict] = None) -> Optio
 
 def _compile_by_file(inputs: list[tuple[str, str]], n_base: int, memo: dict) -> Optional[list]:
     """A compilation of a codex (the first `n_base` inputs) and card files, as corpusstore.document
-    makes it, put together from each card file's own check (`file-check` entries) and the codex's
-    (`codex` entries): after one card file changed, only that file is parsed and checked, and only its
-    definitions are encoded.  None when that cannot be done, and the whole check is made instead: a
+    makes it, put together from each card file's own check (`checks` entries of the cache) and the
+    codex's (`codex` entries): after one card file changed, only that file is parsed and checked, and
+    only its definitions are encoded.  None when that cannot be done, and the whole check is made instead: a
     card file defines a codex entry, a definition's name is defined twice, or the codex's check is not
     stored for these names.
 

@@ -374,6 +374,7 @@ def summaries(cards) -> list:
 
 
 def valid_summaries(doc: Any) -> bool:
+    """Are `doc` card summaries as :func:`summaries` makes them?"""
     return (type(doc) is list
             and all(type(s) is list and len(s) == 4 and type(s[0]) is str and type(s[1]) is str
                     and type(s[2]) is list and all(type(k) is str for k in s[2]) and type(s[3]) is bool
@@ -413,12 +414,10 @@ def _selector_records(selectors, enc) -> Optional[list]:
     return out
 
 
-def _pairs(doc: Any) -> bool:
+def valid_pairs(doc: Any) -> bool:
+    """Is `doc` records as stored, by name or phrase key ([[str, bytes]])?"""
     return (type(doc) is list
             and all(type(p) is list and len(p) == 2 and type(p[0]) is str and type(p[1]) is bytes for p in doc))
-
-
-valid_pairs = _pairs  # ([[str, bytes]]: records by name or phrase key, as stored)
 
 
 def load(kind: str, key: str, codec: Callable[[], cache.Codec], rebuild: Callable[[], Any]):
@@ -435,7 +434,7 @@ def from_document(doc: Any, kind: str, key: str, codec: Callable[[], cache.Codec
     """:func:`load` of a document already read (the cache entry `kind/key`, which is removed if the
     document is not one :func:`document` could have made)."""
     ok = (type(doc) is list and len(doc) == 6 and doc[0] == _STORE_FORMAT
-          and _pairs(doc[1]) and _pairs(doc[3]) and _pairs(doc[4]) and type(doc[5]) is bytes
+          and valid_pairs(doc[1]) and valid_pairs(doc[3]) and valid_pairs(doc[4]) and type(doc[5]) is bytes
           and type(doc[2]) is list and len(doc[2]) == len(doc[1]) and valid_summaries(doc[2]))
     diags = None
     if ok:
@@ -560,7 +559,8 @@ def load_codex(key: str, codec: Callable[[], cache.Codec], rebuild: Callable[[],
     doc = cache.get("codex", key, None)
     if doc is None:
         return None
-    ok = (type(doc) is list and len(doc) == 6 and doc[0] == _CODEX_FORMAT and _pairs(doc[1]) and _pairs(doc[2])
+    ok = (type(doc) is list and len(doc) == 6 and doc[0] == _CODEX_FORMAT
+          and valid_pairs(doc[1]) and valid_pairs(doc[2])
           and type(doc[3]) is bytes and type(doc[4]) is bytes and type(doc[5]) is list
           and [h[0] if type(h) is list and len(h) == 4 else None for h in doc[5]] == [n for n, _ in doc[1]]
           and all(type(h[1]) is str and (h[2] is None or type(h[2]) is str) and type(h[3]) is list

@@ -34,11 +34,32 @@ _STEP_MENTION = re.compile(r"(?:window after|reveal after|revealed during|reveal
 
 
 def _expected_texts(path):
+    """(key, text) of every log expectation of a scenario: its `expect` and the actions' own."""
     body = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    expect = body.get("expect") or {}
-    for key in ("log_contains", "log_lacks"):
-        for s in expect.get(key) or []:
-            yield key, str(s)
+    blocks = [body.get("expect") or {}] + [a["expect"] for a in body.get("actions") or []
+                                           if isinstance(a, dict) and isinstance(a.get("expect"), dict)]
+    for expect in blocks:
+        for key in ("log_contains", "log_lacks"):
+            for s in expect.get(key) or []:
+                yield key, str(s)
+
+
+def test_every_log_expectation_is_read():
+    """_expected_texts finds every log_contains/log_lacks of the scenario files, wherever it is written."""
+    def anywhere(node):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k in ("log_contains", "log_lacks"):
+                    yield from ((k, str(s)) for s in v or [])
+                else:
+                    yield from anywhere(v)
+        elif isinstance(node, list):
+            for v in node:
+                yield from anywhere(v)
+    for path in SCENARIOS:
+        body = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert sorted(_expected_texts(path)) == sorted(anywhere(body)), path
+    assert sum(1 for path in SCENARIOS for _ in _expected_texts(path)) > 300
 
 
 def test_log_expectations_name_steps_by_their_titles():

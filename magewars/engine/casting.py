@@ -31,7 +31,7 @@ from .actions import CastChoice
 from .cardindex import per_definition
 from .errors import EngineError
 from .phrases import Ctx, matches
-from .state import GameObject
+from .state import GameObject, new_spell_id
 from . import decisionmemo as DM
 from . import placement as P
 from . import restrictions as R
@@ -554,15 +554,7 @@ def check_cast(game, caster: GameObject, card: CardDefinition, targets: Sequence
 def spell_object(game, caster: GameObject, card) -> GameObject:
     """The spell being cast, as an object controlled by the caster's controller (its range and
     pushes count from the caster's zone); a permanent spell keeps this object when placed."""
-    objects = game.state.objects
-    # numbered after the spell objects there are, and never below the last number given: a card cast from a
-    # discard pile leaves the objects (othercasters.cast_unplanned), and counting alone gave the next spell
-    # the id of one still there (the spell casting it)
-    n = max(sum(1 for o in objects if o.startswith("spell")), getattr(game, "spells_made", 0)) + 1
-    while f"spell{n}" in objects:  # (an id a scenario or test gave an object it made)
-        n += 1
-    game.spells_made = n
-    spell = GameObject(f"spell{n}", card, caster.controller, caster.controller)
+    spell = GameObject(new_spell_id(game), card, caster.controller, caster.controller)
     spell.zone = game.state.zone_of(caster)
     game.state.add_object(spell)
     if not hasattr(game, "spell_casters"):

@@ -34,7 +34,7 @@ from . import placement as P
 from .decisions import Option
 from .phrases import Ctx, matches, resolve
 from .spellstatics import OPTIONAL_EXTRA_COST, RANGE_FOR_MANA, SACRIFICE_FOR_RANGE
-from .state import GameObject
+from .state import GameObject, new_spell_id
 
 
 def _statics(game, card) -> list:
@@ -311,8 +311,7 @@ def p_extend_wall(game, call, ctx) -> None:
 
 
 def _new_object(game, wall, caster) -> GameObject:
-    n = sum(1 for o in game.state.objects if o.startswith("spell"))
-    obj = GameObject(f"spell{n + 1}", wall.card, wall.controller, wall.owner)
+    obj = GameObject(new_spell_id(game), wall.card, wall.controller, wall.owner)
     game.state.add_object(obj)
     if caster is not None:
         game.spell_casters[obj.id] = caster.id

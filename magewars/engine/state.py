@@ -387,6 +387,20 @@ class LightSet(set):
         return super().__contains__(x)
 
 
+def new_spell_id(game) -> str:
+    """The id of a new spell object (a spell being cast, a wall placed by an Extendable one): `spellN`,
+    numbered after the spell objects there are and never below the last number given, and skipping an
+    id in use.  Counting alone is not enough: an object that left the state (a card cast from a discard
+    pile, othercasters.cast_unplanned) lowers the count, and an id a scenario or test gave an object may
+    take the next number."""
+    objects = game.state.objects
+    n = max(sum(1 for o in objects if o.startswith("spell")), getattr(game, "spells_made", 0)) + 1
+    while f"spell{n}" in objects:
+        n += 1
+    game.spells_made = n
+    return f"spell{n}"
+
+
 class GameState:
     @property
     def order(self) -> list:

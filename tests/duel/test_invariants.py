@@ -72,6 +72,23 @@ def test_two_hundred_random_duels_keep_every_invariant():
     assert sum(r["winner"] is not None for r in results) > VOLUME_GAMES // 4  # games end, not only at the cap
 
 
+def test_the_volume_run_game_whose_extended_wall_reused_an_id_plays_to_its_end():
+    """Game 2956 of the volume run of seed 47 (Anvil Throne Warlord vs Beastmaster, random agents,
+    40 rounds) failed in round 40: an Extendable wall's second wall was numbered by counting the spell
+    objects, which gaps left by spell objects gone from the game made the id of one still there
+    (engine/state.py new_spell_id numbers every spell object now).  It plays to its end, every
+    invariant kept, and the second wall is placed in it."""
+    from magewars.duel.runner import play_game
+    (cfg, index), = [job for job in volume_jobs(10_000, seed=47, max_rounds=40) if job[1] == 2956]
+    assert cfg.books == ("anvil-throne-warlord", "beastmaster")
+    checkers = []
+    played = play_game(cfg, index, observers=[lambda game: checkers.append(Checker(game).attach())])
+    placed = [e.text for e in played.game.log.events if e.text.endswith("(not cast)")]
+    assert placed and all(" is placed on the border " in t for t in placed)
+    assert checkers[0].violations == [] and played.game.result() is not None
+    assert played.record["rounds"] == 40
+
+
 def test_an_attack_aimed_at_a_face_down_enchantment_is_refused_unnamed(corpus):
     """The leak the volume run found: a trap revealed in a casting window aimed its attack at the spell
     just placed face down, and the declaration named it.  An object without life cannot be attacked,

@@ -385,12 +385,8 @@ def _file_check_cached(path: str, text: str, codex_key: str, stored, names: set,
     checker = Checker()
     checker.names.update(names)
     checker.card_names.update(card_names)
-    for name in stored.codex:  # (the names the codex's definitions declare, as check() adds them)
-        checker.names.update(Checker._name_forms(name))
-    checker.selectors = corpusstore.ChainedSelectors(stored.selectors)
+    checker = _against_stored(checker, stored)
     corpus = checker.check([tree] if tree is not None else [], codex=stored.view)
-    if checker.diags[:checker.codex_marks[0]]:
-        return None  # (pass 1 reported something: left to the whole check)
     try:
         enc = _codec().dumps_record
         cards = [[n, enc(d)] for n, d in corpus.cards.items()]
@@ -406,6 +402,17 @@ def _file_check_cached(path: str, text: str, codex_key: str, stored, names: set,
         return None
     cache.put("checks", key, out, None)
     return cards, summaries, selectors, list(parse_found), list(checker.diags)
+
+
+def _against_stored(checker, stored):
+    """`checker` made ready to check card files against a stored codex check: it knows the names the
+    codex's definitions declare (as check() adds them) and starts from the codex's phrases."""
+    from .. import corpusstore
+    from .checker import Checker
+    for name in stored.codex:
+        checker.names.update(Checker._name_forms(name))
+    checker.selectors = corpusstore.ChainedSelectors(stored.selectors)
+    return checker
 
 
 def _compile(inputs: list[tuple[str, str]], ctx: list[tuple[str, str]],
@@ -448,10 +455,7 @@ def _compile(inputs: list[tuple[str, str]], ctx: list[tuple[str, str]],
             codex_key = _codex_key(inputs[:n_base], probe.names, probe.card_names)
             stored = corpusstore.load_codex(codex_key, _codec, lambda: _compile(inputs, ctx)[0])
             if stored is not None:
-                checker = seeded()
-                for name in stored.codex:  # (the names the codex's definitions declare, as check() adds them)
-                    checker.names.update(Checker._name_forms(name))
-                checker.selectors = corpusstore.ChainedSelectors(stored.selectors)
+                checker = _against_stored(seeded(), stored)
                 corpus = checker.check(rest_files, codex=stored.view)
                 corpus.codex = stored.codex
                 k = checker.codex_marks[0]
